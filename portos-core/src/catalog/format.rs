@@ -1,0 +1,76 @@
+use std::str::FromStr;
+
+use serde_json::{Value, json};
+
+use crate::contract::SideEffect;
+use crate::registry::RegisteredTool;
+
+/// The catalog's `format` query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CatalogFormat {
+    #[default]
+    Portos,
+    Openai,
+    Anthropic,
+    Mcp,
+}
+
+impl CatalogFormat {
+    pub const VALUES: [&'static str; 4] = ["portos", "openai", "anthropic", "mcp"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CatalogFormat::Portos => "portos",
+            CatalogFormat::Openai => "openai",
+            CatalogFormat::Anthropic => "anthropic",
+            CatalogFormat::Mcp => "mcp",
+        }
+    }
+
+    /// The mechanical provider projection of one entry (BEHAVIOUR §2.4–2.5).
+    pub fn project(self, tool: &RegisteredTool) -> Value {
+        let d = tool.descriptor;
+        match self {
+            CatalogFormat::Openai => json!({
+                "type": "function",
+                "function": {
+                    "name": d.provider_name,
+                    "description": d.description,
+                    "parameters": tool.input_schema,
+                },
+            }),
+            CatalogFormat::Anthropic => json!({
+                "name": d.provider_name,
+                "description": d.description,
+                "input_schema": tool.input_schema,
+            }),
+            CatalogFormat::Mcp => json!({
+                "name": d.provider_name,
+                "description": d.description,
+                "inputSchema": tool.input_schema,
+                "outputSchema": tool.output_schema,
+                "annotations": {
+                    "readOnlyHint": tool.policy.side_effect == SideEffect::Read,
+                    "destructiveHint": tool.policy.side_effect == SideEffect::Destructive,
+                    "idempotentHint": tool.policy.idempotent,
+                    "openWorldHint": d.policy.open_world,
+                },
+            }),
+            CatalogFormat::Portos => json!({ "name": d.name }),
+        }
+    }
+}
+
+impl FromStr for CatalogFormat {
+    type Err = ();
+
+    fn from_str(value: &str) -> Result<Self, ()> {
+        Ok(match value {
+            "portos" => CatalogFormat::Portos,
+            "openai" => CatalogFormat::Openai,
+            "anthropic" => CatalogFormat::Anthropic,
+            "mcp" => CatalogFormat::Mcp,
+            _ => return Err(()),
+        })
+    }
+}

@@ -1,0 +1,96 @@
+//! The strict catalog query (BEHAVIOUR §2.1), shared by HTTP and the CLI.
+
+use crate::contract::{CatalogScope, FieldIssue, ValidationFailure};
+
+use super::CatalogFormat;
+
+const INTENT_MAX_CHARS: usize = 500;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CatalogQuery {
+    pub scope: CatalogScope,
+    /// Trimmed; `None` when absent or blank.
+    pub intent: Option<String>,
+    pub format: CatalogFormat,
+}
+
+impl CatalogQuery {
+    /// Parses query pairs strictly: unknown keys, repeated keys and values
+    /// outside the vocabulary are refused with one issue each.
+    pub fn parse<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<CatalogQuery, ValidationFailure> {
+        let mut query = CatalogQuery::default();
+        let mut details = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in pairs {
+            if seen.contains(&key) {
+                details.push(issue(key, "Expected a single value"));
+                continue;
+            }
+            seen.push(key);
+            match key {
+                "scope" => match value.parse() {
+                    Ok(scope) => query.scope = scope,
+                    Err(()) => details.push(issue("scope", &enum_message(&CatalogScope::VALUES, value))),
+                },
+                "format" => match value.parse() {
+                    Ok(format) => query.format = format,
+                    Err(()) => details.push(issue("format", &enum_message(&CatalogFormat::VALUES, value))),
+                },
+                "intent" => {
+                    let trimmed = value.trim();
+                    if trimmed.chars().count() > INTENT_MAX_CHARS {
+                        details.push(issue(
+                            "intent",
+                            &format!("String must contain at most {INTENT_MAX_CHARS} character(s)"),
+                        ));
+                    } else if !trimmed.is_empty() {
+                        query.intent = Some(trimmed.to_owned());
+                    }
+                }
+                other => details.push(issue("", &format!("Unrecognized key(s) in object: '{other}'"))),
+            }
+        }
+        if details.is_empty() { Ok(query) } else { Err(ValidationFailure { details }) }
+    }
+}
+
+fn issue(path: &str, message: &str) -> FieldIssue {
+    FieldIssue {
+        path: path.to_owned(),
+        message: message.to_owned(),
+    }
+}
+
+fn enum_message(allowed: &[&str], received: &str) -> String {
+    let allowed = allowed.iter().map(|v| format!("'{v}'")).collect::<Vec<_>>().join(" | ");
+    format!("Invalid enum value. Expected {allowed}, received '{received}'")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::Scope;
+
+    #[test]
+    fn defaults_and_values() {
+        assert_eq!(CatalogQuery::parse([]).ok(), Some(CatalogQuery::default()));
+        let q = CatalogQuery::parse([("scope", "voice"), ("format", "mcp"), ("intent", "  time  ")]).ok();
+        assert_eq!(
+            q,
+            Some(CatalogQuery {
+                scope: CatalogScope::Only(Scope::Voice),
+                intent: Some("time".into()),
+                format: CatalogFormat::Mcp
+            })
+        );
+    }
+
+    #[test]
+    fn strict() {
+        let err = CatalogQuery::parse([("scope", "root"), ("cursor", "1"), ("intent", &"x".repeat(501))]);
+        let details = err.err().map(|e| e.details).unwrap_or_default();
+        assert_eq!(details.len(), 3);
+        assert_eq!(details[0].path, "scope");
+        assert!(details[0].message.contains("'all' | 'agent' | 'mind' | 'ui' | 'voice'"));
+    }
+}

@@ -1,0 +1,143 @@
+//! What an adapter receives besides its input: who is calling, the call's
+//! requestId, a cancellation signal, and typed access to server state.
+
+use std::any::{Any, TypeId, type_name};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::contract::{Capabilities, Scope};
+
+/// The server-derived authority of a call. No request body can set it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Authority {
+    pub scope: Scope,
+    pub capabilities: Capabilities,
+    pub authenticated: bool,
+}
+
+impl Authority {
+    /// The HTTP registry principal (BEHAVIOUR §1.8).
+    pub fn ui(authenticated: bool) -> Authority {
+        Authority {
+            scope: Scope::Ui,
+            capabilities: Capabilities::NONE,
+            authenticated,
+        }
+    }
+
+    pub fn agent(capabilities: Capabilities) -> Authority {
+        Authority {
+            scope: Scope::Agent,
+            capabilities,
+            authenticated: false,
+        }
+    }
+
+    pub fn mind(capabilities: Capabilities) -> Authority {
+        Authority {
+            scope: Scope::Mind,
+            capabilities,
+            authenticated: false,
+        }
+    }
+
+    pub fn voice() -> Authority {
+        Authority {
+            scope: Scope::Voice,
+            capabilities: Capabilities::NONE,
+            authenticated: false,
+        }
+    }
+}
+
+/// Server state shared with adapters, keyed by type.
+#[derive(Clone, Default)]
+pub struct StateMap {
+    entries: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+}
+
+impl StateMap {
+    pub fn new() -> StateMap {
+        StateMap::default()
+    }
+
+    /// Adds (or replaces) the value of type `T`.
+    pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) -> &mut StateMap {
+        self.entries.insert(TypeId::of::<T>(), Arc::new(value));
+        self
+    }
+
+    pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.entries
+            .get(&TypeId::of::<T>())
+            .and_then(|value| value.downcast_ref::<T>())
+    }
+}
+
+impl fmt::Debug for StateMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateMap")
+            .field("entries", &self.entries.len())
+            .finish()
+    }
+}
+
+/// The server state an adapter asked for is not registered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("server state `{0}` is not available to this tool")]
+pub struct MissingState(pub &'static str);
+
+/// Passed to every adapter that asks for it (`ctx: &ToolContext`).
+#[derive(Clone)]
+pub struct ToolContext {
+    authority: Authority,
+    request_id: Arc<str>,
+    cancel: CancellationToken,
+    state: Arc<StateMap>,
+}
+
+impl ToolContext {
+    pub fn new(
+        authority: Authority,
+        request_id: Arc<str>,
+        cancel: CancellationToken,
+        state: Arc<StateMap>,
+    ) -> ToolContext {
+        ToolContext {
+            authority,
+            request_id,
+            cancel,
+            state,
+        }
+    }
+
+    pub fn authority(&self) -> &Authority {
+        &self.authority
+    }
+
+    pub fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    /// Fires when the server shuts down; long adapters should stop early.
+    pub fn cancellation(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    /// Typed access to server state (the store, settings…).
+    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, MissingState> {
+        self.state.get::<T>().ok_or(MissingState(type_name::<T>()))
+    }
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("authority", &self.authority)
+            .field("request_id", &self.request_id)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,191 @@
+//! The strict `portos_tool_call` envelope (BEHAVIOUR §1.1).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{ErrorCode, SCHEMA_VERSION, ToolError};
+
+const REQUEST_ID_MAX_CHARS: usize = 200;
+const NAME_MAX_CHARS: usize = 100;
+const KNOWN_KEYS: [&str; 5] = ["type", "requestId", "name", "version", "arguments"];
+
+/// A parsed, trimmed, checked call. Nothing in it names a scope, principal or
+/// capability: those are derived by the server from where the call came in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    pub request_id: String,
+    pub name: String,
+    pub version: u32,
+    pub arguments: Map<String, Value>,
+}
+
+/// One field that failed the envelope rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FieldIssue {
+    pub path: String,
+    pub message: String,
+}
+
+impl FieldIssue {
+    fn new(path: &str, message: impl Into<String>) -> FieldIssue {
+        FieldIssue {
+            path: path.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The envelope did not parse; every issue is listed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("Validation failed")]
+pub struct ValidationFailure {
+    pub details: Vec<FieldIssue>,
+}
+
+impl From<ValidationFailure> for ToolError {
+    /// The generic PortOS `VALIDATION_ERROR` with `details`, as the HTTP route answers it.
+    fn from(error: ValidationFailure) -> ToolError {
+        let details = serde_json::to_value(&error.details).unwrap_or(Value::Null);
+        ToolError::new(ErrorCode::ValidationError, "Validation failed")
+            .with_context("details", details)
+    }
+}
+
+impl ToolCall {
+    /// A call built by the server itself (MCP, Persistent Mind, recipe children).
+    pub fn new(request_id: impl Into<String>, name: impl Into<String>, arguments: Map<String, Value>) -> ToolCall {
+        ToolCall {
+            request_id: request_id.into(),
+            name: name.into(),
+            version: SCHEMA_VERSION,
+            arguments,
+        }
+    }
+
+    /// Parses a request body strictly, collecting every issue.
+    pub fn parse(body: &Value) -> Result<ToolCall, ValidationFailure> {
+        let Some(object) = body.as_object() else {
+            return Err(ValidationFailure {
+                details: vec![FieldIssue::new("", format!("Expected object, received {}", json_type(body)))],
+            });
+        };
+        let mut details = Vec::new();
+
+        let unknown: Vec<&str> = object
+            .keys()
+            .map(String::as_str)
+            .filter(|key| !KNOWN_KEYS.contains(key))
+            .collect();
+        if !unknown.is_empty() {
+            let keys = unknown.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ");
+            details.push(FieldIssue::new("", format!("Unrecognized key(s) in object: {keys}")));
+        }
+
+        match object.get("type") {
+            None => {}
+            Some(Value::String(t)) if t == "portos_tool_call" => {}
+            Some(_) => details.push(FieldIssue::new("type", "Invalid literal value, expected \"portos_tool_call\"")),
+        }
+
+        let request_id = match object.get("requestId") {
+            Some(value) => match check_request_id(value) {
+                Ok(id) => Some(id),
+                Err(issue) => {
+                    details.push(issue);
+                    None
+                }
+            },
+            None => {
+                details.push(FieldIssue::new("requestId", "Required"));
+                None
+            }
+        };
+
+        let name = match object.get("name") {
+            Some(Value::String(raw)) => {
+                let name = raw.trim();
+                if name.is_empty() {
+                    details.push(FieldIssue::new("name", "String must contain at least 1 character(s)"));
+                    None
+                } else if name.chars().count() > NAME_MAX_CHARS {
+                    details.push(FieldIssue::new("name", format!("String must contain at most {NAME_MAX_CHARS} character(s)")));
+                    None
+                } else if !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')) {
+                    details.push(FieldIssue::new("name", "name contains unsupported characters"));
+                    None
+                } else {
+                    Some(name.to_owned())
+                }
+            }
+            Some(other) => {
+                details.push(FieldIssue::new("name", format!("Expected string, received {}", json_type(other))));
+                None
+            }
+            None => {
+                details.push(FieldIssue::new("name", "Required"));
+                None
+            }
+        };
+
+        match object.get("version") {
+            None => {}
+            Some(Value::Number(n)) if n.as_f64() == Some(f64::from(SCHEMA_VERSION)) => {}
+            Some(_) => details.push(FieldIssue::new(
+                "version",
+                format!("Invalid literal value, expected {SCHEMA_VERSION}; future versions are rejected"),
+            )),
+        }
+
+        let arguments = match object.get("arguments") {
+            None => Some(Map::new()),
+            Some(Value::Object(map)) => Some(map.clone()),
+            Some(other) => {
+                details.push(FieldIssue::new("arguments", format!("Expected object, received {}", json_type(other))));
+                None
+            }
+        };
+
+        match (request_id, name, arguments) {
+            (Some(request_id), Some(name), Some(arguments)) if details.is_empty() => Ok(ToolCall {
+                request_id,
+                name,
+                version: SCHEMA_VERSION,
+                arguments,
+            }),
+            _ => Err(ValidationFailure { details }),
+        }
+    }
+}
+
+/// The `requestId` rule, shared with `GET /calls/:requestId`: trimmed, then
+/// 1..=200 characters of letters, digits, `.`, `_`, `:` and `-`.
+pub fn check_request_id(value: &Value) -> Result<String, FieldIssue> {
+    let Value::String(raw) = value else {
+        return Err(FieldIssue::new("requestId", format!("Expected string, received {}", json_type(value))));
+    };
+    let id = raw.trim();
+    if id.is_empty() {
+        return Err(FieldIssue::new("requestId", "String must contain at least 1 character(s)"));
+    }
+    if id.chars().count() > REQUEST_ID_MAX_CHARS {
+        return Err(FieldIssue::new(
+            "requestId",
+            format!("String must contain at most {REQUEST_ID_MAX_CHARS} character(s)"),
+        ));
+    }
+    if !id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-')) {
+        return Err(FieldIssue::new("requestId", "requestId contains unsupported characters"));
+    }
+    Ok(id.to_owned())
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}

@@ -1,0 +1,203 @@
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A grant a mind or agent principal may hold (BEHAVIOUR §4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Capability {
+    ReadPortos,
+    WritePortos,
+    ManageEidoverse,
+    VisitEidoversePeers,
+    CreateTasks,
+    FileIssues,
+    ManageToolRecipes,
+    ManageMind,
+    ChooseThinkingPreset,
+    AdjustLocalContext,
+    CallToolRecipes,
+}
+
+impl Capability {
+    /// Every capability, in the contract's order.
+    pub const ALL: [Capability; 11] = [
+        Capability::ReadPortos,
+        Capability::WritePortos,
+        Capability::ManageEidoverse,
+        Capability::VisitEidoversePeers,
+        Capability::CreateTasks,
+        Capability::FileIssues,
+        Capability::ManageToolRecipes,
+        Capability::ManageMind,
+        Capability::ChooseThinkingPreset,
+        Capability::AdjustLocalContext,
+        Capability::CallToolRecipes,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Capability::ReadPortos => "readPortos",
+            Capability::WritePortos => "writePortos",
+            Capability::ManageEidoverse => "manageEidoverse",
+            Capability::VisitEidoversePeers => "visitEidoversePeers",
+            Capability::CreateTasks => "createTasks",
+            Capability::FileIssues => "fileIssues",
+            Capability::ManageToolRecipes => "manageToolRecipes",
+            Capability::ManageMind => "manageMind",
+            Capability::ChooseThinkingPreset => "chooseThinkingPreset",
+            Capability::AdjustLocalContext => "adjustLocalContext",
+            Capability::CallToolRecipes => "callToolRecipes",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Capability> {
+        Capability::ALL.into_iter().find(|c| c.as_str() == key)
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Capability {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// The normalized set of granted capabilities: a key is granted only when it
+/// was strictly `true`; everything else (absent, `"true"`, `1`) is not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Capabilities(u16);
+
+impl Capabilities {
+    pub const NONE: Capabilities = Capabilities(0);
+
+    pub fn all() -> Capabilities {
+        Capability::ALL.into_iter().collect()
+    }
+
+    pub fn has(self, capability: Capability) -> bool {
+        self.0 & capability.bit() != 0
+    }
+
+    pub fn has_all(self, capabilities: &[Capability]) -> bool {
+        capabilities.iter().all(|c| self.has(*c))
+    }
+
+    pub fn with(self, capability: Capability) -> Capabilities {
+        Capabilities(self.0 | capability.bit())
+    }
+
+    pub fn without(self, capability: Capability) -> Capabilities {
+        Capabilities(self.0 & !capability.bit())
+    }
+
+    /// Each key granted only when granted in both (recipe authority refresh).
+    pub fn intersect(self, other: Capabilities) -> Capabilities {
+        Capabilities(self.0 & other.0)
+    }
+
+    /// Normalizes any JSON value: non-objects grant nothing, and only keys
+    /// whose value is exactly `true` are granted. Unknown keys are ignored.
+    pub fn from_json(value: &serde_json::Value) -> Capabilities {
+        let Some(object) = value.as_object() else {
+            return Capabilities::NONE;
+        };
+        object
+            .iter()
+            .filter(|(_, v)| **v == serde_json::Value::Bool(true))
+            .filter_map(|(k, _)| Capability::from_key(k))
+            .collect()
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Capability> {
+        Capability::ALL.into_iter().filter(move |c| self.has(*c))
+    }
+}
+
+impl FromIterator<Capability> for Capabilities {
+    fn from_iter<I: IntoIterator<Item = Capability>>(iter: I) -> Self {
+        Capabilities(iter.into_iter().fold(0, |bits, c| bits | c.bit()))
+    }
+}
+
+/// Serialized as the contract's object of booleans, every key present.
+impl Serialize for Capabilities {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(Capability::ALL.len()))?;
+        for capability in Capability::ALL {
+            map.serialize_entry(capability.as_str(), &self.has(capability))?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Capabilities {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CapabilitiesVisitor;
+        impl<'de> Visitor<'de> for CapabilitiesVisitor {
+            type Value = Capabilities;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of capability grants")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Capabilities, A::Error> {
+                let mut granted = Capabilities::NONE;
+                while let Some(key) = map.next_key::<String>()? {
+                    let capability = Capability::from_key(&key).ok_or_else(|| {
+                        de::Error::unknown_field(&key, &CAPABILITY_KEYS)
+                    })?;
+                    if map.next_value::<bool>()? {
+                        granted = granted.with(capability);
+                    }
+                }
+                Ok(granted)
+            }
+        }
+        deserializer.deserialize_map(CapabilitiesVisitor)
+    }
+}
+
+const CAPABILITY_KEYS: [&str; 11] = [
+    "readPortos",
+    "writePortos",
+    "manageEidoverse",
+    "visitEidoversePeers",
+    "createTasks",
+    "fileIssues",
+    "manageToolRecipes",
+    "manageMind",
+    "chooseThinkingPreset",
+    "adjustLocalContext",
+    "callToolRecipes",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_strict_true_grants() {
+        let caps = Capabilities::from_json(&json!({
+            "readPortos": true, "writePortos": "true", "manageMind": 1, "createTasks": false, "shell": true
+        }));
+        assert_eq!(caps.iter().collect::<Vec<_>>(), vec![Capability::ReadPortos]);
+        assert_eq!(Capabilities::from_json(&json!([true])), Capabilities::NONE);
+    }
+
+    #[test]
+    fn keys_match_the_contract() {
+        for (capability, key) in Capability::ALL.iter().zip(CAPABILITY_KEYS) {
+            assert_eq!(capability.as_str(), key);
+        }
+    }
+}

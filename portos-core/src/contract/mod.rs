@@ -1,0 +1,21 @@
+//! The wire types of the contract: scopes, capabilities, policy, the call and
+//! result envelopes, and the error vocabulary.
+
+mod call;
+mod capability;
+mod error;
+mod names;
+mod policy;
+mod result;
+mod scope;
+
+pub use call::{FieldIssue, ToolCall, ValidationFailure};
+pub use capability::{Capabilities, Capability};
+pub use error::{ErrorCode, ToolError};
+pub use names::{is_callable_name, is_provider_name, provider_name_for};
+pub use policy::{Confirmation, Policy, SideEffect};
+pub use result::{ToolResult, ToolState};
+pub use scope::{CatalogScope, Scope};
+
+/// `COS_TOOL_SCHEMA_VERSION`: the only call/result/catalog version there is.
+pub const SCHEMA_VERSION: u32 = 1;

@@ -1,0 +1,125 @@
+//! What `#[portos_tool]` emits: a `static ToolDescriptor` of const data and
+//! function pointers, collected at link time into [`TOOLS`].
+
+use std::fmt;
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use crate::catalog::IntentGroup;
+use crate::context::ToolContext;
+use crate::contract::{Capability, Confirmation, Scope, SideEffect};
+
+/// Every tool linked into the binary. Read it through
+/// [`Registry`](crate::Registry), which checks it once at start-up.
+#[linkme::distributed_slice]
+pub static TOOLS: [ToolDescriptor];
+
+/// One tool, as declared. Const data only; schemas are computed from the
+/// function pointers when the registry is built.
+pub struct ToolDescriptor {
+    pub name: &'static str,
+    pub version: u32,
+    pub description: &'static str,
+    pub provider_name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub policy: PolicyDecl,
+    pub intent: IntentRule,
+    /// The raw schemars schema of the input type.
+    pub input_schema: fn() -> Value,
+    /// The raw schemars schema of the adapter's output type.
+    pub output_schema: fn() -> Value,
+    /// Turns schema-valid arguments into a typed, ready-to-run call.
+    pub bind: fn(Value) -> Result<BoundCall, ArgumentError>,
+    pub location: SourceLocation,
+}
+
+impl fmt::Debug for ToolDescriptor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDescriptor")
+            .field("name", &self.name)
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The declared policy, as const data.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyDecl {
+    pub scopes: &'static [Scope],
+    pub capabilities: &'static [Capability],
+    pub side_effect: SideEffect,
+    pub idempotent: bool,
+    pub is_async: bool,
+    pub confirmation: Confirmation,
+    pub open_world: bool,
+}
+
+/// How the catalog's intent filter treats the tool (BEHAVIOUR §2.6). A tool
+/// with no group and no suppression is always listed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IntentRule {
+    pub group: Option<IntentGroup>,
+    /// Dropped when the intent looks like filling in a UI form.
+    pub suppress_on_form_fill: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceLocation {
+    pub file: &'static str,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// What an adapter run yields before normalization: its output as JSON, or
+/// the message of the error it returned.
+pub type AdapterOutcome = Result<Value, String>;
+
+type Runner = Box<dyn FnOnce(ToolContext) -> BoxFuture<'static, AdapterOutcome> + Send>;
+
+/// A call whose arguments were deserialized into the adapter's input type.
+pub struct BoundCall {
+    normalized: Value,
+    run: Runner,
+}
+
+impl BoundCall {
+    pub fn new<F>(normalized: Value, run: F) -> BoundCall
+    where
+        F: FnOnce(ToolContext) -> BoxFuture<'static, AdapterOutcome> + Send + 'static,
+    {
+        BoundCall {
+            normalized,
+            run: Box::new(run),
+        }
+    }
+
+    /// The arguments as the adapter sees them (defaults filled in, values
+    /// trimmed by their types): what the idempotency fingerprint covers.
+    pub fn normalized(&self) -> &Value {
+        &self.normalized
+    }
+
+    pub fn run(self, ctx: ToolContext) -> BoxFuture<'static, AdapterOutcome> {
+        (self.run)(ctx)
+    }
+}
+
+impl fmt::Debug for BoundCall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BoundCall")
+            .field("normalized", &self.normalized)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Arguments passed the JSON Schema but not the input type's own rules.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ArgumentError(pub String);

@@ -1,0 +1,125 @@
+//! The PortOS unified tool contract and its governed registry.
+//!
+//! One attribute, [`portos_tool`], on an async adapter function is the whole
+//! definition of a tool: its JSON Schemas, its policy, its OpenAI / Anthropic
+//! / MCP projections and its registration in a link-time list. The
+//! [`Registry`] is built once from that list and is the one path every caller
+//! (HTTP, MCP, Persistent Mind, voice) takes to a tool.
+//!
+//! ```
+//! use portos_core::{portos_tool, AdapterError, ToolContext};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Deserialize, Serialize, JsonSchema)]
+//! #[serde(deny_unknown_fields)]
+//! struct EchoArgs {
+//!     text: String,
+//! }
+//!
+//! #[derive(Serialize, JsonSchema)]
+//! struct Echoed {
+//!     ok: bool,
+//!     summary: String,
+//! }
+//!
+//! /// Repeat the text back.
+//! #[portos_tool(
+//!     name = "demo.echo",
+//!     scopes = ["agent", "mind", "ui"],
+//!     capabilities = ["readPortos"],
+//!     side_effect = "read",
+//! )]
+//! async fn echo(ctx: &ToolContext, args: EchoArgs) -> Result<Echoed, AdapterError> {
+//!     Ok(Echoed { ok: true, summary: format!("{} said {}", ctx.request_id(), args.text) })
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! use portos_core::{Authority, Registry, ToolCall};
+//! let registry = Registry::builder().build().expect("tools are valid");
+//! let call = ToolCall::parse(&serde_json::json!({
+//!     "requestId": "doc-1", "name": "demo_echo", "arguments": {"text": "hi"}
+//! })).expect("a valid envelope");
+//! let result = registry.call(&Authority::ui(false), call).await.expect("allowed");
+//! assert_eq!(result.name, "demo.echo");
+//! assert_eq!(result.result.unwrap()["summary"], "doc-1 said hi");
+//! # }
+//! ```
+//!
+//! # Keys of `#[portos_tool]`
+//!
+//! | key | meaning | default |
+//! |---|---|---|
+//! | `name` | canonical name, `[A-Za-z0-9._-]{1,100}` | required |
+//! | `version` | contract schema version | `1` (the only one) |
+//! | `description` | catalog description | the doc comment |
+//! | `provider_name` | name in OpenAI/Anthropic/MCP, `[a-zA-Z0-9_-]{1,64}` | `.` and `-` → `_` |
+//! | `aliases` | extra callable names | `[provider_name]` |
+//! | `scopes` | any of `agent`, `mind`, `ui`, `voice` | required |
+//! | `capabilities` | required grants (`readPortos`, …) | none |
+//! | `side_effect` | `read`, `write`, `supervised-write`, `destructive` | required |
+//! | `idempotent` | replays are harmless | `true` for reads |
+//! | `async` | the call queues work | `false` |
+//! | `confirmation` | `none`, `capability-grant` | `none` for reads, else `capability-grant` |
+//! | `open_world` | reaches outside this machine (MCP `openWorldHint`) | `false` |
+//! | `intent_group` | voice intent group that lists it | none: always listed |
+//! | `suppress_on_form_fill` | hidden when the intent fills a form | `false` |
+//!
+//! The adapter takes an optional `&ToolContext` and at most one input type
+//! (`Deserialize + Serialize + JsonSchema`), and returns
+//! `Result<Output, Error>` where `Output: Serialize + JsonSchema` and
+//! `Error: Display`. An `Err` becomes a failed result.
+//!
+//! # Linking tool crates
+//!
+//! A crate that is only a Cargo dependency contributes nothing to the
+//! link-time list: name it from the binary (and from each integration test)
+//! with [`link_tools!`].
+
+mod adapter;
+pub mod canonical_json;
+pub mod catalog;
+mod context;
+pub mod contract;
+mod descriptor;
+pub mod registry;
+pub mod schema;
+
+pub use adapter::{AdapterError, AdapterReturn, ToolInput, ToolOutput};
+pub use catalog::{Catalog, CatalogFormat, CatalogQuery, IntentFilter, IntentGroup};
+pub use context::{Authority, MissingState, StateMap, ToolContext};
+pub use contract::{
+    Capabilities, Capability, CatalogScope, Confirmation, ErrorCode, Policy, Scope, SideEffect,
+    ToolCall, ToolError, ToolResult, ToolState,
+};
+pub use descriptor::{
+    AdapterOutcome, ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation, TOOLS,
+    ToolDescriptor,
+};
+pub use portos_macros::portos_tool;
+pub use registry::{Registry, RegistryBuildError, RegistryBuilder, RegistryLimits};
+
+/// Names tool crates so the linker keeps their tools:
+/// `portos_core::link_tools!(my_tools, more_tools);`
+#[macro_export]
+macro_rules! link_tools {
+    ($($krate:ident),+ $(,)?) => {
+        $(
+            #[allow(unused_imports)]
+            use $krate as _;
+        )+
+    };
+}
+
+/// Used by the code `#[portos_tool]` generates; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::adapter::{
+        AdapterReturn, assert_adapter_return, assert_tool_input, empty_input_schema, input_schema,
+        into_outcome, output_schema, parse_empty_input, parse_input,
+    };
+    pub use crate::descriptor::{ArgumentError, BoundCall, TOOLS};
+    pub use linkme;
+    pub use serde_json;
+}

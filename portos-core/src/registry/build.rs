@@ -1,0 +1,191 @@
+//! Building the registry: every descriptor is checked once, all problems are
+//! collected, and nothing is served unless all of them pass.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::idempotency::CallStore;
+use super::order::catalog_rank;
+use super::{RegisteredTool, Registry, RegistryLimits};
+use crate::context::StateMap;
+use crate::contract::{Policy, SCHEMA_VERSION, is_callable_name, is_provider_name};
+use crate::descriptor::{TOOLS, ToolDescriptor};
+use crate::schema;
+
+/// Every problem found while building, one line each.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct RegistryBuildError {
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for RegistryBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the tool registry cannot be built:")?;
+        for problem in &self.problems {
+            write!(f, "\n  - {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Configures and builds a [`Registry`].
+#[derive(Default)]
+pub struct RegistryBuilder {
+    limits: RegistryLimits,
+    state: StateMap,
+    descriptors: Option<Vec<&'static ToolDescriptor>>,
+}
+
+impl fmt::Debug for RegistryBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RegistryBuilder")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RegistryBuilder {
+    pub fn limits(mut self, limits: RegistryLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Server state adapters reach through `ToolContext::state`.
+    pub fn state(mut self, state: StateMap) -> Self {
+        self.state = state;
+        self
+    }
+
+    /// Uses these descriptors instead of every linked tool (tests, embedding).
+    pub fn descriptors(mut self, descriptors: impl IntoIterator<Item = &'static ToolDescriptor>) -> Self {
+        self.descriptors = Some(descriptors.into_iter().collect());
+        self
+    }
+
+    pub fn build(self) -> Result<Registry, RegistryBuildError> {
+        let mut descriptors = self.descriptors.unwrap_or_else(|| TOOLS.iter().collect());
+        descriptors.sort_by(|a, b| catalog_rank(a.name).cmp(&catalog_rank(b.name)));
+
+        let mut problems = Vec::new();
+        let mut index: HashMap<&'static str, usize> = HashMap::new();
+        for (position, descriptor) in descriptors.iter().enumerate() {
+            check_descriptor(descriptor, &mut problems);
+            let mut claim = |key: &'static str, what: &str| match index.get(key) {
+                Some(&other) if other == position => {}
+                Some(&other) => {
+                    let other = descriptors[other];
+                    problems.push(format!(
+                        "{what} `{key}` of tool `{}` ({}) is already used by tool `{}` ({})",
+                        descriptor.name, descriptor.location, other.name, other.location
+                    ));
+                }
+                None => {
+                    index.insert(key, position);
+                }
+            };
+            claim(descriptor.name, "name");
+            claim(descriptor.provider_name, "provider name");
+            for alias in descriptor.aliases {
+                claim(alias, "alias");
+            }
+        }
+
+        let mut tools = Vec::with_capacity(descriptors.len());
+        for descriptor in descriptors {
+            match compile(descriptor) {
+                Ok(tool) => tools.push(tool),
+                Err(problem) => problems.push(problem),
+            }
+        }
+
+        if !problems.is_empty() {
+            return Err(RegistryBuildError { problems });
+        }
+        Ok(Registry {
+            tools,
+            index,
+            calls: CallStore::new(self.limits),
+            state: Arc::new(self.state),
+            shutdown: CancellationToken::new(),
+        })
+    }
+}
+
+/// Rules the macro enforces at compile time, checked again because a
+/// descriptor can also be written by hand.
+fn check_descriptor(d: &ToolDescriptor, problems: &mut Vec<String>) {
+    let at = d.location;
+    if !is_callable_name(d.name) || d.name.starts_with("recipe.") {
+        problems.push(format!("tool name `{}` ({at}) breaks the naming rule [A-Za-z0-9._-]{{1,100}}", d.name));
+    }
+    if !is_provider_name(d.provider_name) {
+        problems.push(format!(
+            "provider name `{}` of tool `{}` ({at}) is not valid for OpenAI, Anthropic and MCP",
+            d.provider_name, d.name
+        ));
+    }
+    for alias in d.aliases {
+        if !is_callable_name(alias) {
+            problems.push(format!("alias `{alias}` of tool `{}` ({at}) breaks the naming rule", d.name));
+        }
+    }
+    if d.version != SCHEMA_VERSION {
+        problems.push(format!("tool `{}` ({at}) has unsupported version {}", d.name, d.version));
+    }
+    if d.policy.scopes.is_empty() {
+        problems.push(format!("tool `{}` ({at}) has no scope", d.name));
+    }
+    if d.description.trim().is_empty() {
+        problems.push(format!("tool `{}` ({at}) has no description", d.name));
+    }
+}
+
+fn compile(d: &'static ToolDescriptor) -> Result<RegisteredTool, String> {
+    let input_schema = schema::project_input(&(d.input_schema)())
+        .map_err(|error| format!("tool `{}` ({}): {error}", d.name, d.location))?;
+    let validator = jsonschema::validator_for(&input_schema).map_err(|error| {
+        format!(
+            "tool `{}` ({}): {}",
+            d.name,
+            d.location,
+            schema::SchemaError::Invalid(error.to_string())
+        )
+    })?;
+    Ok(registered(d, input_schema, validator))
+}
+
+fn registered(
+    d: &'static ToolDescriptor,
+    input_schema: serde_json::Value,
+    validator: jsonschema::Validator,
+) -> RegisteredTool {
+    let mut result_schema = (d.output_schema)();
+    if let Some(map) = result_schema.as_object_mut() {
+        map.remove("$schema");
+    }
+    RegisteredTool {
+        descriptor: d,
+        policy: Policy {
+            scopes: d.policy.scopes.to_vec(),
+            required_capabilities: d.policy.capabilities.to_vec(),
+            side_effect: d.policy.side_effect,
+            idempotent: d.policy.idempotent,
+            is_async: d.policy.is_async,
+            confirmation: d.policy.confirmation,
+        },
+        input_schema,
+        output_schema: json!({"type": "object", "additionalProperties": true}),
+        result_schema,
+        validator,
+    }
+}
+
+impl RegisteredTool {
+    pub(crate) fn validator(&self) -> &jsonschema::Validator {
+        &self.validator
+    }
+}

@@ -1,0 +1,204 @@
+//! JSON Schema generation for tool projections (DESIGN "Schemas"): schemars
+//! draft 2020-12 with subschemas inlined, then every object closed, no
+//! `$schema`/`$ref`/`$defs`, and optional fields without a `null` branch.
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value};
+
+/// The raw generated schema of `T` (transformed later by [`project`]).
+pub fn generate<T: JsonSchema>() -> Value {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    schema.to_value()
+}
+
+/// Why a schema cannot be projected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SchemaError {
+    #[error("its input type is recursive (the schema needs `$ref`), which tool projections cannot carry")]
+    Recursive,
+    #[error("its input schema is not an object schema")]
+    NotAnObject,
+    #[error("its input schema does not compile: {0}")]
+    Invalid(String),
+}
+
+/// Turns a generated input schema into the closed, self-contained form every
+/// projection uses.
+pub fn project_input(raw: &Value) -> Result<Value, SchemaError> {
+    let mut schema = raw.clone();
+    if contains_ref(&schema) {
+        return Err(SchemaError::Recursive);
+    }
+    if let Value::Object(root) = &mut schema {
+        root.remove("$schema");
+        root.remove("$defs");
+        root.remove("definitions");
+        // The Rust type name is not part of the contract.
+        root.remove("title");
+    }
+    close(&mut schema);
+    let is_object = schema.get("type").and_then(Value::as_str) == Some("object");
+    if !is_object {
+        return Err(SchemaError::NotAnObject);
+    }
+    if let Value::Object(root) = &mut schema
+        && !root.contains_key("properties")
+    {
+        root.insert("properties".to_owned(), Value::Object(Map::new()));
+    }
+    Ok(schema)
+}
+
+fn contains_ref(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => {
+            map.contains_key("$ref") || map.contains_key("$dynamicRef") || map.values().any(contains_ref)
+        }
+        Value::Array(items) => items.iter().any(contains_ref),
+        _ => false,
+    }
+}
+
+/// Recursively closes objects and cleans each subschema.
+fn close(value: &mut Value) {
+    let Value::Object(map) = value else { return };
+    strip_rust_formats(map);
+
+    let describes_object = match map.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => map.contains_key("properties"),
+    };
+    if describes_object && !map.contains_key("additionalProperties") {
+        map.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+
+    let required: Vec<String> = map
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default();
+    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        for (name, property) in properties.iter_mut() {
+            if !required.contains(name) {
+                drop_null_branch(property);
+            }
+        }
+    }
+
+    for (key, child) in map.iter_mut() {
+        match key.as_str() {
+            // Keyword maps whose values are schemas.
+            "properties" | "patternProperties" | "$defs" => {
+                if let Value::Object(children) = child {
+                    children.values_mut().for_each(close);
+                }
+            }
+            // Keywords holding one schema or a list of them.
+            "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains"
+            | "propertyNames" | "unevaluatedProperties" | "unevaluatedItems" | "anyOf"
+            | "oneOf" | "allOf" | "prefixItems" => match child {
+                Value::Array(children) => children.iter_mut().for_each(close),
+                other => close(other),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// schemars marks integer widths with formats such as `int64` and `uint8`,
+/// which are not JSON Schema formats and which strict provider validators
+/// reject. The width's range stays expressed by `minimum`/`maximum`.
+fn strip_rust_formats(map: &mut Map<String, Value>) {
+    const RUST_FORMATS: [&str; 14] = [
+        "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32",
+        "uint64", "uint128", "float", "double",
+    ];
+    if map
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| RUST_FORMATS.contains(&f))
+    {
+        map.remove("format");
+    }
+}
+
+/// An optional field is "absent or a value", as in the contract's schemas,
+/// not "null or a value".
+fn drop_null_branch(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    if let Some(Value::Array(types)) = map.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let single = types.remove(0);
+            map.insert("type".to_owned(), single);
+        }
+    }
+    if let Some(Value::Array(branches)) = map.get("anyOf") {
+        let non_null: Vec<Value> = branches
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"))
+            .cloned()
+            .collect();
+        if non_null.len() == 1 && non_null.len() < branches.len() {
+            map.remove("anyOf");
+            if let Value::Object(inner) = &non_null[0] {
+                for (k, v) in inner {
+                    map.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn closes_nested_objects_and_drops_meta() {
+        let raw = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Args",
+            "type": "object",
+            "properties": {
+                "limit": {"type": ["integer", "null"], "format": "uint32", "minimum": 0},
+                "inner": {"type": "object", "properties": {"deep": {"type": "object", "properties": {}}}},
+                "list": {"type": "array", "items": {"type": "object", "properties": {"x": {"type": "string"}}}}
+            },
+            "required": ["inner", "list"]
+        });
+        let projected = project_input(&raw).expect("projects");
+        assert_eq!(projected, json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "limit": {"type": "integer", "minimum": 0},
+                "inner": {"type": "object", "additionalProperties": false, "properties": {
+                    "deep": {"type": "object", "additionalProperties": false, "properties": {}}
+                }},
+                "list": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+                    "properties": {"x": {"type": "string"}}}}
+            },
+            "required": ["inner", "list"]
+        }));
+    }
+
+    #[test]
+    fn refuses_refs() {
+        let raw = json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}, "$defs": {"Node": {}}});
+        assert_eq!(project_input(&raw), Err(SchemaError::Recursive));
+    }
+
+    #[test]
+    fn keeps_open_maps_open() {
+        let raw = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}});
+        let projected = project_input(&raw).expect("projects");
+        assert_eq!(projected["properties"]["m"]["additionalProperties"], json!({"type": "string"}));
+    }
+}

@@ -1,0 +1,257 @@
+//! Every rule that spans more than one token: vocabulary, naming, defaults and
+//! their interplay. Produces the checked model that `expand` emits.
+
+use proc_macro2::Span;
+
+use crate::attr::{Spanned, ToolArgs};
+use crate::ctxt::Ctxt;
+use crate::names;
+
+/// The checked tool attribute, ready to expand.
+pub struct Tool {
+    pub name: String,
+    pub version: u32,
+    pub description: String,
+    pub provider_name: String,
+    pub aliases: Vec<String>,
+    pub scopes: Vec<String>,
+    pub capabilities: Vec<String>,
+    pub side_effect: String,
+    pub idempotent: bool,
+    pub is_async: bool,
+    pub confirmation: String,
+    pub open_world: bool,
+    pub intent_group: Option<String>,
+    pub suppress_on_form_fill: bool,
+}
+
+/// Checks `args`; `doc` is the function's doc comment, `fn_span` points at its
+/// name for errors about missing keys.
+pub fn check(cx: &Ctxt, args: ToolArgs, doc: Option<String>, fn_span: Span) -> Tool {
+    let name = match args.name {
+        Some(name) => {
+            check_canonical_name(cx, &name);
+            name.value
+        }
+        None => {
+            cx.error_at(
+                fn_span,
+                "#[portos_tool] needs a canonical name: add `name = \"domain.action\"`",
+            );
+            String::new()
+        }
+    };
+
+    let version = match args.version {
+        Some(version) if version.value != 1 => {
+            cx.error_at(
+                version.span,
+                format!(
+                    "unsupported tool version {}: the contract's only schema version is 1",
+                    version.value
+                ),
+            );
+            1
+        }
+        _ => 1,
+    };
+
+    let description = match (args.description, doc) {
+        (Some(description), _) => {
+            let text = collapse_whitespace(&description.value);
+            if text.is_empty() {
+                cx.error_at(description.span, "the tool description must not be empty");
+            }
+            text
+        }
+        (None, Some(doc)) if !doc.trim().is_empty() => collapse_whitespace(&doc),
+        (None, _) => {
+            cx.error_at(
+                fn_span,
+                "#[portos_tool] needs a description: write a doc comment on the function or add `description = \"...\"`",
+            );
+            String::new()
+        }
+    };
+
+    let provider_name = match args.provider_name {
+        Some(provider) => {
+            if !names::is_provider_name(&provider.value) {
+                cx.error_at(
+                    provider.span,
+                    format!(
+                        "invalid provider_name `{}`: OpenAI, Anthropic and MCP need 1 to 64 of [a-zA-Z0-9_-]",
+                        provider.value
+                    ),
+                );
+            }
+            provider.value
+        }
+        None => {
+            let derived = names::provider_name_for(&name);
+            if !name.is_empty() && names::is_callable_name(&name) && !names::is_provider_name(&derived) {
+                cx.error_at(
+                    fn_span,
+                    format!(
+                        "the derived provider name `{derived}` is longer than 64 characters: add a shorter `provider_name = \"...\"`"
+                    ),
+                );
+            }
+            derived
+        }
+    };
+
+    let aliases = match args.aliases {
+        Some(aliases) => {
+            let mut seen = Vec::new();
+            for alias in &aliases.value {
+                if !names::is_callable_name(&alias.value) {
+                    cx.error_at(
+                        alias.span,
+                        format!(
+                            "invalid alias `{}`: an alias needs 1 to 100 of [A-Za-z0-9._-]",
+                            alias.value
+                        ),
+                    );
+                } else if alias.value == name {
+                    cx.error_at(alias.span, "an alias must differ from the canonical name");
+                } else if seen.contains(&alias.value) {
+                    cx.error_at(alias.span, format!("duplicate alias `{}`", alias.value));
+                }
+                seen.push(alias.value.clone());
+            }
+            seen
+        }
+        // The contract's usual case: the provider name doubles as the alias.
+        None => vec![provider_name.clone()],
+    };
+
+    let scopes = match args.scopes {
+        Some(scopes) => {
+            if scopes.value.is_empty() {
+                cx.error_at(scopes.span, "a tool needs at least one scope");
+            }
+            vocabulary_list(cx, &scopes.value, names::SCOPES, "scope")
+        }
+        None => {
+            cx.error_at(
+                fn_span,
+                "#[portos_tool] needs `scopes = [...]` (any of \"agent\", \"mind\", \"ui\", \"voice\")",
+            );
+            Vec::new()
+        }
+    };
+
+    let capabilities = match args.capabilities {
+        Some(capabilities) => {
+            vocabulary_list(cx, &capabilities.value, names::CAPABILITIES, "capability")
+        }
+        None => Vec::new(),
+    };
+
+    let side_effect = match args.side_effect {
+        Some(side_effect) => {
+            vocabulary(cx, &side_effect, names::SIDE_EFFECTS, "side_effect");
+            side_effect.value
+        }
+        None => {
+            cx.error_at(
+                fn_span,
+                "#[portos_tool] needs `side_effect = \"read\"` (or \"write\", \"supervised-write\", \"destructive\")",
+            );
+            "read".to_owned()
+        }
+    };
+    let is_read = side_effect == "read";
+
+    let confirmation = match args.confirmation {
+        Some(confirmation) => {
+            vocabulary(cx, &confirmation, names::CONFIRMATIONS, "confirmation");
+            confirmation.value
+        }
+        None if is_read => "none".to_owned(),
+        None => "capability-grant".to_owned(),
+    };
+
+    let intent_group = args.intent_group.map(|group| {
+        vocabulary(cx, &group, names::INTENT_GROUPS, "intent_group");
+        group.value
+    });
+
+    Tool {
+        name,
+        version,
+        description,
+        provider_name,
+        aliases,
+        scopes,
+        capabilities,
+        side_effect,
+        idempotent: args.idempotent.map_or(is_read, |flag| flag.value),
+        is_async: args.is_async.is_some_and(|flag| flag.value),
+        confirmation,
+        open_world: args.open_world.is_some_and(|flag| flag.value),
+        intent_group,
+        suppress_on_form_fill: args.suppress_on_form_fill.is_some_and(|flag| flag.value),
+    }
+}
+
+fn check_canonical_name(cx: &Ctxt, name: &Spanned<String>) {
+    let value = &name.value;
+    if value.trim() != value {
+        cx.error_at(name.span, "the tool name must not have leading or trailing whitespace");
+    } else if !names::is_callable_name(value) {
+        cx.error_at(
+            name.span,
+            format!("invalid tool name `{value}`: a name needs 1 to 100 of [A-Za-z0-9._-]"),
+        );
+    } else if value.starts_with("recipe.") {
+        cx.error_at(
+            name.span,
+            "tool names starting with `recipe.` are reserved for saved recipes",
+        );
+    }
+}
+
+fn vocabulary(cx: &Ctxt, value: &Spanned<String>, allowed: &[&str], what: &str) {
+    if !allowed.contains(&value.value.as_str()) {
+        cx.error_at(
+            value.span,
+            format!(
+                "unknown {what} `{}`; expected one of: {}",
+                value.value,
+                quoted(allowed)
+            ),
+        );
+    }
+}
+
+fn vocabulary_list(
+    cx: &Ctxt,
+    values: &[Spanned<String>],
+    allowed: &[&str],
+    what: &str,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for value in values {
+        vocabulary(cx, value, allowed, what);
+        if out.contains(&value.value) {
+            cx.error_at(value.span, format!("duplicate {what} `{}`", value.value));
+        } else {
+            out.push(value.value.clone());
+        }
+    }
+    out
+}
+
+fn quoted(values: &[&str]) -> String {
+    values
+        .iter()
+        .map(|v| format!("\"{v}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn collapse_whitespace(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,27 @@
+//! Procedural macros for portos.
+//!
+//! Use them through `portos_core` (which re-exports them), not directly: the
+//! generated code names `::portos_core` paths.
+//!
+//! The pipeline follows serde_derive: parse the attribute (`attr`), model the
+//! function (`ast`), run every cross-field rule (`check`), then `expand`. All
+//! mistakes are collected in one [`ctxt::Ctxt`] and reported together, each
+//! under its own token; when the attribute is wrong the function itself is still
+//! emitted unchanged so the user sees the real error and not a cascade.
+
+mod ast;
+mod attr;
+mod check;
+mod ctxt;
+mod expand;
+mod names;
+
+use proc_macro::TokenStream;
+
+/// Declares a governed PortOS tool on an `async fn` adapter.
+///
+/// See `portos_core`'s crate documentation for the keys and a full example.
+#[proc_macro_attribute]
+pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::portos_tool(args.into(), item.into()).into()
+}
