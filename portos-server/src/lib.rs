@@ -1,1 +1,19 @@
+//! The PortOS server: the tool contract served over axum, with real adapters
+//! on an embedded SQLite store, and a CLI that dumps every catalog.
+//!
+//! Tools are collected from the link-time list of `portos_core`, so every
+//! `#[portos_tool]` in [`adapters`] is served, governed and listed with no
+//! other edit.
 
+pub mod adapters;
+pub mod app;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod http;
+pub mod serve;
+pub mod settings;
+pub mod store;
+
+pub use app::App;
+pub use config::Config;

@@ -9,7 +9,7 @@ mod policy;
 mod result;
 mod scope;
 
-pub use call::{FieldIssue, ToolCall, ValidationFailure};
+pub use call::{FieldIssue, ToolCall, ValidationFailure, check_request_id};
 pub use capability::{Capabilities, Capability};
 pub use error::{ErrorCode, ToolError};
 pub use names::{is_callable_name, is_provider_name, provider_name_for};

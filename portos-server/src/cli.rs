@@ -1,0 +1,170 @@
+//! The `portos` command line: serve (the default), or dump a document and exit
+//! without binding a port. Every `--dump-*` flag prints exactly the body the
+//! matching HTTP endpoint serves.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{ArgGroup, Parser};
+use portos_core::{CatalogFormat, CatalogQuery, CatalogScope};
+
+use crate::config::{Config, FileConfig};
+use crate::store::Store;
+use crate::{app, serve, settings};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "portos",
+    version,
+    about = "PortOS: governed agent tools over HTTP and MCP"
+)]
+#[command(group(ArgGroup::new("dump").multiple(false)))]
+pub struct Cli {
+    /// Address to listen on.
+    #[arg(long, env = "PORTOS_BIND", value_name = "ADDR")]
+    pub bind: Option<std::net::SocketAddr>,
+
+    /// Directory of the embedded SQLite store.
+    #[arg(long, env = "PORTOS_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// IANA time zone for every user-facing date (default: the system zone).
+    #[arg(long, env = "PORTOS_TIMEZONE", value_name = "ZONE")]
+    pub timezone: Option<String>,
+
+    /// Largest accepted request body, in bytes (default 1 MiB).
+    #[arg(long, env = "PORTOS_BODY_LIMIT", value_name = "BYTES")]
+    pub body_limit: Option<usize>,
+
+    /// Optional TOML file with the same settings (bind, data-dir, timezone, body-limit).
+    #[arg(long, env = "PORTOS_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Print the tool catalog (as GET /api/cos/tools serves it) and exit.
+    #[arg(long, group = "dump")]
+    pub dump_catalog: bool,
+
+    /// Catalog scope: all, agent, mind, ui, voice.
+    #[arg(long, requires = "dump_catalog", value_name = "SCOPE")]
+    pub scope: Option<String>,
+
+    /// Catalog format: portos, openai, anthropic, mcp.
+    #[arg(long, requires = "dump_catalog", value_name = "FORMAT")]
+    pub format: Option<String>,
+
+    /// Catalog intent filter (voice tools only).
+    #[arg(long, requires = "dump_catalog", value_name = "TEXT")]
+    pub intent: Option<String>,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = match resolve_config(&cli) {
+        Ok(config) => config,
+        Err(message) => return fail(&message, ExitCode::from(2)),
+    };
+    if cli.dump_catalog {
+        return dump_catalog(&cli, &config);
+    }
+    serve::run(config)
+}
+
+fn resolve_config(cli: &Cli) -> Result<Config, String> {
+    let file = match &cli.config {
+        Some(path) => FileConfig::load(path).map_err(|error| error.to_string())?,
+        None => FileConfig::default(),
+    };
+    let defaults = Config::default();
+    Ok(Config {
+        bind: cli.bind.or(file.bind).unwrap_or(defaults.bind),
+        data_dir: cli
+            .data_dir
+            .clone()
+            .or(file.data_dir)
+            .unwrap_or(defaults.data_dir),
+        timezone: cli.timezone.clone().or(file.timezone),
+        body_limit: cli
+            .body_limit
+            .or(file.body_limit)
+            .unwrap_or(defaults.body_limit),
+    })
+}
+
+/// Parses the catalog flags as the HTTP query is parsed, so a value the
+/// endpoint refuses is refused here too (exit 2, one line).
+fn catalog_query(cli: &Cli) -> Result<CatalogQuery, String> {
+    let scope = match cli.scope.as_deref() {
+        Some(value) => value
+            .parse::<CatalogScope>()
+            .map_err(|()| invalid("--scope", value, &CatalogScope::VALUES))?,
+        None => CatalogScope::All,
+    };
+    let format = match cli.format.as_deref() {
+        Some(value) => value
+            .parse::<CatalogFormat>()
+            .map_err(|()| invalid("--format", value, &CatalogFormat::VALUES))?,
+        None => CatalogFormat::Portos,
+    };
+    let mut pairs: Vec<(&str, &str)> = vec![("scope", scope.as_str()), ("format", format.as_str())];
+    if let Some(intent) = cli.intent.as_deref() {
+        pairs.push(("intent", intent));
+    }
+    CatalogQuery::parse(pairs).map_err(|failure| {
+        let first = failure.details.first();
+        format!(
+            "invalid --{}: {}",
+            first.map_or("intent", |d| d.path.as_str()),
+            first.map_or("", |d| d.message.as_str())
+        )
+    })
+}
+
+fn invalid(flag: &str, value: &str, allowed: &[&str]) -> String {
+    format!(
+        "invalid value '{value}' for {flag} (allowed: {})",
+        allowed.join(", ")
+    )
+}
+
+fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
+    let query = match catalog_query(cli) {
+        Ok(query) => query,
+        Err(message) => return fail(&message, ExitCode::from(2)),
+    };
+    // Grants come from the store when there is one; nothing is created.
+    let store = match Store::open_existing_read_only(&config.data_dir) {
+        Ok(Some(store)) => store,
+        Ok(None) => match Store::open_in_memory() {
+            Ok(store) => store,
+            Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
+        },
+        Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
+    };
+    let grants = match store.run_blocking(|connection| settings::StoredGrants::load(connection)) {
+        Ok(grants) => grants,
+        Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
+    };
+    let registry = match app::build_registry(config, store) {
+        Ok(registry) => registry,
+        Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
+    };
+    let catalog = registry.catalog(&query, grants.for_catalog(query.scope));
+    print_document(&catalog.to_json())
+}
+
+fn print_document(body: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{body}").and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(
+            &format!("cannot write to stdout: {error}"),
+            ExitCode::FAILURE,
+        ),
+    }
+}
+
+fn fail(message: &str, code: ExitCode) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "portos: {message}");
+    code
+}

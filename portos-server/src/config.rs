@@ -1,0 +1,72 @@
+//! Server configuration: CLI flags, `PORTOS_*` environment variables, and an
+//! optional TOML file, in that order of precedence.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+pub const DEFAULT_BIND: &str = "127.0.0.1:5555";
+pub const DEFAULT_DATA_DIR: &str = "./portos-data";
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+
+/// The resolved configuration the server runs with.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub data_dir: PathBuf,
+    /// IANA zone for every user-facing date; `None` = the system zone.
+    pub timezone: Option<String>,
+    /// Largest accepted request body, in bytes.
+    pub body_limit: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bind: DEFAULT_BIND
+                .parse()
+                .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 5555))),
+            data_dir: PathBuf::from(DEFAULT_DATA_DIR),
+            timezone: None,
+            body_limit: DEFAULT_BODY_LIMIT,
+        }
+    }
+}
+
+/// The optional TOML file: every key may be omitted.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FileConfig {
+    pub bind: Option<SocketAddr>,
+    pub data_dir: Option<PathBuf>,
+    pub timezone: Option<String>,
+    pub body_limit: Option<usize>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the config file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("invalid config file {path}: {source}")]
+    Parse {
+        path: PathBuf,
+        source: toml::de::Error,
+    },
+}
+
+impl FileConfig {
+    pub fn load(path: &Path) -> Result<FileConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        toml::from_str(&text).map_err(|source| ConfigError::Parse {
+            path: path.to_owned(),
+            source,
+        })
+    }
+}

@@ -1,0 +1,53 @@
+//! A JSON body extractor whose every rejection is a contract error body:
+//! wrong content type 415, too large 413, malformed 400 VALIDATION_ERROR.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use serde_json::Value;
+
+use super::ApiError;
+
+/// The request body as JSON, not yet interpreted.
+#[derive(Debug)]
+pub struct JsonBody(pub Value);
+
+impl<S: Send + Sync> FromRequest<S> for JsonBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<JsonBody, ApiError> {
+        let is_json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .map(|mime| {
+                let mime = mime.trim().to_ascii_lowercase();
+                mime == "application/json" || mime.ends_with("+json")
+            })
+            .unwrap_or(false);
+        if !is_json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "UNSUPPORTED_MEDIA_TYPE",
+                "Expected a JSON body with Content-Type: application/json",
+            ));
+        }
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "PAYLOAD_TOO_LARGE",
+                        "Request body is larger than the configured limit",
+                    )
+                } else {
+                    ApiError::new(rejection.status(), "BAD_REQUEST", rejection.body_text())
+                }
+            })?;
+        serde_json::from_slice(&bytes)
+            .map(JsonBody)
+            .map_err(|error| ApiError::malformed_json(&error))
+    }
+}

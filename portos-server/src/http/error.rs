@@ -1,0 +1,135 @@
+//! The one error body every PortOS refusal uses:
+//! `{ error, code, timestamp, context? }`, with secret-looking context keys
+//! removed.
+
+use std::borrow::Cow;
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use portos_core::ToolError;
+use portos_core::contract::ValidationFailure;
+use serde_json::{Map, Value, json};
+
+#[derive(Clone, Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: Cow<'static, str>,
+    pub message: String,
+    pub context: Option<Map<String, Value>>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code: Cow::Borrowed(code),
+            message: message.into(),
+            context: None,
+        }
+    }
+
+    pub fn not_found() -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Route not found")
+    }
+
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", message)
+    }
+
+    /// Malformed JSON: the generic validation error, with where it broke.
+    pub fn malformed_json(error: &serde_json::Error) -> ApiError {
+        ApiError::from(ValidationFailure {
+            details: vec![portos_core::contract::FieldIssue {
+                path: String::new(),
+                message: format!("Malformed JSON: {error}"),
+            }],
+        })
+    }
+}
+
+impl From<ToolError> for ApiError {
+    fn from(error: ToolError) -> ApiError {
+        ApiError {
+            status: StatusCode::from_u16(error.status()).unwrap_or(StatusCode::BAD_REQUEST),
+            code: Cow::Borrowed(error.code.as_str()),
+            message: error.message,
+            context: error.context,
+        }
+    }
+}
+
+impl From<ValidationFailure> for ApiError {
+    fn from(failure: ValidationFailure) -> ApiError {
+        ApiError::from(ToolError::from(failure))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({
+            "error": self.message,
+            "code": self.code,
+            "timestamp": jiff::Timestamp::now().as_millisecond(),
+        });
+        if let Some(context) = self.context.map(sanitize).filter(|c| !c.is_empty())
+            && let Some(object) = body.as_object_mut()
+        {
+            object.insert("context".to_owned(), Value::Object(context));
+        }
+        (self.status, Json(body)).into_response()
+    }
+}
+
+/// Drops keys that look like they hold secrets, at any depth.
+fn sanitize(context: Map<String, Value>) -> Map<String, Value> {
+    context
+        .into_iter()
+        .filter(|(key, _)| !is_secret_key(key))
+        .map(|(key, value)| (key, sanitize_value(value)))
+        .collect()
+}
+
+fn sanitize_value(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(sanitize(map)),
+        Value::Array(items) => Value::Array(items.into_iter().map(sanitize_value).collect()),
+        other => other,
+    }
+}
+
+fn is_secret_key(key: &str) -> bool {
+    const MARKERS: [&str; 8] = [
+        "apikey",
+        "token",
+        "secret",
+        "password",
+        "credential",
+        "authorization",
+        "bearer",
+        "envvars",
+    ];
+    let folded: String = key
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    MARKERS.iter().any(|marker| folded.contains(marker))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_secret_keys_at_any_depth() {
+        let context = json!({"details": [{"path": "x"}], "apiKey": "k", "nested": {"access_token": "t", "ok": 1}, "db_password": "p"});
+        let Value::Object(map) = context else {
+            unreachable!()
+        };
+        assert_eq!(
+            Value::Object(sanitize(map)),
+            json!({"details": [{"path": "x"}], "nested": {"ok": 1}})
+        );
+    }
+}

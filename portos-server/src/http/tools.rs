@@ -1,0 +1,120 @@
+//! The governed registry over HTTP (contract "Endpoint map"; BEHAVIOUR §1.7,
+//! §1.8, §2.2).
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use portos_core::contract::FieldIssue;
+use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
+use serde_json::Value;
+
+use super::ApiError;
+use super::body::JsonBody;
+use crate::app::App;
+use crate::settings::StoredGrants;
+
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/cos/tools", get(catalog))
+        .route("/api/cos/tools/call", post(call))
+        .route("/api/cos/tools/calls/{request_id}", get(retained))
+}
+
+async fn catalog(
+    State(app): State<App>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let pairs = parse_pairs(raw.as_deref().unwrap_or(""));
+    let query = CatalogQuery::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+    let grants = app
+        .store
+        .run(|connection| StoredGrants::load(connection))
+        .await
+        .map_err(|error| ApiError::internal(error.to_string()))?;
+    let catalog = app
+        .registry
+        .catalog(&query, grants.for_catalog(query.scope));
+
+    let etag = HeaderValue::from_str(&catalog.etag)
+        .map_err(|error| ApiError::internal(error.to_string()))?;
+    let cache = HeaderValue::from_static("private, no-cache");
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .is_some_and(|value| value.as_bytes() == catalog.etag.as_bytes());
+    if matches {
+        return Ok((
+            StatusCode::NOT_MODIFIED,
+            [(header::ETAG, etag), (header::CACHE_CONTROL, cache)],
+        )
+            .into_response());
+    }
+    Ok((
+        [
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, cache),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+        ],
+        catalog.to_json(),
+    )
+        .into_response())
+}
+
+async fn call(
+    State(app): State<App>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
+    let call = ToolCall::parse(&body)?;
+    if let Some(key) = headers.get("idempotency-key")
+        && key.as_bytes() != call.request_id.as_bytes()
+    {
+        return Err(ToolError::new(
+            ErrorCode::ToolIdempotencyMismatch,
+            "Idempotency-Key must match requestId",
+        )
+        .into());
+    }
+    // Authentication arrives with the instance password; until one is set,
+    // every HTTP caller is anonymous and only reads pass.
+    let authority = Authority::ui(false);
+    let result = app.registry.call(&authority, call).await?;
+    Ok(result_response(&result))
+}
+
+async fn retained(
+    State(app): State<App>,
+    Path(request_id): Path<String>,
+) -> Result<Response, ApiError> {
+    let request_id = portos_core::contract::check_request_id(&Value::String(request_id)).map_err(
+        |issue: FieldIssue| {
+            ApiError::from(portos_core::contract::ValidationFailure {
+                details: vec![issue],
+            })
+        },
+    )?;
+    let result = app.registry.retained(&request_id).await?;
+    Ok(result_response(&result))
+}
+
+/// 200 when completed, 422 when failed; the envelope either way.
+fn result_response(result: &ToolResult) -> Response {
+    let status = if result.is_completed() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    (status, axum::Json(result)).into_response()
+}
+
+/// `application/x-www-form-urlencoded` pairs, percent-decoded.
+fn parse_pairs(raw: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(raw.as_bytes())
+        .into_owned()
+        .collect()
+}

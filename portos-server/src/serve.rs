@@ -1,0 +1,87 @@
+//! Running the server: bind, serve, stop cleanly on SIGINT/SIGTERM.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use tokio::net::TcpListener;
+
+use crate::app::App;
+use crate::config::Config;
+use crate::http;
+
+pub fn run(config: Config) -> ExitCode {
+    init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&format!("cannot start the runtime: {error}")),
+    };
+    runtime.block_on(async move {
+        match serve(config).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => fail(&message),
+        }
+    })
+}
+
+async fn serve(config: Config) -> Result<(), String> {
+    let bind = config.bind;
+    let app = App::open(config).map_err(|error| error.to_string())?;
+    let listener = TcpListener::bind(bind)
+        .await
+        .map_err(|error| format!("cannot listen on {bind}: {error}"))?;
+    let local = listener.local_addr().map_err(|error| error.to_string())?;
+    tracing::info!(
+        address = %local,
+        data = %app.store.path().map(|p| p.display().to_string()).unwrap_or_default(),
+        tools = app.registry.tools().len(),
+        "portos listening on http://{local}"
+    );
+    let registry = app.registry.clone();
+    axum::serve(listener, http::router(app))
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|error| error.to_string())?;
+    // In-flight requests have finished; tell any adapter still running.
+    registry.shutdown_token().cancel();
+    tracing::info!("portos stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown requested");
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn fail(message: &str) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "portos: {message}");
+    ExitCode::FAILURE
+}

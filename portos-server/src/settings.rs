@@ -1,0 +1,61 @@
+//! Settings the contract keeps in the store. Every grant defaults to off.
+
+use portos_core::Capabilities;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::Value;
+
+use crate::store::StoreError;
+
+/// Persistent Mind capability grants (`state.config.persistentMindCapabilities`).
+pub const MIND_CAPABILITIES: &str = "persistentMindCapabilities";
+/// Agent Tools settings (`settings.agentContext`), whose `actions` are grants.
+pub const AGENT_CONTEXT: &str = "agentContext";
+
+pub fn get_json(connection: &Connection, key: &str) -> Result<Option<Value>, StoreError> {
+    let text: Option<String> = connection
+        .query_row("SELECT value FROM settings WHERE key = ?1", [key], |row| {
+            row.get(0)
+        })
+        .optional()?;
+    // A value that no longer parses reads as absent: grants fail closed.
+    Ok(text.and_then(|text| serde_json::from_str(&text).ok()))
+}
+
+pub fn set_json(connection: &Connection, key: &str, value: &Value) -> Result<(), StoreError> {
+    let now = jiff::Timestamp::now().to_string();
+    connection.execute(
+        "INSERT INTO settings (key, value, updated_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        params![key, value.to_string(), now],
+    )?;
+    Ok(())
+}
+
+/// The stored grants of the two principals that carry capabilities.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoredGrants {
+    pub mind: Capabilities,
+    pub agent: Capabilities,
+}
+
+impl StoredGrants {
+    pub fn load(connection: &Connection) -> Result<StoredGrants, StoreError> {
+        let mind = get_json(connection, MIND_CAPABILITIES)?
+            .map(|value| Capabilities::from_json(&value))
+            .unwrap_or_default();
+        let agent = get_json(connection, AGENT_CONTEXT)?
+            .and_then(|value| value.get("actions").cloned())
+            .map(|actions| Capabilities::from_json(&actions))
+            .unwrap_or_default();
+        Ok(StoredGrants { mind, agent })
+    }
+
+    /// The grants that decide `granted` in a catalog read: the agent's
+    /// action grants at agent scope, the mind's capabilities otherwise.
+    pub fn for_catalog(&self, scope: portos_core::CatalogScope) -> Capabilities {
+        match scope {
+            portos_core::CatalogScope::Only(portos_core::Scope::Agent) => self.agent,
+            _ => self.mind,
+        }
+    }
+}
