@@ -3,4 +3,97 @@
 //! Linking `portos_extra_tools` here proves a tool crate contributes to the
 //! link-time list only when it is named (DESIGN "Link-time registration").
 
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
 portos_core::link_tools!(portos_extra_tools);
+
+/// The `portos` binary of this build (`cargo test --workspace` builds it).
+pub fn portos_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    // target/<profile>/deps/<test> → target/<profile>/portos
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("test binaries live in target/<profile>/deps");
+    let binary = profile_dir.join(format!("portos{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.exists(),
+        "{} is missing: run the tests with `cargo test --workspace` (or build -p portos-server first)",
+        binary.display()
+    );
+    binary
+}
+
+/// A `portos` process serving on an ephemeral loopback port, killed on drop.
+#[derive(Debug)]
+pub struct ServerProcess {
+    child: Child,
+    pub base_url: String,
+    pub data_dir: tempfile::TempDir,
+}
+
+impl ServerProcess {
+    /// Starts the real binary with a fresh data directory.
+    pub fn start(extra_args: &[&str]) -> ServerProcess {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        ServerProcess::start_in(data_dir, extra_args)
+    }
+
+    /// Starts the binary on an existing data directory (restart tests).
+    pub fn start_in(data_dir: tempfile::TempDir, extra_args: &[&str]) -> ServerProcess {
+        let mut child = Command::new(portos_binary())
+            .arg("--bind")
+            .arg("127.0.0.1:0")
+            .arg("--data-dir")
+            .arg(data_dir.path())
+            .args(extra_args)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("portos starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut sent = false;
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if !sent && let Some(url) = line.split("listening on ").nth(1) {
+                    let url = url.split_whitespace().next().unwrap_or_default().to_owned();
+                    let _ = sender.send(url);
+                    sent = true;
+                }
+            }
+        });
+        let base_url = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("portos reports its address on stderr");
+        ServerProcess {
+            child,
+            base_url,
+            data_dir,
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path)
+    }
+
+    /// Kills the process without letting it shut down (a crash).
+    pub fn kill(mut self) -> tempfile::TempDir {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::mem::replace(&mut self.data_dir, dir)
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,166 @@
+//! `portos --dump-catalog`: the served catalog, printed without binding a
+//! port; golden snapshots of every scope × format of the real binary.
+
+use std::process::{Command, Output};
+
+use portos_tests::{ServerProcess, portos_binary};
+use serde_json::Value;
+
+const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
+const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
+
+fn dump(data_dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(portos_binary())
+        .arg("--dump-catalog")
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .output()
+        .expect("portos runs")
+}
+
+fn dump_json(data_dir: &std::path::Path, args: &[&str]) -> Value {
+    let output = dump(data_dir, args);
+    assert!(output.status.success(), "dump failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("the dump is JSON")
+}
+
+#[test]
+fn every_scope_and_format_matches_its_snapshot() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for scope in SCOPES {
+        for format in FORMATS {
+            let catalog = dump_json(dir.path(), &["--scope", scope, "--format", format]);
+            assert_eq!(catalog["scope"], scope);
+            assert_eq!(catalog["type"], format!("{format}_tool_catalog"));
+            insta::assert_json_snapshot!(format!("catalog_{scope}_{format}"), catalog);
+        }
+    }
+}
+
+#[test]
+fn voice_mcp_lists_the_brain_and_time_tools() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let catalog = dump_json(dir.path(), &["--scope", "voice", "--format", "mcp"]);
+    let names: Vec<&str> = catalog["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["brain_capture", "brain_search", "brain_recent", "time_now"]);
+}
+
+#[test]
+fn defaults_are_scope_all_and_format_portos() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let catalog = dump_json(dir.path(), &[]);
+    assert_eq!(catalog["type"], "portos_tool_catalog");
+    assert_eq!(catalog["scope"], "all");
+    assert_eq!(catalog["stats"]["total"], 4);
+    assert_eq!(catalog["stats"]["read"], 3);
+    assert_eq!(catalog["stats"]["write"], 1);
+}
+
+#[test]
+fn a_bad_value_exits_2_with_one_line_naming_the_allowed_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (flag, value, allowed) in [
+        ("--scope", "root", "all, agent, mind, ui, voice"),
+        ("--format", "xml", "portos, openai, anthropic, mcp"),
+    ] {
+        let output = dump(dir.path(), &[flag, value]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "one line, got {stderr:?}");
+        assert!(stderr.contains(value) && stderr.contains(allowed), "{stderr}");
+    }
+    let long_intent = "x".repeat(501);
+    let output = dump(dir.path(), &["--intent", &long_intent]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stderr).lines().count(), 1);
+}
+
+#[test]
+fn catalog_flags_need_dump_catalog() {
+    let output = Command::new(portos_binary())
+        .args(["--scope", "voice"])
+        .output()
+        .expect("portos runs");
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn dumping_creates_nothing() {
+    let parent = tempfile::tempdir().expect("temp dir");
+    let data_dir = parent.path().join("never-created");
+    let catalog = dump_json(&data_dir, &["--scope", "ui"]);
+    assert_eq!(catalog["scope"], "ui");
+    assert!(!data_dir.exists(), "a dump must not create the data directory");
+}
+
+#[test]
+fn intent_narrows_only_the_voice_groups() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let catalog = dump_json(dir.path(), &["--scope", "voice", "--intent", "what time is it"]);
+    let names: Vec<&str> = catalog["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["time.now"]);
+    let catalog = dump_json(dir.path(), &["--scope", "voice", "--intent", "search my brain for tacos"]);
+    assert_eq!(catalog["stats"]["total"], 4);
+}
+
+#[test]
+fn mind_grants_are_read_from_the_store() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = portos_server::store::Store::open(dir.path()).expect("store");
+    store
+        .run_blocking(|connection| {
+            portos_server::settings::set_json(
+                connection,
+                portos_server::settings::MIND_CAPABILITIES,
+                &serde_json::json!({"readPortos": true, "writePortos": "yes"}),
+            )
+        })
+        .expect("grants stored");
+    drop(store);
+
+    let catalog = dump_json(dir.path(), &["--scope", "mind"]);
+    for tool in catalog["tools"].as_array().expect("tools") {
+        let expected = tool["policy"]["sideEffect"] == "read";
+        assert_eq!(tool["granted"], expected, "{}", tool["name"]);
+    }
+    assert_eq!(catalog["stats"]["granted"], 3);
+    // Provider formats drop what is not granted.
+    let openai = dump_json(dir.path(), &["--scope", "mind", "--format", "openai"]);
+    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(3));
+    // Scope `ui` never reports grants.
+    let ui = dump_json(dir.path(), &["--scope", "ui"]);
+    assert!(ui["tools"].as_array().expect("tools").iter().all(|t| t["granted"].is_null()));
+}
+
+#[tokio::test]
+async fn the_dump_is_byte_identical_to_the_served_body() {
+    let server = ServerProcess::start(&[]);
+    let client = reqwest::Client::new();
+    for (scope, format) in [("voice", "mcp"), ("all", "portos"), ("mind", "anthropic")] {
+        let served = client
+            .get(server.url(&format!("/api/cos/tools?scope={scope}&format={format}")))
+            .send()
+            .await
+            .expect("catalog request")
+            .bytes()
+            .await
+            .expect("body");
+        let dumped = dump(server.data_dir.path(), &["--scope", scope, "--format", format]);
+        assert!(dumped.status.success());
+        let mut expected = served.to_vec();
+        expected.push(b'\n');
+        assert_eq!(dumped.stdout, expected, "{scope}/{format}");
+    }
+}
