@@ -1,0 +1,63 @@
+//! The registry call path for `time.now`: parse the envelope, resolve,
+//! authorize, validate, fingerprint, idempotency, spawn and await the adapter,
+//! normalize. Compared in the same run with calling the adapter function
+//! directly, so the difference is the registry's overhead.
+//!
+//! `cargo bench -p portos-server --bench call_path`
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use portos_core::{Authority, ToolCall, ToolContext};
+use portos_server::Config;
+use portos_server::app::build_registry;
+use portos_server::store::Store;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+fn call_path(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let config = Config {
+        timezone: Some("Europe/Paris".to_owned()),
+        ..Config::default()
+    };
+    let registry = build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
+    let authority = Authority::voice();
+    let mut group = c.benchmark_group("time_now");
+
+    group.bench_function("adapter_direct", |b| {
+        let ctx = ToolContext::new(authority, Arc::from("direct"), CancellationToken::new(), registry.state().clone());
+        b.iter(|| {
+            let result = runtime.block_on(portos_server::adapters::time::now(&ctx));
+            black_box(result.map(|r| r.ok).unwrap_or(false))
+        });
+    });
+
+    let mut counter = 0_u64;
+    group.bench_function("registry_fresh_request", |b| {
+        b.iter(|| {
+            counter += 1;
+            let body = json!({"requestId": format!("bench-{counter}"), "name": "time_now", "arguments": {}});
+            let call = ToolCall::parse(black_box(&body)).expect("valid envelope");
+            let result = runtime.block_on(registry.call(&authority, call)).expect("allowed");
+            black_box(result.is_completed())
+        });
+    });
+
+    let replay = json!({"requestId": "bench-replay", "name": "time.now"});
+    group.bench_function("registry_replay", |b| {
+        b.iter(|| {
+            let call = ToolCall::parse(black_box(&replay)).expect("valid envelope");
+            let result = runtime.block_on(registry.call(&authority, call)).expect("allowed");
+            black_box(result.duplicate)
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, call_path);
+criterion_main!(benches);
