@@ -25,12 +25,18 @@ fn call_path(c: &mut Criterion) {
         timezone: Some("Europe/Paris".to_owned()),
         ..Config::default()
     };
-    let registry = build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
+    let registry =
+        build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
     let authority = Authority::voice();
     let mut group = c.benchmark_group("time_now");
 
     group.bench_function("adapter_direct", |b| {
-        let ctx = ToolContext::new(authority, Arc::from("direct"), CancellationToken::new(), registry.state().clone());
+        let ctx = ToolContext::new(
+            authority,
+            Arc::from("direct"),
+            CancellationToken::new(),
+            registry.state().clone(),
+        );
         b.iter(|| {
             let result = runtime.block_on(portos_server::adapters::time::now(&ctx));
             black_box(result.map(|r| r.ok).unwrap_or(false))
@@ -52,7 +58,9 @@ fn call_path(c: &mut Criterion) {
     group.bench_function("registry_replay", |b| {
         b.iter(|| {
             let call = ToolCall::parse(black_box(&replay)).expect("valid envelope");
-            let result = runtime.block_on(registry.call(&authority, call)).expect("allowed");
+            let result = runtime
+                .block_on(registry.call(&authority, call))
+                .expect("allowed");
             black_box(result.duplicate)
         });
     });

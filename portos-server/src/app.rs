@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use portos_core::{Registry, RegistryBuildError, StateMap};
 
+use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
 use crate::store::{Store, StoreError};
@@ -13,6 +14,7 @@ use crate::store::{Store, StoreError};
 pub struct App {
     pub registry: Arc<Registry>,
     pub store: Store,
+    pub auth: Auth,
     pub config: Arc<Config>,
 }
 
@@ -35,9 +37,11 @@ impl App {
 
     pub fn with_store(config: Config, store: Store) -> Result<App, StartError> {
         let registry = build_registry(&config, store.clone())?;
+        let auth = Auth::load(store.clone(), config.session_ttl)?;
         Ok(App {
             registry: Arc::new(registry),
             store,
+            auth,
             config: Arc::new(config),
         })
     }

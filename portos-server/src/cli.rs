@@ -11,7 +11,7 @@ use portos_core::{CatalogFormat, CatalogQuery, CatalogScope};
 
 use crate::config::{Config, FileConfig};
 use crate::store::Store;
-use crate::{app, serve, settings};
+use crate::{app, auth, serve, settings};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -41,6 +41,28 @@ pub struct Cli {
     #[arg(long, env = "PORTOS_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// How long a login session lasts, in hours (default 168).
+    #[arg(long, env = "PORTOS_SESSION_HOURS", value_name = "HOURS")]
+    pub session_hours: Option<u64>,
+
+    /// Set the instance password from the first line of standard input, then exit.
+    #[arg(long, group = "dump")]
+    pub set_password: bool,
+
+    /// Remove the instance password (HTTP becomes anonymous again), then exit.
+    #[arg(long, group = "dump")]
+    pub clear_password: bool,
+
+    /// Instance password to set at start-up (prefer --set-password: the
+    /// environment of a process can be read by its user).
+    #[arg(
+        long = "password-from-env",
+        hide = true,
+        env = "PORTOS_PASSWORD",
+        value_name = "PASSWORD"
+    )]
+    pub password: Option<String>,
+
     /// Print the tool catalog (as GET /api/cos/tools serves it) and exit.
     #[arg(long, group = "dump")]
     pub dump_catalog: bool,
@@ -67,6 +89,14 @@ pub fn main() -> ExitCode {
     if cli.dump_catalog {
         return dump_catalog(&cli, &config);
     }
+    if cli.set_password || cli.clear_password {
+        return change_password(&config, cli.set_password);
+    }
+    if let Some(password) = cli.password.as_deref()
+        && let Err(message) = password_from_env(&config, password)
+    {
+        return fail(&message, ExitCode::FAILURE);
+    }
     serve::run(config)
 }
 
@@ -88,6 +118,12 @@ fn resolve_config(cli: &Cli) -> Result<Config, String> {
             .body_limit
             .or(file.body_limit)
             .unwrap_or(defaults.body_limit),
+        session_ttl: cli
+            .session_hours
+            .or(file.session_hours)
+            .map_or(defaults.session_ttl, |hours| {
+                std::time::Duration::from_secs(hours.saturating_mul(3600))
+            }),
     })
 }
 
@@ -151,6 +187,48 @@ fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
     };
     let catalog = registry.catalog(&query, grants.for_catalog(query.scope));
     print_document(&catalog.to_json())
+}
+
+/// `--set-password` (first line of stdin) or `--clear-password`.
+fn change_password(config: &Config, set: bool) -> ExitCode {
+    let password = if set {
+        let mut line = String::new();
+        if let Err(error) = std::io::stdin().read_line(&mut line) {
+            return fail(
+                &format!("cannot read the password from stdin: {error}"),
+                ExitCode::FAILURE,
+            );
+        }
+        Some(line.trim_end_matches(['\r', '\n']).to_owned())
+    } else {
+        None
+    };
+    let outcome = Store::open(&config.data_dir)
+        .map_err(|error| error.to_string())
+        .and_then(|store| {
+            auth::store_password(&store, password.as_deref()).map_err(|error| error.to_string())
+        });
+    match outcome {
+        Ok(()) => {
+            let what = if set { "set" } else { "cleared" };
+            let _ = writeln!(
+                std::io::stderr(),
+                "portos: instance password {what}; every session was ended"
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => fail(&message, ExitCode::FAILURE),
+    }
+}
+
+/// `PORTOS_PASSWORD`: stored unless it already matches, so a restart with the
+/// same environment keeps sessions alive.
+fn password_from_env(config: &Config, password: &str) -> Result<(), String> {
+    let store = Store::open(&config.data_dir).map_err(|error| error.to_string())?;
+    if auth::password_matches_store(&store, password).map_err(|error| error.to_string())? {
+        return Ok(());
+    }
+    auth::store_password(&store, Some(password)).map_err(|error| error.to_string())
 }
 
 fn print_document(body: &str) -> ExitCode {

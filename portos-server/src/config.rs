@@ -3,12 +3,14 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::Deserialize;
 
 pub const DEFAULT_BIND: &str = "127.0.0.1:5555";
 pub const DEFAULT_DATA_DIR: &str = "./portos-data";
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+pub const DEFAULT_SESSION_HOURS: u64 = 24 * 7;
 
 /// The resolved configuration the server runs with.
 #[derive(Clone, Debug)]
@@ -19,6 +21,8 @@ pub struct Config {
     pub timezone: Option<String>,
     /// Largest accepted request body, in bytes.
     pub body_limit: usize,
+    /// How long a login session lasts.
+    pub session_ttl: Duration,
 }
 
 impl Default for Config {
@@ -30,6 +34,7 @@ impl Default for Config {
             data_dir: PathBuf::from(DEFAULT_DATA_DIR),
             timezone: None,
             body_limit: DEFAULT_BODY_LIMIT,
+            session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
         }
     }
 }
@@ -42,6 +47,7 @@ pub struct FileConfig {
     pub data_dir: Option<PathBuf>,
     pub timezone: Option<String>,
     pub body_limit: Option<usize>,
+    pub session_hours: Option<u64>,
 }
 
 #[derive(Debug, thiserror::Error)]

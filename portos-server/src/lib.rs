@@ -7,6 +7,7 @@
 
 pub mod adapters;
 pub mod app;
+pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod config;

@@ -45,6 +45,11 @@ impl ServerProcess {
 
     /// Starts the binary on an existing data directory (restart tests).
     pub fn start_in(data_dir: tempfile::TempDir, extra_args: &[&str]) -> ServerProcess {
+        ServerProcess::start_with_env(data_dir, extra_args, &[])
+    }
+
+    /// Starts the binary with extra environment variables.
+    pub fn start_with_env(data_dir: tempfile::TempDir, extra_args: &[&str], env: &[(&str, &str)]) -> ServerProcess {
         let mut child = Command::new(portos_binary())
             .arg("--bind")
             .arg("127.0.0.1:0")
@@ -52,6 +57,7 @@ impl ServerProcess {
             .arg(data_dir.path())
             .args(extra_args)
             .env("RUST_LOG", "info")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

@@ -1,11 +1,11 @@
 //! The governed registry over HTTP (contract "Endpoint map"; BEHAVIOUR §1.7,
 //! §1.8, §2.2).
 
-use axum::Router;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::{Extension, Router};
 use portos_core::contract::FieldIssue;
 use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
 use serde_json::Value;
@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::ApiError;
 use super::body::JsonBody;
 use crate::app::App;
+use crate::auth::AuthContext;
 use crate::settings::StoredGrants;
 
 pub fn routes() -> Router<App> {
@@ -67,6 +68,7 @@ async fn catalog(
 
 async fn call(
     State(app): State<App>,
+    Extension(auth): Extension<AuthContext>,
     headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
@@ -80,9 +82,9 @@ async fn call(
         )
         .into());
     }
-    // Authentication arrives with the instance password; until one is set,
-    // every HTTP caller is anonymous and only reads pass.
-    let authority = Authority::ui(false);
+    // The HTTP principal is always `ui`; only the gate can vouch for it. On a
+    // passwordless install nobody is authenticated, so only reads pass.
+    let authority = Authority::ui(auth.authenticated);
     let result = app.registry.call(&authority, call).await?;
     Ok(result_response(&result))
 }

@@ -20,6 +20,13 @@ const MIGRATIONS: &[&str] = &[
         seq         INTEGER NOT NULL
     );
     CREATE INDEX brain_captures_recent ON brain_captures (seq DESC);",
+    // 2: login sessions. Only a digest of each token is kept.
+    "CREATE TABLE auth_sessions (
+        token_digest TEXT PRIMARY KEY,
+        created_at   TEXT NOT NULL,
+        expires_at   INTEGER NOT NULL
+    );
+    CREATE INDEX auth_sessions_expiry ON auth_sessions (expires_at);",
 ];
 
 fn known_version() -> u32 {

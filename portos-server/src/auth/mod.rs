@@ -1,0 +1,141 @@
+//! The optional instance password (BEHAVIOUR §4.4): an Argon2id hash in the
+//! store, sessions by cookie or Bearer token, HTTP Basic, and the gate that
+//! derives every request's authentication context.
+
+mod gate;
+mod password;
+mod sessions;
+
+pub use gate::{AuthContext, AuthMethod, gate, session_token as gate_session_token};
+pub use password::{PasswordError, hash_password, verify_password};
+pub use sessions::{SESSION_COOKIE, Session};
+
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+
+use crate::settings;
+use crate::store::{Store, StoreError};
+
+/// Settings key of the stored password hash (a PHC string).
+pub const PASSWORD_SETTING: &str = "auth.passwordHash";
+
+/// Paths that pass the gate without credentials.
+pub const ALWAYS_PUBLIC: [&str; 5] = [
+    "/api/auth/status",
+    "/api/auth/whoami",
+    "/api/auth/login",
+    "/api/auth/logout",
+    "/api/system/health",
+];
+
+/// The authentication state shared by the gate and the auth routes.
+#[derive(Clone, Debug)]
+pub struct Auth {
+    store: Store,
+    /// The stored hash, cached: the gate runs on every request.
+    password_hash: Arc<RwLock<Option<String>>>,
+    /// Digest of the last Basic password that verified, so Basic clients do
+    /// not pay for Argon2 on every request. Cleared when the password changes.
+    verified_basic: Arc<Mutex<Option<[u8; 32]>>>,
+    session_ttl: Duration,
+}
+
+impl Auth {
+    pub fn load(store: Store, session_ttl: Duration) -> Result<Auth, StoreError> {
+        let hash = store.run_blocking(|connection| read_hash(connection))?;
+        Ok(Auth {
+            store,
+            password_hash: Arc::new(RwLock::new(hash)),
+            verified_basic: Arc::new(Mutex::new(None)),
+            session_ttl,
+        })
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.password_hash
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+    }
+
+    pub fn session_ttl(&self) -> Duration {
+        self.session_ttl
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Checks a password against the stored hash (slow on purpose).
+    pub async fn check_password(&self, candidate: &str) -> bool {
+        let Some(hash) = self.current_hash() else {
+            return false;
+        };
+        let digest: [u8; 32] = Sha256::digest(candidate.as_bytes()).into();
+        if *self
+            .verified_basic
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            == Some(digest)
+        {
+            return true;
+        }
+        let candidate = candidate.to_owned();
+        let verified = tokio::task::spawn_blocking(move || verify_password(&candidate, &hash))
+            .await
+            .unwrap_or(false);
+        if verified {
+            *self
+                .verified_basic
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Some(digest);
+        }
+        verified
+    }
+
+    fn current_hash(&self) -> Option<String> {
+        self.password_hash
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+fn read_hash(connection: &rusqlite::Connection) -> Result<Option<String>, StoreError> {
+    Ok(settings::get_json(connection, PASSWORD_SETTING)?
+        .and_then(|value| value.as_str().map(str::to_owned)))
+}
+
+/// Sets (or with `None`, clears) the instance password in the store and ends
+/// every session. Used by the CLI and the environment at start-up.
+pub fn store_password(store: &Store, password: Option<&str>) -> Result<(), PasswordError> {
+    let hash = password.map(hash_password).transpose()?;
+    store
+        .run_blocking(|connection| {
+            let transaction = connection.transaction()?;
+            match &hash {
+                Some(hash) => settings::set_json(
+                    &transaction,
+                    PASSWORD_SETTING,
+                    &serde_json::Value::from(hash.as_str()),
+                )?,
+                None => {
+                    transaction
+                        .execute("DELETE FROM settings WHERE key = ?1", [PASSWORD_SETTING])?;
+                }
+            }
+            transaction.execute("DELETE FROM auth_sessions", [])?;
+            transaction.commit()?;
+            Ok(())
+        })
+        .map_err(PasswordError::Store)
+}
+
+/// True when `password` already matches the stored hash (so start-up with
+/// `PORTOS_PASSWORD` does not end sessions on every restart).
+pub fn password_matches_store(store: &Store, password: &str) -> Result<bool, StoreError> {
+    let hash = store.run_blocking(|connection| read_hash(connection))?;
+    Ok(hash.is_some_and(|hash| verify_password(password, &hash)))
+}
