@@ -2,7 +2,7 @@ use std::str::FromStr;
 
 use serde_json::{Value, json};
 
-use crate::contract::SideEffect;
+use crate::contract::{Capability, SideEffect};
 use crate::registry::RegisteredTool;
 
 /// The catalog's `format` query.
@@ -53,12 +53,23 @@ impl CatalogFormat {
                     "readOnlyHint": tool.policy.side_effect == SideEffect::Read,
                     "destructiveHint": tool.policy.side_effect == SideEffect::Destructive,
                     "idempotentHint": tool.policy.idempotent,
-                    "openWorldHint": d.policy.open_world,
+                    "openWorldHint": open_world_hint(tool),
                 },
             }),
             CatalogFormat::Portos => json!({ "name": d.name }),
         }
     }
+}
+
+/// BEHAVIOUR §2.5: a tool that needs `visitEidoversePeers` reaches other
+/// machines by definition, so the hint cannot hang on the author remembering
+/// `open_world`; the flag still lets any other tool say the same.
+fn open_world_hint(tool: &RegisteredTool) -> bool {
+    tool.descriptor.policy.open_world
+        || tool
+            .policy
+            .required_capabilities
+            .contains(&Capability::VisitEidoversePeers)
 }
 
 impl FromStr for CatalogFormat {

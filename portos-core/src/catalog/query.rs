@@ -17,7 +17,9 @@ pub struct CatalogQuery {
 impl CatalogQuery {
     /// Parses query pairs strictly: unknown keys, repeated keys and values
     /// outside the vocabulary are refused with one issue each.
-    pub fn parse<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<CatalogQuery, ValidationFailure> {
+    pub fn parse<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<CatalogQuery, ValidationFailure> {
         let mut query = CatalogQuery::default();
         let mut details = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
@@ -30,11 +32,16 @@ impl CatalogQuery {
             match key {
                 "scope" => match value.parse() {
                     Ok(scope) => query.scope = scope,
-                    Err(()) => details.push(issue("scope", &enum_message(&CatalogScope::VALUES, value))),
+                    Err(()) => {
+                        details.push(issue("scope", &enum_message(&CatalogScope::VALUES, value)));
+                    }
                 },
                 "format" => match value.parse() {
                     Ok(format) => query.format = format,
-                    Err(()) => details.push(issue("format", &enum_message(&CatalogFormat::VALUES, value))),
+                    Err(()) => details.push(issue(
+                        "format",
+                        &enum_message(&CatalogFormat::VALUES, value),
+                    )),
                 },
                 "intent" => {
                     let trimmed = value.trim();
@@ -47,10 +54,17 @@ impl CatalogQuery {
                         query.intent = Some(trimmed.to_owned());
                     }
                 }
-                other => details.push(issue("", &format!("Unrecognized key(s) in object: '{other}'"))),
+                other => details.push(issue(
+                    "",
+                    &format!("Unrecognized key(s) in object: '{other}'"),
+                )),
             }
         }
-        if details.is_empty() { Ok(query) } else { Err(ValidationFailure { details }) }
+        if details.is_empty() {
+            Ok(query)
+        } else {
+            Err(ValidationFailure { details })
+        }
     }
 }
 
@@ -62,7 +76,11 @@ fn issue(path: &str, message: &str) -> FieldIssue {
 }
 
 fn enum_message(allowed: &[&str], received: &str) -> String {
-    let allowed = allowed.iter().map(|v| format!("'{v}'")).collect::<Vec<_>>().join(" | ");
+    let allowed = allowed
+        .iter()
+        .map(|v| format!("'{v}'"))
+        .collect::<Vec<_>>()
+        .join(" | ");
     format!("Invalid enum value. Expected {allowed}, received '{received}'")
 }
 
@@ -74,7 +92,12 @@ mod tests {
     #[test]
     fn defaults_and_values() {
         assert_eq!(CatalogQuery::parse([]).ok(), Some(CatalogQuery::default()));
-        let q = CatalogQuery::parse([("scope", "voice"), ("format", "mcp"), ("intent", "  time  ")]).ok();
+        let q = CatalogQuery::parse([
+            ("scope", "voice"),
+            ("format", "mcp"),
+            ("intent", "  time  "),
+        ])
+        .ok();
         assert_eq!(
             q,
             Some(CatalogQuery {
@@ -87,10 +110,18 @@ mod tests {
 
     #[test]
     fn strict() {
-        let err = CatalogQuery::parse([("scope", "root"), ("cursor", "1"), ("intent", &"x".repeat(501))]);
+        let err = CatalogQuery::parse([
+            ("scope", "root"),
+            ("cursor", "1"),
+            ("intent", &"x".repeat(501)),
+        ]);
         let details = err.err().map(|e| e.details).unwrap_or_default();
         assert_eq!(details.len(), 3);
         assert_eq!(details[0].path, "scope");
-        assert!(details[0].message.contains("'all' | 'agent' | 'mind' | 'ui' | 'voice'"));
+        assert!(
+            details[0]
+                .message
+                .contains("'all' | 'agent' | 'mind' | 'ui' | 'voice'")
+        );
     }
 }

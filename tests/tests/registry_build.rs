@@ -1,0 +1,346 @@
+//! Building the registry from the link-time list (DESIGN "Link-time
+//! registration"): every linked crate's tools are there, clashes and
+//! unprojectable schemas stop the build naming where they were declared, and
+//! the order does not depend on link order.
+
+use futures::FutureExt;
+use portos_core::{
+    AdapterError, ArgumentError, Authority, BoundCall, Confirmation, IntentRule, PolicyDecl,
+    Registry, RegistryBuildError, Scope, SideEffect, SourceLocation, TOOLS, ToolCall,
+    ToolDescriptor, ToolState, portos_tool,
+};
+use portos_tests as _;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Tools this file adds to the link-time list.
+const LOCAL_TOOLS: usize = 2;
+
+/// The first tool of this file.
+#[portos_tool(name = "build.alpha", scopes = ["ui"], side_effect = "read")]
+async fn build_alpha() -> Result<Value, AdapterError> {
+    Ok(json!({ "ok": true }))
+}
+
+/// The second tool of this file.
+#[portos_tool(name = "build.beta", scopes = ["ui", "mind"], side_effect = "write")]
+async fn build_beta() -> Result<Value, AdapterError> {
+    Ok(json!({ "ok": true }))
+}
+
+// ---- hand-written descriptors --------------------------------------------------
+
+fn empty_schema() -> Value {
+    json!({ "type": "object", "properties": {}, "additionalProperties": false })
+}
+
+fn open_output() -> Value {
+    json!({ "type": "object" })
+}
+
+fn bind_ok(arguments: Value) -> Result<BoundCall, ArgumentError> {
+    Ok(BoundCall::new(arguments, |_ctx| {
+        async { Ok(json!({ "ok": true })) }.boxed()
+    }))
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Node {
+    label: String,
+    children: Vec<Node>,
+}
+
+/// The schema the macro would generate for a recursive input type.
+fn recursive_schema() -> Value {
+    portos_core::schema::generate::<Node>()
+}
+
+const POLICY: PolicyDecl = PolicyDecl {
+    scopes: &[Scope::Ui],
+    capabilities: &[],
+    side_effect: SideEffect::Read,
+    idempotent: true,
+    is_async: false,
+    confirmation: Confirmation::None,
+    open_world: false,
+};
+
+/// A descriptor as the macro would emit it, located where it is written.
+macro_rules! descriptor {
+    ($name:expr, $provider:expr, $aliases:expr) => {
+        descriptor!($name, $provider, $aliases, empty_schema)
+    };
+    ($name:expr, $provider:expr, $aliases:expr, $input:expr) => {
+        ToolDescriptor {
+            name: $name,
+            version: 1,
+            description: "A hand-written tool.",
+            provider_name: $provider,
+            aliases: $aliases,
+            policy: POLICY,
+            intent: IntentRule {
+                group: None,
+                suppress_on_form_fill: false,
+            },
+            input_schema: $input,
+            output_schema: open_output,
+            bind: bind_ok,
+            location: SourceLocation {
+                file: file!(),
+                line: line!(),
+                column: column!(),
+            },
+        }
+    };
+}
+
+static DUP_A: ToolDescriptor = descriptor!("dup.same", "dup_same_a", &[]);
+static DUP_B: ToolDescriptor = descriptor!("dup.same", "dup_same_b", &[]);
+
+static PROVIDER_A: ToolDescriptor = descriptor!("provider.a", "shared_provider", &[]);
+static PROVIDER_B: ToolDescriptor = descriptor!("provider.b", "shared_provider", &[]);
+
+static ALIAS_A: ToolDescriptor = descriptor!("alias.a", "alias_a", &["legacy_name"]);
+static ALIAS_B: ToolDescriptor = descriptor!("alias.b", "alias_b", &["legacy_name"]);
+
+static CANONICAL: ToolDescriptor = descriptor!("cross.a", "cross_a", &[]);
+static ALIAS_OF_CANONICAL: ToolDescriptor = descriptor!("cross.b", "cross_b", &["cross.a"]);
+
+static HOLDS_ALIAS: ToolDescriptor = descriptor!("mixed.a", "mixed_a", &["mixed_legacy"]);
+static PROVIDER_IS_ALIAS: ToolDescriptor = descriptor!("mixed.b", "mixed_legacy", &[]);
+
+static SELF_ALIAS: ToolDescriptor = descriptor!("self.ok", "self_ok", &["self_ok"]);
+
+static CLASHES_WITH_EXTRA: ToolDescriptor = descriptor!("extra.shout", "not_extra_shout", &[]);
+
+static RECURSIVE: ToolDescriptor = descriptor!("tree.insert", "tree_insert", &[], recursive_schema);
+
+static BAD_PROVIDER: ToolDescriptor = descriptor!("bad.provider", "bad.provider", &[]);
+
+static ORDER_X: ToolDescriptor = descriptor!("order.x", "order_x", &[]);
+static ORDER_Y: ToolDescriptor = descriptor!("order.y", "order_y", &[]);
+static ORDER_Z: ToolDescriptor = descriptor!("order.z", "order_z", &[]);
+
+// ---- helpers --------------------------------------------------------------------
+
+fn build(descriptors: &[&'static ToolDescriptor]) -> Result<Registry, RegistryBuildError> {
+    Registry::builder()
+        .descriptors(descriptors.iter().copied())
+        .build()
+}
+
+fn refused(descriptors: &[&'static ToolDescriptor]) -> RegistryBuildError {
+    match build(descriptors) {
+        Ok(registry) => panic!("the build should fail, built {registry:?}"),
+        Err(error) => error,
+    }
+}
+
+fn names(registry: &Registry) -> Vec<&'static str> {
+    registry.tools().iter().map(|tool| tool.name()).collect()
+}
+
+/// One problem names both declarations, and so does the whole message.
+fn assert_names_both(
+    error: &RegistryBuildError,
+    key: &str,
+    a: &ToolDescriptor,
+    b: &ToolDescriptor,
+) {
+    let (a, b) = (a.location.to_string(), b.location.to_string());
+    assert_ne!(a, b, "the two declarations sit at different places");
+    assert!(
+        error
+            .problems
+            .iter()
+            .any(|p| p.contains(key) && p.contains(&a) && p.contains(&b)),
+        "no problem about `{key}` names both {a} and {b}: {:#?}",
+        error.problems
+    );
+    let text = error.to_string();
+    assert!(text.contains(&a) && text.contains(&b), "{text}");
+}
+
+// ---- the link-time list -----------------------------------------------------------
+
+#[test]
+fn the_registry_holds_every_linked_tool() {
+    let registry = Registry::builder()
+        .build()
+        .expect("the linked tools are valid");
+    assert_eq!(
+        registry.tools().len(),
+        portos_extra_tools::TOOL_COUNT + LOCAL_TOOLS
+    );
+    assert_eq!(TOOLS.len(), registry.tools().len());
+    let names = names(&registry);
+    for name in [
+        "extra.shout",
+        "extra.count-runs",
+        "build.alpha",
+        "build.beta",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let extra = names.iter().filter(|n| n.starts_with("extra.")).count();
+    assert_eq!(extra, portos_extra_tools::TOOL_COUNT);
+}
+
+#[test]
+fn the_other_crates_tools_are_declared_there() {
+    let registry = Registry::builder().build().expect("valid");
+    let shout = registry.resolve("extra.shout").expect("linked");
+    assert!(
+        shout.descriptor.location.file.contains("extra-tools"),
+        "{}",
+        shout.descriptor.location
+    );
+    let alpha = registry.resolve("build.alpha").expect("local");
+    assert!(
+        alpha
+            .descriptor
+            .location
+            .file
+            .ends_with("registry_build.rs"),
+        "{}",
+        alpha.descriptor.location
+    );
+}
+
+#[tokio::test]
+async fn the_other_crates_tools_are_callable_by_every_name() {
+    let registry = Registry::builder().build().expect("valid");
+    for (index, name) in ["extra.shout", "extra_shout"].into_iter().enumerate() {
+        let call = ToolCall::parse(&json!({
+            "requestId": format!("x{index}"), "name": name, "arguments": { "text": "hi" }
+        }))
+        .expect("valid envelope");
+        let result = registry
+            .call(&Authority::voice(), call)
+            .await
+            .expect("voice may shout");
+        assert_eq!(result.name, "extra.shout");
+        assert_eq!(result.state, ToolState::Completed);
+        assert_eq!(result.result.expect("result")["text"], "HI!");
+    }
+    assert_eq!(
+        registry.resolve("extra_count_runs").map(|t| t.name()),
+        Some("extra.count-runs")
+    );
+}
+
+#[test]
+fn the_order_is_deterministic() {
+    let first = Registry::builder().build().expect("valid");
+    let second = Registry::builder().build().expect("valid");
+    assert_eq!(names(&first), names(&second));
+
+    let forward = build(&[&ORDER_X, &ORDER_Y, &ORDER_Z]).expect("valid");
+    let backward = build(&[&ORDER_Z, &ORDER_Y, &ORDER_X]).expect("valid");
+    let shuffled = build(&[&ORDER_Y, &ORDER_Z, &ORDER_X]).expect("valid");
+    assert_eq!(names(&forward), names(&backward));
+    assert_eq!(names(&forward), names(&shuffled));
+}
+
+#[test]
+fn an_exact_tool_set_can_be_chosen() {
+    let registry = build(&[&ORDER_X, &SELF_ALIAS]).expect("valid");
+    let mut names = names(&registry);
+    names.sort_unstable();
+    assert_eq!(names, ["order.x", "self.ok"]);
+    assert!(registry.resolve("extra.shout").is_none());
+}
+
+// ---- clashes --------------------------------------------------------------------------
+
+#[test]
+fn a_duplicate_canonical_name_names_both_locations() {
+    let error = refused(&[&DUP_A, &DUP_B]);
+    assert_names_both(&error, "dup.same", &DUP_A, &DUP_B);
+}
+
+#[test]
+fn a_duplicate_provider_name_names_both_locations() {
+    let error = refused(&[&PROVIDER_A, &PROVIDER_B]);
+    assert_names_both(&error, "shared_provider", &PROVIDER_A, &PROVIDER_B);
+}
+
+#[test]
+fn a_duplicate_alias_names_both_locations() {
+    let error = refused(&[&ALIAS_A, &ALIAS_B]);
+    assert_names_both(&error, "legacy_name", &ALIAS_A, &ALIAS_B);
+}
+
+#[test]
+fn an_alias_may_not_be_another_tools_name() {
+    let error = refused(&[&CANONICAL, &ALIAS_OF_CANONICAL]);
+    assert_names_both(&error, "cross.a", &CANONICAL, &ALIAS_OF_CANONICAL);
+    let error = refused(&[&HOLDS_ALIAS, &PROVIDER_IS_ALIAS]);
+    assert_names_both(&error, "mixed_legacy", &HOLDS_ALIAS, &PROVIDER_IS_ALIAS);
+}
+
+#[test]
+fn a_clash_with_a_linked_tool_names_the_other_crate() {
+    let linked = Registry::builder().build().expect("valid");
+    let shout = linked.resolve("extra.shout").expect("linked").descriptor;
+    let all: Vec<&'static ToolDescriptor> = TOOLS.iter().chain([&CLASHES_WITH_EXTRA]).collect();
+    let error = refused(&all);
+    assert_names_both(&error, "extra.shout", shout, &CLASHES_WITH_EXTRA);
+}
+
+#[test]
+fn the_provider_name_doubling_as_alias_is_no_clash() {
+    let registry = build(&[&SELF_ALIAS]).expect("an alias equal to its own provider name is fine");
+    assert_eq!(
+        registry.resolve("self_ok").map(|t| t.name()),
+        Some("self.ok")
+    );
+}
+
+#[test]
+fn every_problem_is_reported_in_one_build() {
+    let error = refused(&[&DUP_A, &DUP_B, &PROVIDER_A, &PROVIDER_B, &RECURSIVE]);
+    assert!(error.problems.len() >= 3, "{:#?}", error.problems);
+    assert_names_both(&error, "dup.same", &DUP_A, &DUP_B);
+    assert_names_both(&error, "shared_provider", &PROVIDER_A, &PROVIDER_B);
+    assert!(
+        error.problems.iter().any(|p| p.contains("tree.insert")),
+        "{:#?}",
+        error.problems
+    );
+}
+
+// ---- unprojectable declarations ----------------------------------------------------------
+
+#[test]
+fn the_recursive_schema_really_needs_a_reference() {
+    let text = recursive_schema().to_string();
+    assert!(text.contains("$ref"), "the fixture is recursive: {text}");
+}
+
+#[test]
+fn a_recursive_input_type_is_refused_at_build() {
+    let error = refused(&[&RECURSIVE]);
+    let location = RECURSIVE.location.to_string();
+    let problem = error
+        .problems
+        .iter()
+        .find(|p| p.contains("tree.insert"))
+        .unwrap_or_else(|| panic!("no problem names the tool: {:#?}", error.problems));
+    assert!(problem.contains(&location), "{problem}");
+    assert!(problem.to_lowercase().contains("recursive"), "{problem}");
+}
+
+#[test]
+fn an_invalid_provider_name_is_refused_at_build() {
+    let error = refused(&[&BAD_PROVIDER]);
+    assert!(
+        error
+            .problems
+            .iter()
+            .any(|p| p.contains("bad.provider") && p.contains(&BAD_PROVIDER.location.to_string())),
+        "{:#?}",
+        error.problems
+    );
+}
