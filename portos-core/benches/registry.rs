@@ -1,1 +1,168 @@
-fn main() {}
+//! Catalog and registry-build cost against the number of tools.
+//!
+//! `cargo bench -p portos-core --bench registry`
+//!
+//! Synthetic descriptors (leaked, as link-time statics would be) with a
+//! realistic input schema, so 50 and 1,000 tools can be compared in one run.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use portos_core::{
+    ArgumentError, BoundCall, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope,
+    Confirmation, IntentRule, PolicyDecl, Registry, Scope, SideEffect, SourceLocation,
+    ToolDescriptor,
+};
+use serde_json::{Value, json};
+
+fn input_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Words to look for."},
+            "limit": {"type": ["integer", "null"], "format": "int64"},
+            "filters": {"type": "object", "properties": {
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "since": {"type": "string"}
+            }}
+        },
+        "required": ["query"]
+    })
+}
+
+fn output_schema() -> Value {
+    json!({"type": "object"})
+}
+
+fn bind(arguments: Value) -> Result<BoundCall, ArgumentError> {
+    Ok(BoundCall::new(arguments, |_ctx| {
+        Box::pin(async { Ok(json!({"ok": true})) })
+    }))
+}
+
+fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
+    (0..count)
+        .map(|index| {
+            let name: &'static str = Box::leak(format!("bench.tool-{index:04}").into_boxed_str());
+            let provider: &'static str =
+                Box::leak(format!("bench_tool_{index:04}").into_boxed_str());
+            let aliases: &'static [&'static str] = Box::leak(vec![provider].into_boxed_slice());
+            let read = index % 3 != 0;
+            let descriptor: &'static ToolDescriptor = Box::leak(Box::new(ToolDescriptor {
+                name,
+                version: 1,
+                description: "A synthetic tool with a realistic schema for catalog benchmarks.",
+                provider_name: provider,
+                aliases,
+                policy: PolicyDecl {
+                    scopes: &[Scope::Agent, Scope::Mind, Scope::Ui, Scope::Voice],
+                    capabilities: if read {
+                        &[Capability::ReadPortos]
+                    } else {
+                        &[Capability::WritePortos]
+                    },
+                    side_effect: if read {
+                        SideEffect::Read
+                    } else {
+                        SideEffect::Write
+                    },
+                    idempotent: read,
+                    is_async: false,
+                    confirmation: if read {
+                        Confirmation::None
+                    } else {
+                        Confirmation::CapabilityGrant
+                    },
+                    open_world: false,
+                },
+                intent: IntentRule::default(),
+                input_schema,
+                output_schema,
+                bind,
+                location: SourceLocation {
+                    file: file!(),
+                    line: line!(),
+                    column: 0,
+                },
+            }));
+            descriptor
+        })
+        .collect()
+}
+
+fn registry(count: usize) -> Registry {
+    Registry::builder()
+        .descriptors(descriptors(count))
+        .build()
+        .expect("synthetic tools are valid")
+}
+
+fn catalog(c: &mut Criterion) {
+    let mut group = c.benchmark_group("catalog");
+    let grants = Capabilities::NONE.with(Capability::ReadPortos);
+    for count in [50_usize, 1_000] {
+        let registry = registry(count);
+        group.throughput(Throughput::Elements(count as u64));
+        for format in [CatalogFormat::Portos, CatalogFormat::Mcp] {
+            let query = CatalogQuery {
+                scope: CatalogScope::Only(Scope::Mind),
+                intent: None,
+                format,
+            };
+            group.bench_with_input(
+                BenchmarkId::new(format!("project_and_serialize/{}", format.as_str()), count),
+                &query,
+                |b, query| {
+                    b.iter(|| {
+                        let catalog = registry.catalog(black_box(query), grants);
+                        black_box(catalog.to_json().len())
+                    });
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+fn build(c: &mut Criterion) {
+    let mut group = c.benchmark_group("registry_build");
+    group.sample_size(20);
+    for count in [50_usize, 1_000] {
+        let list = descriptors(count);
+        group.throughput(Throughput::Elements(count as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(count), &list, |b, list| {
+            b.iter(|| {
+                let registry = Registry::builder()
+                    .descriptors(list.iter().copied())
+                    .build()
+                    .expect("valid");
+                black_box(registry.tools().len())
+            });
+        });
+    }
+    group.finish();
+}
+
+fn built_and_projected(c: &mut Criterion) {
+    // The figure: a 1,000-tool catalog built (schemas projected,
+    // validators compiled) and then projected, end to end.
+    let mut group = c.benchmark_group("build_then_catalog");
+    group.sample_size(20);
+    let query = CatalogQuery::default();
+    for count in [50_usize, 1_000] {
+        let list = descriptors(count);
+        group.bench_with_input(BenchmarkId::from_parameter(count), &list, |b, list| {
+            b.iter(|| {
+                let registry = Registry::builder()
+                    .descriptors(list.iter().copied())
+                    .build()
+                    .expect("valid");
+                black_box(registry.catalog(&query, Capabilities::NONE).to_json().len())
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, catalog, build, built_and_projected);
+criterion_main!(benches);

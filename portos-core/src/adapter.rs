@@ -3,6 +3,7 @@
 //! is reported where it is written, with a note saying what to write.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -20,6 +21,9 @@ use crate::schema;
     note = "derive `serde::Deserialize`, `serde::Serialize` and `schemars::JsonSchema` on it (it must also be `Send + 'static`)"
 )]
 pub trait ToolInput: DeserializeOwned + Serialize + JsonSchema + Send + 'static {}
+// `do_not_recommend`: report the type once, with the note above, instead of
+// once per missing derive with serde's and schemars' generic hints.
+#[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + Serialize + JsonSchema + Send + 'static> ToolInput for T {}
 
 /// A type an adapter can return inside `Ok`.
@@ -29,7 +33,19 @@ impl<T: DeserializeOwned + Serialize + JsonSchema + Send + 'static> ToolInput fo
     note = "derive `serde::Serialize` and `schemars::JsonSchema` on it"
 )]
 pub trait ToolOutput: Serialize + JsonSchema {}
+#[diagnostic::do_not_recommend]
 impl<T: Serialize + JsonSchema> ToolOutput for T {}
+
+/// A type an adapter can return inside `Err`. Not public API: it exists so a
+/// wrong error type is reported under its own token with a note.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the error type of a portos tool",
+    label = "this error type does not implement `std::fmt::Display`",
+    note = "implement `std::fmt::Display` for it, or return `portos_core::AdapterError` (any `std::error::Error` converts into it with `?`)"
+)]
+pub trait ToolErrorType: fmt::Display {}
+#[diagnostic::do_not_recommend]
+impl<E: fmt::Display> ToolErrorType for E {}
 
 /// What an adapter may return: `Result<Output, Error>`.
 #[diagnostic::on_unimplemented(
@@ -79,24 +95,101 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for AdapterError {
 
 impl AdapterError {
     /// `ctx.state::<T>()?` inside an adapter returning `AdapterError`.
+    // By value so it fits `.map_err(AdapterError::missing_state)`.
+    #[allow(clippy::needless_pass_by_value)]
     pub fn missing_state(error: MissingState) -> AdapterError {
         AdapterError(error.to_string())
     }
 }
 
+// The checks the generated code runs in `const` items, each spanned on the
+// user's token: they are the only place a type that does not fit is reported.
 pub const fn assert_tool_input<T: ToolInput>() {}
+pub const fn assert_tool_output<T: ToolOutput>() {}
+pub const fn assert_tool_error<E: ToolErrorType>() {}
 pub const fn assert_adapter_return<R: AdapterReturn>() {}
 
-pub fn into_outcome<R: AdapterReturn>(value: R) -> AdapterOutcome {
-    value.into_outcome()
+/// A type tag the generated code calls through instead of naming the bounds
+/// itself. Autoref specialization picks the real behaviour when the type fits
+/// and an inert fallback when it does not, so a wrong type is reported once,
+/// by its `assert_*` check, and never again inside the expansion. The
+/// fallbacks never run: the check has already failed the build.
+pub struct Probe<T>(PhantomData<fn() -> T>);
+
+impl<T> Probe<T> {
+    pub const NEW: Probe<T> = Probe(PhantomData);
 }
 
-pub fn input_schema<T: ToolInput>() -> Value {
-    schema::generate::<T>()
+impl<T> fmt::Debug for Probe<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Probe")
+    }
 }
 
-pub fn output_schema<T: ToolOutput>() -> Value {
-    schema::generate::<T>()
+/// Chosen by `(&Probe::<T>::NEW).method()` when `T: ToolInput`.
+pub trait InputProbe<T> {
+    fn input_schema(&self) -> Value;
+    fn parse_input(&self, arguments: Value) -> Result<(T, Value), ArgumentError>;
+}
+
+impl<T: ToolInput> InputProbe<T> for Probe<T> {
+    fn input_schema(&self) -> Value {
+        schema::generate::<T>()
+    }
+
+    fn parse_input(&self, arguments: Value) -> Result<(T, Value), ArgumentError> {
+        parse_input(&arguments)
+    }
+}
+
+/// The fallback for an input type that does not fit.
+pub trait InputFallback<T> {
+    fn input_schema(&self) -> Value;
+    fn parse_input(&self, arguments: Value) -> Result<(T, Value), ArgumentError>;
+}
+
+impl<T> InputFallback<T> for &Probe<T> {
+    fn input_schema(&self) -> Value {
+        empty_input_schema()
+    }
+
+    fn parse_input(&self, _arguments: Value) -> Result<(T, Value), ArgumentError> {
+        Err(ArgumentError(
+            "the tool's input type does not fit".to_owned(),
+        ))
+    }
+}
+
+/// Chosen when `R: AdapterReturn`.
+pub trait ReturnProbe<R> {
+    fn output_schema(&self) -> Value;
+    fn outcome(&self, value: R) -> AdapterOutcome;
+}
+
+impl<R: AdapterReturn> ReturnProbe<R> for Probe<R> {
+    fn output_schema(&self) -> Value {
+        schema::generate::<R::Output>()
+    }
+
+    fn outcome(&self, value: R) -> AdapterOutcome {
+        value.into_outcome()
+    }
+}
+
+/// The fallback for a return type that does not fit.
+pub trait ReturnFallback<R> {
+    fn output_schema(&self) -> Value;
+    fn outcome(&self, value: R) -> AdapterOutcome;
+}
+
+impl<R> ReturnFallback<R> for &Probe<R> {
+    fn output_schema(&self) -> Value {
+        Value::Object(serde_json::Map::new())
+    }
+
+    fn outcome(&self, _value: R) -> AdapterOutcome {
+        Err("the tool's return type does not fit".to_owned())
+    }
 }
 
 /// The schema of a tool that takes no arguments.
@@ -106,8 +199,8 @@ pub fn empty_input_schema() -> Value {
 
 /// Deserializes schema-valid arguments into `T` and re-serializes them: the
 /// typed value goes to the adapter, the JSON to the fingerprint.
-pub fn parse_input<T: ToolInput>(arguments: Value) -> Result<(T, Value), ArgumentError> {
-    let input = T::deserialize(&arguments).map_err(|error| ArgumentError(error.to_string()))?;
+fn parse_input<T: ToolInput>(arguments: &Value) -> Result<(T, Value), ArgumentError> {
+    let input = T::deserialize(arguments).map_err(|error| ArgumentError(error.to_string()))?;
     let normalized =
         serde_json::to_value(&input).map_err(|error| ArgumentError(error.to_string()))?;
     Ok((input, normalized))

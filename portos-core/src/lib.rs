@@ -62,7 +62,7 @@
 //! | `idempotent` | replays are harmless | `true` for reads |
 //! | `async` | the call queues work | `false` |
 //! | `confirmation` | `none`, `capability-grant` | `none` for reads, else `capability-grant` |
-//! | `open_world` | reaches outside this machine (MCP `openWorldHint`) | `false` |
+//! | `open_world` | reaches outside this machine (MCP `openWorldHint`) | `false` (always on with `visitEidoversePeers`) |
 //! | `intent_group` | voice intent group that lists it | none: always listed |
 //! | `suppress_on_form_fill` | hidden when the intent fills a form | `false` |
 //!
@@ -116,8 +116,9 @@ macro_rules! link_tools {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::adapter::{
-        AdapterReturn, assert_adapter_return, assert_tool_input, empty_input_schema, input_schema,
-        into_outcome, output_schema, parse_empty_input, parse_input,
+        InputFallback, InputProbe, Probe, ReturnFallback, ReturnProbe, assert_adapter_return,
+        assert_tool_error, assert_tool_input, assert_tool_output, empty_input_schema,
+        parse_empty_input,
     };
     pub use crate::descriptor::{ArgumentError, BoundCall, TOOLS};
     pub use linkme;

@@ -18,7 +18,9 @@ pub fn generate<T: JsonSchema>() -> Value {
 /// Why a schema cannot be projected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SchemaError {
-    #[error("its input type is recursive (the schema needs `$ref`), which tool projections cannot carry")]
+    #[error(
+        "its input type is recursive (the schema needs `$ref`), which tool projections cannot carry"
+    )]
     Recursive,
     #[error("its input schema is not an object schema")]
     NotAnObject,
@@ -56,7 +58,9 @@ pub fn project_input(raw: &Value) -> Result<Value, SchemaError> {
 fn contains_ref(value: &Value) -> bool {
     match value {
         Value::Object(map) => {
-            map.contains_key("$ref") || map.contains_key("$dynamicRef") || map.values().any(contains_ref)
+            map.contains_key("$ref")
+                || map.contains_key("$dynamicRef")
+                || map.values().any(contains_ref)
         }
         Value::Array(items) => items.iter().any(contains_ref),
         _ => false,
@@ -80,7 +84,12 @@ fn close(value: &mut Value) {
     let required: Vec<String> = map
         .get("required")
         .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     if let Some(Value::Object(properties)) = map.get_mut("properties") {
         for (name, property) in properties.iter_mut() {
@@ -99,9 +108,20 @@ fn close(value: &mut Value) {
                 }
             }
             // Keywords holding one schema or a list of them.
-            "items" | "additionalProperties" | "not" | "if" | "then" | "else" | "contains"
-            | "propertyNames" | "unevaluatedProperties" | "unevaluatedItems" | "anyOf"
-            | "oneOf" | "allOf" | "prefixItems" => match child {
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "propertyNames"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "anyOf"
+            | "oneOf"
+            | "allOf"
+            | "prefixItems" => match child {
                 Value::Array(children) => children.iter_mut().for_each(close),
                 other => close(other),
             },
@@ -174,19 +194,22 @@ mod tests {
             "required": ["inner", "list"]
         });
         let projected = project_input(&raw).expect("projects");
-        assert_eq!(projected, json!({
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "limit": {"type": "integer", "minimum": 0},
-                "inner": {"type": "object", "additionalProperties": false, "properties": {
-                    "deep": {"type": "object", "additionalProperties": false, "properties": {}}
-                }},
-                "list": {"type": "array", "items": {"type": "object", "additionalProperties": false,
-                    "properties": {"x": {"type": "string"}}}}
-            },
-            "required": ["inner", "list"]
-        }));
+        assert_eq!(
+            projected,
+            json!({
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "limit": {"type": "integer", "minimum": 0},
+                    "inner": {"type": "object", "additionalProperties": false, "properties": {
+                        "deep": {"type": "object", "additionalProperties": false, "properties": {}}
+                    }},
+                    "list": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+                        "properties": {"x": {"type": "string"}}}}
+                },
+                "required": ["inner", "list"]
+            })
+        );
     }
 
     #[test]
@@ -199,6 +222,9 @@ mod tests {
     fn keeps_open_maps_open() {
         let raw = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}});
         let projected = project_input(&raw).expect("projects");
-        assert_eq!(projected["properties"]["m"]["additionalProperties"], json!({"type": "string"}));
+        assert_eq!(
+            projected["properties"]["m"]["additionalProperties"],
+            json!({"type": "string"})
+        );
     }
 }

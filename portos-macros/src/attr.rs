@@ -4,6 +4,7 @@
 //! vocabulary and cross-field rules live in `check`.
 
 use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
 use syn::{LitBool, LitInt, LitStr, Token, bracketed};
@@ -51,45 +52,29 @@ pub struct ToolArgs {
     pub open_world: Option<Spanned<bool>>,
     pub intent_group: Option<Spanned<String>>,
     pub suppress_on_form_fill: Option<Spanned<bool>>,
+    /// Keys that were given with a value of the wrong shape (already
+    /// reported), so `check` does not report them missing as well.
+    pub malformed: Vec<String>,
+}
+
+impl ToolArgs {
+    pub fn is_malformed(&self, key: &str) -> bool {
+        self.malformed.iter().any(|k| k == key)
+    }
 }
 
 /// Parses the attribute arguments, recording every problem in `cx`.
 pub fn parse(cx: &Ctxt, args: TokenStream) -> ToolArgs {
     let mut out = ToolArgs::default();
     let parser = syn::meta::parser(|meta| {
-        let Some(ident) = meta.path.get_ident().map(ToString::to_string) else {
-            return Err(meta.error(unknown_key_message("this path")));
-        };
-        let span = meta.path.segments[0].ident.span();
-        match ident.as_str() {
-            "name" => set(cx, &mut out.name, span, "name", string(&meta)?),
-            "description" => set(cx, &mut out.description, span, "description", string(&meta)?),
-            "provider_name" => set(cx, &mut out.provider_name, span, "provider_name", string(&meta)?),
-            "side_effect" => set(cx, &mut out.side_effect, span, "side_effect", string(&meta)?),
-            "confirmation" => set(cx, &mut out.confirmation, span, "confirmation", string(&meta)?),
-            "intent_group" => set(cx, &mut out.intent_group, span, "intent_group", string(&meta)?),
-            "version" => set(cx, &mut out.version, span, "version", integer(&meta)?),
-            "aliases" => set(cx, &mut out.aliases, span, "aliases", list(&meta)?),
-            "scopes" => set(cx, &mut out.scopes, span, "scopes", list(&meta)?),
-            "capabilities" => set(cx, &mut out.capabilities, span, "capabilities", list(&meta)?),
-            "idempotent" => set(cx, &mut out.idempotent, span, "idempotent", flag(&meta, span)?),
-            "async" => set(cx, &mut out.is_async, span, "async", flag(&meta, span)?),
-            "open_world" => set(cx, &mut out.open_world, span, "open_world", flag(&meta, span)?),
-            "suppress_on_form_fill" => set(
-                cx,
-                &mut out.suppress_on_form_fill,
-                span,
-                "suppress_on_form_fill",
-                flag(&meta, span)?,
-            ),
-            other => {
-                // Skip the value so one unknown key does not hide the next ones.
-                if meta.input.peek(Token![=]) {
-                    let value = meta.value()?;
-                    value.parse::<syn::Expr>()?;
-                }
-                cx.error_at(span, unknown_key_message(&format!("`{other}`")));
-            }
+        let key = meta.path.to_token_stream().to_string().replace(' ', "");
+        if let Err(error) = parse_key(cx, &mut out, &key, &meta) {
+            // Report a malformed value and go on with the next key, so one
+            // typo neither hides the keys after it nor makes this key
+            // "missing".
+            cx.syn_error(error);
+            out.malformed.push(key);
+            skip_value(meta.input)?;
         }
         Ok(())
     });
@@ -99,71 +84,169 @@ pub fn parse(cx: &Ctxt, args: TokenStream) -> ToolArgs {
     out
 }
 
-fn unknown_key_message(what: &str) -> String {
+fn parse_key(
+    cx: &Ctxt,
+    out: &mut ToolArgs,
+    key: &str,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<()> {
+    let span = meta.path.segments[0].ident.span();
+    match key {
+        "name" => set(cx, &mut out.name, span, key, string(meta, key)?),
+        "description" => set(cx, &mut out.description, span, key, string(meta, key)?),
+        "provider_name" => set(cx, &mut out.provider_name, span, key, string(meta, key)?),
+        "side_effect" => set(cx, &mut out.side_effect, span, key, string(meta, key)?),
+        "confirmation" => set(cx, &mut out.confirmation, span, key, string(meta, key)?),
+        "intent_group" => set(cx, &mut out.intent_group, span, key, string(meta, key)?),
+        "version" => set(cx, &mut out.version, span, key, integer(meta, key)?),
+        "aliases" => set(cx, &mut out.aliases, span, key, list(meta, key)?),
+        "scopes" => set(cx, &mut out.scopes, span, key, list(meta, key)?),
+        "capabilities" => set(cx, &mut out.capabilities, span, key, list(meta, key)?),
+        "idempotent" => set(cx, &mut out.idempotent, span, key, flag(meta, key, span)?),
+        "async" => set(cx, &mut out.is_async, span, key, flag(meta, key, span)?),
+        "open_world" => set(cx, &mut out.open_world, span, key, flag(meta, key, span)?),
+        "suppress_on_form_fill" => set(
+            cx,
+            &mut out.suppress_on_form_fill,
+            span,
+            key,
+            flag(meta, key, span)?,
+        ),
+        _ => {
+            cx.error_spanned_by(&meta.path, unknown_key_message(key));
+            // Skip the value so one unknown key does not hide the next ones.
+            skip_value(meta.input)?;
+        }
+    }
+    Ok(())
+}
+
+/// Skips what is left of a value, up to the comma before the next key.
+fn skip_value(input: ParseStream<'_>) -> syn::Result<()> {
+    while !input.is_empty() && !input.peek(Token![,]) {
+        input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
+}
+
+fn unknown_key_message(key: &str) -> String {
     format!(
-        "unknown portos_tool key {what}; expected one of: {}",
+        "unknown portos_tool key `{key}`; expected one of: {}",
         KEYS.join(", ")
     )
 }
 
 fn set<T>(cx: &Ctxt, slot: &mut Option<Spanned<T>>, span: Span, key: &str, value: Spanned<T>) {
     if slot.is_some() {
-        cx.error_at(span, format!("duplicate portos_tool key `{key}`"));
+        cx.error_at(
+            span,
+            format!("duplicate portos_tool key `{key}`: give each key once"),
+        );
     } else {
-        *slot = Some(Spanned {
-            value: value.value,
-            span: value.span,
-        });
+        *slot = Some(value);
     }
 }
 
-fn string(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Spanned<String>> {
-    let lit: LitStr = meta.value()?.parse()?;
+/// Replaces syn's "expected ..." with what this key takes, at the same token.
+fn shape_error(error: &syn::Error, expected: String) -> syn::Error {
+    syn::Error::new(error.span(), expected)
+}
+
+fn string(meta: &syn::meta::ParseNestedMeta<'_>, key: &str) -> syn::Result<Spanned<String>> {
+    let lit: LitStr = meta
+        .value()
+        .and_then(|value| value.parse())
+        .map_err(|error| {
+            shape_error(
+                &error,
+                format!("`{key}` takes a string: write `{key} = \"...\"`"),
+            )
+        })?;
     Ok(Spanned {
         value: lit.value(),
         span: lit.span(),
     })
 }
 
-fn integer(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Spanned<u32>> {
-    let lit: LitInt = meta.value()?.parse()?;
-    Ok(Spanned {
-        value: lit.base10_parse()?,
-        span: lit.span(),
+fn integer(meta: &syn::meta::ParseNestedMeta<'_>, key: &str) -> syn::Result<Spanned<u32>> {
+    let parse = || -> syn::Result<Spanned<u32>> {
+        let lit: LitInt = meta.value()?.parse()?;
+        Ok(Spanned {
+            value: lit.base10_parse()?,
+            span: lit.span(),
+        })
+    };
+    parse().map_err(|error| {
+        shape_error(
+            &error,
+            format!("`{key}` takes an integer: write `{key} = 1`"),
+        )
     })
 }
 
 /// `key` alone means `true`; `key = true|false` is explicit.
-fn flag(meta: &syn::meta::ParseNestedMeta<'_>, span: Span) -> syn::Result<Spanned<bool>> {
-    if meta.input.peek(Token![=]) {
-        let lit: LitBool = meta.value()?.parse()?;
-        Ok(Spanned {
-            value: lit.value,
-            span: lit.span,
-        })
-    } else {
-        Ok(Spanned { value: true, span })
+fn flag(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    key: &str,
+    span: Span,
+) -> syn::Result<Spanned<bool>> {
+    if !meta.input.peek(Token![=]) {
+        return Ok(Spanned { value: true, span });
     }
+    let lit: LitBool = meta
+        .value()
+        .and_then(|value| value.parse())
+        .map_err(|error| {
+            shape_error(
+                &error,
+                format!("`{key}` takes `true` or `false`: write `{key} = false`, or `{key}` alone for true"),
+            )
+        })?;
+    Ok(Spanned {
+        value: lit.value,
+        span: lit.span,
+    })
 }
 
-fn list(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Spanned<Vec<Spanned<String>>>> {
-    let input = meta.value()?;
-    let content;
-    let bracket = bracketed!(content in input);
-    let items = parse_strings(&content)?;
-    Ok(Spanned {
-        value: items
-            .into_iter()
-            .map(|lit| Spanned {
-                value: lit.value(),
-                span: lit.span(),
-            })
-            .collect(),
-        span: bracket.span.join(),
+fn list(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    key: &str,
+) -> syn::Result<Spanned<Vec<Spanned<String>>>> {
+    let parse = || -> syn::Result<Spanned<Vec<Spanned<String>>>> {
+        let input = meta.value()?;
+        let content;
+        let bracket = bracketed!(content in input);
+        // Consume the whole list even when an item is wrong, so syn does not
+        // add an "unexpected token" error of its own.
+        let items = parse_strings(&content);
+        skip_all(&content)?;
+        Ok(Spanned {
+            value: items?
+                .into_iter()
+                .map(|lit| Spanned {
+                    value: lit.value(),
+                    span: lit.span(),
+                })
+                .collect(),
+            span: bracket.span.join(),
+        })
+    };
+    parse().map_err(|error| {
+        shape_error(
+            &error,
+            format!("`{key}` takes a list of strings: write `{key} = [\"...\", \"...\"]`"),
+        )
     })
 }
 
 fn parse_strings(input: ParseStream<'_>) -> syn::Result<Vec<LitStr>> {
     let items = Punctuated::<LitStr, Token![,]>::parse_terminated(input)?;
     Ok(items.into_iter().collect())
+}
+
+fn skip_all(input: ParseStream<'_>) -> syn::Result<()> {
+    while !input.is_empty() {
+        input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
 }

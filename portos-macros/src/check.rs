@@ -26,28 +26,34 @@ pub struct Tool {
 }
 
 /// Checks `args`; `doc` is the function's doc comment, `fn_span` points at its
-/// name for errors about missing keys.
-pub fn check(cx: &Ctxt, args: ToolArgs, doc: Option<String>, fn_span: Span) -> Tool {
-    let name = match args.name {
+/// name for errors about missing keys (a user token, so rustc adds no "in
+/// this macro" note). A key whose value was malformed is not also "missing".
+pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> Tool {
+    let missing = |key: &str, message: &str| {
+        if !args.is_malformed(key) {
+            cx.error_at(fn_span, message);
+        }
+    };
+    let name = match &args.name {
         Some(name) => {
-            check_canonical_name(cx, &name);
-            name.value
+            check_canonical_name(cx, name);
+            name.value.clone()
         }
         None => {
-            cx.error_at(
-                fn_span,
+            missing(
+                "name",
                 "#[portos_tool] needs a canonical name: add `name = \"domain.action\"`",
             );
             String::new()
         }
     };
 
-    let version = match args.version {
+    let version = match &args.version {
         Some(version) if version.value != 1 => {
             cx.error_at(
                 version.span,
                 format!(
-                    "unsupported tool version {}: the contract's only schema version is 1",
+                    "unsupported tool version {}: the contract's only schema version is 1; write `version = 1` or leave it out",
                     version.value
                 ),
             );
@@ -56,67 +62,57 @@ pub fn check(cx: &Ctxt, args: ToolArgs, doc: Option<String>, fn_span: Span) -> T
         _ => 1,
     };
 
-    let description = match (args.description, doc) {
+    let description = match (&args.description, doc) {
         (Some(description), _) => {
             let text = collapse_whitespace(&description.value);
             if text.is_empty() {
-                cx.error_at(description.span, "the tool description must not be empty");
+                cx.error_at(
+                    description.span,
+                    "the tool description must not be empty: say what the tool does, or remove `description` to use the doc comment",
+                );
             }
             text
         }
         (None, Some(doc)) if !doc.trim().is_empty() => collapse_whitespace(&doc),
-        (None, _) => {
+        (None, _) if !args.is_malformed("description") => {
             cx.error_at(
                 fn_span,
                 "#[portos_tool] needs a description: write a doc comment on the function or add `description = \"...\"`",
             );
             String::new()
         }
+        (None, _) => String::new(),
     };
 
-    let provider_name = match args.provider_name {
+    let provider_name = match &args.provider_name {
         Some(provider) => {
-            if !names::is_provider_name(&provider.value) {
+            if let Some(problem) = names::provider_name_problem(&provider.value) {
                 cx.error_at(
                     provider.span,
-                    format!(
-                        "invalid provider_name `{}`: OpenAI, Anthropic and MCP need 1 to 64 of [a-zA-Z0-9_-]",
-                        provider.value
-                    ),
+                    format!("invalid provider_name for OpenAI, Anthropic and MCP: {problem}"),
                 );
             }
-            provider.value
+            provider.value.clone()
         }
-        None => {
-            let derived = names::provider_name_for(&name);
-            if !name.is_empty() && names::is_callable_name(&name) && !names::is_provider_name(&derived) {
-                cx.error_at(
-                    fn_span,
-                    format!(
-                        "the derived provider name `{derived}` is longer than 64 characters: add a shorter `provider_name = \"...\"`"
-                    ),
-                );
-            }
-            derived
-        }
+        None => derived_provider_name(cx, args.name.as_ref()),
     };
 
-    let aliases = match args.aliases {
+    let aliases = match &args.aliases {
         Some(aliases) => {
             let mut seen = Vec::new();
             for alias in &aliases.value {
-                if !names::is_callable_name(&alias.value) {
+                if let Some(problem) = names::callable_name_problem(&alias.value) {
+                    cx.error_at(alias.span, format!("invalid alias: {problem}"));
+                } else if alias.value == name {
                     cx.error_at(
                         alias.span,
-                        format!(
-                            "invalid alias `{}`: an alias needs 1 to 100 of [A-Za-z0-9._-]",
-                            alias.value
-                        ),
+                        "an alias must differ from the canonical name: remove it (the name is always callable)",
                     );
-                } else if alias.value == name {
-                    cx.error_at(alias.span, "an alias must differ from the canonical name");
                 } else if seen.contains(&alias.value) {
-                    cx.error_at(alias.span, format!("duplicate alias `{}`", alias.value));
+                    cx.error_at(
+                        alias.span,
+                        format!("duplicate alias `{}`: remove it", alias.value),
+                    );
                 }
                 seen.push(alias.value.clone());
             }
@@ -126,37 +122,43 @@ pub fn check(cx: &Ctxt, args: ToolArgs, doc: Option<String>, fn_span: Span) -> T
         None => vec![provider_name.clone()],
     };
 
-    let scopes = match args.scopes {
+    let scopes = match &args.scopes {
         Some(scopes) => {
             if scopes.value.is_empty() {
-                cx.error_at(scopes.span, "a tool needs at least one scope");
+                cx.error_at(
+                    scopes.span,
+                    format!(
+                        "a tool needs at least one scope: list any of {}",
+                        quoted(names::SCOPES)
+                    ),
+                );
             }
             vocabulary_list(cx, &scopes.value, names::SCOPES, "scope")
         }
         None => {
-            cx.error_at(
-                fn_span,
+            missing(
+                "scopes",
                 "#[portos_tool] needs `scopes = [...]` (any of \"agent\", \"mind\", \"ui\", \"voice\")",
             );
             Vec::new()
         }
     };
 
-    let capabilities = match args.capabilities {
+    let capabilities = match &args.capabilities {
         Some(capabilities) => {
             vocabulary_list(cx, &capabilities.value, names::CAPABILITIES, "capability")
         }
         None => Vec::new(),
     };
 
-    let side_effect = match args.side_effect {
+    let side_effect = match &args.side_effect {
         Some(side_effect) => {
-            vocabulary(cx, &side_effect, names::SIDE_EFFECTS, "side_effect");
-            side_effect.value
+            vocabulary(cx, side_effect, names::SIDE_EFFECTS, "side_effect");
+            side_effect.value.clone()
         }
         None => {
-            cx.error_at(
-                fn_span,
+            missing(
+                "side_effect",
                 "#[portos_tool] needs `side_effect = \"read\"` (or \"write\", \"supervised-write\", \"destructive\")",
             );
             "read".to_owned()
@@ -164,18 +166,18 @@ pub fn check(cx: &Ctxt, args: ToolArgs, doc: Option<String>, fn_span: Span) -> T
     };
     let is_read = side_effect == "read";
 
-    let confirmation = match args.confirmation {
+    let confirmation = match &args.confirmation {
         Some(confirmation) => {
-            vocabulary(cx, &confirmation, names::CONFIRMATIONS, "confirmation");
-            confirmation.value
+            vocabulary(cx, confirmation, names::CONFIRMATIONS, "confirmation");
+            confirmation.value.clone()
         }
         None if is_read => "none".to_owned(),
         None => "capability-grant".to_owned(),
     };
 
-    let intent_group = args.intent_group.map(|group| {
-        vocabulary(cx, &group, names::INTENT_GROUPS, "intent_group");
-        group.value
+    let intent_group = args.intent_group.as_ref().map(|group| {
+        vocabulary(cx, group, names::INTENT_GROUPS, "intent_group");
+        group.value.clone()
     });
 
     Tool {
@@ -187,30 +189,54 @@ pub fn check(cx: &Ctxt, args: ToolArgs, doc: Option<String>, fn_span: Span) -> T
         scopes,
         capabilities,
         side_effect,
-        idempotent: args.idempotent.map_or(is_read, |flag| flag.value),
-        is_async: args.is_async.is_some_and(|flag| flag.value),
+        idempotent: args.idempotent.as_ref().map_or(is_read, |flag| flag.value),
+        is_async: args.is_async.as_ref().is_some_and(|flag| flag.value),
         confirmation,
-        open_world: args.open_world.is_some_and(|flag| flag.value),
+        open_world: args.open_world.as_ref().is_some_and(|flag| flag.value),
         intent_group,
-        suppress_on_form_fill: args.suppress_on_form_fill.is_some_and(|flag| flag.value),
+        suppress_on_form_fill: args
+            .suppress_on_form_fill
+            .as_ref()
+            .is_some_and(|flag| flag.value),
     }
 }
 
 fn check_canonical_name(cx: &Ctxt, name: &Spanned<String>) {
     let value = &name.value;
     if value.trim() != value {
-        cx.error_at(name.span, "the tool name must not have leading or trailing whitespace");
-    } else if !names::is_callable_name(value) {
         cx.error_at(
             name.span,
-            format!("invalid tool name `{value}`: a name needs 1 to 100 of [A-Za-z0-9._-]"),
+            "the tool name must not have leading or trailing whitespace: remove it",
         );
+    } else if let Some(problem) = names::callable_name_problem(value) {
+        cx.error_at(name.span, format!("invalid tool name: {problem}"));
     } else if value.starts_with("recipe.") {
         cx.error_at(
             name.span,
-            "tool names starting with `recipe.` are reserved for saved recipes",
+            "tool names starting with `recipe.` are reserved for saved recipes: choose another prefix",
         );
     }
+}
+
+/// The contract's default provider name. When a valid name derives one that
+/// is too long, the error goes under the name: that is what produced it.
+fn derived_provider_name(cx: &Ctxt, name: Option<&Spanned<String>>) -> String {
+    let Some(name) = name else {
+        return String::new();
+    };
+    let derived = names::provider_name_for(&name.value);
+    if names::is_callable_name(&name.value) && !names::is_provider_name(&derived) {
+        cx.error_at(
+            name.span,
+            format!(
+                "the provider name derived from this name, `{derived}`, is {} characters long \
+                 (at most {} for OpenAI, Anthropic and MCP): add a shorter `provider_name = \"...\"`",
+                derived.len(),
+                names::PROVIDER_NAME_MAX_CHARS
+            ),
+        );
+    }
+    derived
 }
 
 fn vocabulary(cx: &Ctxt, value: &Spanned<String>, allowed: &[&str], what: &str) {
@@ -236,7 +262,10 @@ fn vocabulary_list(
     for value in values {
         vocabulary(cx, value, allowed, what);
         if out.contains(&value.value) {
-            cx.error_at(value.span, format!("duplicate {what} `{}`", value.value));
+            cx.error_at(
+                value.span,
+                format!("duplicate {what} `{}`: remove it", value.value),
+            );
         } else {
             out.push(value.value.clone());
         }

@@ -6,21 +6,21 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ItemFn;
 use syn::spanned::Spanned;
 
-use crate::ast::{Adapter, ParamKind};
+use crate::ast::{Adapter, Output, ParamKind};
 use crate::check::{self, Tool};
 use crate::ctxt::Ctxt;
 use crate::{attr, names};
 
-pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
+pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(error) => {
             // Not a function at all: say so and give the tokens back untouched.
-            let message = syn::Error::new(
-                error.span(),
-                "#[portos_tool] goes on an `async fn` adapter",
+            let message = format!(
+                "#[portos_tool] goes on an `async fn` adapter, not on {}",
+                item_kind(item)
             );
-            let error = message.to_compile_error();
+            let error = syn::Error::new(error.span(), message).to_compile_error();
             return quote!(#error #item);
         }
     };
@@ -28,19 +28,36 @@ pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
     let raw = attr::parse(&cx, args);
     let adapter = Adapter::from_item(&cx, &item);
-    let tool = check::check(&cx, raw, doc_comment(&item), item.sig.ident.span());
+    let tool = check::check(&cx, &raw, doc_comment(&item), item.sig.ident.span());
 
-    match cx.check() {
-        // On any mistake, emit only the function and the errors: no descriptor
-        // means no follow-on type errors hiding the real one.
-        Err(error) => {
-            let errors = error.to_compile_error();
-            quote!(#errors #item)
-        }
-        Ok(()) => {
-            let descriptor = descriptor(&tool, &adapter);
+    match (cx.check(), &adapter.output) {
+        (Ok(()), Some(output)) => {
+            let descriptor = descriptor(&tool, &adapter, output);
             quote!(#item #descriptor)
         }
+        // On any mistake (a missing return type is one), emit only the
+        // function and the errors: no descriptor means no follow-on errors.
+        (result, _) => {
+            let errors = result.err().map(|error| error.to_compile_error());
+            quote!(#errors #item)
+        }
+    }
+}
+
+/// What the attribute was put on instead of a function, for the message.
+fn item_kind(item: &TokenStream) -> &'static str {
+    match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Struct(_)) => "a struct",
+        Ok(syn::Item::Enum(_)) => "an enum",
+        Ok(syn::Item::Union(_)) => "a union",
+        Ok(syn::Item::Trait(_)) => "a trait",
+        Ok(syn::Item::Impl(_)) => "an impl block",
+        Ok(syn::Item::Mod(_)) => "a module",
+        Ok(syn::Item::Const(_)) => "a const",
+        Ok(syn::Item::Static(_)) => "a static",
+        Ok(syn::Item::Type(_)) => "a type alias",
+        Ok(syn::Item::Use(_)) => "a use declaration",
+        _ => "this item (a function needs a body)",
     }
 }
 
@@ -63,7 +80,7 @@ fn doc_comment(item: &ItemFn) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-fn descriptor(tool: &Tool, adapter: &Adapter<'_>) -> TokenStream {
+fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenStream {
     let fn_name = &adapter.item.sig.ident;
     let static_name = format_ident!(
         "__PORTOS_TOOL_{}",
@@ -80,50 +97,38 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>) -> TokenStream {
         aliases,
         ..
     } = tool;
-    let scopes = variants(quote!(::portos_core::Scope), &tool.scopes);
-    let capabilities = variants(quote!(::portos_core::Capability), &tool.capabilities);
-    let side_effect = variant(quote!(::portos_core::SideEffect), &tool.side_effect);
-    let confirmation = variant(quote!(::portos_core::Confirmation), &tool.confirmation);
+    let scopes = variants(&quote!(::portos_core::Scope), &tool.scopes);
+    let capabilities = variants(&quote!(::portos_core::Capability), &tool.capabilities);
+    let side_effect = variant(&quote!(::portos_core::SideEffect), &tool.side_effect);
+    let confirmation = variant(&quote!(::portos_core::Confirmation), &tool.confirmation);
     let idempotent = tool.idempotent;
     let is_async = tool.is_async;
     let open_world = tool.open_world;
     let suppress_on_form_fill = tool.suppress_on_form_fill;
     let intent_group = match &tool.intent_group {
         Some(group) => {
-            let group = variant(quote!(::portos_core::IntentGroup), group);
+            let group = variant(&quote!(::portos_core::IntentGroup), group);
             quote!(::core::option::Option::Some(#group))
         }
         None => quote!(::core::option::Option::None),
     };
 
-    // Type checks, each spanned on the user's token so the error lands there.
-    let input_check = adapter.input.map(|ty| {
-        quote_spanned! {ty.span()=>
-            const _: () = #private::assert_tool_input::<#ty>();
-        }
-    });
-    let output_ty = adapter.output;
-    let output_check = output_ty.map(|ty| {
-        quote_spanned! {ty.span()=>
-            const _: () = #private::assert_adapter_return::<#ty>();
-        }
-    });
-
+    let checks = type_checks(adapter.input, output);
+    let probe = |ty: &syn::Type| quote!((&#private::Probe::<#ty>::NEW));
     let (input_schema, parse_input) = match adapter.input {
-        Some(ty) => (
-            quote!(#private::input_schema::<#ty>),
-            quote!(let (__input, __normalized) = #private::parse_input::<#ty>(__arguments)?;),
-        ),
+        Some(ty) => {
+            let probe = probe(ty);
+            (
+                quote!(#probe.input_schema()),
+                quote!(let (__input, __normalized) = #probe.parse_input(__arguments)?;),
+            )
+        }
         None => (
-            quote!(#private::empty_input_schema),
+            quote!(#private::empty_input_schema()),
             quote!(let __normalized = #private::parse_empty_input(__arguments)?;),
         ),
     };
-    let output_schema = match output_ty {
-        Some(ty) => quote!(#private::output_schema::<<#ty as #private::AdapterReturn>::Output>),
-        None => quote!(#private::empty_input_schema),
-    };
-
+    let output_probe = probe(output.ty);
     let call_args = adapter.params.iter().map(|param| match param {
         ParamKind::ContextRef => quote!(&__ctx),
         ParamKind::ContextOwned => quote!(::core::clone::Clone::clone(&__ctx)),
@@ -136,8 +141,20 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
-            #input_check
-            #output_check
+            #checks
+
+            // The probes pick the real behaviour, or an inert fallback when a
+            // type does not fit, so only the checks above report it.
+            #[allow(unused_imports)]
+            use #private::{InputFallback as _, InputProbe as _, ReturnFallback as _, ReturnProbe as _};
+
+            fn __portos_input_schema() -> #private::serde_json::Value {
+                #input_schema
+            }
+
+            fn __portos_output_schema() -> #private::serde_json::Value {
+                #output_probe.output_schema()
+            }
 
             fn #bind_fn(
                 __arguments: #private::serde_json::Value,
@@ -147,7 +164,7 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>) -> TokenStream {
                     __normalized,
                     move |__ctx: ::portos_core::ToolContext| {
                         ::std::boxed::Box::pin(async move {
-                            #private::into_outcome(#call)
+                            #output_probe.outcome(#call)
                         })
                     },
                 ))
@@ -174,8 +191,8 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>) -> TokenStream {
                     group: #intent_group,
                     suppress_on_form_fill: #suppress_on_form_fill,
                 },
-                input_schema: #input_schema,
-                output_schema: #output_schema,
+                input_schema: __portos_input_schema,
+                output_schema: __portos_output_schema,
                 bind: #bind_fn,
                 location: ::portos_core::SourceLocation {
                     file: ::core::file!(),
@@ -187,14 +204,46 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>) -> TokenStream {
     }
 }
 
-fn variant(enum_path: TokenStream, value: &str) -> TokenStream {
+/// The type checks, each in a `const` item spanned on the user's own token so
+/// a type that does not fit is reported there, with the note of its
+/// `#[diagnostic::on_unimplemented]` trait, and nowhere else.
+fn type_checks(input: Option<&syn::Type>, output: &Output<'_>) -> TokenStream {
+    let private = quote!(::portos_core::__private);
+    let check = |ty: &syn::Type, assert: &str| {
+        let assert = Ident::new(assert, Span::call_site());
+        quote_spanned! {ty.span()=>
+            const _: () = #private::#assert::<#ty>();
+        }
+    };
+    let input = input.map(|ty| check(ty, "assert_tool_input"));
+    let output = match output.ok_err {
+        Some((ok, err)) => {
+            let ok_check = check(ok, "assert_tool_output");
+            let err_check = check(err, "assert_tool_error");
+            // `Result` might be some other type of that name; then the return
+            // type itself is the mistake, reported here and only here.
+            let ty = output.ty;
+            let same = quote_spanned! {ty.span()=>
+                const _: () = {
+                    let _: ::core::marker::PhantomData<::core::result::Result<#ok, #err>> =
+                        ::core::marker::PhantomData::<#ty>;
+                };
+            };
+            quote!(#ok_check #err_check #same)
+        }
+        None => check(output.ty, "assert_adapter_return"),
+    };
+    quote!(#input #output)
+}
+
+fn variant(enum_path: &TokenStream, value: &str) -> TokenStream {
     let ident = Ident::new(&names::variant_name(value), Span::call_site());
     quote!(#enum_path::#ident)
 }
 
-fn variants(enum_path: TokenStream, values: &[String]) -> Vec<TokenStream> {
+fn variants(enum_path: &TokenStream, values: &[String]) -> Vec<TokenStream> {
     values
         .iter()
-        .map(|value| variant(enum_path.clone(), value))
+        .map(|value| variant(enum_path, value))
         .collect()
 }

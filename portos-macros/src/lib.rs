@@ -23,5 +23,5 @@ use proc_macro::TokenStream;
 /// See `portos_core`'s crate documentation for the keys and a full example.
 #[proc_macro_attribute]
 pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand::portos_tool(args.into(), item.into()).into()
+    expand::portos_tool(args.into(), &item.into()).into()
 }

@@ -49,7 +49,11 @@ impl ServerProcess {
     }
 
     /// Starts the binary with extra environment variables.
-    pub fn start_with_env(data_dir: tempfile::TempDir, extra_args: &[&str], env: &[(&str, &str)]) -> ServerProcess {
+    pub fn start_with_env(
+        data_dir: tempfile::TempDir,
+        extra_args: &[&str],
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
         let mut child = Command::new(portos_binary())
             .arg("--bind")
             .arg("127.0.0.1:0")

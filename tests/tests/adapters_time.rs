@@ -11,9 +11,13 @@ async fn time_now(zone: &str) -> serde_json::Value {
         timezone: Some(zone.to_owned()),
         ..Config::default()
     };
-    let registry = build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
+    let registry =
+        build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
     let result = registry
-        .call(&Authority::voice(), ToolCall::new("t", "time_now", serde_json::Map::new()))
+        .call(
+            &Authority::voice(),
+            ToolCall::new("t", "time_now", serde_json::Map::new()),
+        )
         .await
         .expect("allowed");
     assert_eq!(result.state, ToolState::Completed);
@@ -44,6 +48,7 @@ fn an_unknown_zone_is_refused_at_start() {
         timezone: Some("Mars/Olympus".to_owned()),
         ..Config::default()
     };
-    let error = build_registry(&config, Store::open_in_memory().expect("store")).expect_err("unknown zone");
+    let error =
+        build_registry(&config, Store::open_in_memory().expect("store")).expect_err("unknown zone");
     assert!(error.to_string().contains("Mars/Olympus"));
 }

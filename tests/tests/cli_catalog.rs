@@ -21,7 +21,11 @@ fn dump(data_dir: &std::path::Path, args: &[&str]) -> Output {
 
 fn dump_json(data_dir: &std::path::Path, args: &[&str]) -> Value {
     let output = dump(data_dir, args);
-    assert!(output.status.success(), "dump failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "dump failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     serde_json::from_slice(&output.stdout).expect("the dump is JSON")
 }
 
@@ -48,7 +52,10 @@ fn voice_mcp_lists_the_brain_and_time_tools() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["brain_capture", "brain_search", "brain_recent", "time_now"]);
+    assert_eq!(
+        names,
+        ["brain_capture", "brain_search", "brain_recent", "time_now"]
+    );
 }
 
 #[test]
@@ -74,7 +81,10 @@ fn a_bad_value_exits_2_with_one_line_naming_the_allowed_values() {
         assert!(output.stdout.is_empty());
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(stderr.lines().count(), 1, "one line, got {stderr:?}");
-        assert!(stderr.contains(value) && stderr.contains(allowed), "{stderr}");
+        assert!(
+            stderr.contains(value) && stderr.contains(allowed),
+            "{stderr}"
+        );
     }
     let long_intent = "x".repeat(501);
     let output = dump(dir.path(), &["--intent", &long_intent]);
@@ -97,13 +107,19 @@ fn dumping_creates_nothing() {
     let data_dir = parent.path().join("never-created");
     let catalog = dump_json(&data_dir, &["--scope", "ui"]);
     assert_eq!(catalog["scope"], "ui");
-    assert!(!data_dir.exists(), "a dump must not create the data directory");
+    assert!(
+        !data_dir.exists(),
+        "a dump must not create the data directory"
+    );
 }
 
 #[test]
 fn intent_narrows_only_the_voice_groups() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let catalog = dump_json(dir.path(), &["--scope", "voice", "--intent", "what time is it"]);
+    let catalog = dump_json(
+        dir.path(),
+        &["--scope", "voice", "--intent", "what time is it"],
+    );
     let names: Vec<&str> = catalog["tools"]
         .as_array()
         .expect("tools")
@@ -111,7 +127,10 @@ fn intent_narrows_only_the_voice_groups() {
         .filter_map(|t| t["name"].as_str())
         .collect();
     assert_eq!(names, ["time.now"]);
-    let catalog = dump_json(dir.path(), &["--scope", "voice", "--intent", "search my brain for tacos"]);
+    let catalog = dump_json(
+        dir.path(),
+        &["--scope", "voice", "--intent", "search my brain for tacos"],
+    );
     assert_eq!(catalog["stats"]["total"], 4);
 }
 
@@ -141,7 +160,13 @@ fn mind_grants_are_read_from_the_store() {
     assert_eq!(openai["tools"].as_array().map(Vec::len), Some(3));
     // Scope `ui` never reports grants.
     let ui = dump_json(dir.path(), &["--scope", "ui"]);
-    assert!(ui["tools"].as_array().expect("tools").iter().all(|t| t["granted"].is_null()));
+    assert!(
+        ui["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .all(|t| t["granted"].is_null())
+    );
 }
 
 #[tokio::test]
@@ -157,7 +182,10 @@ async fn the_dump_is_byte_identical_to_the_served_body() {
             .bytes()
             .await
             .expect("body");
-        let dumped = dump(server.data_dir.path(), &["--scope", scope, "--format", format]);
+        let dumped = dump(
+            server.data_dir.path(),
+            &["--scope", scope, "--format", format],
+        );
         assert!(dumped.status.success());
         let mut expected = served.to_vec();
         expected.push(b'\n');

@@ -33,7 +33,11 @@ fn set_password(data_dir: &std::path::Path, password: &str) -> std::process::Out
 fn protected_server(extra: &[&str]) -> ServerProcess {
     let dir = tempfile::tempdir().expect("temp dir");
     let output = set_password(dir.path(), PASSWORD);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     ServerProcess::start_in(dir, extra)
 }
 
@@ -61,20 +65,39 @@ fn capture(text: &str, id: &str) -> Value {
 async fn without_a_password_reads_are_anonymous_and_writes_refused() {
     let server = ServerProcess::start(&[]);
     let client = Client::new();
-    let status: Value = client.get(server.url("/api/auth/status")).send().await.expect("request").json().await.expect("json");
+    let status: Value = client
+        .get(server.url("/api/auth/status"))
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("json");
     assert_eq!(status, json!({"enabled": false, "authenticated": false}));
-    let response = client.post(server.url("/api/cos/tools/call")).json(&capture("x", "w1")).send().await.expect("request");
+    let response = client
+        .post(server.url("/api/cos/tools/call"))
+        .json(&capture("x", "w1"))
+        .send()
+        .await
+        .expect("request");
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
     let body: Value = response.json().await.expect("json");
     assert_eq!(body["code"], "TOOL_AUTH_REQUIRED");
-    assert_eq!(body["error"], "Mutating tool calls require an authenticated PortOS session");
+    assert_eq!(
+        body["error"],
+        "Mutating tool calls require an authenticated PortOS session"
+    );
 }
 
 #[tokio::test]
 async fn with_a_password_everything_but_the_public_paths_needs_credentials() {
     let server = protected_server(&[]);
     let client = Client::new();
-    let refused = client.get(server.url("/api/cos/tools")).send().await.expect("request");
+    let refused = client
+        .get(server.url("/api/cos/tools"))
+        .send()
+        .await
+        .expect("request");
     assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
     let body: Value = refused.json().await.expect("json");
     assert_eq!(body["code"], "AUTH_REQUIRED");
@@ -84,7 +107,14 @@ async fn with_a_password_everything_but_the_public_paths_needs_credentials() {
         let response = client.get(server.url(path)).send().await.expect("request");
         assert_eq!(response.status(), StatusCode::OK, "{path}");
     }
-    let status: Value = client.get(server.url("/api/auth/status")).send().await.expect("request").json().await.expect("json");
+    let status: Value = client
+        .get(server.url("/api/auth/status"))
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("json");
     assert_eq!(status, json!({"enabled": true, "authenticated": false}));
 
     let wrong = login(&client, &server, "not the password").await;
@@ -98,9 +128,15 @@ async fn sessions_by_bearer_and_cookie_authenticate_writes() {
     let server = protected_server(&[]);
     let client = Client::new();
     let response = login(&client, &server, PASSWORD).await;
-    let cookie = response.headers()["set-cookie"].to_str().expect("ascii").to_owned();
+    let cookie = response.headers()["set-cookie"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
-    let token = response.json::<Value>().await.expect("json")["token"].as_str().expect("token").to_owned();
+    let token = response.json::<Value>().await.expect("json")["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
 
     let bearer = client
         .post(server.url("/api/cos/tools/call"))
@@ -119,7 +155,10 @@ async fn sessions_by_bearer_and_cookie_authenticate_writes() {
         .json()
         .await
         .expect("json");
-    assert_eq!(whoami, json!({"enabled": true, "authenticated": true, "method": "session"}));
+    assert_eq!(
+        whoami,
+        json!({"enabled": true, "authenticated": true, "method": "session"})
+    );
 
     let recent = client
         .post(server.url("/api/cos/tools/call"))
@@ -158,7 +197,10 @@ async fn cross_origin_browser_requests_are_refused_first() {
     let server = protected_server(&[]);
     let client = Client::new();
     let token = login_token(&client, &server).await;
-    for (name, value) in [("origin", "http://evil.example"), ("sec-fetch-site", "cross-site")] {
+    for (name, value) in [
+        ("origin", "http://evil.example"),
+        ("sec-fetch-site", "cross-site"),
+    ] {
         let response = client
             .get(server.url("/api/cos/tools"))
             .bearer_auth(&token)
@@ -185,14 +227,29 @@ async fn logout_revokes_and_sessions_expire() {
     let server = protected_server(&[]);
     let client = Client::new();
     let token = login_token(&client, &server).await;
-    let logout = client.post(server.url("/api/auth/logout")).bearer_auth(&token).send().await.expect("request");
+    let logout = client
+        .post(server.url("/api/auth/logout"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("request");
     assert_eq!(logout.status(), StatusCode::OK);
-    let after = client.get(server.url("/api/cos/tools")).bearer_auth(&token).send().await.expect("request");
+    let after = client
+        .get(server.url("/api/cos/tools"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("request");
     assert_eq!(after.status(), StatusCode::UNAUTHORIZED);
 
     let short = protected_server(&["--session-hours", "0"]);
     let short_token = login_token(&client, &short).await;
-    let expired = client.get(short.url("/api/cos/tools")).bearer_auth(&short_token).send().await.expect("request");
+    let expired = client
+        .get(short.url("/api/cos/tools"))
+        .bearer_auth(&short_token)
+        .send()
+        .await
+        .expect("request");
     assert_eq!(expired.status(), StatusCode::UNAUTHORIZED);
 }
 
@@ -204,14 +261,26 @@ async fn the_password_can_come_from_the_environment() {
 
     let server = ServerProcess::start_with_env(dir, &[], &[("PORTOS_PASSWORD", PASSWORD)]);
     let client = Client::new();
-    let status: Value = client.get(server.url("/api/auth/status")).send().await.expect("request").json().await.expect("json");
+    let status: Value = client
+        .get(server.url("/api/auth/status"))
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("json");
     assert_eq!(status["enabled"], true);
     let token = login_token(&client, &server).await;
 
     // A restart with the same environment keeps sessions alive.
     let dir = server.kill();
     let again = ServerProcess::start_with_env(dir, &[], &[("PORTOS_PASSWORD", PASSWORD)]);
-    let response = client.get(again.url("/api/cos/tools")).bearer_auth(&token).send().await.expect("request");
+    let response = client
+        .get(again.url("/api/cos/tools"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("request");
     assert_eq!(response.status(), StatusCode::OK);
 }
 

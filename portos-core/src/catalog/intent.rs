@@ -202,20 +202,30 @@ mod tests {
             ("do I have any characters named Bo", Catalog),
         ];
         for (text, group) in cases {
-            assert!(groups(text).contains(&group), "{text:?} should switch on {group:?}, got {:?}", groups(text));
+            assert!(
+                groups(text).contains(&group),
+                "{text:?} should switch on {group:?}, got {:?}",
+                groups(text)
+            );
         }
     }
 
     #[test]
     fn blank_intent_filters_nothing() {
-        let rule = IntentRule { group: Some(IntentGroup::Brain), suppress_on_form_fill: true };
+        let rule = IntentRule {
+            group: Some(IntentGroup::Brain),
+            suppress_on_form_fill: true,
+        };
         assert!(IntentFilter::new(None).allows(&rule));
         assert!(IntentFilter::new(Some("   ")).allows(&rule));
     }
 
     #[test]
     fn form_fill_suppresses_even_ungrouped_tools() {
-        let journal = IntentRule { group: None, suppress_on_form_fill: true };
+        let journal = IntentRule {
+            group: None,
+            suppress_on_form_fill: true,
+        };
         let time = IntentRule::default();
         let filter = IntentFilter::new(Some("type my name into the title field"));
         assert!(!filter.allows(&journal));

@@ -43,7 +43,8 @@ impl Registry {
             .filter(|tool| scope.includes(&tool.policy.scopes))
             .filter(|tool| intent.allows(&tool.descriptor.intent))
             .map(|tool| {
-                let granted = granted_applies.then(|| grants.has_all(&tool.policy.required_capabilities));
+                let granted =
+                    granted_applies.then(|| grants.has_all(&tool.policy.required_capabilities));
                 (tool, granted)
             });
 

@@ -53,7 +53,11 @@ impl From<ValidationFailure> for ToolError {
 
 impl ToolCall {
     /// A call built by the server itself (MCP, Persistent Mind, recipe children).
-    pub fn new(request_id: impl Into<String>, name: impl Into<String>, arguments: Map<String, Value>) -> ToolCall {
+    pub fn new(
+        request_id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: Map<String, Value>,
+    ) -> ToolCall {
         ToolCall {
             request_id: request_id.into(),
             name: name.into(),
@@ -66,7 +70,10 @@ impl ToolCall {
     pub fn parse(body: &Value) -> Result<ToolCall, ValidationFailure> {
         let Some(object) = body.as_object() else {
             return Err(ValidationFailure {
-                details: vec![FieldIssue::new("", format!("Expected object, received {}", json_type(body)))],
+                details: vec![FieldIssue::new(
+                    "",
+                    format!("Expected object, received {}", json_type(body)),
+                )],
             });
         };
         let mut details = Vec::new();
@@ -77,14 +84,24 @@ impl ToolCall {
             .filter(|key| !KNOWN_KEYS.contains(key))
             .collect();
         if !unknown.is_empty() {
-            let keys = unknown.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ");
-            details.push(FieldIssue::new("", format!("Unrecognized key(s) in object: {keys}")));
+            let keys = unknown
+                .iter()
+                .map(|k| format!("'{k}'"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            details.push(FieldIssue::new(
+                "",
+                format!("Unrecognized key(s) in object: {keys}"),
+            ));
         }
 
         match object.get("type") {
             None => {}
             Some(Value::String(t)) if t == "portos_tool_call" => {}
-            Some(_) => details.push(FieldIssue::new("type", "Invalid literal value, expected \"portos_tool_call\"")),
+            Some(_) => details.push(FieldIssue::new(
+                "type",
+                "Invalid literal value, expected \"portos_tool_call\"",
+            )),
         }
 
         let request_id = match object.get("requestId") {
@@ -105,20 +122,35 @@ impl ToolCall {
             Some(Value::String(raw)) => {
                 let name = raw.trim();
                 if name.is_empty() {
-                    details.push(FieldIssue::new("name", "String must contain at least 1 character(s)"));
+                    details.push(FieldIssue::new(
+                        "name",
+                        "String must contain at least 1 character(s)",
+                    ));
                     None
                 } else if name.chars().count() > NAME_MAX_CHARS {
-                    details.push(FieldIssue::new("name", format!("String must contain at most {NAME_MAX_CHARS} character(s)")));
+                    details.push(FieldIssue::new(
+                        "name",
+                        format!("String must contain at most {NAME_MAX_CHARS} character(s)"),
+                    ));
                     None
-                } else if !name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')) {
-                    details.push(FieldIssue::new("name", "name contains unsupported characters"));
+                } else if !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+                {
+                    details.push(FieldIssue::new(
+                        "name",
+                        "name contains unsupported characters",
+                    ));
                     None
                 } else {
                     Some(name.to_owned())
                 }
             }
             Some(other) => {
-                details.push(FieldIssue::new("name", format!("Expected string, received {}", json_type(other))));
+                details.push(FieldIssue::new(
+                    "name",
+                    format!("Expected string, received {}", json_type(other)),
+                ));
                 None
             }
             None => {
@@ -132,7 +164,9 @@ impl ToolCall {
             Some(Value::Number(n)) if n.as_f64() == Some(f64::from(SCHEMA_VERSION)) => {}
             Some(_) => details.push(FieldIssue::new(
                 "version",
-                format!("Invalid literal value, expected {SCHEMA_VERSION}; future versions are rejected"),
+                format!(
+                    "Invalid literal value, expected {SCHEMA_VERSION}; future versions are rejected"
+                ),
             )),
         }
 
@@ -140,7 +174,10 @@ impl ToolCall {
             None => Some(Map::new()),
             Some(Value::Object(map)) => Some(map.clone()),
             Some(other) => {
-                details.push(FieldIssue::new("arguments", format!("Expected object, received {}", json_type(other))));
+                details.push(FieldIssue::new(
+                    "arguments",
+                    format!("Expected object, received {}", json_type(other)),
+                ));
                 None
             }
         };
@@ -161,11 +198,17 @@ impl ToolCall {
 /// 1..=200 characters of letters, digits, `.`, `_`, `:` and `-`.
 pub fn check_request_id(value: &Value) -> Result<String, FieldIssue> {
     let Value::String(raw) = value else {
-        return Err(FieldIssue::new("requestId", format!("Expected string, received {}", json_type(value))));
+        return Err(FieldIssue::new(
+            "requestId",
+            format!("Expected string, received {}", json_type(value)),
+        ));
     };
     let id = raw.trim();
     if id.is_empty() {
-        return Err(FieldIssue::new("requestId", "String must contain at least 1 character(s)"));
+        return Err(FieldIssue::new(
+            "requestId",
+            "String must contain at least 1 character(s)",
+        ));
     }
     if id.chars().count() > REQUEST_ID_MAX_CHARS {
         return Err(FieldIssue::new(
@@ -173,8 +216,14 @@ pub fn check_request_id(value: &Value) -> Result<String, FieldIssue> {
             format!("String must contain at most {REQUEST_ID_MAX_CHARS} character(s)"),
         ));
     }
-    if !id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-')) {
-        return Err(FieldIssue::new("requestId", "requestId contains unsupported characters"));
+    if !id
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
+    {
+        return Err(FieldIssue::new(
+            "requestId",
+            "requestId contains unsupported characters",
+        ));
     }
     Ok(id.to_owned())
 }

@@ -152,9 +152,8 @@ impl<'de> Deserialize<'de> for Capabilities {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Capabilities, A::Error> {
                 let mut granted = Capabilities::NONE;
                 while let Some(key) = map.next_key::<String>()? {
-                    let capability = Capability::from_key(&key).ok_or_else(|| {
-                        de::Error::unknown_field(&key, &CAPABILITY_KEYS)
-                    })?;
+                    let capability = Capability::from_key(&key)
+                        .ok_or_else(|| de::Error::unknown_field(&key, &CAPABILITY_KEYS))?;
                     if map.next_value::<bool>()? {
                         granted = granted.with(capability);
                     }
@@ -190,7 +189,10 @@ mod tests {
         let caps = Capabilities::from_json(&json!({
             "readPortos": true, "writePortos": "true", "manageMind": 1, "createTasks": false, "shell": true
         }));
-        assert_eq!(caps.iter().collect::<Vec<_>>(), vec![Capability::ReadPortos]);
+        assert_eq!(
+            caps.iter().collect::<Vec<_>>(),
+            vec![Capability::ReadPortos]
+        );
         assert_eq!(Capabilities::from_json(&json!([true])), Capabilities::NONE);
     }
 

@@ -46,7 +46,11 @@ impl ToolResult {
                         .find(|v| !v.is_null() && *v != &Value::String(String::new()))
                         .map(stringify)
                         .unwrap_or_else(|| "Tool adapter reported failure".to_owned());
-                    (ToolState::Failed, Some(Value::Object(object)), Some(bound(&message)))
+                    (
+                        ToolState::Failed,
+                        Some(Value::Object(object)),
+                        Some(bound(&message)),
+                    )
                 } else {
                     (ToolState::Completed, Some(Value::Object(object)), None)
                 }
@@ -133,7 +137,10 @@ mod tests {
     fn non_object_is_invalid() {
         let r = normalize(json!([1, 2]));
         assert_eq!(r.state, ToolState::Failed);
-        assert_eq!(r.error.as_deref(), Some("Tool adapter returned an invalid result"));
+        assert_eq!(
+            r.error.as_deref(),
+            Some("Tool adapter returned an invalid result")
+        );
         assert!(r.result.is_none());
     }
 

@@ -61,7 +61,10 @@ impl RegistryBuilder {
     }
 
     /// Uses these descriptors instead of every linked tool (tests, embedding).
-    pub fn descriptors(mut self, descriptors: impl IntoIterator<Item = &'static ToolDescriptor>) -> Self {
+    pub fn descriptors(
+        mut self,
+        descriptors: impl IntoIterator<Item = &'static ToolDescriptor>,
+    ) -> Self {
         self.descriptors = Some(descriptors.into_iter().collect());
         self
     }
@@ -120,7 +123,10 @@ impl RegistryBuilder {
 fn check_descriptor(d: &ToolDescriptor, problems: &mut Vec<String>) {
     let at = d.location;
     if !is_callable_name(d.name) || d.name.starts_with("recipe.") {
-        problems.push(format!("tool name `{}` ({at}) breaks the naming rule [A-Za-z0-9._-]{{1,100}}", d.name));
+        problems.push(format!(
+            "tool name `{}` ({at}) breaks the naming rule [A-Za-z0-9._-]{{1,100}}",
+            d.name
+        ));
     }
     if !is_provider_name(d.provider_name) {
         problems.push(format!(
@@ -130,11 +136,17 @@ fn check_descriptor(d: &ToolDescriptor, problems: &mut Vec<String>) {
     }
     for alias in d.aliases {
         if !is_callable_name(alias) {
-            problems.push(format!("alias `{alias}` of tool `{}` ({at}) breaks the naming rule", d.name));
+            problems.push(format!(
+                "alias `{alias}` of tool `{}` ({at}) breaks the naming rule",
+                d.name
+            ));
         }
     }
     if d.version != SCHEMA_VERSION {
-        problems.push(format!("tool `{}` ({at}) has unsupported version {}", d.name, d.version));
+        problems.push(format!(
+            "tool `{}` ({at}) has unsupported version {}",
+            d.name, d.version
+        ));
     }
     if d.policy.scopes.is_empty() {
         problems.push(format!("tool `{}` ({at}) has no scope", d.name));

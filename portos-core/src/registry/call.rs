@@ -16,7 +16,11 @@ impl Registry {
     ///
     /// `Err` is a refusal (nothing ran); `Ok` is the normalized outcome,
     /// completed or failed.
-    pub async fn call(&self, authority: &Authority, call: ToolCall) -> Result<ToolResult, ToolError> {
+    pub async fn call(
+        &self,
+        authority: &Authority,
+        call: ToolCall,
+    ) -> Result<ToolResult, ToolError> {
         let (shared, duplicate) = self.admit(authority, call)?;
         let result = shared.await;
         let mut result = Arc::unwrap_or_clone(result);
@@ -26,9 +30,16 @@ impl Registry {
 
     /// Everything up to (and including) starting the adapter; the returned
     /// future resolves to the result.
-    fn admit(&self, authority: &Authority, call: ToolCall) -> Result<(SharedResult, bool), ToolError> {
+    fn admit(
+        &self,
+        authority: &Authority,
+        call: ToolCall,
+    ) -> Result<(SharedResult, bool), ToolError> {
         let tool = self.resolve(&call.name).ok_or_else(|| {
-            ToolError::new(ErrorCode::ToolNotFound, format!("Unknown tool '{}'", call.name))
+            ToolError::new(
+                ErrorCode::ToolNotFound,
+                format!("Unknown tool '{}'", call.name),
+            )
         })?;
         authorize(tool, authority)?;
         let bound = validate(tool, call.arguments)?;
@@ -46,8 +57,19 @@ impl Registry {
 
     /// Spawns the adapter so it runs to completion even if the caller goes
     /// away: an acknowledged write is never half-done because a client left.
-    fn start(&self, tool: &RegisteredTool, authority: &Authority, request_id: Arc<str>, bound: BoundCall) -> SharedResult {
-        let ctx = ToolContext::new(*authority, request_id.clone(), self.shutdown.child_token(), self.state.clone());
+    fn start(
+        &self,
+        tool: &RegisteredTool,
+        authority: &Authority,
+        request_id: Arc<str>,
+        bound: BoundCall,
+    ) -> SharedResult {
+        let ctx = ToolContext::new(
+            *authority,
+            request_id.clone(),
+            self.shutdown.child_token(),
+            self.state.clone(),
+        );
         let name = tool.name();
         let handle = tokio::spawn(bound.run(ctx));
         async move {
@@ -56,7 +78,9 @@ impl Registry {
                 Ok(Ok(value)) => ToolResult::from_adapter_value(id, name.to_owned(), value),
                 Ok(Err(message)) => ToolResult::from_adapter_error(id, name.to_owned(), &message),
                 // A panicking or aborted adapter is a failed call, not a crash.
-                Err(_) => ToolResult::from_adapter_error(id, name.to_owned(), "Tool execution failed"),
+                Err(_) => {
+                    ToolResult::from_adapter_error(id, name.to_owned(), "Tool execution failed")
+                }
             };
             Arc::new(result)
         }
@@ -85,7 +109,11 @@ fn authorize(tool: &RegisteredTool, authority: &Authority) -> Result<(), ToolErr
             format!("Tool '{name}' is unavailable in the {scope} scope"),
         ));
     }
-    if scope.is_granted_principal() && !authority.capabilities.has_all(&tool.policy.required_capabilities) {
+    if scope.is_granted_principal()
+        && !authority
+            .capabilities
+            .has_all(&tool.policy.required_capabilities)
+    {
         return Err(ToolError::new(
             ErrorCode::ToolCapabilityDenied,
             format!("Tool '{name}' is not granted to the {scope} principal"),
@@ -101,7 +129,10 @@ fn authorize(tool: &RegisteredTool, authority: &Authority) -> Result<(), ToolErr
 }
 
 /// The compiled schema first (every violation listed), then the input type.
-fn validate(tool: &RegisteredTool, arguments: serde_json::Map<String, Value>) -> Result<BoundCall, ToolError> {
+fn validate(
+    tool: &RegisteredTool,
+    arguments: serde_json::Map<String, Value>,
+) -> Result<BoundCall, ToolError> {
     let arguments = Value::Object(arguments);
     let issues: Vec<String> = tool
         .validator()
@@ -113,7 +144,11 @@ fn validate(tool: &RegisteredTool, arguments: serde_json::Map<String, Value>) ->
                 .map(|segment| segment.to_string())
                 .collect::<Vec<_>>()
                 .join(".");
-            let path = if path.is_empty() { "arguments".to_owned() } else { path };
+            let path = if path.is_empty() {
+                "arguments".to_owned()
+            } else {
+                path
+            };
             format!("{path} {error}")
         })
         .collect();

@@ -41,7 +41,11 @@ mod tests {
 
     #[test]
     fn is_a_digest_of_sorted_canonical_json() {
-        let fp = Fingerprint::of_call("brain.search", &json!({"query": "secret words", "limit": 5}), Scope::Ui);
+        let fp = Fingerprint::of_call(
+            "brain.search",
+            &json!({"query": "secret words", "limit": 5}),
+            Scope::Ui,
+        );
         let hex = fp.to_hex();
         assert_eq!(hex.len(), 64);
         assert!(!hex.contains("secret"));

@@ -128,12 +128,6 @@ impl CallStore {
         let stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
         stores.results.get(request_id).map(|r| r.result.clone())
     }
-
-    #[cfg(test)]
-    pub fn sizes(&self) -> (usize, usize) {
-        let stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
-        (stores.results.len(), stores.tombstones.len())
-    }
 }
 
 impl Stores {

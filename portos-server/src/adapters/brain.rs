@@ -44,13 +44,8 @@ pub async fn capture(ctx: &ToolContext, args: CaptureArgs) -> Result<Captured, A
     if text.is_empty() {
         return Err(AdapterError::new("text must not be empty"));
     }
-    let store = ctx
-        .state::<Store>()
-        .map_err(AdapterError::missing_state)?
-        .clone();
-    let clock = ctx
-        .state::<UserClock>()
-        .map_err(AdapterError::missing_state)?;
+    let store = ctx.state::<Store>()?.clone();
+    let clock = ctx.state::<UserClock>()?;
     let now = jiff::Timestamp::now();
     let local_date = clock.local_date(now);
     let id = uuid::Uuid::new_v4().to_string();
@@ -116,10 +111,7 @@ pub async fn search(ctx: &ToolContext, args: SearchArgs) -> Result<SearchResult,
         return Err(AdapterError::new("query must not be empty"));
     }
     let limit = clamp_limit(args.limit, SEARCH_DEFAULT, SEARCH_MAX);
-    let store = ctx
-        .state::<Store>()
-        .map_err(AdapterError::missing_state)?
-        .clone();
+    let store = ctx.state::<Store>()?.clone();
     let needle = query.to_lowercase();
     let hits = store
         .run(move |connection| {
@@ -184,10 +176,7 @@ pub struct RecentResult {
 )]
 pub async fn recent(ctx: &ToolContext, args: RecentArgs) -> Result<RecentResult, AdapterError> {
     let limit = clamp_limit(args.limit, RECENT_DEFAULT, RECENT_MAX);
-    let store = ctx
-        .state::<Store>()
-        .map_err(AdapterError::missing_state)?
-        .clone();
+    let store = ctx.state::<Store>()?.clone();
     let items = store
         .run(move |connection| {
             let mut statement = connection.prepare_cached(

@@ -31,9 +31,7 @@ pub struct TimeNow {
     side_effect = "read",
 )]
 pub async fn now(ctx: &ToolContext) -> Result<TimeNow, AdapterError> {
-    let clock = ctx
-        .state::<UserClock>()
-        .map_err(AdapterError::missing_state)?;
+    let clock = ctx.state::<UserClock>()?;
     let now = clock.now();
     let time = now.strftime("%-I:%M %p").to_string();
     let day_of_week = now.strftime("%A").to_string();

@@ -37,7 +37,11 @@ pub struct Shouted {
     side_effect = "read",
 )]
 pub async fn shout(args: ShoutArgs) -> Result<Shouted, AdapterError> {
-    let text = format!("{}{}", args.text.to_uppercase(), "!".repeat(usize::from(args.marks)));
+    let text = format!(
+        "{}{}",
+        args.text.to_uppercase(),
+        "!".repeat(usize::from(args.marks))
+    );
     Ok(Shouted {
         ok: true,
         summary: format!("Shouted {} characters.", text.chars().count()),

@@ -1,0 +1,14 @@
+use portos_core::{portos_tool, AdapterError};
+
+/// Forget everything.
+#[portos_tool(
+    name = "demo.forget",
+    scopes = ["ui"],
+    side_effect = "destructive",
+    confirmation = "always",
+)]
+async fn forget() -> Result<String, AdapterError> {
+    Ok("forgotten".to_owned())
+}
+
+fn main() {}

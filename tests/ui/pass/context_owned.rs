@@ -1,0 +1,26 @@
+use portos_core::{portos_tool, AdapterError, Confirmation, ToolContext};
+
+/// Echo the request id back.
+#[portos_tool(
+    name = "demo.request-id",
+    scopes = ["ui"],
+    side_effect = "write",
+)]
+async fn request_id(ctx: ToolContext) -> Result<String, AdapterError> {
+    Ok(ctx.request_id().to_owned())
+}
+
+fn main() {
+    let tool = portos_core::TOOLS
+        .iter()
+        .find(|tool| tool.name == "demo.request-id")
+        .expect("the tool is in the link-time list");
+    portos_core::Registry::builder()
+        .descriptors([tool])
+        .build()
+        .expect("the registry accepts the tool");
+    // The defaults of a write.
+    assert_eq!(tool.provider_name, "demo_request_id");
+    assert!(!tool.policy.idempotent);
+    assert!(matches!(tool.policy.confirmation, Confirmation::CapabilityGrant));
+}

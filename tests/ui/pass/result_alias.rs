@@ -1,0 +1,29 @@
+use portos_core::{portos_tool, AdapterError};
+
+/// What most tool crates define once and use everywhere.
+type Outcome<T> = Result<T, AdapterError>;
+
+/// Report the time of day, through a `Result` alias.
+#[portos_tool(name = "demo.clock", scopes = ["agent"], side_effect = "read")]
+async fn clock() -> Outcome<u32> {
+    Ok(12)
+}
+
+/// Report the date, through the full path of `Result`.
+#[portos_tool(name = "demo.calendar", scopes = ["agent"], side_effect = "read")]
+async fn calendar() -> std::result::Result<String, std::io::Error> {
+    Ok("today".to_owned())
+}
+
+fn main() {
+    for name in ["demo.clock", "demo.calendar"] {
+        let tool = portos_core::TOOLS
+            .iter()
+            .find(|tool| tool.name == name)
+            .expect("the tool is in the link-time list");
+        portos_core::Registry::builder()
+            .descriptors([tool])
+            .build()
+            .expect("the registry accepts the tool");
+    }
+}
