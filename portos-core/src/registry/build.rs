@@ -114,6 +114,7 @@ impl RegistryBuilder {
             calls: CallStore::new(self.limits),
             state: Arc::new(self.state),
             shutdown: CancellationToken::new(),
+            unavailable: std::sync::RwLock::new(HashMap::new()),
         })
     }
 }
@@ -167,7 +168,32 @@ fn compile(d: &'static ToolDescriptor) -> Result<RegisteredTool, String> {
             schema::SchemaError::Invalid(error.to_string())
         )
     })?;
-    Ok(registered(d, input_schema, validator))
+    let tool = registered(d, input_schema, validator);
+    check_output_is_object(&tool)?;
+    Ok(tool)
+}
+
+/// The contract normalizes any non-object adapter result into a failure, so
+/// an output type that can never be an object is a mistake caught here, once,
+/// rather than on every call.
+fn check_output_is_object(tool: &RegisteredTool) -> Result<(), String> {
+    let declared = tool.result_schema.get("type");
+    let can_be_object = match declared {
+        None => true,
+        Some(serde_json::Value::String(t)) => t == "object",
+        Some(serde_json::Value::Array(types)) => types.iter().any(|t| t == "object"),
+        Some(_) => true,
+    };
+    if can_be_object {
+        return Ok(());
+    }
+    let d = tool.descriptor;
+    Err(format!(
+        "tool `{}` ({}) returns {} values, but an adapter must return a JSON object (a struct with `ok` and `summary`)",
+        d.name,
+        d.location,
+        declared.map_or_else(String::new, ToString::to_string)
+    ))
 }
 
 fn registered(

@@ -42,6 +42,14 @@ impl Registry {
             )
         })?;
         authorize(tool, authority)?;
+        // After authorization, so an unauthorized caller learns nothing about
+        // the tool's state; before validation, since nothing would run anyway.
+        if let Some(reason) = self.unavailable_reason(tool.name()) {
+            return Err(ToolError::new(
+                ErrorCode::ToolUnavailable,
+                format!("Tool '{}' is unavailable: {reason}", tool.name()),
+            ));
+        }
         let bound = validate(tool, call.arguments)?;
         let fingerprint = Fingerprint::of_call(tool.name(), bound.normalized(), authority.scope);
 

@@ -13,7 +13,7 @@ mod idempotency;
 mod order;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -84,6 +84,9 @@ pub struct Registry {
     calls: CallStore,
     state: Arc<StateMap>,
     shutdown: CancellationToken,
+    /// Tools switched off at run time (canonical name → reason), e.g. while a
+    /// feature they need is not configured. Calls get `TOOL_UNAVAILABLE`.
+    unavailable: RwLock<HashMap<&'static str, String>>,
 }
 
 impl Registry {
@@ -113,6 +116,42 @@ impl Registry {
 
     pub fn limits(&self) -> RegistryLimits {
         self.calls.limits()
+    }
+
+    /// Marks a tool unavailable: calls answer 409 `TOOL_UNAVAILABLE` with
+    /// `reason` until [`Registry::set_available`]. Returns false for an
+    /// unknown name.
+    pub fn set_unavailable(&self, name: &str, reason: impl Into<String>) -> bool {
+        let Some(tool) = self.resolve(name) else {
+            return false;
+        };
+        self.unavailable
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(tool.name(), reason.into());
+        true
+    }
+
+    /// Makes a tool callable again. Returns false for an unknown name.
+    pub fn set_available(&self, name: &str) -> bool {
+        let Some(tool) = self.resolve(name) else {
+            return false;
+        };
+        self.unavailable
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(tool.name());
+        true
+    }
+
+    /// Why a tool is unavailable, if it is.
+    pub fn unavailable_reason(&self, name: &str) -> Option<String> {
+        let tool = self.resolve(name)?;
+        self.unavailable
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(tool.name())
+            .cloned()
     }
 }
 
