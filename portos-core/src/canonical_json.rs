@@ -12,6 +12,11 @@ pub fn to_string(value: &Value) -> String {
     out
 }
 
+/// Appends the canonical form of `value` to `out`.
+pub fn write_to(out: &mut String, value: &Value) {
+    write(out, value);
+}
+
 fn write(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),

@@ -21,7 +21,7 @@ async fn time_now(zone: &str) -> serde_json::Value {
         .await
         .expect("allowed");
     assert_eq!(result.state, ToolState::Completed);
-    result.result.expect("result")
+    serde_json::Value::clone(&result.result.expect("result"))
 }
 
 #[tokio::test]

@@ -865,8 +865,8 @@ async fn a_plain_object_completes_with_its_result() {
     let result = outcome(&registry, "r1", "completed").await;
     assert_eq!(result.state, ToolState::Completed);
     assert_eq!(
-        result.result,
-        Some(json!({ "ok": true, "summary": "fine" }))
+        result.result.as_deref(),
+        Some(&json!({ "ok": true, "summary": "fine" }))
     );
     assert_eq!(result.error, None);
     assert!(!result.duplicate);
@@ -886,8 +886,8 @@ async fn ok_false_fails_and_keeps_the_result() {
     assert_eq!(result.state, ToolState::Failed);
     assert_eq!(result.error.as_deref(), Some("No goal matched."));
     assert_eq!(
-        result.result,
-        Some(json!({ "ok": false, "summary": "No goal matched." }))
+        result.result.as_deref(),
+        Some(&json!({ "ok": false, "summary": "No goal matched." }))
     );
 }
 
@@ -917,7 +917,7 @@ async fn a_failure_without_message_gets_the_default_one() {
         result.error.as_deref(),
         Some("Tool adapter reported failure")
     );
-    assert_eq!(result.result, Some(json!({ "ok": false })));
+    assert_eq!(result.result.as_deref(), Some(&json!({ "ok": false })));
 }
 
 #[tokio::test]

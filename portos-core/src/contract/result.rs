@@ -1,6 +1,8 @@
 //! The normalized `portos_tool_result` envelope (BEHAVIOUR §1.4).
 
 use serde::Serialize;
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::SCHEMA_VERSION;
@@ -25,8 +27,9 @@ pub struct ToolResult {
     pub version: u32,
     pub state: ToolState,
     pub duplicate: bool,
+    /// Shared, not copied: a replay hands out the retained value itself.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<Value>,
+    pub result: Option<Arc<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -48,11 +51,15 @@ impl ToolResult {
                         .unwrap_or_else(|| "Tool adapter reported failure".to_owned());
                     (
                         ToolState::Failed,
-                        Some(Value::Object(object)),
+                        Some(Arc::new(Value::Object(object))),
                         Some(bound(&message)),
                     )
                 } else {
-                    (ToolState::Completed, Some(Value::Object(object)), None)
+                    (
+                        ToolState::Completed,
+                        Some(Arc::new(Value::Object(object))),
+                        None,
+                    )
                 }
             }
             _ => (

@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
+use std::panic::AssertUnwindSafe;
+
 use futures::FutureExt;
+use futures::future::Either;
 use serde_json::Value;
 
 use super::idempotency::{Admission, SharedResult};
@@ -63,8 +66,11 @@ impl Registry {
         })
     }
 
-    /// Spawns the adapter so it runs to completion even if the caller goes
-    /// away: an acknowledged write is never half-done because a client left.
+    /// Starts the adapter. A write is spawned so it runs to completion even
+    /// if the caller goes away: an acknowledged write is never half-done
+    /// because a client left. A read runs on the caller's task (no spawn, the
+    /// cheap path): if the caller leaves, a replay resumes it, and nothing
+    /// is lost by stopping it.
     fn start(
         &self,
         tool: &RegisteredTool,
@@ -75,22 +81,25 @@ impl Registry {
         let ctx = ToolContext::new(
             *authority,
             request_id.clone(),
-            self.shutdown.child_token(),
+            self.shutdown.clone(),
             self.state.clone(),
         );
         let name = tool.name();
-        let handle = tokio::spawn(bound.run(ctx));
+        // A panicking adapter is a failed call, not a crash, on either path.
+        let run = AssertUnwindSafe(bound.run(ctx)).catch_unwind();
+        let outcome = if tool.policy.side_effect.is_read() {
+            Either::Left(run.map(Result::ok))
+        } else {
+            Either::Right(tokio::spawn(run).map(|joined| joined.ok().and_then(Result::ok)))
+        };
         async move {
             let id = request_id.to_string();
-            let result = match handle.await {
-                Ok(Ok(value)) => ToolResult::from_adapter_value(id, name.to_owned(), value),
-                Ok(Err(message)) => ToolResult::from_adapter_error(id, name.to_owned(), &message),
-                // A panicking or aborted adapter is a failed call, not a crash.
-                Err(_) => {
-                    ToolResult::from_adapter_error(id, name.to_owned(), "Tool execution failed")
-                }
-            };
-            Arc::new(result)
+            let name = name.to_owned();
+            Arc::new(match outcome.await {
+                Some(Ok(value)) => ToolResult::from_adapter_value(id, name, value),
+                Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
+                None => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
+            })
         }
         .boxed()
         .shared()
@@ -142,6 +151,11 @@ fn validate(
     arguments: serde_json::Map<String, Value>,
 ) -> Result<BoundCall, ToolError> {
     let arguments = Value::Object(arguments);
+    // The common case first: `is_valid` builds no error values.
+    if tool.validator().is_valid(&arguments) {
+        return (tool.descriptor.bind)(arguments)
+            .map_err(|error| invalid_arguments(tool, &error.0));
+    }
     let issues: Vec<String> = tool
         .validator()
         .iter_errors(&arguments)

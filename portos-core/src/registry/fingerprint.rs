@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::canonical_json;
@@ -14,11 +14,16 @@ pub struct Fingerprint([u8; 32]);
 
 impl Fingerprint {
     pub fn of_call(canonical_name: &str, arguments: &Value, scope: Scope) -> Fingerprint {
-        let mut object = Map::new();
-        object.insert("name".to_owned(), Value::String(canonical_name.to_owned()));
-        object.insert("arguments".to_owned(), arguments.clone());
-        object.insert("scope".to_owned(), Value::String(scope.as_str().to_owned()));
-        let text = canonical_json::to_string(&Value::Object(object));
+        // The canonical JSON of `{name, arguments, scope}`, written directly
+        // (its keys are already in sorted order) instead of building a map.
+        let mut text = String::with_capacity(96);
+        text.push_str("{\"arguments\":");
+        canonical_json::write_to(&mut text, arguments);
+        text.push_str(",\"name\":");
+        canonical_json::write_to(&mut text, &Value::String(canonical_name.to_owned()));
+        text.push_str(",\"scope\":\"");
+        text.push_str(scope.as_str());
+        text.push_str("\"}");
         Fingerprint(Sha256::digest(text.as_bytes()).into())
     }
 

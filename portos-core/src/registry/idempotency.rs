@@ -6,6 +6,7 @@
 //! * tombstones: requestId → (fingerprint, expiry), 24 h and FIFO 10,000.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use futures::future::{BoxFuture, Shared};
@@ -32,21 +33,67 @@ struct Retained {
 
 struct Tombstone {
     fingerprint: Fingerprint,
-    expires_at: Instant,
 }
+
+/// A requestId with its hash computed once (SipHash with this process's
+/// random key, so crafted ids cannot flood a bucket). Both stores and both
+/// queues reuse it instead of hashing the id again at every step.
+#[derive(Clone)]
+struct Key {
+    hash: u64,
+    id: Arc<str>,
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.hash == other.hash && self.id == other.id
+    }
+}
+
+impl Eq for Key {}
+
+/// Passes a [`Key`]'s precomputed hash through.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is ever called, by `Key::hash`; fold anything else.
+        for byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<PassThrough>>;
 
 #[derive(Default)]
 struct Stores {
-    results: HashMap<Arc<str>, Retained>,
-    result_order: VecDeque<Arc<str>>,
-    tombstones: HashMap<Arc<str>, Tombstone>,
-    /// Insertion order; expiry is insertion time plus a constant, so this is
-    /// also expiry order.
-    tombstone_order: VecDeque<Arc<str>>,
+    results: KeyMap<Retained>,
+    result_order: VecDeque<Key>,
+    tombstones: KeyMap<Tombstone>,
+    /// Insertion order with each expiry; expiry is insertion time plus a
+    /// constant, so this is also expiry order.
+    tombstone_order: VecDeque<(Key, Instant)>,
 }
 
 pub struct CallStore {
     limits: RegistryLimits,
+    hasher: RandomState,
     stores: Mutex<Stores>,
 }
 
@@ -54,12 +101,20 @@ impl CallStore {
     pub fn new(limits: RegistryLimits) -> CallStore {
         CallStore {
             limits,
+            hasher: RandomState::new(),
             stores: Mutex::new(Stores::default()),
         }
     }
 
     pub fn limits(&self) -> RegistryLimits {
         self.limits
+    }
+
+    fn key(&self, request_id: &str) -> Key {
+        Key {
+            hash: self.hasher.hash_one(request_id),
+            id: Arc::from(request_id),
+        }
     }
 
     /// Looks the call up and, on first sight, stores the future `start` makes
@@ -71,18 +126,19 @@ impl CallStore {
         fingerprint: Fingerprint,
         start: impl FnOnce() -> SharedResult,
     ) -> Result<Admission, ToolError> {
+        let key = self.key(request_id);
         let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
         let now = Instant::now();
         stores.prune(now, self.limits.max_tombstones);
 
-        if let Some(retained) = stores.results.get(request_id) {
+        if let Some(retained) = stores.results.get(&key) {
             return if retained.fingerprint == fingerprint {
                 Ok(Admission::Replay(retained.result.clone()))
             } else {
                 Err(conflict())
             };
         }
-        if let Some(tombstone) = stores.tombstones.get(request_id) {
+        if let Some(tombstone) = stores.tombstones.get(&key) {
             return Err(if tombstone.fingerprint == fingerprint {
                 ToolError::new(
                     ErrorCode::ToolIdempotencyExpired,
@@ -93,16 +149,13 @@ impl CallStore {
             });
         }
 
-        let key: Arc<str> = Arc::from(request_id);
         let result = start();
-        stores.tombstones.insert(
-            key.clone(),
-            Tombstone {
-                fingerprint,
-                expires_at: now + self.limits.retention,
-            },
-        );
-        stores.tombstone_order.push_back(key.clone());
+        stores
+            .tombstones
+            .insert(key.clone(), Tombstone { fingerprint });
+        stores
+            .tombstone_order
+            .push_back((key.clone(), now + self.limits.retention));
         stores.results.insert(
             key.clone(),
             Retained {
@@ -119,30 +172,32 @@ impl CallStore {
                 None => break,
             }
         }
-        stores.prune(now, self.limits.max_tombstones);
+        // One insert can put the fingerprints at most one over the cap.
+        if stores.tombstones.len() > self.limits.max_tombstones
+            && let Some((oldest, _)) = stores.tombstone_order.pop_front()
+        {
+            stores.tombstones.remove(&oldest);
+        }
         Ok(Admission::Fresh(result))
     }
 
     /// The retained result of a requestId, if it is still in the result store.
     pub fn retained(&self, request_id: &str) -> Option<SharedResult> {
+        let key = self.key(request_id);
         let stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
-        stores.results.get(request_id).map(|r| r.result.clone())
+        stores.results.get(&key).map(|r| r.result.clone())
     }
 }
 
 impl Stores {
     /// Drops expired fingerprints from the front, then trims to the cap.
     fn prune(&mut self, now: Instant, max_tombstones: usize) {
-        while let Some(oldest) = self.tombstone_order.front() {
-            let expired = self
-                .tombstones
-                .get(oldest)
-                .is_none_or(|t| t.expires_at <= now);
-            let over = self.tombstones.len() > max_tombstones;
-            if !expired && !over {
+        while let Some((_, expires_at)) = self.tombstone_order.front() {
+            let expired = *expires_at <= now;
+            if !expired && self.tombstones.len() <= max_tombstones {
                 break;
             }
-            if let Some(oldest) = self.tombstone_order.pop_front() {
+            if let Some((oldest, _)) = self.tombstone_order.pop_front() {
                 self.tombstones.remove(&oldest);
             }
         }

@@ -1,4 +1,5 @@
 use portos_core::{portos_tool, AdapterError, Confirmation, ToolContext};
+use serde_json::{json, Value};
 
 /// Echo the request id back.
 #[portos_tool(
@@ -6,8 +7,8 @@ use portos_core::{portos_tool, AdapterError, Confirmation, ToolContext};
     scopes = ["ui"],
     side_effect = "write",
 )]
-async fn request_id(ctx: ToolContext) -> Result<String, AdapterError> {
-    Ok(ctx.request_id().to_owned())
+async fn request_id(ctx: ToolContext) -> Result<Value, AdapterError> {
+    Ok(json!({ "ok": true, "requestId": ctx.request_id() }))
 }
 
 fn main() {

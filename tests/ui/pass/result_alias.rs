@@ -1,18 +1,19 @@
 use portos_core::{portos_tool, AdapterError};
+use std::collections::BTreeMap;
 
 /// What most tool crates define once and use everywhere.
 type Outcome<T> = Result<T, AdapterError>;
 
 /// Report the time of day, through a `Result` alias.
 #[portos_tool(name = "demo.clock", scopes = ["agent"], side_effect = "read")]
-async fn clock() -> Outcome<u32> {
-    Ok(12)
+async fn clock() -> Outcome<BTreeMap<String, u32>> {
+    Ok(BTreeMap::from([("hour".to_owned(), 12)]))
 }
 
 /// Report the date, through the full path of `Result`.
 #[portos_tool(name = "demo.calendar", scopes = ["agent"], side_effect = "read")]
-async fn calendar() -> std::result::Result<String, std::io::Error> {
-    Ok("today".to_owned())
+async fn calendar() -> std::result::Result<BTreeMap<String, String>, std::io::Error> {
+    Ok(BTreeMap::from([("date".to_owned(), "today".to_owned())]))
 }
 
 fn main() {
