@@ -36,7 +36,7 @@ fn write(out: &mut String, value: &Value) {
         }
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|(a, _), (b, _)| a.encode_utf16().cmp(b.encode_utf16()));
+            entries.sort_unstable_by(|(a, _), (b, _)| key_order(a, b));
             out.push('{');
             for (index, (key, item)) in entries.into_iter().enumerate() {
                 if index > 0 {
@@ -48,6 +48,16 @@ fn write(out: &mut String, value: &Value) {
             }
             out.push('}');
         }
+    }
+}
+
+/// JavaScript compares strings by UTF-16 code units. For ASCII (nearly every
+/// key) that is plain byte order, which is much cheaper to compute.
+pub fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if a.is_ascii() && b.is_ascii() {
+        a.cmp(b)
+    } else {
+        a.encode_utf16().cmp(b.encode_utf16())
     }
 }
 
@@ -67,21 +77,31 @@ fn write_number(out: &mut String, number: &serde_json::Number) {
 
 fn write_string(out: &mut String, text: &str) {
     out.push('"');
-    for ch in text.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+    // Copy runs of characters that need no escape in one go.
+    let mut run_start = 0;
+    // Every byte that needs escaping is ASCII, and ASCII bytes never occur
+    // inside a multi-byte UTF-8 sequence, so scanning bytes is exact.
+    for (index, byte) in text.bytes().enumerate() {
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&text[run_start..index]);
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{byte:04x}");
+        } else {
+            out.push_str(escape);
         }
+        run_start = index + 1;
     }
+    out.push_str(&text[run_start..]);
     out.push('"');
 }
 

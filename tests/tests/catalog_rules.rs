@@ -222,7 +222,7 @@ fn catalog(registry: &Registry, pairs: &[(&str, &str)], grants: Capabilities) ->
 }
 
 fn body(registry: &Registry, pairs: &[(&str, &str)], grants: Capabilities) -> Value {
-    catalog(registry, pairs, grants).body
+    catalog(registry, pairs, grants).body()
 }
 
 fn tools(body: &Value) -> &Vec<Value> {
@@ -820,7 +820,7 @@ fn the_etag_is_the_quoted_base64url_sha256_of_canonical_json() {
                 );
                 assert_eq!(
                     catalog.etag,
-                    expected_etag(&catalog.body),
+                    expected_etag(&catalog.body()),
                     "{scope}/{format}/{intent}"
                 );
                 let inner = catalog.etag.trim_matches('"');
@@ -853,7 +853,7 @@ fn the_etag_changes_exactly_when_the_body_changes() {
         "stable"
     );
     let after = catalog(&registry, &mind, grants(&[Capability::ReadPortos]));
-    assert_ne!(after.body, before.body);
+    assert_ne!(after.body(), before.body());
     assert_ne!(after.etag, before.etag, "a grant change is a new ETag");
     // Grants do not show in the ui catalog, so its ETag ignores them.
     let ui = [("scope", "ui")];
@@ -888,7 +888,7 @@ fn the_body_is_byte_for_byte_deterministic_across_builds() {
                 assert_eq!(a.to_json(), b.to_json(), "{pairs:?}");
                 assert_eq!(a.etag, b.etag, "{pairs:?}");
                 let reparsed: Value = serde_json::from_str(&a.to_json()).expect("valid JSON");
-                assert_eq!(reparsed, a.body);
+                assert_eq!(reparsed, a.body());
             }
         }
     }
@@ -1156,7 +1156,7 @@ fn the_output_schema_is_always_an_open_object() {
 fn the_catalog_never_exposes_an_adapter() {
     let registry = registry();
     for format in FORMATS {
-        let text = catalog(&registry, &[("format", format)], Capabilities::all()).to_json();
+        let text = catalog(&registry, &[("format", format)], Capabilities::all()).into_json();
         assert!(!text.contains("\"adapter\""), "{format}");
     }
 }

@@ -7,6 +7,10 @@ use crate::canonical_json;
 
 /// `"` + base64url(sha256(canonicalJSON(body))) + `"`: strong, unpadded.
 pub fn etag_of(body: &Value) -> String {
-    let digest = Sha256::digest(canonical_json::to_string(body).as_bytes());
+    quote(&Sha256::digest(canonical_json::to_string(body).as_bytes()))
+}
+
+/// Wraps a SHA-256 digest as a strong ETag.
+pub(crate) fn quote(digest: &[u8]) -> String {
     format!("\"{}\"", URL_SAFE_NO_PAD.encode(digest))
 }

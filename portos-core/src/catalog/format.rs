@@ -49,16 +49,21 @@ impl CatalogFormat {
                 "description": d.description,
                 "inputSchema": tool.input_schema,
                 "outputSchema": tool.output_schema,
-                "annotations": {
-                    "readOnlyHint": tool.policy.side_effect == SideEffect::Read,
-                    "destructiveHint": tool.policy.side_effect == SideEffect::Destructive,
-                    "idempotentHint": tool.policy.idempotent,
-                    "openWorldHint": open_world_hint(tool),
-                },
+                "annotations": mcp_annotations(tool),
             }),
             CatalogFormat::Portos => json!({ "name": d.name }),
         }
     }
+}
+
+/// The MCP annotations mapping (BEHAVIOUR §2.5).
+pub(crate) fn mcp_annotations(tool: &RegisteredTool) -> Value {
+    json!({
+        "readOnlyHint": tool.policy.side_effect == SideEffect::Read,
+        "destructiveHint": tool.policy.side_effect == SideEffect::Destructive,
+        "idempotentHint": tool.policy.idempotent,
+        "openWorldHint": open_world_hint(tool),
+    })
 }
 
 /// BEHAVIOUR §2.5: a tool that needs `visitEidoversePeers` reaches other

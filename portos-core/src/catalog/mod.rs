@@ -2,6 +2,7 @@
 
 mod etag;
 mod format;
+mod fragments;
 mod intent;
 mod query;
 
@@ -10,33 +11,49 @@ pub use format::CatalogFormat;
 pub use intent::{IntentFilter, IntentGroup};
 pub use query::CatalogQuery;
 
-use serde_json::{Map, Value, json};
+use std::fmt::Write as _;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+pub(crate) use fragments::EntryText;
 
 use crate::contract::{Capabilities, CatalogScope, SCHEMA_VERSION};
-use crate::registry::{RegisteredTool, Registry};
+use crate::registry::Registry;
 
-/// A catalog body and its strong ETag.
-#[derive(Clone, Debug, PartialEq)]
+/// A catalog body (the exact served bytes) and its strong ETag.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Catalog {
-    pub body: Value,
+    json: String,
     pub etag: String,
 }
 
 impl Catalog {
     /// The bytes the HTTP endpoint serves and `--dump-catalog` prints.
-    pub fn to_json(&self) -> String {
-        self.body.to_string()
+    pub fn to_json(&self) -> &str {
+        &self.json
+    }
+
+    pub fn into_json(self) -> String {
+        self.json
+    }
+
+    /// The body as a JSON value (for inspection; serving uses [`to_json`](Self::to_json)).
+    pub fn body(&self) -> Value {
+        serde_json::from_str(&self.json).unwrap_or(Value::Null)
     }
 }
 
 impl Registry {
     /// The catalog for `query`. `grants` are the capabilities of the principal
     /// the scope names (used for `granted` at mind and agent scope only).
+    ///
+    /// The ETag is the base64url SHA-256 of the body's canonical JSON; both
+    /// are assembled from text rendered once per tool and format.
     pub fn catalog(&self, query: &CatalogQuery, grants: Capabilities) -> Catalog {
         let intent = IntentFilter::new(query.intent.as_deref());
         let scope = query.scope;
         let granted_applies = matches!(scope, CatalogScope::Only(s) if s.is_granted_principal());
-
         let listed = self
             .tools()
             .iter()
@@ -48,68 +65,86 @@ impl Registry {
                 (tool, granted)
             });
 
-        let body = match query.format {
+        let mut served = String::with_capacity(self.catalog_capacity());
+        let mut canonical = Sha256::new();
+        let scope_name = scope.as_str();
+        match query.format {
             CatalogFormat::Portos => {
-                let (mut read, mut write, mut granted_count) = (0, 0, 0);
-                let tools: Vec<Value> = listed
-                    .map(|(tool, granted)| {
-                        if tool.policy.side_effect.is_read() {
-                            read += 1;
-                        } else {
-                            write += 1;
-                        }
-                        if granted == Some(true) {
-                            granted_count += 1;
-                        }
-                        portos_entry(tool, granted)
-                    })
-                    .collect();
-                json!({
-                    "type": "portos_tool_catalog",
-                    "schemaVersion": SCHEMA_VERSION,
-                    "scope": scope.as_str(),
-                    "tools": tools,
-                    "stats": { "total": read + write, "read": read, "write": write, "granted": granted_count },
-                })
+                let (mut read, mut write, mut granted_count) = (0_usize, 0_usize, 0_usize);
+                let mut canonical_tools = String::with_capacity(self.catalog_capacity());
+                let _ = write!(
+                    served,
+                    "{{\"type\":\"portos_tool_catalog\",\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+                );
+                for (index, (tool, granted)) in listed.enumerate() {
+                    if tool.policy.side_effect.is_read() {
+                        read += 1;
+                    } else {
+                        write += 1;
+                    }
+                    if granted == Some(true) {
+                        granted_count += 1;
+                    }
+                    let granted = match granted {
+                        Some(true) => "true",
+                        Some(false) => "false",
+                        None => "null",
+                    };
+                    if index > 0 {
+                        served.push(',');
+                        canonical_tools.push(',');
+                    }
+                    let text = tool.native_text();
+                    served.push_str(&text.served);
+                    served.push_str(granted);
+                    served.push('}');
+                    canonical_tools.push_str(&text.canonical.0);
+                    canonical_tools.push_str(granted);
+                    canonical_tools.push_str(&text.canonical.1);
+                }
+                let total = read + write;
+                let _ = write!(
+                    served,
+                    "],\"stats\":{{\"total\":{total},\"read\":{read},\"write\":{write},\"granted\":{granted_count}}}}}"
+                );
+                canonical.update(format!(
+                    "{{\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"stats\":{{\"granted\":{granted_count},\"read\":{read},\"total\":{total},\"write\":{write}}},\"tools\":["
+                ));
+                canonical.update(canonical_tools.as_bytes());
+                canonical.update(b"],\"type\":\"portos_tool_catalog\"}");
             }
             provider => {
+                let kind = provider.as_str();
+                let _ = write!(
+                    served,
+                    "{{\"type\":\"{kind}_tool_catalog\",\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+                );
+                canonical.update(format!(
+                    "{{\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+                ));
                 // Provider formats drop only what is known to be ungranted.
-                let tools: Vec<Value> = listed
-                    .filter(|(_, granted)| *granted != Some(false))
-                    .map(|(tool, _)| provider.project(tool))
-                    .collect();
-                json!({
-                    "type": format!("{}_tool_catalog", provider.as_str()),
-                    "schemaVersion": SCHEMA_VERSION,
-                    "scope": scope.as_str(),
-                    "tools": tools,
-                })
+                let kept = listed.filter(|(_, granted)| *granted != Some(false));
+                for (index, (tool, _)) in kept.enumerate() {
+                    if index > 0 {
+                        served.push(',');
+                        canonical.update(b",");
+                    }
+                    let text = tool.provider_text(provider);
+                    served.push_str(&text.served);
+                    canonical.update(text.canonical.as_bytes());
+                }
+                served.push_str("]}");
+                canonical.update(format!("],\"type\":\"{kind}_tool_catalog\"}}"));
             }
-        };
-        let etag = etag_of(&body);
-        Catalog { body, etag }
+        }
+        Catalog {
+            json: served,
+            etag: etag::quote(&canonical.finalize()),
+        }
     }
-}
 
-/// The native public entry; the internal adapter is never exposed.
-fn portos_entry(tool: &RegisteredTool, granted: Option<bool>) -> Value {
-    let d = tool.descriptor;
-    let mut entry = Map::with_capacity(12);
-    entry.insert("type".into(), Value::from("portos_tool"));
-    entry.insert("name".into(), Value::from(d.name));
-    entry.insert("version".into(), Value::from(d.version));
-    entry.insert("providerName".into(), Value::from(d.provider_name));
-    entry.insert("aliases".into(), Value::from(d.aliases.to_vec()));
-    entry.insert("description".into(), Value::from(d.description));
-    entry.insert("input_schema".into(), tool.input_schema.clone());
-    entry.insert("output_schema".into(), tool.output_schema.clone());
-    entry.insert(
-        "policy".into(),
-        serde_json::to_value(&tool.policy).unwrap_or(Value::Null),
-    );
-    // Always true after filtering: `all` lists everything, and a named scope
-    // keeps only the tools that carry it.
-    entry.insert("availableInScope".into(), Value::Bool(true));
-    entry.insert("granted".into(), granted.map_or(Value::Null, Value::Bool));
-    Value::Object(entry)
+    /// A first guess of the catalog's size, to allocate once.
+    fn catalog_capacity(&self) -> usize {
+        self.tools().len() * 1024 + 256
+    }
 }

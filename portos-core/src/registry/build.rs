@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::idempotency::CallStore;
 use super::order::catalog_rank;
 use super::{RegisteredTool, Registry, RegistryLimits};
+use crate::catalog::EntryText;
 use crate::context::StateMap;
 use crate::contract::{Policy, SCHEMA_VERSION, is_callable_name, is_provider_name};
 use crate::descriptor::{TOOLS, ToolDescriptor};
@@ -71,7 +72,7 @@ impl RegistryBuilder {
 
     pub fn build(self) -> Result<Registry, RegistryBuildError> {
         let mut descriptors = self.descriptors.unwrap_or_else(|| TOOLS.iter().collect());
-        descriptors.sort_by(|a, b| catalog_rank(a.name).cmp(&catalog_rank(b.name)));
+        descriptors.sort_by_cached_key(|d| catalog_rank(d.name));
 
         let mut problems = Vec::new();
         let mut index: HashMap<&'static str, usize> = HashMap::new();
@@ -219,6 +220,7 @@ fn registered(
         output_schema: json!({"type": "object", "additionalProperties": true}),
         result_schema,
         validator,
+        text: EntryText::default(),
     }
 }
 

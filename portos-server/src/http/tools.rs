@@ -61,7 +61,7 @@ async fn catalog(
                 HeaderValue::from_static("application/json"),
             ),
         ],
-        catalog.to_json(),
+        catalog.into_json(),
     )
         .into_response())
 }

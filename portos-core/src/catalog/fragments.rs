@@ -1,0 +1,182 @@
+//! Catalog text, rendered once per tool and format. Every entry is static once the registry is
+//! built, except `granted` in the native format, so each entry is rendered
+//! once, twice over: as served (contract key order) and in canonical form
+//! (sorted keys, for the ETag), split around the `granted` value. A catalog
+//! read is then string concatenation and one streaming SHA-256.
+
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use super::{CatalogFormat, format};
+use crate::canonical_json;
+use crate::registry::RegisteredTool;
+
+/// The text of one tool's entries, each format rendered on first use.
+#[derive(Debug, Default)]
+pub struct EntryText {
+    shared: OnceLock<SharedText>,
+    portos: OnceLock<NativeText>,
+    openai: OnceLock<Text>,
+    anthropic: OnceLock<Text>,
+    mcp: OnceLock<Text>,
+}
+
+/// The native entry: as served up to and including `"granted":` (the entry
+/// ends with the granted value and `}`), and in canonical form split around
+/// the granted value.
+#[derive(Debug)]
+pub struct NativeText {
+    pub served: String,
+    pub canonical: (String, String),
+}
+
+/// A JSON value rendered both ways: as served and in canonical form.
+#[derive(Clone, Debug, Default)]
+pub struct Text {
+    pub served: String,
+    pub canonical: String,
+}
+
+impl Text {
+    fn of(value: &Value) -> Text {
+        Text {
+            served: value.to_string(),
+            canonical: canonical_json::to_string(value),
+        }
+    }
+
+    /// An object from rendered fields: served in the given order, canonical
+    /// with keys sorted as JavaScript sorts them.
+    fn object(fields: &[(&str, &Text)]) -> Text {
+        let mut served = String::with_capacity(256);
+        let mut canonical = String::with_capacity(256);
+        let mut sorted: Vec<&(&str, &Text)> = fields.iter().collect();
+        sorted.sort_unstable_by(|a, b| canonical_json::key_order(a.0, b.0));
+        for (out, fields, pick) in [
+            (&mut served, fields.iter().collect::<Vec<_>>(), true),
+            (&mut canonical, sorted, false),
+        ] {
+            out.push('{');
+            for (index, (key, text)) in fields.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                canonical_json::write_to(out, &Value::from(*key));
+                out.push(':');
+                out.push_str(if pick { &text.served } else { &text.canonical });
+            }
+            out.push('}');
+        }
+        Text { served, canonical }
+    }
+}
+
+/// Parts shared by every format, rendered once per tool.
+#[derive(Debug)]
+pub struct SharedText {
+    provider_name: Text,
+    description: Text,
+    input_schema: Text,
+    output_schema: Text,
+}
+
+impl RegisteredTool {
+    fn shared_text(&self) -> &SharedText {
+        self.text().shared.get_or_init(|| SharedText {
+            provider_name: Text::of(&Value::from(self.descriptor.provider_name)),
+            description: Text::of(&Value::from(self.descriptor.description)),
+            input_schema: Text::of(&self.input_schema),
+            output_schema: Text::of(&self.output_schema),
+        })
+    }
+
+    pub(crate) fn native_text(&self) -> &NativeText {
+        self.text().portos.get_or_init(|| {
+            let d = self.descriptor;
+            let shared = self.shared_text();
+            let policy = serde_json::to_value(&self.policy).unwrap_or(Value::Null);
+            let entry = Text::object(&[
+                ("type", &Text::of(&Value::from("portos_tool"))),
+                ("name", &Text::of(&Value::from(d.name))),
+                ("version", &Text::of(&Value::from(d.version))),
+                ("providerName", &shared.provider_name),
+                ("aliases", &Text::of(&Value::from(d.aliases.to_vec()))),
+                ("description", &shared.description),
+                ("input_schema", &shared.input_schema),
+                ("output_schema", &shared.output_schema),
+                ("policy", &Text::of(&policy)),
+                // Always true after filtering: `all` lists everything, and a
+                // named scope keeps only the tools that carry it.
+                ("availableInScope", &Text::of(&Value::Bool(true))),
+                // A placeholder, cut out below: `granted` depends on the read.
+                ("granted", &Text::of(&Value::Null)),
+            ]);
+            NativeText {
+                served: strip_granted_tail(&entry.served),
+                canonical: split_at_granted(&entry.canonical),
+            }
+        })
+    }
+
+    /// A provider entry (BEHAVIOUR §2.4), as served and in canonical form.
+    pub(crate) fn provider_text(&self, format: CatalogFormat) -> &Text {
+        let slot = match format {
+            CatalogFormat::Openai => &self.text().openai,
+            CatalogFormat::Anthropic => &self.text().anthropic,
+            // `Portos` never asks; `Mcp` is the remaining provider.
+            CatalogFormat::Mcp | CatalogFormat::Portos => &self.text().mcp,
+        };
+        slot.get_or_init(|| {
+            let shared = self.shared_text();
+            match format {
+                CatalogFormat::Openai => Text::object(&[
+                    ("type", &Text::of(&Value::from("function"))),
+                    (
+                        "function",
+                        &Text::object(&[
+                            ("name", &shared.provider_name),
+                            ("description", &shared.description),
+                            ("parameters", &shared.input_schema),
+                        ]),
+                    ),
+                ]),
+                CatalogFormat::Anthropic => Text::object(&[
+                    ("name", &shared.provider_name),
+                    ("description", &shared.description),
+                    ("input_schema", &shared.input_schema),
+                ]),
+                CatalogFormat::Mcp | CatalogFormat::Portos => Text::object(&[
+                    ("name", &shared.provider_name),
+                    ("description", &shared.description),
+                    ("inputSchema", &shared.input_schema),
+                    ("outputSchema", &shared.output_schema),
+                    ("annotations", &Text::of(&format::mcp_annotations(self))),
+                ]),
+            }
+        })
+    }
+}
+
+/// `…,"granted":null}` → `…,"granted":` (granted is the last served key).
+fn strip_granted_tail(served: &str) -> String {
+    served.strip_suffix("null}").unwrap_or(served).to_owned()
+}
+
+/// Splits the canonical text right after the top-level `"granted":` and
+/// drops its `null`. The first occurrence is the top-level key: the keys
+/// sorted before it (`aliases`, `availableInScope`, `description`) hold only
+/// strings and booleans, and a quote inside a JSON string is escaped.
+fn split_at_granted(canonical: &str) -> (String, String) {
+    const KEY: &str = "\"granted\":null";
+    match canonical.find(KEY) {
+        Some(at) => {
+            let head_end = at + KEY.len() - "null".len();
+            (
+                canonical[..head_end].to_owned(),
+                canonical[at + KEY.len()..].to_owned(),
+            )
+        }
+        None => (canonical.to_owned(), String::new()),
+    }
+}
