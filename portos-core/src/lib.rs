@@ -83,6 +83,7 @@ pub mod catalog;
 mod context;
 pub mod contract;
 mod descriptor;
+pub mod inventory;
 pub mod registry;
 pub mod schema;
 
@@ -97,7 +98,7 @@ pub use descriptor::{
     AdapterOutcome, ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation, TOOLS,
     ToolDescriptor,
 };
-pub use portos_macros::portos_tool;
+pub use portos_macros::{portos_route, portos_tool};
 pub use registry::{Registry, RegistryBuildError, RegistryBuilder, RegistryLimits};
 
 /// Names tool crates so the linker keeps their tools:
@@ -122,5 +123,6 @@ pub mod __private {
     };
     pub use crate::descriptor::{ArgumentError, BoundCall, TOOLS};
     pub use linkme;
+    pub use schemars;
     pub use serde_json;
 }

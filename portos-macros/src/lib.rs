@@ -15,6 +15,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod names;
+mod route;
 
 use proc_macro::TokenStream;
 
@@ -24,4 +25,12 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::portos_tool(args.into(), &item.into()).into()
+}
+
+/// Declares an HTTP operation on an `async fn` axum handler of portos-server:
+/// method, path, schemas and declared errors. The router is mounted from the
+/// same list the route inventory and OpenAPI document are derived from.
+#[proc_macro_attribute]
+pub fn portos_route(args: TokenStream, item: TokenStream) -> TokenStream {
+    route::portos_route(args.into(), &item.into()).into()
 }

@@ -67,6 +67,18 @@ pub struct Cli {
     #[arg(long, group = "dump")]
     pub dump_catalog: bool,
 
+    /// Print the HTTP route inventory (as GET /api/api-docs/catalog.json serves it) and exit.
+    #[arg(long, group = "dump")]
+    pub dump_routes: bool,
+
+    /// Print the internal OpenAPI 3.0.3 document (GET /api/api-docs/internal/openapi.json) and exit.
+    #[arg(long, group = "dump")]
+    pub dump_openapi: bool,
+
+    /// Print the public OpenAPI 3.0.3 document (GET /api/api-docs/openapi.json) and exit.
+    #[arg(long, group = "dump")]
+    pub dump_openapi_public: bool,
+
     /// Catalog scope: all, agent, mind, ui, voice.
     #[arg(long, requires = "dump_catalog", value_name = "SCOPE")]
     pub scope: Option<String>,
@@ -88,6 +100,21 @@ pub fn main() -> ExitCode {
     };
     if cli.dump_catalog {
         return dump_catalog(&cli, &config);
+    }
+    let document = if cli.dump_routes {
+        Some(crate::http::docs::routes_catalog())
+    } else if cli.dump_openapi {
+        Some(crate::http::docs::internal_openapi())
+    } else if cli.dump_openapi_public {
+        Some(crate::http::docs::public_openapi())
+    } else {
+        None
+    };
+    if let Some(document) = document {
+        return match document {
+            Ok(body) => print_document(body),
+            Err(message) => fail(&message, ExitCode::FAILURE),
+        };
     }
     if cli.set_password || cli.clear_password {
         return change_password(&config, cli.set_password);
@@ -186,7 +213,7 @@ fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
         Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
     };
     let catalog = registry.catalog(&query, grants.for_catalog(query.scope));
-    print_document(&catalog.to_json())
+    print_document(catalog.to_json())
 }
 
 /// `--set-password` (first line of stdin) or `--clear-password`.

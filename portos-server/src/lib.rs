@@ -5,6 +5,9 @@
 //! `#[portos_tool]` in [`adapters`] is served, governed and listed with no
 //! other edit.
 
+// Lets `#[portos_route]` name `::portos_server` from inside this crate too.
+extern crate self as portos_server;
+
 pub mod adapters;
 pub mod app;
 pub mod auth;
@@ -18,3 +21,9 @@ pub mod store;
 
 pub use app::App;
 pub use config::Config;
+
+/// Used by the code `#[portos_route]` generates; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use axum;
+}

@@ -29,18 +29,20 @@ pub fn run(config: Config) -> ExitCode {
 async fn serve(config: Config) -> Result<(), String> {
     let bind = config.bind;
     let app = App::open(config).map_err(|error| error.to_string())?;
+    let registry = app.registry.clone();
+    let tools = registry.tools().len();
+    let data = app
+        .store
+        .path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let router = http::router(app).map_err(|error| error.to_string())?;
     let listener = TcpListener::bind(bind)
         .await
         .map_err(|error| format!("cannot listen on {bind}: {error}"))?;
     let local = listener.local_addr().map_err(|error| error.to_string())?;
-    tracing::info!(
-        address = %local,
-        data = %app.store.path().map(|p| p.display().to_string()).unwrap_or_default(),
-        tools = app.registry.tools().len(),
-        "portos listening on http://{local}"
-    );
-    let registry = app.registry.clone();
-    axum::serve(listener, http::router(app))
+    tracing::info!(address = %local, %data, tools, "portos listening on http://{local}");
+    axum::serve(listener, router)
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|error| error.to_string())?;

@@ -887,7 +887,7 @@ fn the_body_is_byte_for_byte_deterministic_across_builds() {
                 let b = catalog(&second, &pairs, grants(&[Capability::ReadPortos]));
                 assert_eq!(a.to_json(), b.to_json(), "{pairs:?}");
                 assert_eq!(a.etag, b.etag, "{pairs:?}");
-                let reparsed: Value = serde_json::from_str(&a.to_json()).expect("valid JSON");
+                let reparsed: Value = serde_json::from_str(a.to_json()).expect("valid JSON");
                 assert_eq!(reparsed, a.body());
             }
         }

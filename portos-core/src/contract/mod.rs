@@ -8,6 +8,7 @@ mod names;
 mod policy;
 mod result;
 mod scope;
+pub mod wire;
 
 pub use call::{FieldIssue, ToolCall, ValidationFailure, check_request_id};
 pub use capability::{Capabilities, Capability};

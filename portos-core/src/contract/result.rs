@@ -10,7 +10,9 @@ use super::SCHEMA_VERSION;
 /// The longest `error` string a result carries.
 pub const ERROR_MAX_CHARS: usize = 500;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolState {
     Completed,

@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::{ALWAYS_PUBLIC, Auth, SESSION_COOKIE};
 use crate::http::ApiError;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AuthMethod {
     Session,
@@ -23,7 +23,7 @@ pub enum AuthMethod {
 
 /// What the gate found out about a request; handlers read it from the
 /// request extensions (the registry's `ui` authority comes from here).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct AuthContext {
     pub enabled: bool,
     pub authenticated: bool,

@@ -21,14 +21,9 @@ use crate::store::{Store, StoreError};
 /// Settings key of the stored password hash (a PHC string).
 pub const PASSWORD_SETTING: &str = "auth.passwordHash";
 
-/// Paths that pass the gate without credentials.
-pub const ALWAYS_PUBLIC: [&str; 5] = [
-    "/api/auth/status",
-    "/api/auth/whoami",
-    "/api/auth/login",
-    "/api/auth/logout",
-    "/api/system/health",
-];
+/// Paths that pass the gate without credentials (the inventory classifies
+/// them `always-public` from the same list).
+pub use portos_core::inventory::classify::ALWAYS_PUBLIC_PATHS as ALWAYS_PUBLIC;
 
 /// The authentication state shared by the gate and the auth routes.
 #[derive(Clone, Debug)]

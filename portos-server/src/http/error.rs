@@ -33,6 +33,14 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Route not found")
     }
 
+    pub fn method_not_allowed() -> ApiError {
+        ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "METHOD_NOT_ALLOWED",
+            "Method not allowed on this route",
+        )
+    }
+
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", message)
     }

@@ -2,29 +2,32 @@
 
 mod auth;
 mod body;
+pub mod docs;
 mod error;
+mod route;
 mod system;
 mod tools;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use portos_core::inventory::InventoryError;
 use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
+pub use route::{MethodRoute, inventory};
 
 use crate::app::App;
 
-/// The full router of the server.
-pub fn router(app: App) -> Router {
+/// The full router of the server, mounted from the link-time route list.
+pub fn router(app: App) -> Result<Router, InventoryError> {
+    // The same check the documents rely on: one declaration per operation.
+    inventory()?;
     let body_limit = app.config.body_limit;
     let gate = axum::middleware::from_fn_with_state(app.auth.clone(), crate::auth::gate);
-    Router::new()
-        .merge(system::routes())
-        .merge(auth::routes())
-        .merge(tools::routes())
+    Ok(route::mount(Router::new())?
         .fallback(|| async { ApiError::not_found() })
         .layer(gate)
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(TraceLayer::new_for_http())
-        .with_state(app)
+        .with_state(app))
 }

@@ -1,19 +1,27 @@
-use axum::Router;
-use axum::routing::get;
+//! `/api/system/*`.
+
 use axum::{Json, extract::State};
-use serde_json::{Value, json};
+use portos_core::portos_route;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::app::App;
 
-pub fn routes() -> Router<App> {
-    Router::new().route("/api/system/health", get(health))
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Health {
+    pub ok: bool,
+    /// The server's version.
+    pub version: &'static str,
+    /// How many tools the registry serves.
+    pub tools: usize,
 }
 
-/// Always public: answers as long as the process serves requests.
-async fn health(State(app): State<App>) -> Json<Value> {
-    Json(json!({
-        "ok": true,
-        "version": env!("CARGO_PKG_VERSION"),
-        "tools": app.registry.tools().len(),
-    }))
+/// Liveness: answers as long as the process serves requests. Always public.
+#[portos_route(method = "GET", path = "/api/system/health", summary = "Health", response = Health)]
+async fn health(State(app): State<App>) -> Json<Health> {
+    Json(Health {
+        ok: true,
+        version: env!("CARGO_PKG_VERSION"),
+        tools: app.registry.tools().len(),
+    })
 }

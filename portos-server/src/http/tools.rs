@@ -1,12 +1,12 @@
 //! The governed registry over HTTP (contract "Endpoint map"; BEHAVIOUR §1.7,
 //! §1.8, §2.2).
 
+use axum::Extension;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Extension, Router};
-use portos_core::contract::FieldIssue;
+use portos_core::contract::{FieldIssue, wire};
+use portos_core::portos_route;
 use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
 use serde_json::Value;
 
@@ -16,13 +16,16 @@ use crate::app::App;
 use crate::auth::AuthContext;
 use crate::settings::StoredGrants;
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/cos/tools", get(catalog))
-        .route("/api/cos/tools/call", post(call))
-        .route("/api/cos/tools/calls/{request_id}", get(retained))
-}
-
+/// The tool catalog by scope, intent and format, with a strong ETag; an
+/// exactly matching `If-None-Match` answers 304.
+#[portos_route(
+    method = "GET",
+    path = "/api/cos/tools",
+    summary = "Tool catalog",
+    query = wire::CatalogQueryParams,
+    response = wire::CatalogBody,
+    errors = [(400, "VALIDATION_ERROR")],
+)]
 async fn catalog(
     State(app): State<App>,
     RawQuery(raw): RawQuery,
@@ -66,6 +69,29 @@ async fn catalog(
         .into_response())
 }
 
+/// Calls a tool with a strict `portos_tool_call`. The server derives the
+/// authority (`ui`, authenticated by the session); 200 when completed, 422
+/// when failed, with the result envelope either way.
+#[portos_route(
+    method = "POST",
+    path = "/api/cos/tools/call",
+    summary = "Call a tool",
+    request = wire::ToolCallBody,
+    response = wire::ToolResultBody,
+    errors = [
+        (400, "VALIDATION_ERROR"),
+        (400, "TOOL_VALIDATION_ERROR"),
+        (400, "TOOL_IDEMPOTENCY_MISMATCH"),
+        (403, "TOOL_SCOPE_DENIED"),
+        (403, "TOOL_AUTH_REQUIRED"),
+        (404, "TOOL_NOT_FOUND"),
+        (409, "TOOL_UNAVAILABLE"),
+        (409, "TOOL_IDEMPOTENCY_CONFLICT"),
+        (409, "TOOL_IDEMPOTENCY_EXPIRED"),
+        (413, "PAYLOAD_TOO_LARGE"),
+        (415, "UNSUPPORTED_MEDIA_TYPE"),
+    ],
+)]
 async fn call(
     State(app): State<App>,
     Extension(auth): Extension<AuthContext>,
@@ -89,6 +115,14 @@ async fn call(
     Ok(result_response(&result))
 }
 
+/// The retained result of a recent call (process-local, the last 500).
+#[portos_route(
+    method = "GET",
+    path = "/api/cos/tools/calls/{requestId}",
+    summary = "Retained call result",
+    response = wire::ToolResultBody,
+    errors = [(400, "VALIDATION_ERROR"), (404, "TOOL_CALL_NOT_FOUND")],
+)]
 async fn retained(
     State(app): State<App>,
     Path(request_id): Path<String>,

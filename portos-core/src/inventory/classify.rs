@@ -1,0 +1,257 @@
+//! The derived fields of an operation (BEHAVIOUR §9.2, §9.3): domain, label,
+//! summary, access class, side-effect class and operationId.
+
+use super::route::{Access, HttpMethod, RouteEffect, RouteSpec};
+
+/// Paths that pass the authentication gate without credentials.
+pub const ALWAYS_PUBLIC_PATHS: [&str; 5] = [
+    "/api/auth/status",
+    "/api/auth/whoami",
+    "/api/auth/login",
+    "/api/auth/logout",
+    "/api/system/health",
+];
+
+/// Prefixes of the API groups that Settings → API Access can expose.
+pub const EXTERNALLY_EXPOSABLE_PREFIXES: [&str; 2] = ["/api/voice/public/", "/sdapi/"];
+
+const DESTRUCTIVE_SEGMENTS: [&str; 8] = [
+    "delete",
+    "remove",
+    "clear",
+    "reset",
+    "revoke",
+    "terminate",
+    "logout",
+    "archive",
+];
+const PROCESS_CONTROL_SEGMENTS: [&str; 17] = [
+    "start",
+    "stop",
+    "restart",
+    "launch",
+    "open",
+    "install",
+    "uninstall",
+    "execute",
+    "run",
+    "cancel",
+    "interrupt",
+    "resume",
+    "pause",
+    "reload",
+    "sync",
+    "update",
+    "shutdown",
+];
+
+fn segments(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|segment| !segment.is_empty())
+}
+
+fn is_param(segment: &str) -> bool {
+    segment.starts_with('{') || segment.starts_with(':') || segment.starts_with('*')
+}
+
+/// `/api/<domain>/…` → `<domain>`; otherwise the first segment (`sdapi`).
+pub fn domain(path: &str) -> String {
+    let mut parts = segments(path);
+    match (parts.next(), parts.next()) {
+        (Some("api"), Some(domain)) => domain.to_owned(),
+        (Some(first), _) => first.to_owned(),
+        (None, _) => "root".to_owned(),
+    }
+}
+
+/// Title case, `-` and `_` read as spaces: `agent-context` → `Agent Context`.
+pub fn title_case(text: &str) -> String {
+    text.split(['-', '_', ' '])
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().collect::<String>() + chars.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The mount an operation belongs to: `/api/<domain>` (or `/<domain>`).
+pub fn mount_path(path: &str) -> String {
+    if path.starts_with("/api/") {
+        format!("/api/{}", domain(path))
+    } else {
+        format!("/{}", domain(path))
+    }
+}
+
+/// A verb for the method plus the last two non-parameter segments after
+/// the domain, title-cased: `GET /api/cos/tools/calls/{id}` → `Read Tools Calls`.
+pub fn default_summary(method: HttpMethod, path: &str) -> String {
+    let verb = match method {
+        HttpMethod::Get => "Read",
+        HttpMethod::Post => "Create or run",
+        HttpMethod::Put => "Replace",
+        HttpMethod::Patch => "Update",
+        HttpMethod::Delete => "Delete",
+    };
+    let skip = if path.starts_with("/api/") { 2 } else { 1 };
+    let rest: Vec<&str> = segments(path).skip(skip).filter(|s| !is_param(s)).collect();
+    let tail = &rest[rest.len().saturating_sub(2)..];
+    let words = if tail.is_empty() {
+        title_case(&domain(path))
+    } else {
+        tail.iter()
+            .map(|s| title_case(s))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!("{verb} {words}")
+}
+
+pub fn access(route: &RouteSpec) -> Access {
+    if let Some(access) = route.access {
+        return access;
+    }
+    let path = route.path;
+    if ALWAYS_PUBLIC_PATHS.contains(&path) {
+        Access::AlwaysPublic
+    } else if path.starts_with("/api/agent-context/") || path == "/api/agent-context" {
+        Access::Loopback
+    } else if EXTERNALLY_EXPOSABLE_PREFIXES
+        .iter()
+        .any(|p| path.starts_with(p))
+    {
+        Access::ExternallyExposable
+    } else {
+        Access::AuthenticatedUi
+    }
+}
+
+pub fn side_effect(route: &RouteSpec) -> RouteEffect {
+    if let Some(effect) = route.side_effect {
+        return effect;
+    }
+    if route.method == HttpMethod::Get {
+        return RouteEffect::Read;
+    }
+    let words: Vec<&str> = segments(route.path).filter(|s| !is_param(s)).collect();
+    if route.method == HttpMethod::Delete || words.iter().any(|w| DESTRUCTIVE_SEGMENTS.contains(w))
+    {
+        RouteEffect::Destructive
+    } else if words.iter().any(|w| PROCESS_CONTROL_SEGMENTS.contains(w)) {
+        RouteEffect::ProcessControl
+    } else {
+        RouteEffect::Write
+    }
+}
+
+/// The Express-style form of a path (`{id}` → `:id`), which the
+/// operationId hash covers so ids stay those of the contract's inventory.
+pub fn express_path(path: &str) -> String {
+    path.split('/')
+        .map(
+            |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(name) => format!(":{name}"),
+                None => segment.to_owned(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// `<method>_<path>` (`{}:*?` dropped, other non-alphanumerics → `_`, edges
+/// trimmed, at most 80 characters) + `_` + base36 FNV-1a-32 of
+/// `"<METHOD> <express path>"`.
+pub fn operation_id(method: HttpMethod, path: &str) -> String {
+    let mut stem = String::with_capacity(path.len() + 8);
+    stem.push_str(method.lowercase());
+    stem.push('_');
+    for ch in path.chars() {
+        match ch {
+            '{' | '}' | ':' | '*' | '?' => {}
+            c if c.is_ascii_alphanumeric() => stem.push(c),
+            _ => stem.push('_'),
+        }
+    }
+    let trimmed: String = stem.trim_matches('_').chars().take(80).collect();
+    let hash = fnv1a_utf16(&format!("{} {}", method.as_str(), express_path(path)));
+    format!("{trimmed}_{}", base36(hash))
+}
+
+/// FNV-1a, 32 bits, over UTF-16 code units (as JavaScript strings are).
+pub fn fnv1a_utf16(text: &str) -> u32 {
+    text.encode_utf16().fold(2_166_136_261_u32, |hash, unit| {
+        (hash ^ u32::from(unit)).wrapping_mul(16_777_619)
+    })
+}
+
+pub fn base36(mut value: u32) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    if value == 0 {
+        return "0".to_owned();
+    }
+    let mut out = Vec::new();
+    while value > 0 {
+        out.push(DIGITS[(value % 36) as usize]);
+        value /= 36;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains_and_labels() {
+        assert_eq!(domain("/api/cos/tools"), "cos");
+        assert_eq!(domain("/sdapi/v1/txt2img"), "sdapi");
+        assert_eq!(title_case("agent-context"), "Agent Context");
+        assert_eq!(mount_path("/api/cos/tools/call"), "/api/cos");
+    }
+
+    #[test]
+    fn summaries() {
+        assert_eq!(
+            default_summary(HttpMethod::Get, "/api/cos/tools/calls/{requestId}"),
+            "Read Tools Calls"
+        );
+        assert_eq!(
+            default_summary(HttpMethod::Post, "/api/cos/tools/call"),
+            "Create or run Tools Call"
+        );
+        assert_eq!(
+            default_summary(HttpMethod::Get, "/api/system/health"),
+            "Read Health"
+        );
+        assert_eq!(default_summary(HttpMethod::Get, "/api/brain"), "Read Brain");
+    }
+
+    #[test]
+    fn fnv_and_base36() {
+        // FNV-1a-32 of the empty string is the offset basis.
+        assert_eq!(fnv1a_utf16(""), 2_166_136_261);
+        assert_eq!(fnv1a_utf16("a"), 0xe40c_292c);
+        assert_eq!(base36(35), "z");
+        assert_eq!(base36(36), "10");
+    }
+
+    #[test]
+    fn operation_ids() {
+        let id = operation_id(HttpMethod::Get, "/api/cos/tools/calls/{requestId}");
+        // `get_` + `/api/…` with `/` → `_`: the double underscore is the rule.
+        assert!(
+            id.starts_with("get__api_cos_tools_calls_requestId_"),
+            "{id}"
+        );
+        let hash = base36(fnv1a_utf16("GET /api/cos/tools/calls/:requestId"));
+        assert!(id.ends_with(&hash));
+        let long = format!("/api/{}", "x".repeat(200));
+        let id = operation_id(HttpMethod::Post, &long);
+        assert!(id.len() <= 80 + 1 + 7);
+    }
+}

@@ -1,0 +1,74 @@
+//! The HTTP route inventory and the documents derived from it (BEHAVIOUR §9):
+//! `catalog.json` and OpenAPI 3.0.3. Routes are declared with
+//! `#[portos_route]`; the server mounts its router from the same list, so no
+//! route is served without being listed, or listed without being served.
+
+mod catalog;
+pub mod classify;
+mod openapi;
+mod route;
+
+use std::collections::HashMap;
+use std::fmt;
+
+pub use catalog::DERIVED_FROM;
+pub use openapi::OpenApiOptions;
+pub use route::{
+    Access, ErrorSpec, HttpMethod, ROUTES, RouteEffect, RouteEntry, RouteSpec, SchemaFn,
+};
+
+/// Every declared operation, checked and in document order (path, then method).
+#[derive(Debug)]
+pub struct Inventory {
+    routes: Vec<&'static RouteSpec>,
+}
+
+/// Two declarations of one operation, or a malformed path.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct InventoryError {
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for InventoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the route inventory cannot be built:")?;
+        for problem in &self.problems {
+            write!(f, "\n  - {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Inventory {
+    pub fn new(
+        routes: impl IntoIterator<Item = &'static RouteSpec>,
+    ) -> Result<Inventory, InventoryError> {
+        let mut routes: Vec<&'static RouteSpec> = routes.into_iter().collect();
+        routes.sort_by(|a, b| (a.path, a.method).cmp(&(b.path, b.method)));
+        let mut problems = Vec::new();
+        let mut seen: HashMap<(HttpMethod, &str), &RouteSpec> = HashMap::new();
+        for route in &routes {
+            if !route.path.starts_with('/') || route.path.contains("//") {
+                problems.push(format!(
+                    "route `{} {}` ({}) needs an absolute path without empty segments",
+                    route.method, route.path, route.location
+                ));
+            }
+            if let Some(other) = seen.insert((route.method, route.path), route) {
+                problems.push(format!(
+                    "`{} {}` is declared twice: at {} and at {}",
+                    route.method, route.path, other.location, route.location
+                ));
+            }
+        }
+        if problems.is_empty() {
+            Ok(Inventory { routes })
+        } else {
+            Err(InventoryError { problems })
+        }
+    }
+
+    pub fn routes(&self) -> &[&'static RouteSpec] {
+        &self.routes
+    }
+}

@@ -1,0 +1,253 @@
+//! OpenAPI 3.0.3 from the inventory (BEHAVIOUR §9.3). Request, query and
+//! response types are generated with schemars' OpenAPI 3.0 settings into one
+//! generator, whose definitions become `components.schemas` (the dropshot way).
+
+use schemars::SchemaGenerator;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value, json};
+
+use super::Inventory;
+use super::classify::{self, title_case};
+use super::route::{Access, RouteSpec};
+
+/// What varies between the internal and the public document.
+#[derive(Clone, Debug)]
+pub struct OpenApiOptions<'a> {
+    pub title: &'a str,
+    pub version: &'a str,
+    pub description: &'a str,
+    /// `servers[0].url`, when known (from the request's host).
+    pub server_url: Option<String>,
+}
+
+impl Inventory {
+    /// The OpenAPI 3.0.3 document of the routes `include` keeps.
+    pub fn openapi(
+        &self,
+        options: &OpenApiOptions<'_>,
+        include: impl Fn(&RouteSpec) -> bool,
+    ) -> Value {
+        let mut generator = SchemaSettings::openapi3().into_generator();
+        let mut paths: Map<String, Value> = Map::new();
+        let mut tag_counts: std::collections::BTreeMap<String, usize> = Default::default();
+        for route in self.routes().iter().filter(|r| include(r)) {
+            let domain = classify::domain(route.path);
+            *tag_counts.entry(domain.clone()).or_default() += 1;
+            let operation = operation(route, &domain, &mut generator);
+            let item = paths
+                .entry(route.path.to_owned())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Some(item) = item.as_object_mut() {
+                item.insert(route.method.lowercase().to_owned(), operation);
+            }
+        }
+        let mut schemas = generator.take_definitions(true);
+        schemas.insert("PortosError".to_owned(), portos_error_schema());
+        let tags: Vec<Value> = tag_counts
+            .iter()
+            .map(|(id, count)| {
+                json!({ "name": id, "description": format!("{} API ({count} operations)", title_case(id)) })
+            })
+            .collect();
+        json!({
+            "openapi": "3.0.3",
+            "info": {
+                "title": options.title,
+                "version": options.version,
+                "description": options.description,
+            },
+            "servers": options.server_url.iter().map(|url| json!({ "url": url })).collect::<Vec<_>>(),
+            "tags": tags,
+            "paths": paths,
+            "components": {
+                "securitySchemes": {
+                    "bearerAuth": { "type": "http", "scheme": "bearer" },
+                    "basicAuth": { "type": "http", "scheme": "basic" },
+                },
+                "schemas": schemas,
+            },
+        })
+    }
+}
+
+fn operation(route: &RouteSpec, domain: &str, generator: &mut SchemaGenerator) -> Value {
+    let access = classify::access(route);
+    let modeled = route.is_modeled();
+    let mut op = Map::new();
+    op.insert(
+        "operationId".into(),
+        classify::operation_id(route.method, route.path).into(),
+    );
+    op.insert(
+        "summary".into(),
+        route
+            .summary
+            .map_or_else(
+                || classify::default_summary(route.method, route.path),
+                str::to_owned,
+            )
+            .into(),
+    );
+    let description = if route.description.is_empty() {
+        format!(
+            "Declared with #[portos_route]. Source: {}.",
+            route.location.file
+        )
+    } else {
+        route.description.to_owned()
+    };
+    op.insert("description".into(), description.into());
+    op.insert("tags".into(), json!([domain]));
+
+    let mut parameters: Vec<Value> = route
+        .path_params()
+        .map(|name| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string" } }))
+        .collect();
+    if let Some(query) = route.query {
+        parameters.extend(query_parameters(query, generator));
+    }
+    if !parameters.is_empty() {
+        op.insert("parameters".into(), Value::Array(parameters));
+    }
+    if let Some(request) = route.request {
+        op.insert(
+            "requestBody".into(),
+            json!({ "required": true, "content": { "application/json": { "schema": openapi_schema(request(generator)) } } }),
+        );
+    }
+    op.insert("responses".into(), responses(route, generator));
+    let security = if access == Access::AlwaysPublic {
+        json!([])
+    } else {
+        json!([{ "bearerAuth": [] }, { "basicAuth": [] }])
+    };
+    op.insert("security".into(), security);
+    op.insert(
+        "x-portos-contract-status".into(),
+        (if modeled { "modeled" } else { "generated" }).into(),
+    );
+    op.insert(
+        "x-portos-mount".into(),
+        classify::mount_path(route.path).into(),
+    );
+    op.insert("x-portos-source".into(), route.location.file.into());
+    op.insert(
+        "x-portos-access".into(),
+        serde_json::to_value(access).unwrap_or(Value::Null),
+    );
+    op.insert(
+        "x-portos-side-effect".into(),
+        serde_json::to_value(classify::side_effect(route)).unwrap_or(Value::Null),
+    );
+    Value::Object(op)
+}
+
+/// A query type's fields as `in: query` parameters (inlined, so each
+/// parameter carries its own schema).
+fn query_parameters(query: super::SchemaFn, generator: &mut SchemaGenerator) -> Vec<Value> {
+    let mut settings = generator.settings().clone();
+    settings.inline_subschemas = true;
+    let mut transforms = std::mem::take(&mut settings.transforms);
+    let mut inline = settings.into_generator();
+    let mut schema = query(&mut inline);
+    // A subschema does not get the OpenAPI 3.0 transforms a root schema gets
+    // (e.g. `type: [T, null]` → `nullable`), so apply them here.
+    for transform in &mut transforms {
+        transform.transform(&mut schema);
+    }
+    let schema = schema.to_value();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| {
+            properties
+                .iter()
+                .map(|(name, property)| {
+                    let mut parameter = json!({
+                        "name": name,
+                        "in": "query",
+                        "required": required.contains(&name.as_str()),
+                        "schema": property,
+                    });
+                    if let Some(description) = property.get("description") {
+                        parameter["description"] = description.clone();
+                    }
+                    parameter
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn responses(route: &RouteSpec, generator: &mut SchemaGenerator) -> Value {
+    let mut responses = Map::new();
+    match route.response {
+        Some(response) => {
+            responses.insert(
+                route.success_status.to_string(),
+                json!({
+                    "description": "Success",
+                    "content": { "application/json": { "schema": openapi_schema(response(generator)) } },
+                }),
+            );
+        }
+        None if route.is_modeled() => {
+            responses.insert(
+                route.success_status.to_string(),
+                json!({ "description": "Success" }),
+            );
+        }
+        None => {
+            responses.insert(
+                "default".into(),
+                json!({ "description": "Response shape is not yet modeled." }),
+            );
+        }
+    }
+    // One response per declared status, listing its codes.
+    let mut by_status: std::collections::BTreeMap<u16, Vec<&str>> = Default::default();
+    for error in route.errors {
+        by_status.entry(error.status).or_default().push(error.code);
+    }
+    for (status, codes) in by_status {
+        responses.insert(
+            status.to_string(),
+            json!({
+                "description": codes.join(", "),
+                "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PortosError" } } },
+                "x-portos-error-codes": codes,
+            }),
+        );
+    }
+    Value::Object(responses)
+}
+
+/// OpenAPI 3.0 has no boolean schemas: "anything" (`true`, e.g. a
+/// `serde_json::Value`) is written `{}`. Definitions get the same treatment
+/// from schemars' OpenAPI settings; a top-level subschema does not.
+fn openapi_schema(schema: schemars::Schema) -> Value {
+    match schema.to_value() {
+        Value::Bool(true) => json!({}),
+        Value::Bool(false) => json!({ "not": {} }),
+        other => other,
+    }
+}
+
+/// `{ error, code, timestamp, context? }`, the body of every refusal.
+fn portos_error_schema() -> Value {
+    json!({
+        "type": "object",
+        "required": ["error", "code", "timestamp"],
+        "properties": {
+            "error": { "type": "string" },
+            "code": { "type": "string" },
+            "timestamp": { "type": "integer", "description": "Milliseconds since the Unix epoch." },
+            "context": { "type": "object", "additionalProperties": true },
+        },
+    })
+}

@@ -1,0 +1,144 @@
+//! What `#[portos_route]` declares about an HTTP operation, as const data.
+//! The server pairs each spec with its handler; documents are derived from
+//! the specs alone, so this module knows no HTTP framework.
+
+use std::fmt;
+
+use schemars::{Schema, SchemaGenerator};
+use serde::Serialize;
+
+use crate::descriptor::SourceLocation;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum HttpMethod {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl HttpMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+            HttpMethod::Put => "PUT",
+            HttpMethod::Patch => "PATCH",
+            HttpMethod::Delete => "DELETE",
+        }
+    }
+
+    pub fn lowercase(self) -> &'static str {
+        match self {
+            HttpMethod::Get => "get",
+            HttpMethod::Post => "post",
+            HttpMethod::Put => "put",
+            HttpMethod::Patch => "patch",
+            HttpMethod::Delete => "delete",
+        }
+    }
+}
+
+impl fmt::Display for HttpMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who may reach an operation (BEHAVIOUR §9.2 `access`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Access {
+    AlwaysPublic,
+    Loopback,
+    ExternallyExposable,
+    AuthenticatedUi,
+}
+
+/// What an operation does (BEHAVIOUR §9.2 `sideEffect`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RouteEffect {
+    Read,
+    Write,
+    Destructive,
+    ProcessControl,
+}
+
+/// Generates a type's schema in a shared generator (definitions collected
+/// once for the whole document): `SchemaGenerator::subschema_for::<T>`.
+pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
+
+/// A declared error answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorSpec {
+    pub status: u16,
+    pub code: &'static str,
+}
+
+/// One HTTP operation, as declared.
+#[derive(Clone, Copy)]
+pub struct RouteSpec {
+    pub method: HttpMethod,
+    /// `{name}` marks a path parameter, as in axum and OpenAPI.
+    pub path: &'static str,
+    pub summary: Option<&'static str>,
+    /// The handler's doc comment (may be empty).
+    pub description: &'static str,
+    pub access: Option<Access>,
+    pub side_effect: Option<RouteEffect>,
+    pub query: Option<SchemaFn>,
+    pub request: Option<SchemaFn>,
+    /// The JSON body of a successful answer.
+    pub response: Option<SchemaFn>,
+    /// The status of a successful answer (200 unless declared).
+    pub success_status: u16,
+    pub errors: &'static [ErrorSpec],
+    pub location: SourceLocation,
+}
+
+impl fmt::Debug for RouteSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RouteSpec")
+            .field("method", &self.method)
+            .field("path", &self.path)
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RouteSpec {
+    /// Modeled when the declaration gives a schema for what goes in or out.
+    pub fn is_modeled(&self) -> bool {
+        self.request.is_some() || self.response.is_some() || self.query.is_some()
+    }
+
+    /// The names of the `{param}` segments, in order.
+    pub fn path_params(&self) -> impl Iterator<Item = &'static str> {
+        self.path
+            .split('/')
+            .filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}'))
+    }
+}
+
+/// A declared operation and its handler, type-erased so this crate stays
+/// free of any HTTP framework: the server knows the concrete type (an axum
+/// `MethodRouter` of its state) and the macro checks it at compile time.
+pub struct RouteEntry {
+    pub spec: RouteSpec,
+    pub handler: fn() -> Box<dyn std::any::Any + Send>,
+}
+
+impl fmt::Debug for RouteEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RouteEntry")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every `#[portos_route]` linked into the binary.
+#[linkme::distributed_slice]
+pub static ROUTES: [RouteEntry];

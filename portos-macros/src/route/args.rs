@@ -1,0 +1,232 @@
+//! Parses and checks the `#[portos_route(...)]` arguments.
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::parse::{ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::{LitInt, LitStr, Token, Type, bracketed, parenthesized};
+
+use crate::attr::Spanned;
+use crate::ctxt::Ctxt;
+
+pub const KEYS: &[&str] = &[
+    "method",
+    "path",
+    "summary",
+    "query",
+    "request",
+    "response",
+    "status",
+    "errors",
+    "access",
+    "side_effect",
+];
+
+pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
+pub const ACCESS: &[&str] = &[
+    "always-public",
+    "loopback",
+    "externally-exposable",
+    "authenticated-ui",
+];
+pub const SIDE_EFFECTS: &[&str] = &["read", "write", "destructive", "process-control"];
+
+/// A declared error answer: `(status, "CODE")`.
+pub struct ErrorArg {
+    pub status: u16,
+    pub code: String,
+}
+
+#[derive(Default)]
+pub struct RouteArgs {
+    pub method: Option<Spanned<String>>,
+    pub path: Option<Spanned<String>>,
+    pub summary: Option<Spanned<String>>,
+    pub query: Option<Type>,
+    pub request: Option<Type>,
+    pub response: Option<Type>,
+    pub status: Option<Spanned<u16>>,
+    pub errors: Vec<ErrorArg>,
+    pub access: Option<Spanned<String>>,
+    pub side_effect: Option<Spanned<String>>,
+}
+
+pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
+    let mut out = RouteArgs::default();
+    let mut seen: Vec<String> = Vec::new();
+    let parser = syn::meta::parser(|meta| {
+        let key = meta.path.to_token_stream().to_string().replace(' ', "");
+        let span = meta
+            .path
+            .segments
+            .first()
+            .map_or_else(Span::call_site, |s| s.ident.span());
+        if seen.contains(&key) {
+            cx.error_at(
+                span,
+                format!("duplicate portos_route key `{key}`: remove it"),
+            );
+        }
+        seen.push(key.clone());
+        match key.as_str() {
+            "method" => out.method = Some(string(&meta)?),
+            "path" => out.path = Some(string(&meta)?),
+            "summary" => out.summary = Some(string(&meta)?),
+            "access" => out.access = Some(string(&meta)?),
+            "side_effect" => out.side_effect = Some(string(&meta)?),
+            "query" => out.query = Some(meta.value()?.parse()?),
+            "request" => out.request = Some(meta.value()?.parse()?),
+            "response" => out.response = Some(meta.value()?.parse()?),
+            "status" => {
+                let lit: LitInt = meta.value()?.parse()?;
+                out.status = Some(Spanned {
+                    value: lit.base10_parse()?,
+                    span: lit.span(),
+                });
+            }
+            "errors" => out.errors = errors(cx, meta.value()?)?,
+            other => {
+                if meta.input.peek(Token![=]) {
+                    meta.value()?.parse::<syn::Expr>()?;
+                }
+                cx.error_at(
+                    span,
+                    format!(
+                        "unknown portos_route key `{other}`; expected one of: {}",
+                        KEYS.join(", ")
+                    ),
+                );
+            }
+        }
+        Ok(())
+    });
+    if let Err(error) = parser.parse2(args) {
+        cx.syn_error(error);
+    }
+    out
+}
+
+fn string(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Spanned<String>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    Ok(Spanned {
+        value: lit.value(),
+        span: lit.span(),
+    })
+}
+
+/// `[(400, "VALIDATION_ERROR"), (404, "TOOL_CALL_NOT_FOUND")]`
+fn errors(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<Vec<ErrorArg>> {
+    let content;
+    bracketed!(content in input);
+    let pairs =
+        Punctuated::<(LitInt, LitStr), Token![,]>::parse_terminated_with(&content, |input| {
+            let inner;
+            parenthesized!(inner in input);
+            let status: LitInt = inner.parse()?;
+            inner.parse::<Token![,]>()?;
+            let code: LitStr = inner.parse()?;
+            Ok((status, code))
+        })?;
+    let mut out = Vec::new();
+    for (status, code) in pairs {
+        let value: u16 = status.base10_parse()?;
+        if !(300..=599).contains(&value) {
+            cx.error_at(status.span(), "an error status must be between 300 and 599");
+        }
+        let text = code.value();
+        if text.is_empty()
+            || !text
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        {
+            cx.error_at(
+                code.span(),
+                "an error code is SCREAMING_SNAKE_CASE, e.g. \"VALIDATION_ERROR\"",
+            );
+        }
+        out.push(ErrorArg {
+            status: value,
+            code: text,
+        });
+    }
+    Ok(out)
+}
+
+/// Cross-field and vocabulary rules; returns false when anything is wrong.
+pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
+    match &args.method {
+        Some(method) if !METHODS.contains(&method.value.as_str()) => cx.error_at(
+            method.span,
+            format!(
+                "unknown method `{}`; expected one of: {}",
+                method.value,
+                METHODS.join(", ")
+            ),
+        ),
+        Some(_) => {}
+        None => cx.error_at(
+            fn_span,
+            "#[portos_route] needs `method = \"GET\"` (or POST, PUT, PATCH, DELETE)",
+        ),
+    }
+    match &args.path {
+        Some(path) => check_path(cx, path),
+        None => cx.error_at(fn_span, "#[portos_route] needs `path = \"/api/...\"`"),
+    }
+    for (value, allowed, what) in [
+        (&args.access, ACCESS, "access"),
+        (&args.side_effect, SIDE_EFFECTS, "side_effect"),
+    ] {
+        if let Some(value) = value
+            && !allowed.contains(&value.value.as_str())
+        {
+            cx.error_at(
+                value.span,
+                format!(
+                    "unknown {what} `{}`; expected one of: {}",
+                    value.value,
+                    allowed.join(", ")
+                ),
+            );
+        }
+    }
+    if let Some(status) = &args.status
+        && !(200..=299).contains(&status.value)
+    {
+        cx.error_at(
+            status.span,
+            "the success status must be between 200 and 299",
+        );
+    }
+}
+
+fn check_path(cx: &Ctxt, path: &Spanned<String>) {
+    let value = &path.value;
+    if !value.starts_with('/') {
+        cx.error_at(path.span, "a route path starts with `/`");
+        return;
+    }
+    for segment in value.split('/').skip(1) {
+        let bad = if segment.is_empty() && value != "/" {
+            Some("empty segment (`//` or a trailing `/`)".to_owned())
+        } else if segment.starts_with(':') || segment.starts_with('*') {
+            Some(format!("`{segment}`: write path parameters as `{{name}}`"))
+        } else if segment.contains(['{', '}'])
+            && !(segment.starts_with('{')
+                && segment.ends_with('}')
+                && segment.len() > 2
+                && segment[1..segment.len() - 1]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        {
+            Some(format!(
+                "`{segment}`: a parameter is a whole segment `{{name}}` of letters, digits and `_`"
+            ))
+        } else {
+            None
+        };
+        if let Some(problem) = bad {
+            cx.error_at(path.span, format!("invalid route path: {problem}"));
+        }
+    }
+}

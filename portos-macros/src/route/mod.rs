@@ -1,0 +1,165 @@
+//! `#[portos_route]`: an axum handler declared with its method, path and
+//! schemas, registered in portos-server's link-time route list. The router
+//! is mounted from that list and the inventory and OpenAPI are derived from
+//! it, so what is served and what is documented are the same list.
+
+mod args;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::ItemFn;
+use syn::spanned::Spanned as _;
+
+use crate::ctxt::Ctxt;
+
+pub fn portos_route(args: TokenStream, item: &TokenStream) -> TokenStream {
+    let item_fn: ItemFn = match syn::parse2(item.clone()) {
+        Ok(item) => item,
+        Err(error) => {
+            let error = syn::Error::new(
+                error.span(),
+                "#[portos_route] goes on an `async fn` axum handler",
+            )
+            .to_compile_error();
+            return quote!(#error #item);
+        }
+    };
+    let cx = Ctxt::new();
+    let parsed = args::parse(&cx, args);
+    args::check(&cx, &parsed, item_fn.sig.ident.span());
+    if item_fn.sig.asyncness.is_none() {
+        cx.error_spanned_by(
+            item_fn.sig.fn_token,
+            "#[portos_route] needs an `async fn` handler",
+        );
+    }
+    if !item_fn.sig.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &item_fn.sig.generics,
+            "#[portos_route] handlers cannot be generic",
+        );
+    }
+    match cx.check() {
+        Err(error) => {
+            let errors = error.to_compile_error();
+            quote!(#errors #item_fn)
+        }
+        Ok(()) => {
+            let registration = registration(&parsed, &item_fn);
+            quote!(#item_fn #registration)
+        }
+    }
+}
+
+fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
+    let fn_name = &item.sig.ident;
+    let static_name = format_ident!(
+        "__PORTOS_ROUTE_{}",
+        fn_name.to_string().to_ascii_uppercase(),
+        span = Span::call_site()
+    );
+    let core = quote!(::portos_core::inventory);
+    let server = quote!(::portos_server::__private);
+    let method_name = args.method.as_ref().map_or("GET", |m| m.value.as_str());
+    let method = format_ident!(
+        "{}",
+        crate::names::variant_name(&method_name.to_ascii_lowercase())
+    );
+    let filter = format_ident!("{}", method_name);
+    let path = args.path.as_ref().map_or("/", |p| p.value.as_str());
+    let summary = option_str(args.summary.as_ref().map(|s| s.value.as_str()));
+    let description = doc_comment(item);
+    let access = match &args.access {
+        Some(a) => {
+            let v = format_ident!("{}", crate::names::variant_name(&a.value));
+            quote!(::core::option::Option::Some(#core::Access::#v))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let side_effect = match &args.side_effect {
+        Some(a) => {
+            let v = format_ident!("{}", crate::names::variant_name(&a.value));
+            quote!(::core::option::Option::Some(#core::RouteEffect::#v))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let schema = |ty: Option<&syn::Type>| match ty {
+        Some(ty) => quote_spanned! {ty.span()=>
+            ::core::option::Option::Some(
+                ::portos_core::__private::schemars::SchemaGenerator::subschema_for::<#ty> as #core::SchemaFn
+            )
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let query = schema(args.query.as_ref());
+    let request = schema(args.request.as_ref());
+    let response = schema(args.response.as_ref());
+    let status = args.status.as_ref().map_or(200, |s| s.value);
+    let errors = args.errors.iter().map(|e| {
+        let (status, code) = (e.status, &e.code);
+        quote!(#core::ErrorSpec { status: #status, code: #code })
+    });
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            #[::portos_core::__private::linkme::distributed_slice(#core::ROUTES)]
+            #[linkme(crate = ::portos_core::__private::linkme)]
+            static #static_name: #core::RouteEntry = #core::RouteEntry {
+                spec: #core::RouteSpec {
+                    method: #core::HttpMethod::#method,
+                    path: #path,
+                    summary: #summary,
+                    description: #description,
+                    access: #access,
+                    side_effect: #side_effect,
+                    query: #query,
+                    request: #request,
+                    response: #response,
+                    success_status: #status,
+                    errors: &[#(#errors),*],
+                    location: ::portos_core::SourceLocation {
+                        file: ::core::file!(),
+                        line: ::core::line!(),
+                        column: ::core::column!(),
+                    },
+                },
+                handler: || {
+                    // The concrete type is checked here, at compile time.
+                    let handler: ::portos_server::http::MethodRoute =
+                        #server::axum::routing::on(#server::axum::routing::MethodFilter::#filter, #fn_name);
+                    ::std::boxed::Box::new(handler)
+                },
+            };
+        };
+    }
+}
+
+fn option_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn doc_comment(item: &ItemFn) -> String {
+    let lines: Vec<String> = item
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("doc"))
+        .filter_map(|attr| match &attr.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value().trim().to_owned()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    lines
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

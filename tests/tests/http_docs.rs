@@ -1,0 +1,243 @@
+//! The route inventory and the OpenAPI documents against the real binary:
+//! the inventory lists exactly what is mounted, documents are served and
+//! dumped byte for byte, and the OpenAPI document holds together.
+
+use std::collections::HashSet;
+use std::process::Command;
+
+use portos_tests::{ServerProcess, portos_binary};
+use reqwest::{Client, Method, StatusCode};
+use serde_json::Value;
+
+fn dump(flag: &str) -> Vec<u8> {
+    let output = Command::new(portos_binary())
+        .arg(flag)
+        .output()
+        .expect("portos runs");
+    assert!(
+        output.status.success(),
+        "{flag}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+async fn get_json(client: &Client, server: &ServerProcess, path: &str) -> (Vec<u8>, Value) {
+    let response = client.get(server.url(path)).send().await.expect("request");
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let bytes = response.bytes().await.expect("body").to_vec();
+    let value = serde_json::from_slice(&bytes).expect("JSON");
+    (bytes, value)
+}
+
+#[tokio::test]
+async fn every_listed_operation_is_served_and_nothing_else() {
+    let server = ServerProcess::start(&[]);
+    let client = Client::new();
+    let (_, catalog) = get_json(&client, &server, "/api/api-docs/catalog.json").await;
+    let operations = catalog["operations"].as_array().expect("operations");
+    assert_eq!(
+        catalog["stats"]["operations"].as_u64(),
+        Some(operations.len() as u64)
+    );
+    assert!(operations.len() >= 11);
+    let mut listed = HashSet::new();
+    for operation in operations {
+        let method = operation["method"].as_str().expect("method");
+        let path = operation["path"].as_str().expect("path");
+        listed.insert((method.to_owned(), path.to_owned()));
+        // Fill path parameters; the route must exist (no route-level 404 or 405).
+        let concrete: String = path
+            .split('/')
+            .map(|s| if s.starts_with('{') { "probe-1" } else { s })
+            .collect::<Vec<_>>()
+            .join("/");
+        let response = client
+            .request(
+                Method::from_bytes(method.as_bytes()).expect("method"),
+                server.url(&concrete),
+            )
+            .header("content-type", "application/json")
+            .body("{}")
+            .send()
+            .await
+            .expect("request");
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        assert_ne!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
+        assert_ne!(
+            body["code"], "NOT_FOUND",
+            "{method} {path} is listed but not served"
+        );
+    }
+    // The same paths with a method nobody declared: a JSON 405.
+    let response = client
+        .delete(server.url("/api/cos/tools"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let body: Value = response.json().await.expect("json");
+    assert_eq!(body["code"], "METHOD_NOT_ALLOWED");
+    // And what is not listed is not served.
+    let response = client
+        .get(server.url("/api/cos/unlisted"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert!(!listed.contains(&("GET".to_owned(), "/api/cos/unlisted".to_owned())));
+}
+
+#[tokio::test]
+async fn documents_are_served_and_dumped_byte_for_byte() {
+    let server = ServerProcess::start(&[]);
+    let client = Client::new();
+    for (path, flag) in [
+        ("/api/api-docs/catalog.json", "--dump-routes"),
+        ("/api/api-docs/internal/openapi.json", "--dump-openapi"),
+        ("/api/api-docs/openapi.json", "--dump-openapi-public"),
+    ] {
+        let (served, _) = get_json(&client, &server, path).await;
+        let mut expected = served.clone();
+        expected.push(b'\n');
+        assert_eq!(dump(flag), expected, "{path} vs {flag}");
+    }
+}
+
+#[test]
+fn the_route_catalog_classifies_each_operation() {
+    let catalog: Value = serde_json::from_slice(&dump("--dump-routes")).expect("JSON");
+    let find = |method: &str, path: &str| {
+        catalog["operations"]
+            .as_array()
+            .and_then(|ops| {
+                ops.iter()
+                    .find(|op| op["method"] == method && op["path"] == path)
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("{method} {path} is listed"))
+    };
+    let health = find("GET", "/api/system/health");
+    assert_eq!(health["access"], "always-public");
+    assert_eq!(health["sideEffect"], "read");
+    assert_eq!(health["domain"], "system");
+    let call = find("POST", "/api/cos/tools/call");
+    assert_eq!(call["access"], "authenticated-ui");
+    assert_eq!(call["sideEffect"], "write");
+    assert_eq!(call["domain"], "cos");
+    assert_eq!(call["domainLabel"], "Cos");
+    assert_eq!(call["mountPath"], "/api/cos");
+    assert_eq!(call["contractStatus"], "modeled");
+    let logout = find("POST", "/api/auth/logout");
+    assert_eq!(logout["sideEffect"], "destructive");
+    // Sorted by path, then method.
+    let keys: Vec<(String, String)> = catalog["operations"]
+        .as_array()
+        .expect("operations")
+        .iter()
+        .map(|op| {
+            (
+                op["path"].as_str().unwrap_or("").to_owned(),
+                op["method"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+}
+
+#[test]
+fn the_internal_openapi_document_holds_together() {
+    let document: Value = serde_json::from_slice(&dump("--dump-openapi")).expect("JSON");
+    assert_eq!(document["openapi"], "3.0.3");
+    assert_eq!(document["info"]["title"], "PortOS Internal HTTP API");
+    let schemas = document["components"]["schemas"]
+        .as_object()
+        .expect("schemas");
+    let mut operation_ids = HashSet::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("path item") {
+            let id = operation["operationId"]
+                .as_str()
+                .expect("operationId")
+                .to_owned();
+            assert!(
+                operation_ids.insert(id.clone()),
+                "duplicate operationId {id}"
+            );
+            assert!(id.starts_with(&format!("{method}_")), "{id}");
+            // Every `{param}` of the path is declared as a required path parameter.
+            for param in path
+                .split('/')
+                .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+            {
+                let declared = operation["parameters"].as_array().is_some_and(|ps| {
+                    ps.iter()
+                        .any(|p| p["name"] == param && p["in"] == "path" && p["required"] == true)
+                });
+                assert!(declared, "{method} {path} declares {param}");
+            }
+            let security = operation["security"].as_array().expect("security");
+            if portos_core::inventory::classify::ALWAYS_PUBLIC_PATHS.contains(&path.as_str()) {
+                assert!(security.is_empty());
+            } else {
+                assert_eq!(security.len(), 2, "{method} {path}");
+            }
+        }
+    }
+    // Every $ref points at a component that exists.
+    fn refs(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(target)) = map.get("$ref") {
+                    out.push(target.clone());
+                }
+                map.values().for_each(|v| refs(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+    let mut targets = Vec::new();
+    refs(&document, &mut targets);
+    assert!(!targets.is_empty());
+    for target in targets {
+        let name = target
+            .strip_prefix("#/components/schemas/")
+            .expect("component refs only");
+        assert!(schemas.contains_key(name), "{target} resolves");
+    }
+    // The call operation is fully modeled.
+    let call = &document["paths"]["/api/cos/tools/call"]["post"];
+    assert_eq!(
+        call["requestBody"]["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/ToolCallBody"
+    );
+    assert_eq!(
+        call["responses"]["404"]["x-portos-error-codes"][0],
+        "TOOL_NOT_FOUND"
+    );
+}
+
+#[test]
+fn the_public_openapi_document_exposes_nothing_by_default() {
+    let document: Value = serde_json::from_slice(&dump("--dump-openapi-public")).expect("JSON");
+    assert_eq!(document["info"]["title"], "PortOS Public API");
+    assert_eq!(document["paths"], serde_json::json!({}));
+    assert_eq!(document["tags"], serde_json::json!([]));
+}
+
+#[test]
+fn documents_match_their_snapshots() {
+    for (name, flag) in [
+        ("routes_catalog", "--dump-routes"),
+        ("openapi_internal", "--dump-openapi"),
+        ("openapi_public", "--dump-openapi-public"),
+    ] {
+        let document: Value = serde_json::from_slice(&dump(flag)).expect("JSON");
+        insta::assert_json_snapshot!(name, document);
+    }
+}
