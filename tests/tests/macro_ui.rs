@@ -1,5 +1,5 @@
-//! Every compile error of `#[portos_tool]`, one file per message, and the
-//! signatures it accepts (DESIGN "How it is tested").
+//! Every compile error of `#[portos_tool]` and `#[portos_route]`, one file
+//! per message, and the signatures they accept (DESIGN "How it is tested").
 //!
 //! Regenerate the expected output with `TRYBUILD=overwrite` and review each
 //! `.stderr` as a change to the macro's user interface.
@@ -9,4 +9,6 @@ fn macro_ui() {
     let t = trybuild::TestCases::new();
     t.pass("ui/pass/*.rs");
     t.compile_fail("ui/fail/*.rs");
+    t.pass("ui/route_pass/*.rs");
+    t.compile_fail("ui/route_fail/*.rs");
 }

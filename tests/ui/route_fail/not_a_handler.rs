@@ -1,0 +1,10 @@
+use portos_core::portos_route;
+
+struct NotAResponse;
+
+#[portos_route(method = "GET", path = "/api/demo")]
+async fn demo() -> NotAResponse {
+    NotAResponse
+}
+
+fn main() {}

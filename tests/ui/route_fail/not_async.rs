@@ -1,0 +1,8 @@
+use portos_core::portos_route;
+
+#[portos_route(method = "GET", path = "/api/demo")]
+fn demo() -> &'static str {
+    "ok"
+}
+
+fn main() {}
