@@ -98,8 +98,8 @@ pub use descriptor::{
     AdapterOutcome, ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation, TOOLS,
     ToolDescriptor,
 };
-pub use portos_macros::{portos_route, portos_tool};
-pub use registry::{Registry, RegistryBuildError, RegistryBuilder, RegistryLimits};
+pub use portos_macros::{portos_event, portos_route, portos_tool};
+pub use registry::{Registry, RegistryBuildError, RegistryBuilder, RegistryLimits, ResultObserver};
 
 /// Names tool crates so the linker keeps their tools:
 /// `portos_core::link_tools!(my_tools, more_tools);`

@@ -13,6 +13,7 @@ mod ast;
 mod attr;
 mod check;
 mod ctxt;
+mod event;
 mod expand;
 mod names;
 mod route;
@@ -33,4 +34,12 @@ pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn portos_route(args: TokenStream, item: TokenStream) -> TokenStream {
     route::portos_route(args.into(), &item.into()).into()
+}
+
+/// Declares a Socket.IO event on its payload type (a unit struct for an event
+/// without payload): name, direction, summary. The event inventory and the
+/// AsyncAPI document are derived from the same list.
+#[proc_macro_attribute]
+pub fn portos_event(args: TokenStream, item: TokenStream) -> TokenStream {
+    event::portos_event(args.into(), &item.into()).into()
 }

@@ -2,20 +2,35 @@
 
 use std::sync::Arc;
 
-use portos_core::{Registry, RegistryBuildError, StateMap};
+use portos_core::{Registry, RegistryBuildError, RegistryBuilder, StateMap};
+use socketioxide::layer::SocketIoLayer;
 
 use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
+use crate::events::Events;
 use crate::store::{Store, StoreError};
 
 /// Everything a request handler needs. Cheap to clone.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct App {
     pub registry: Arc<Registry>,
     pub store: Store,
     pub auth: Auth,
+    pub events: Events,
+    /// The Socket.IO layer, mounted on the same port as HTTP.
+    pub socket_layer: SocketIoLayer,
     pub config: Arc<Config>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("registry", &self.registry)
+            .field("store", &self.store)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -36,12 +51,17 @@ impl App {
     }
 
     pub fn with_store(config: Config, store: Store) -> Result<App, StartError> {
-        let registry = build_registry(&config, store.clone())?;
+        let (socket_layer, events) = Events::new();
+        let registry = registry_builder(&config, store.clone())?
+            .on_result(events.tool_observer())
+            .build()?;
         let auth = Auth::load(store.clone(), config.session_ttl)?;
         Ok(App {
             registry: Arc::new(registry),
             store,
             auth,
+            events,
+            socket_layer,
             config: Arc::new(config),
         })
     }
@@ -49,8 +69,12 @@ impl App {
 
 /// The registry of every linked tool, with the server state adapters use.
 pub fn build_registry(config: &Config, store: Store) -> Result<Registry, StartError> {
+    Ok(registry_builder(config, store)?.build()?)
+}
+
+fn registry_builder(config: &Config, store: Store) -> Result<RegistryBuilder, StartError> {
     let mut state = StateMap::new();
     state.insert(store);
     state.insert(UserClock::new(config.timezone.as_deref())?);
-    Ok(Registry::builder().state(state).build()?)
+    Ok(Registry::builder().state(state))
 }

@@ -79,6 +79,14 @@ pub struct Cli {
     #[arg(long, group = "dump")]
     pub dump_openapi_public: bool,
 
+    /// Print the Socket.IO event inventory (GET /api/api-docs/events.json) and exit.
+    #[arg(long, group = "dump")]
+    pub dump_events: bool,
+
+    /// Print the AsyncAPI 3.0.0 document (GET /api/api-docs/asyncapi.json) and exit.
+    #[arg(long, group = "dump")]
+    pub dump_asyncapi: bool,
+
     /// Catalog scope: all, agent, mind, ui, voice.
     #[arg(long, requires = "dump_catalog", value_name = "SCOPE")]
     pub scope: Option<String>,
@@ -107,6 +115,10 @@ pub fn main() -> ExitCode {
         Some(crate::http::docs::internal_openapi())
     } else if cli.dump_openapi_public {
         Some(crate::http::docs::public_openapi())
+    } else if cli.dump_events {
+        Some(crate::http::docs::events_json())
+    } else if cli.dump_asyncapi {
+        Some(crate::http::docs::asyncapi(&config))
     } else {
         None
     };

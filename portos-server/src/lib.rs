@@ -14,6 +14,7 @@ pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod events;
 pub mod http;
 pub mod serve;
 pub mod settings;

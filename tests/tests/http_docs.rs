@@ -98,6 +98,7 @@ async fn documents_are_served_and_dumped_byte_for_byte() {
         ("/api/api-docs/catalog.json", "--dump-routes"),
         ("/api/api-docs/internal/openapi.json", "--dump-openapi"),
         ("/api/api-docs/openapi.json", "--dump-openapi-public"),
+        ("/api/api-docs/events.json", "--dump-events"),
     ] {
         let (served, _) = get_json(&client, &server, path).await;
         let mut expected = served.clone();
@@ -236,8 +237,31 @@ fn documents_match_their_snapshots() {
         ("routes_catalog", "--dump-routes"),
         ("openapi_internal", "--dump-openapi"),
         ("openapi_public", "--dump-openapi-public"),
+        ("events", "--dump-events"),
+        ("asyncapi", "--dump-asyncapi"),
     ] {
         let document: Value = serde_json::from_slice(&dump(flag)).expect("JSON");
         insta::assert_json_snapshot!(name, document);
     }
+}
+
+#[tokio::test]
+async fn asyncapi_names_the_configured_address() {
+    let server = ServerProcess::start(&[]);
+    let client = Client::new();
+    let (served, document) = get_json(&client, &server, "/api/api-docs/asyncapi.json").await;
+    let host = server.base_url.trim_start_matches("http://");
+    // The server was started on port 0: the document names the configured
+    // bind address, which is what a dump with the same flags prints.
+    assert_eq!(
+        document["servers"]["local"]["host"], "127.0.0.1:0",
+        "{host}"
+    );
+    let output = Command::new(portos_binary())
+        .args(["--dump-asyncapi", "--bind", "127.0.0.1:0"])
+        .output()
+        .expect("portos runs");
+    let mut expected = served;
+    expected.push(b'\n');
+    assert_eq!(output.stdout, expected);
 }

@@ -3,13 +3,16 @@
 
 use super::route::{Access, HttpMethod, RouteEffect, RouteSpec};
 
-/// Paths that pass the authentication gate without credentials.
-pub const ALWAYS_PUBLIC_PATHS: [&str; 5] = [
+/// Paths that pass the authentication gate without credentials: the
+/// contract's five, plus the API Explorer page, which is static (it holds no
+/// data and offers the login form; every call it makes is authenticated).
+pub const ALWAYS_PUBLIC_PATHS: [&str; 6] = [
     "/api/auth/status",
     "/api/auth/whoami",
     "/api/auth/login",
     "/api/auth/logout",
     "/api/system/health",
+    "/explorer",
 ];
 
 /// Prefixes of the API groups that Settings → API Access can expose.

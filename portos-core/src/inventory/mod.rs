@@ -5,6 +5,8 @@
 
 mod catalog;
 pub mod classify;
+mod event;
+mod events_doc;
 mod openapi;
 mod route;
 
@@ -12,6 +14,8 @@ use std::collections::HashMap;
 use std::fmt;
 
 pub use catalog::DERIVED_FROM;
+pub use event::{Direction, EVENTS, EventSpec, PortosEvent};
+pub use events_doc::{EventInventory, EventInventoryError};
 pub use openapi::OpenApiOptions;
 pub use route::{
     Access, ErrorSpec, HttpMethod, ROUTES, RouteEffect, RouteEntry, RouteSpec, SchemaFn,

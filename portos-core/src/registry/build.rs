@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::idempotency::CallStore;
 use super::order::catalog_rank;
-use super::{RegisteredTool, Registry, RegistryLimits};
+use super::{RegisteredTool, Registry, RegistryLimits, ResultObserver};
 use crate::catalog::EntryText;
 use crate::context::StateMap;
 use crate::contract::{Policy, SCHEMA_VERSION, is_callable_name, is_provider_name};
@@ -39,6 +39,7 @@ pub struct RegistryBuilder {
     limits: RegistryLimits,
     state: StateMap,
     descriptors: Option<Vec<&'static ToolDescriptor>>,
+    observers: Vec<ResultObserver>,
 }
 
 impl fmt::Debug for RegistryBuilder {
@@ -58,6 +59,12 @@ impl RegistryBuilder {
     /// Server state adapters reach through `ToolContext::state`.
     pub fn state(mut self, state: StateMap) -> Self {
         self.state = state;
+        self
+    }
+
+    /// Adds an observer told about each adapter run when it ends.
+    pub fn on_result(mut self, observer: ResultObserver) -> Self {
+        self.observers.push(observer);
         self
     }
 
@@ -116,6 +123,7 @@ impl RegistryBuilder {
             state: Arc::new(self.state),
             shutdown: CancellationToken::new(),
             unavailable: std::sync::RwLock::new(HashMap::new()),
+            observers: self.observers.into(),
         })
     }
 }

@@ -92,14 +92,19 @@ impl Registry {
         } else {
             Either::Right(tokio::spawn(run).map(|joined| joined.ok().and_then(Result::ok)))
         };
+        let observers = self.observers.clone();
         async move {
             let id = request_id.to_string();
             let name = name.to_owned();
-            Arc::new(match outcome.await {
+            let result = Arc::new(match outcome.await {
                 Some(Ok(value)) => ToolResult::from_adapter_value(id, name, value),
                 Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
                 None => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
-            })
+            });
+            for observer in observers.iter() {
+                observer(&result);
+            }
+            result
         }
         .boxed()
         .shared()

@@ -23,7 +23,7 @@ pub use build::{RegistryBuildError, RegistryBuilder};
 pub use fingerprint::Fingerprint;
 
 use crate::context::StateMap;
-use crate::contract::Policy;
+use crate::contract::{Policy, ToolResult};
 use crate::descriptor::ToolDescriptor;
 use idempotency::CallStore;
 
@@ -93,7 +93,13 @@ pub struct Registry {
     /// Tools switched off at run time (canonical name → reason), e.g. while a
     /// feature they need is not configured. Calls get `TOOL_UNAVAILABLE`.
     unavailable: RwLock<HashMap<&'static str, String>>,
+    /// Told about every adapter run when it ends (not about replays);
+    /// shared so a run clones one pointer, not the list.
+    observers: Arc<[ResultObserver]>,
 }
+
+/// Called with the result of each adapter run, e.g. to announce it.
+pub type ResultObserver = Arc<dyn Fn(&ToolResult) + Send + Sync>;
 
 impl Registry {
     pub fn builder() -> RegistryBuilder {

@@ -3,13 +3,16 @@
 
 use std::sync::OnceLock;
 
+use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use portos_core::inventory::OpenApiOptions;
+use portos_core::inventory::{EVENTS, EventInventory, OpenApiOptions};
 use portos_core::portos_route;
 use serde_json::Value;
 
 use super::{ApiError, inventory};
+use crate::app::App;
+use crate::config::Config;
 
 /// A document as served: JSON text, computed on first use.
 fn cached(
@@ -79,7 +82,17 @@ fn build_public_openapi() -> Result<Value, String> {
     ))
 }
 
+fn event_inventory() -> Result<EventInventory, String> {
+    EventInventory::new(EVENTS.iter()).map_err(|error| error.to_string())
+}
+
+fn build_events_json() -> Result<Value, String> {
+    Ok(event_inventory()?.events_json())
+}
+
 static ROUTES_CATALOG: OnceLock<Result<String, String>> = OnceLock::new();
+static EVENTS_JSON: OnceLock<Result<String, String>> = OnceLock::new();
+static ASYNCAPI: OnceLock<Result<String, String>> = OnceLock::new();
 static INTERNAL_OPENAPI: OnceLock<Result<String, String>> = OnceLock::new();
 static PUBLIC_OPENAPI: OnceLock<Result<String, String>> = OnceLock::new();
 
@@ -96,6 +109,38 @@ pub fn internal_openapi() -> Result<&'static str, String> {
 /// OpenAPI 3.0.3 of the exposed API groups (`--dump-openapi-public`).
 pub fn public_openapi() -> Result<&'static str, String> {
     cached(&PUBLIC_OPENAPI, build_public_openapi)
+}
+
+/// The Socket.IO event inventory (`--dump-events`).
+pub fn events_json() -> Result<&'static str, String> {
+    cached(&EVENTS_JSON, build_events_json)
+}
+
+/// AsyncAPI 3.0.0 of the Socket.IO transport (`--dump-asyncapi`). The server
+/// address is the configured bind address; one configuration per process.
+pub fn asyncapi(config: &Config) -> Result<&'static str, String> {
+    ASYNCAPI
+        .get_or_init(|| {
+            event_inventory().map(|events| {
+                events
+                    .asyncapi(env!("CARGO_PKG_VERSION"), &config.bind.to_string())
+                    .to_string()
+            })
+        })
+        .as_deref()
+        .map_err(Clone::clone)
+}
+
+/// The Socket.IO events: names, directions, payload schemas.
+#[portos_route(method = "GET", path = "/api/api-docs/events.json", summary = "Event inventory", response = serde_json::Value)]
+async fn events_json_route() -> Response {
+    json_response(events_json())
+}
+
+/// AsyncAPI 3.0.0 for the Socket.IO transport.
+#[portos_route(method = "GET", path = "/api/api-docs/asyncapi.json", summary = "AsyncAPI", response = serde_json::Value)]
+async fn asyncapi_route(State(app): State<App>) -> Response {
+    json_response(asyncapi(&app.config))
 }
 
 /// The HTTP route inventory: domains, access and side-effect classes.

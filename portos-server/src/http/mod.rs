@@ -4,6 +4,8 @@ mod auth;
 mod body;
 pub mod docs;
 mod error;
+mod explorer;
+mod mind;
 mod route;
 mod system;
 mod tools;
@@ -24,8 +26,12 @@ pub fn router(app: App) -> Result<Router, InventoryError> {
     inventory()?;
     let body_limit = app.config.body_limit;
     let gate = axum::middleware::from_fn_with_state(app.auth.clone(), crate::auth::gate);
+    let socket_layer = app.socket_layer.clone();
+    // Layers wrap from the bottom up: the gate runs before Socket.IO, so a
+    // password protects the event stream as it does every route.
     Ok(route::mount(Router::new())?
         .fallback(|| async { ApiError::not_found() })
+        .layer(socket_layer)
         .layer(gate)
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(TraceLayer::new_for_http())

@@ -1,0 +1,233 @@
+//! The event inventory, `events.json` and AsyncAPI 3.0.0 (BEHAVIOUR §9.5).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value, json};
+
+use super::classify::{base36, fnv1a_utf16, title_case};
+use super::event::{Direction, EventSpec};
+
+/// Every declared event, checked and sorted by name.
+#[derive(Debug)]
+pub struct EventInventory {
+    events: Vec<&'static EventSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct EventInventoryError {
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for EventInventoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the event inventory cannot be built:")?;
+        for problem in &self.problems {
+            write!(f, "\n  - {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `cos:tools:called` → `cos`: the text before the first `:`.
+fn domain(event: &str) -> &str {
+    event.split(':').next().unwrap_or(event)
+}
+
+impl EventInventory {
+    pub fn new(
+        events: impl IntoIterator<Item = &'static EventSpec>,
+    ) -> Result<EventInventory, EventInventoryError> {
+        let mut events: Vec<&'static EventSpec> = events.into_iter().collect();
+        events.sort_by_key(|e| e.name);
+        let mut problems = Vec::new();
+        for pair in events.windows(2) {
+            if pair[0].name == pair[1].name {
+                problems.push(format!(
+                    "event `{}` is declared twice: at {} and at {}",
+                    pair[0].name, pair[0].location, pair[1].location
+                ));
+            }
+        }
+        if problems.is_empty() {
+            Ok(EventInventory { events })
+        } else {
+            Err(EventInventoryError { problems })
+        }
+    }
+
+    pub fn events(&self) -> &[&'static EventSpec] {
+        &self.events
+    }
+
+    /// `GET /api/api-docs/events.json`.
+    pub fn events_json(&self) -> Value {
+        // Inlined: each payload schema reads on its own.
+        let mut generator = SchemaSettings::draft2020_12()
+            .with(|s| {
+                s.inline_subschemas = true;
+                s.meta_schema = None;
+            })
+            .into_generator();
+        let mut domains: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut sources: Vec<&str> = Vec::new();
+        let (mut to_server, mut to_client, mut both, mut modeled) = (0, 0, 0, 0);
+        let events: Vec<Value> = self
+            .events
+            .iter()
+            .map(|event| {
+                *domains.entry(domain(event.name)).or_default() += 1;
+                if !sources.contains(&event.location.file) {
+                    sources.push(event.location.file);
+                }
+                let has = |d| event.directions.contains(&d);
+                match (has(Direction::ClientToServer), has(Direction::ServerToClient)) {
+                    (true, true) => both += 1,
+                    (true, false) => to_server += 1,
+                    _ => to_client += 1,
+                }
+                let mut schemas = Map::new();
+                if let Some(payload) = event.payload {
+                    modeled += 1;
+                    let schema = payload(&mut generator).to_value();
+                    for direction in event.directions {
+                        schemas.insert(direction.as_str().to_owned(), schema.clone());
+                    }
+                }
+                json!({
+                    "event": event.name,
+                    "directions": event.directions,
+                    "domain": domain(event.name),
+                    "domainLabel": title_case(domain(event.name)),
+                    "summary": event.summary,
+                    "contractStatus": if event.payload.is_some() { "modeled" } else { "generated" },
+                    "modeledDirections": if event.payload.is_some() { json!(event.directions) } else { json!([]) },
+                    "payloadSchemas": schemas,
+                })
+            })
+            .collect();
+        let total = events.len();
+        json!({
+            "schemaVersion": 2,
+            "derivedFrom": ["#[portos_event] declarations linked into this binary"],
+            "stats": {
+                "events": total,
+                "clientToServer": to_server,
+                "serverToClient": to_client,
+                "bidirectional": both,
+                "sourceFiles": sources.len(),
+                "domains": domains.len(),
+                "modeled": modeled,
+                "generated": total - modeled,
+            },
+            "domains": domains
+                .iter()
+                .map(|(id, count)| json!({ "id": id, "label": title_case(id), "events": count }))
+                .collect::<Vec<_>>(),
+            "events": events,
+        })
+    }
+
+    /// `GET /api/api-docs/asyncapi.json`: AsyncAPI 3.0.0 for the Socket.IO
+    /// transport; one channel per event, one message and one operation per
+    /// direction (the server sends server-to-client, receives the rest).
+    pub fn asyncapi(&self, version: &str, host: &str) -> Value {
+        let mut generator = SchemaSettings::draft2020_12()
+            .with(|s| s.definitions_path = "/components/schemas".into())
+            .into_generator();
+        let mut channels = Map::new();
+        let mut operations = Map::new();
+        let mut messages = Map::new();
+        for event in &self.events {
+            let channel_id = id_for(event.name);
+            let mut channel_messages = Map::new();
+            let payload = event
+                .payload
+                .map(|schema| schema(&mut generator).to_value())
+                .unwrap_or_else(|| json!({ "type": "null" }));
+            for direction in event.directions {
+                let message_id = id_for(&format!("{}:{}", event.name, direction.as_str()));
+                messages.insert(
+                    message_id.clone(),
+                    json!({
+                        "name": event.name,
+                        "title": event.name,
+                        "summary": event.summary,
+                        "payload": payload,
+                    }),
+                );
+                channel_messages.insert(
+                    message_id.clone(),
+                    json!({ "$ref": format!("#/components/messages/{message_id}") }),
+                );
+                let action = match direction {
+                    Direction::ServerToClient => "send",
+                    Direction::ClientToServer => "receive",
+                };
+                operations.insert(
+                    id_for(&format!("{action}:{}", event.name)),
+                    json!({
+                        "action": action,
+                        "channel": { "$ref": format!("#/channels/{channel_id}") },
+                        "summary": event.summary,
+                        "messages": [{ "$ref": format!("#/channels/{channel_id}/messages/{message_id}") }],
+                    }),
+                );
+            }
+            let mut channel = json!({
+                "address": event.name,
+                "messages": channel_messages,
+                "x-portos-directions": event.directions,
+            });
+            let parameters: Map<String, Value> = event
+                .name
+                .split(':')
+                .filter_map(|part| part.strip_prefix('{')?.strip_suffix('}'))
+                .map(|name| {
+                    (
+                        name.to_owned(),
+                        json!({ "description": format!("The `{name}` part of the event name.") }),
+                    )
+                })
+                .collect();
+            if !parameters.is_empty() {
+                channel["parameters"] = Value::Object(parameters);
+            }
+            channels.insert(channel_id, channel);
+        }
+        json!({
+            "asyncapi": "3.0.0",
+            "info": {
+                "title": "PortOS Socket.IO API",
+                "version": version,
+                "description": "Socket.IO events of this server, derived from its #[portos_event] declarations.",
+            },
+            "defaultContentType": "application/json",
+            "servers": {
+                "local": {
+                    "host": host,
+                    "protocol": "socket.io",
+                    "pathname": "/socket.io",
+                    "description": "This PortOS server's Socket.IO endpoint.",
+                },
+            },
+            "channels": channels,
+            "operations": operations,
+            "components": {
+                "messages": messages,
+                "schemas": generator.take_definitions(true),
+            },
+        })
+    }
+}
+
+/// An AsyncAPI id: the name with non-alphanumerics as `_`, plus a short
+/// FNV-1a hash so two names that sanitize alike stay distinct.
+fn id_for(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("{}_{}", stem.trim_matches('_'), base36(fnv1a_utf16(name)))
+}

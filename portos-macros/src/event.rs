@@ -1,0 +1,174 @@
+//! `#[portos_event]` on a payload type: declares a Socket.IO event (name,
+//! direction, summary) in portos_core's link-time event list, and lets the
+//! server emit the type by its event name.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::parse::Parser;
+use syn::{DeriveInput, LitStr};
+
+use crate::attr::Spanned;
+use crate::ctxt::Ctxt;
+
+const DIRECTIONS: &[&str] = &["server-to-client", "client-to-server", "both"];
+
+pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
+    let input: DeriveInput = match syn::parse2(item.clone()) {
+        Ok(input) => input,
+        Err(error) => {
+            let error = syn::Error::new(
+                error.span(),
+                "#[portos_event] goes on the event's payload struct or enum",
+            )
+            .to_compile_error();
+            return quote!(#error #item);
+        }
+    };
+    let cx = Ctxt::new();
+    let mut name: Option<Spanned<String>> = None;
+    let mut direction: Option<Spanned<String>> = None;
+    let mut summary: Option<Spanned<String>> = None;
+    let parser = syn::meta::parser(|meta| {
+        let key = meta.path.to_token_stream().to_string();
+        let slot = match key.as_str() {
+            "name" => &mut name,
+            "direction" => &mut direction,
+            "summary" => &mut summary,
+            other => {
+                return Err(meta.error(format!(
+                    "unknown portos_event key `{other}`; expected one of: name, direction, summary"
+                )));
+            }
+        };
+        let lit: LitStr = meta.value()?.parse()?;
+        if slot.is_some() {
+            cx.error_at(
+                lit.span(),
+                format!("duplicate portos_event key `{key}`: remove it"),
+            );
+        }
+        *slot = Some(Spanned {
+            value: lit.value(),
+            span: lit.span(),
+        });
+        Ok(())
+    });
+    if let Err(error) = parser.parse2(args) {
+        cx.syn_error(error);
+    }
+    let ident_span = input.ident.span();
+    match &name {
+        Some(n) if n.value.is_empty() || n.value.chars().any(char::is_whitespace) => {
+            cx.error_at(
+                n.span,
+                "an event name is non-empty and has no whitespace, e.g. \"cos:tools:called\"",
+            );
+        }
+        Some(_) => {}
+        None => cx.error_at(
+            ident_span,
+            "#[portos_event] needs `name = \"domain:event\"`",
+        ),
+    }
+    match &direction {
+        Some(d) if !DIRECTIONS.contains(&d.value.as_str()) => cx.error_at(
+            d.span,
+            format!("unknown direction `{}`; expected one of: {}", d.value, DIRECTIONS.join(", ")),
+        ),
+        Some(_) => {}
+        None => cx.error_at(
+            ident_span,
+            "#[portos_event] needs `direction = \"server-to-client\"` (or \"client-to-server\", \"both\")",
+        ),
+    }
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            "#[portos_event] payload types cannot be generic",
+        );
+    }
+    let summary = summary
+        .map(|s| s.value)
+        .unwrap_or_else(|| doc_comment(&input));
+    if summary.is_empty() {
+        cx.error_at(
+            ident_span,
+            "#[portos_event] needs a summary: a doc comment or `summary = \"...\"`",
+        );
+    }
+    if let Err(error) = cx.check() {
+        let errors = error.to_compile_error();
+        return quote!(#errors #input);
+    }
+
+    let ty = &input.ident;
+    let name = name.map(|n| n.value).unwrap_or_default();
+    let directions = match direction.as_ref().map(|d| d.value.as_str()) {
+        Some("client-to-server") => quote!(&[::portos_core::inventory::Direction::ClientToServer]),
+        Some("both") => quote!(&[
+            ::portos_core::inventory::Direction::ClientToServer,
+            ::portos_core::inventory::Direction::ServerToClient,
+        ]),
+        _ => quote!(&[::portos_core::inventory::Direction::ServerToClient]),
+    };
+    let unit = matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit));
+    let payload = if unit {
+        quote!(::core::option::Option::None)
+    } else {
+        quote!(::core::option::Option::Some(
+            ::portos_core::__private::schemars::SchemaGenerator::subschema_for::<#ty>
+                as ::portos_core::inventory::SchemaFn
+        ))
+    };
+    let static_name = format_ident!(
+        "__PORTOS_EVENT_{}",
+        ty.to_string().to_ascii_uppercase(),
+        span = Span::call_site()
+    );
+    quote! {
+        #input
+
+        impl ::portos_core::inventory::PortosEvent for #ty {
+            const NAME: &'static str = #name;
+        }
+
+        #[doc(hidden)]
+        const _: () = {
+            #[::portos_core::__private::linkme::distributed_slice(::portos_core::inventory::EVENTS)]
+            #[linkme(crate = ::portos_core::__private::linkme)]
+            static #static_name: ::portos_core::inventory::EventSpec = ::portos_core::inventory::EventSpec {
+                name: #name,
+                directions: #directions,
+                summary: #summary,
+                payload: #payload,
+                location: ::portos_core::SourceLocation {
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                    column: ::core::column!(),
+                },
+            };
+        };
+    }
+}
+
+fn doc_comment(input: &DeriveInput) -> String {
+    input
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("doc"))
+        .filter_map(|attr| match &attr.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,137 @@
+//! Socket.IO on the same port (socketioxide). Every event is declared with
+//! `#[portos_event]` on its payload type, so the event inventory and the
+//! AsyncAPI document list exactly what this module emits and handles.
+//!
+//! Clients join the `cos:tools` room with `cos:tools:subscribe`; they are then
+//! told when a tool call finishes and when the catalog may have changed (so
+//! they refresh it, with `If-None-Match`).
+
+use std::sync::Arc;
+
+use portos_core::inventory::PortosEvent;
+use portos_core::{ResultObserver, ToolResult, ToolState, portos_event};
+use schemars::JsonSchema;
+use serde::Serialize;
+use socketioxide::SocketIo;
+use socketioxide::extract::SocketRef;
+use socketioxide::layer::SocketIoLayer;
+
+/// The room of clients that asked for tool announcements.
+pub const TOOLS_ROOM: &str = "cos:tools";
+
+/// A tool call finished. The result itself is not broadcast: read it from
+/// `GET /api/cos/tools/calls/{requestId}` with your own credentials.
+#[portos_event(name = "cos:tools:called", direction = "server-to-client")]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCalled {
+    pub request_id: String,
+    /// The canonical tool name.
+    pub name: String,
+    pub state: ToolState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl From<&ToolResult> for ToolCalled {
+    fn from(result: &ToolResult) -> ToolCalled {
+        ToolCalled {
+            request_id: result.request_id.clone(),
+            name: result.name.clone(),
+            state: result.state,
+            error: result.error.clone(),
+        }
+    }
+}
+
+/// The tool catalog may have changed (grants or settings): read it again.
+#[portos_event(name = "cos:tools:catalog-changed", direction = "server-to-client")]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CatalogChanged {
+    /// What changed, e.g. `persistentMindCapabilities`.
+    pub reason: String,
+}
+
+/// Ask for tool announcements (joins the `cos:tools` room).
+#[portos_event(name = "cos:tools:subscribe", direction = "client-to-server")]
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ToolsSubscribe;
+
+/// Stop tool announcements.
+#[portos_event(name = "cos:tools:unsubscribe", direction = "client-to-server")]
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ToolsUnsubscribe;
+
+/// The subscription is in place.
+#[portos_event(name = "cos:tools:subscribed", direction = "server-to-client")]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ToolsSubscribed {
+    pub room: String,
+}
+
+/// The subscription has ended.
+#[portos_event(name = "cos:tools:unsubscribed", direction = "server-to-client")]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ToolsUnsubscribed {
+    pub room: String,
+}
+
+/// The Socket.IO handle the server emits through.
+#[derive(Clone, Debug)]
+pub struct Events {
+    io: SocketIo,
+}
+
+impl Events {
+    /// The layer to mount and the handle to emit with.
+    pub fn new() -> (SocketIoLayer, Events) {
+        let (layer, io) = SocketIo::new_layer();
+        io.ns("/", async |socket: SocketRef| {
+            socket.on(ToolsSubscribe::NAME, async |socket: SocketRef| {
+                socket.join(TOOLS_ROOM);
+                let _ = socket.emit(
+                    ToolsSubscribed::NAME,
+                    &ToolsSubscribed {
+                        room: TOOLS_ROOM.to_owned(),
+                    },
+                );
+            });
+            socket.on(ToolsUnsubscribe::NAME, async |socket: SocketRef| {
+                socket.leave(TOOLS_ROOM);
+                let _ = socket.emit(
+                    ToolsUnsubscribed::NAME,
+                    &ToolsUnsubscribed {
+                        room: TOOLS_ROOM.to_owned(),
+                    },
+                );
+            });
+        });
+        (layer, Events { io })
+    }
+
+    /// Announces each finished adapter run to the `cos:tools` room.
+    pub fn tool_observer(&self) -> ResultObserver {
+        let io = self.io.clone();
+        Arc::new(move |result: &ToolResult| {
+            let payload = ToolCalled::from(result);
+            let io = io.clone();
+            // The observer runs inside the call; emitting must not hold it up.
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(async move {
+                    let _ = io.to(TOOLS_ROOM).emit(ToolCalled::NAME, &payload).await;
+                });
+            }
+        })
+    }
+
+    pub async fn catalog_changed(&self, reason: &str) {
+        let payload = CatalogChanged {
+            reason: reason.to_owned(),
+        };
+        let _ = self
+            .io
+            .to(TOOLS_ROOM)
+            .emit(CatalogChanged::NAME, &payload)
+            .await;
+    }
+}
