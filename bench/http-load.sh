@@ -1,0 +1,386 @@
+#!/usr/bin/env bash
+# HTTP load benchmark: portos against a bare axum server, on loopback.
+#
+#   bench/http-load.sh              # throughput table, then RSS over 1,000,000 calls
+#   MODE=throughput bench/http-load.sh
+#   MODE=rss bench/http-load.sh
+#
+# Prerequisites: the pinned Rust toolchain (rust-toolchain.toml), `wrk`
+# (Debian: `apt-get install -y wrk`), `taskset` (util-linux), `curl`, and at
+# least 2 cores. Nothing here is a test: it prints figures, it never fails on
+# them (it exits non-zero only when something does not work: a build, a server
+# that does not start, a wrong status code, socket errors).
+#
+# What it does, in one run:
+#  1. builds `portos` (release, the root workspace) and `bare` (release, the
+#     benchmark-only workspace in bench/, never built by CI);
+#  2. throughput: starts each server pinned to core SERVER_CPU and drives it
+#     with wrk pinned to core LOAD_CPU, one variant after the other, each a
+#     WARMUP-second warm-up (discarded) then a DURATION-second measurement:
+#       portos fresh   POST /api/cos/tools/call, time.now, a new requestId each
+#       portos replay  the same call with one constant requestId (idempotent replay)
+#       portos 304     GET /api/cos/tools with If-None-Match = its ETag
+#       bare POST      POST /call: parse the JSON body, answer a small JSON object
+#       bare GET       GET /tools with the matching If-None-Match: a 304
+#     and prints requests/s, p50/p99 latency, the CPU used by the server and
+#     by wrk, and the ratios portos/bare (targets: call >= 0.8, 304 >= 0.9);
+#  3. RSS: a new portos, RSS_CALLS distinct fresh calls in chunks of about
+#     RSS_STEP requests, VmRSS and VmHWM (/proc/PID/status) after each chunk.
+#
+# Knobs (environment): DURATION=10 WARMUP=2 CONNECTIONS=32 THREADS=1
+# SERVER_CPU=0 LOAD_CPU=1 PORTOS_PORT=18080 BARE_PORT=18081 RSS_CALLS=1000000
+# RSS_STEP=100000 MODE=all|throughput|rss, PORTOS_BIN=/path/to/portos (use
+# that binary instead of building the workspace's), NO_BUILD=1 (use the
+# binaries already built), NICE=-10 (run the servers and wrk at that nice
+# level, so that a compile running beside them takes less of their cores;
+# negative values need root).
+#
+# Every process it starts is stopped on exit (also on Ctrl-C); the temporary
+# data directory is removed. Traffic goes to 127.0.0.1 only.
+set -euo pipefail
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH_DIR/.." && pwd)"
+
+MODE="${MODE:-all}"
+DURATION="${DURATION:-10}"
+WARMUP="${WARMUP:-2}"
+CONNECTIONS="${CONNECTIONS:-32}"
+THREADS="${THREADS:-1}"
+SERVER_CPU="${SERVER_CPU:-0}"
+LOAD_CPU="${LOAD_CPU:-1}"
+PORTOS_PORT="${PORTOS_PORT:-18080}"
+BARE_PORT="${BARE_PORT:-18081}"
+RSS_CALLS="${RSS_CALLS:-1000000}"
+RSS_STEP="${RSS_STEP:-100000}"
+PRIO=()
+if [ -n "${NICE:-}" ]; then
+    PRIO=(nice -n "$NICE")
+fi
+# Bounds for the RSS phase: no chunk longer than this, and give up past this.
+RSS_CHUNK_MAX_SECONDS=60
+RSS_MAX_SECONDS=1200
+
+case "$MODE" in all | throughput | rss) ;; *)
+    echo "MODE must be all, throughput or rss (got '$MODE')" >&2
+    exit 2
+    ;;
+esac
+
+for tool in wrk taskset curl; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "http-load: '$tool' is missing (Debian: apt-get install -y wrk util-linux curl)" >&2
+        exit 2
+    fi
+done
+if [ "$(nproc --all)" -lt 2 ]; then
+    echo "http-load: needs 2 cores (server and load generator on different ones)" >&2
+    exit 2
+fi
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/portos-http-load.XXXXXX")"
+SERVER_PIDS=()
+
+# stop_server PID: SIGTERM (both servers stop gracefully on it), SIGKILL
+# after 5 s.
+stop_server() {
+    local pid="$1"
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 50); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    fi
+}
+
+stop_servers() {
+    local pid
+    for pid in "${SERVER_PIDS[@]}"; do
+        stop_server "$pid"
+    done
+    SERVER_PIDS=()
+}
+
+cleanup() {
+    stop_servers
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+die() {
+    echo "http-load: $*" >&2
+    exit 1
+}
+
+# ---------------------------------------------------------------- build ----
+
+TARGET_DIR="${CARGO_TARGET_DIR:-}"
+if [ -z "${PORTOS_BIN:-}" ]; then
+    if [ -z "${NO_BUILD:-}" ]; then
+        echo "== building portos (release)" >&2
+        (cd "$ROOT" && cargo build --release --quiet -p portos-server) || die "portos build failed"
+    fi
+    PORTOS_BIN="${TARGET_DIR:-$ROOT/target}/release/portos"
+    PORTOS_SOURCE="$(cd "$ROOT" && git describe --always --dirty 2>/dev/null || echo unknown)"
+else
+    PORTOS_SOURCE="prebuilt ($PORTOS_BIN)"
+fi
+if [ -z "${NO_BUILD:-}" ]; then
+    echo "== building bare (release, bench/ workspace)" >&2
+    cargo build --release --quiet --manifest-path "$BENCH_DIR/Cargo.toml" || die "bare build failed"
+fi
+BARE_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/bare"
+[ -x "$PORTOS_BIN" ] || die "no portos binary at $PORTOS_BIN"
+[ -x "$BARE_BIN" ] || die "no bare binary at $BARE_BIN"
+
+# -------------------------------------------------------------- helpers ----
+
+# start_server NAME READY_URL COMMAND...: run COMMAND on SERVER_CPU, wait until
+# READY_URL answers 2xx (10 s at most); its pid goes to PID_<NAME>.
+start_server() {
+    local name="$1" ready="$2"
+    shift 2
+    "${PRIO[@]}" taskset -c "$SERVER_CPU" "$@" >"$WORK/$name.log" 2>&1 &
+    local pid=$!
+    SERVER_PIDS+=("$pid")
+    printf -v "PID_${name//-/_}" '%s' "$pid"
+    for _ in $(seq 100); do
+        if curl -fsS -o /dev/null "$ready" 2>/dev/null; then
+            return 0
+        fi
+        kill -0 "$pid" 2>/dev/null || {
+            cat "$WORK/$name.log" >&2
+            die "$name exited at start-up"
+        }
+        sleep 0.1
+    done
+    die "$name did not answer $ready within 10 s"
+}
+
+# server_ticks PID: CPU time (clock ticks, all threads) the process has used.
+server_ticks() {
+    # Fields after the command name (which ends with the last ')'): utime is
+    # the 12th, stime the 13th.
+    local stat
+    stat="$(cat "/proc/$1/stat")"
+    stat="${stat##*) }"
+    # shellcheck disable=SC2086
+    set -- $stat
+    echo $((${12} + ${13}))
+}
+
+# rss_line PID: "VmRSS_MiB VmHWM_MiB threads".
+rss_line() {
+    awk '/^VmRSS:/ { rss = $2 } /^VmHWM:/ { hwm = $2 } /^Threads:/ { th = $2 }
+         END { printf "%.1f %.1f %d", rss / 1024, hwm / 1024, th }' "/proc/$1/status"
+}
+
+CLK_TCK="$(getconf CLK_TCK)"
+RESULTS="$WORK/results"
+: >"$RESULTS"
+
+# wrk_run SECONDS SCRIPT URL ARGS...: one wrk run on LOAD_CPU; prints its
+# RESULT line followed by "load_cpu=<percent of one core>".
+wrk_run() {
+    local seconds="$1" script="$2" url="$3"
+    shift 3
+    local out="$WORK/wrk.out" times="$WORK/wrk.times"
+    local TIMEFORMAT='%U %S %R'
+    { time "${PRIO[@]}" taskset -c "$LOAD_CPU" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" \
+        -s "$BENCH_DIR/wrk/$script" "$url" -- "$@" >"$out"; } 2>"$times"
+    local line
+    line="$(grep '^RESULT ' "$out")" || {
+        cat "$out" >&2
+        die "wrk printed no result"
+    }
+    printf '%s load_cpu=%s\n' "$line" \
+        "$(tail -n 1 "$times" | awk '{ printf "%.0f", 100 * ($1 + $2) / $3 }')"
+}
+
+# measure LABEL PID SCRIPT URL ARGS...: warm-up, then the measured run
+# against the server PID; appends "LABEL requests=... rps=... ...
+# load_cpu=... server_cpu=..." to RESULTS.
+measure() {
+    local label="$1" pid="$2" script="$3" url="$4"
+    shift 4
+    local args=("$@")
+    if [ "$script" = call-fresh.lua ]; then
+        args=("$1" "$2-warmup")
+    fi
+    wrk_run "$WARMUP" "$script" "$url" "${args[@]}" >/dev/null
+    if [ "$script" = call-fresh.lua ]; then
+        args=("$1" "$2-run")
+    fi
+    local before after line
+    before="$(server_ticks "$pid")"
+    line="$(wrk_run "$DURATION" "$script" "$url" "${args[@]}")"
+    after="$(server_ticks "$pid")"
+    local seconds
+    seconds="$(sed -E 's/.* seconds=([0-9.]+).*/\1/' <<<"$line")"
+    local cpu
+    cpu="$(awk -v d=$((after - before)) -v t="$CLK_TCK" -v s="$seconds" 'BEGIN { printf "%.0f", 100 * d / t / s }')"
+    grep -q ' errors=0 status_errors=0 ' <<<"$line " || die "$label: errors during the run: $line"
+    echo "$label ${line#RESULT } server_cpu=$cpu" >>"$RESULTS"
+    echo "   $label: ${line#RESULT } server_cpu=$cpu" >&2
+}
+
+# expect_status WANT CURL_ARGS...: one request with curl, check its status.
+expect_status() {
+    local want="$1"
+    shift
+    local got
+    got="$(curl -sS -o "$WORK/body" -w '%{http_code}' "$@")"
+    [ "$got" = "$want" ] || {
+        cat "$WORK/body" >&2
+        die "expected $want, got $got: curl $*"
+    }
+}
+
+etag_of() {
+    curl -sS -D - -o /dev/null "$1" | awk 'tolower($1) == "etag:" { sub(/\r$/, ""); print $2 }'
+}
+
+machine_header() {
+    echo "# portos HTTP load benchmark, $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "# cpu: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc --all) cores;" \
+        "server on core $SERVER_CPU, wrk on core $LOAD_CPU"
+    echo "# portos: $PORTOS_SOURCE; $(rustc --version 2>/dev/null || echo 'rustc ?'); $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"
+    echo "# wrk: $THREADS thread(s), $CONNECTIONS connections, ${WARMUP}s warm-up + ${DURATION}s per variant; nice ${NICE:-0}"
+    echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# ----------------------------------------------------------- throughput ----
+
+# Both servers run at once on SERVER_CPU (the idle one sleeps in epoll), so
+# each portos variant is measured right after the bare variant it is compared
+# with, and slow drift in the machine's load hits both alike.
+throughput() {
+    local stamp="$$-$(date +%s)"
+    local portos="http://127.0.0.1:$PORTOS_PORT"
+    local bare="http://127.0.0.1:$BARE_PORT"
+
+    echo "== portos and bare on core $SERVER_CPU, wrk on core $LOAD_CPU" >&2
+    start_server portos "$portos/api/system/health" \
+        "$PORTOS_BIN" --bind "127.0.0.1:$PORTOS_PORT" --data-dir "$WORK/portos-data"
+    start_server bare "$bare/tools" "$BARE_BIN" "127.0.0.1:$BARE_PORT"
+
+    # Each endpoint answers what the run expects before it is loaded.
+    expect_status 200 -X POST "$portos/api/cos/tools/call" -H 'content-type: application/json' \
+        -d "{\"requestId\":\"check-$stamp\",\"name\":\"time.now\"}"
+    grep -q '"completed"' "$WORK/body" || die "time.now did not complete: $(cat "$WORK/body")"
+    local replay_id="replay-$stamp"
+    expect_status 200 -X POST "$portos/api/cos/tools/call" -H 'content-type: application/json' \
+        -d "{\"requestId\":\"$replay_id\",\"name\":\"time.now\"}"
+    local etag bare_etag
+    etag="$(etag_of "$portos/api/cos/tools")"
+    [ -n "$etag" ] || die "portos sent no ETag"
+    expect_status 304 -H "If-None-Match: $etag" "$portos/api/cos/tools"
+    expect_status 200 -X POST "$bare/call" -H 'content-type: application/json' \
+        -d "{\"requestId\":\"check-$stamp\",\"name\":\"time.now\"}"
+    bare_etag="$(etag_of "$bare/tools")"
+    expect_status 304 -H "If-None-Match: $bare_etag" "$bare/tools"
+
+    # shellcheck disable=SC2154 # PID_portos and PID_bare are set by start_server
+    {
+        measure bare_post "$PID_bare" call-fresh.lua "$bare" /call "bare-$stamp"
+        measure portos_fresh "$PID_portos" call-fresh.lua "$portos" /api/cos/tools/call "fresh-$stamp"
+        measure portos_replay "$PID_portos" call-replay.lua "$portos" /api/cos/tools/call "$replay_id"
+        measure bare_get "$PID_bare" get-304.lua "$bare" /tools "$bare_etag"
+        measure portos_304 "$PID_portos" get-304.lua "$portos" /api/cos/tools "$etag"
+    }
+    stop_servers
+
+    echo
+    awk -v tck="$CLK_TCK" '
+        function field(line, key,   re) {
+            re = " " key "=[^ ]+"
+            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+            return ""
+        }
+        {
+            label[NR] = $1; rps[$1] = field($0, "rps")
+            p50[NR] = field($0, "p50_us") / 1000; p99[NR] = field($0, "p99_us") / 1000
+            req[NR] = field($0, "requests"); scpu[$1] = field($0, "server_cpu"); lcpu[$1] = field($0, "load_cpu")
+            # CPU time the server spent per request, in microseconds: less
+            # sensitive than requests/s to CPU taken by other processes.
+            cost[$1] = scpu[$1] * 1e4 / rps[$1]
+        }
+        END {
+            names["portos_fresh"] = "portos POST call, fresh requestId"
+            names["portos_replay"] = "portos POST call, replayed requestId"
+            names["portos_304"] = "portos GET catalog, If-None-Match: 304"
+            names["bare_post"] = "bare POST /call (JSON in, JSON out)"
+            names["bare_get"] = "bare GET /tools, If-None-Match: 304"
+            printf "| variant | requests/s | p50 ms | p99 ms | requests | server CPU %% | server CPU µs/request | wrk CPU %% |\n"
+            printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
+            for (i = 1; i <= NR; i++)
+                printf "| %s | %.0f | %.2f | %.2f | %d | %d | %.1f | %d |\n", names[label[i]], rps[label[i]], p50[i], p99[i], req[i], scpu[label[i]], cost[label[i]], lcpu[label[i]]
+            printf "\n| portos / bare | requests/s ratio | target | met | CPU-per-request ratio (bare/portos) |\n|---|---:|---:|---|---:|\n"
+            ratio("fresh call / bare POST", "portos_fresh", "bare_post", 0.8)
+            ratio("replayed call / bare POST", "portos_replay", "bare_post", 0.8)
+            ratio("304 / bare 304", "portos_304", "bare_get", 0.9)
+            if (note) print "\n* wrk used >= 95 % of its core on that bare variant: the bare figure is then a lower bound (wrk, not bare, was the limit) and the ratio an upper bound."
+        }
+        function ratio(name, a, b, target,   r) {
+            r = rps[a] / rps[b]
+            mark = ""
+            if (lcpu[b] >= 95) { mark = " *"; note = 1 }
+            printf "| %s | %.2f%s | %.1f | %s | %.2f |\n", name, r, mark, target, (r >= target ? "yes" : "no"), cost[b] / cost[a]
+        }
+    ' "$RESULTS"
+}
+
+# ------------------------------------------------------------------ rss ----
+
+rss() {
+    local stamp="$$-$(date +%s)"
+    local portos="http://127.0.0.1:$PORTOS_PORT"
+    echo "== portos on core $SERVER_CPU: RSS over $RSS_CALLS distinct calls" >&2
+    start_server portos_rss "$portos/api/system/health" \
+        "$PORTOS_BIN" --bind "127.0.0.1:$PORTOS_PORT" --data-dir "$WORK/portos-rss-data"
+    # shellcheck disable=SC2154 # set by start_server
+    local pid="$PID_portos_rss"
+    expect_status 200 -X POST "$portos/api/cos/tools/call" -H 'content-type: application/json' \
+        -d "{\"requestId\":\"rss-check-$stamp\",\"name\":\"time.now\"}"
+
+    echo
+    echo "| calls | VmRSS MiB | VmHWM MiB | threads | chunk requests/s |"
+    echo "|---:|---:|---:|---:|---:|"
+    echo "| 1 | $(rss_line "$pid" | awk '{ printf "%s | %s | %s", $1, $2, $3 }') | |"
+    local total=1 chunk=0 seconds=5 started=$SECONDS
+    while [ "$total" -lt "$RSS_CALLS" ]; do
+        [ $((SECONDS - started)) -lt "$RSS_MAX_SECONDS" ] ||
+            die "RSS phase took over $RSS_MAX_SECONDS s; stopped at $total calls"
+        chunk=$((chunk + 1))
+        local line count rate
+        line="$(wrk_run "$seconds" call-fresh.lua "$portos" /api/cos/tools/call "rss-$stamp-$chunk")"
+        grep -q ' errors=0 status_errors=0 ' <<<"$line " || die "RSS chunk $chunk: errors: $line"
+        count="$(sed -E 's/.* requests=([0-9]+).*/\1/' <<<"$line")"
+        rate="$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$line")"
+        total=$((total + count))
+        echo "| $total | $(rss_line "$pid" | awk '{ printf "%s | %s | %s", $1, $2, $3 }') | ${rate%.*} |"
+        # Size the next chunk for about RSS_STEP requests, never far past RSS_CALLS.
+        local want=$((RSS_CALLS - total < RSS_STEP ? RSS_CALLS - total : RSS_STEP))
+        seconds="$(awk -v n="$want" -v r="$rate" -v m="$RSS_CHUNK_MAX_SECONDS" \
+            'BEGIN { s = int(n / r + 0.999); if (s < 1) s = 1; if (s > m) s = m; print s }')"
+    done
+    stop_servers
+}
+
+# ----------------------------------------------------------------- main ----
+
+machine_header
+case "$MODE" in
+    all)
+        throughput
+        rss
+        ;;
+    throughput) throughput ;;
+    rss) rss ;;
+esac
+echo
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
