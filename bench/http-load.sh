@@ -125,7 +125,15 @@ if [ -z "${PORTOS_BIN:-}" ]; then
         (cd "$ROOT" && cargo build --release --quiet -p portos-server) || die "portos build failed"
     fi
     PORTOS_BIN="${TARGET_DIR:-$ROOT/target}/release/portos"
-    PORTOS_SOURCE="$(cd "$ROOT" && git describe --always --dirty 2>/dev/null || echo unknown)"
+    # The commit, and whether the sources (not docs/ or bench/) differ from it.
+    PORTOS_SOURCE="$(cd "$ROOT" && {
+        commit="$(git rev-parse --short HEAD 2>/dev/null)" || commit=unknown
+        if git diff --quiet HEAD -- . ':(exclude)docs' ':(exclude)bench' 2>/dev/null; then
+            echo "commit $commit"
+        else
+            echo "commit $commit with uncommitted changes"
+        fi
+    })"
 else
     PORTOS_SOURCE="prebuilt ($PORTOS_BIN)"
 fi
@@ -259,7 +267,8 @@ machine_header() {
 # each portos variant is measured right after the bare variant it is compared
 # with, and slow drift in the machine's load hits both alike.
 throughput() {
-    local stamp="$$-$(date +%s)"
+    local stamp
+    stamp="$$-$(date +%s)"
     local portos="http://127.0.0.1:$PORTOS_PORT"
     local bare="http://127.0.0.1:$BARE_PORT"
 
@@ -337,7 +346,8 @@ throughput() {
 # ------------------------------------------------------------------ rss ----
 
 rss() {
-    local stamp="$$-$(date +%s)"
+    local stamp
+    stamp="$$-$(date +%s)"
     local portos="http://127.0.0.1:$PORTOS_PORT"
     echo "== portos on core $SERVER_CPU: RSS over $RSS_CALLS distinct calls" >&2
     start_server portos_rss "$portos/api/system/health" \
