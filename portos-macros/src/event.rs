@@ -89,7 +89,7 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     }
     let summary = summary
         .map(|s| s.value)
-        .unwrap_or_else(|| doc_comment(&input));
+        .unwrap_or_else(|| crate::doc::doc_text(&input.attrs));
     if summary.is_empty() {
         cx.error_at(
             ident_span,
@@ -149,26 +149,4 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
             };
         };
     }
-}
-
-fn doc_comment(input: &DeriveInput) -> String {
-    input
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("doc"))
-        .filter_map(|attr| match &attr.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(s.value()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }

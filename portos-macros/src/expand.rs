@@ -28,7 +28,12 @@ pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
     let cx = Ctxt::new();
     let raw = attr::parse(&cx, args);
     let adapter = Adapter::from_item(&cx, &item);
-    let tool = check::check(&cx, &raw, doc_comment(&item), item.sig.ident.span());
+    let tool = check::check(
+        &cx,
+        &raw,
+        Some(crate::doc::doc_text(&item.attrs)).filter(|text| !text.is_empty()),
+        item.sig.ident.span(),
+    );
 
     match (cx.check(), &adapter.output) {
         (Ok(()), Some(output)) => {
@@ -59,25 +64,6 @@ fn item_kind(item: &TokenStream) -> &'static str {
         Ok(syn::Item::Use(_)) => "a use declaration",
         _ => "this item (a function needs a body)",
     }
-}
-
-fn doc_comment(item: &ItemFn) -> Option<String> {
-    let lines: Vec<String> = item
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("doc"))
-        .filter_map(|attr| match &attr.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(s.value()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
-    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenStream {

@@ -13,6 +13,7 @@ mod ast;
 mod attr;
 mod check;
 mod ctxt;
+mod doc;
 mod event;
 mod expand;
 mod names;

@@ -13,6 +13,8 @@ struct Polling<'a> {
     client: Client,
     server: &'a ServerProcess,
     sid: String,
+    /// Packets received in a batch after the one a caller waited for.
+    pending: std::cell::RefCell<std::collections::VecDeque<String>>,
 }
 
 impl<'a> Polling<'a> {
@@ -36,14 +38,23 @@ impl<'a> Polling<'a> {
             client,
             server,
             sid,
+            pending: Default::default(),
         };
         polling.send("40").await;
-        let packets = polling.receive().await;
-        assert!(
-            packets.iter().any(|p| p.starts_with("40")),
-            "namespace connect: {packets:?}"
-        );
-        polling
+        // The CONNECT ack may come after a ping; answer pings until it does.
+        let mut seen = Vec::new();
+        for _ in 0..10 {
+            let packets = polling.receive().await;
+            if packets.iter().any(|p| p == "2") {
+                polling.send("3").await;
+            }
+            let connected = packets.iter().any(|p| p.starts_with("40"));
+            seen.extend(packets);
+            if connected {
+                return polling;
+            }
+        }
+        panic!("no namespace connect ack: {seen:?}");
     }
 
     fn url(&self) -> String {
@@ -81,7 +92,13 @@ impl<'a> Polling<'a> {
     /// Polls until an EVENT packet named `event` arrives; returns its data.
     async fn expect_event(&self, event: &str) -> Value {
         for _ in 0..10 {
-            for packet in self.receive().await {
+            if self.pending.borrow().is_empty() {
+                let batch = self.receive().await;
+                self.pending.borrow_mut().extend(batch);
+            }
+            loop {
+                let next = self.pending.borrow_mut().pop_front();
+                let Some(packet) = next else { break };
                 if packet == "2" {
                     // Answer the server's ping so the session stays open.
                     self.send("3").await;

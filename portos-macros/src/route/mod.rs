@@ -68,7 +68,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     let filter = format_ident!("{}", method_name);
     let path = args.path.as_ref().map_or("/", |p| p.value.as_str());
     let summary = option_str(args.summary.as_ref().map(|s| s.value.as_str()));
-    let description = doc_comment(item);
+    let description = crate::doc::doc_text(&item.attrs);
     let access = match &args.access {
         Some(a) => {
             let v = format_ident!("{}", crate::names::variant_name(&a.value));
@@ -139,27 +139,4 @@ fn option_str(value: Option<&str>) -> TokenStream {
         Some(text) => quote!(::core::option::Option::Some(#text)),
         None => quote!(::core::option::Option::None),
     }
-}
-
-fn doc_comment(item: &ItemFn) -> String {
-    let lines: Vec<String> = item
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("doc"))
-        .filter_map(|attr| match &attr.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(s.value().trim().to_owned()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
-    lines
-        .join(" ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
