@@ -9,6 +9,8 @@ use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
 use crate::events::Events;
+use crate::http::CatalogCache;
+use crate::settings::GrantsCache;
 use crate::store::{Store, StoreError};
 
 /// Everything a request handler needs. Cheap to clone.
@@ -18,6 +20,10 @@ pub struct App {
     pub store: Store,
     pub auth: Auth,
     pub events: Events,
+    /// The stored grants, in memory (refreshed by the routes that change them).
+    pub grants: GrantsCache,
+    /// Served catalog bodies and ETags by query and grants.
+    pub catalogs: CatalogCache,
     /// The Socket.IO layer, mounted on the same port as HTTP.
     pub socket_layer: SocketIoLayer,
     pub config: Arc<Config>,
@@ -56,7 +62,10 @@ impl App {
             .on_result(events.tool_observer())
             .build()?;
         let auth = Auth::load(store.clone(), config.session_ttl)?;
+        let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
         Ok(App {
+            grants,
+            catalogs: CatalogCache::default(),
             registry: Arc::new(registry),
             store,
             auth,

@@ -113,6 +113,10 @@ impl Events {
     pub fn tool_observer(&self) -> ResultObserver {
         let io = self.io.clone();
         Arc::new(move |result: &ToolResult| {
+            // Nobody listening is the common case: no task, no payload.
+            if io.to(TOOLS_ROOM).sockets().is_empty() {
+                return;
+            }
             let payload = ToolCalled::from(result);
             let io = io.clone();
             // The observer runs inside the call; emitting must not hold it up.

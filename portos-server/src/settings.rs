@@ -1,5 +1,7 @@
 //! Settings the contract keeps in the store. Every grant defaults to off.
 
+use std::sync::{Arc, PoisonError, RwLock};
+
 use portos_core::Capabilities;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
@@ -57,5 +59,34 @@ impl StoredGrants {
             portos_core::CatalogScope::Only(portos_core::Scope::Agent) => self.agent,
             _ => self.mind,
         }
+    }
+}
+
+/// The stored grants, kept in memory so that reading a catalog does not touch
+/// the database. The copy is refreshed on the store's connection inside the
+/// same `Store::run` as the write that changed it: the store serializes its
+/// work on that connection, so the copy can never run behind the store.
+#[derive(Clone, Debug)]
+pub struct GrantsCache {
+    current: Arc<RwLock<StoredGrants>>,
+}
+
+impl GrantsCache {
+    pub fn load(connection: &Connection) -> Result<GrantsCache, StoreError> {
+        Ok(GrantsCache {
+            current: Arc::new(RwLock::new(StoredGrants::load(connection)?)),
+        })
+    }
+
+    pub fn current(&self) -> StoredGrants {
+        *self.current.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Re-reads the grants. Call it on the connection that just changed
+    /// `MIND_CAPABILITIES` or `AGENT_CONTEXT`, before leaving `Store::run`.
+    pub fn refresh(&self, connection: &Connection) -> Result<StoredGrants, StoreError> {
+        let grants = StoredGrants::load(connection)?;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = grants;
+        Ok(grants)
     }
 }

@@ -69,6 +69,52 @@ async fn catalog_has_an_etag_and_answers_304_to_a_match() {
     assert_eq!(weak.status(), StatusCode::OK);
 }
 
+/// The served catalog is memoized per query and grants: a grant change must
+/// still change the body and the ETag at once, and the old tag stop matching.
+#[tokio::test]
+async fn a_grant_change_changes_the_mind_catalog_and_its_etag() {
+    let server = ServerProcess::start(&[]);
+    let client = Client::new();
+    let read = async |etag: Option<&str>| {
+        let mut request = client.get(server.url("/api/cos/tools?scope=mind"));
+        if let Some(etag) = etag {
+            request = request.header("If-None-Match", etag);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let etag = response.headers()["etag"]
+            .to_str()
+            .expect("ascii")
+            .to_owned();
+        let body: Value = if status == StatusCode::OK {
+            response.json().await.expect("JSON")
+        } else {
+            Value::Null
+        };
+        (status, etag, body)
+    };
+    let (_, before, body) = read(None).await;
+    assert_eq!(body["stats"]["granted"], 0, "{body}");
+    assert_eq!(read(Some(&before)).await.0, StatusCode::NOT_MODIFIED);
+
+    let changed = client
+        .put(server.url("/api/cos/mind/capabilities"))
+        .json(&json!({ "readPortos": true }))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(changed.status(), StatusCode::OK);
+
+    let (status, after, body) = read(Some(&before)).await;
+    assert_eq!(status, StatusCode::OK, "the old ETag must not match");
+    assert_ne!(after, before);
+    assert!(
+        body["stats"]["granted"].as_u64().is_some_and(|n| n > 0),
+        "{body}"
+    );
+    assert_eq!(read(Some(&after)).await.0, StatusCode::NOT_MODIFIED);
+}
+
 #[tokio::test]
 async fn catalog_query_is_strict() {
     let server = ServerProcess::start(&[]);

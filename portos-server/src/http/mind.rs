@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::ApiError;
 use super::body::JsonBody;
 use crate::app::App;
-use crate::settings::{self, StoredGrants};
+use crate::settings;
 
 /// Every grant, each `true` or `false` (all `false` by default).
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -38,12 +38,7 @@ pub struct MindCapabilities {
     response = MindCapabilities,
 )]
 async fn read(State(app): State<App>) -> Result<Json<Capabilities>, ApiError> {
-    let grants = app
-        .store
-        .run(|connection| StoredGrants::load(connection))
-        .await
-        .map_err(|error| ApiError::internal(error.to_string()))?;
-    Ok(Json(grants.mind))
+    Ok(Json(app.grants.current().mind))
 }
 
 /// Replaces the Persistent Mind's grants: keys left out are off. Unknown keys
@@ -70,8 +65,12 @@ async fn replace(
     })?;
     let stored =
         serde_json::to_value(grants).map_err(|error| ApiError::internal(error.to_string()))?;
+    let cache = app.grants.clone();
     app.store
-        .run(move |connection| settings::set_json(connection, settings::MIND_CAPABILITIES, &stored))
+        .run(move |connection| {
+            settings::set_json(connection, settings::MIND_CAPABILITIES, &stored)?;
+            cache.refresh(connection)
+        })
         .await
         .map_err(|error| ApiError::internal(error.to_string()))?;
     app.events

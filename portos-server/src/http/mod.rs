@@ -2,6 +2,7 @@
 
 mod auth;
 mod body;
+mod catalog_cache;
 pub mod docs;
 mod error;
 mod explorer;
@@ -15,6 +16,7 @@ use axum::extract::DefaultBodyLimit;
 use portos_core::inventory::InventoryError;
 use tower_http::trace::TraceLayer;
 
+pub use catalog_cache::{CatalogCache, ServedCatalog};
 pub use error::ApiError;
 pub use route::{MethodRoute, inventory};
 

@@ -14,7 +14,6 @@ use super::ApiError;
 use super::body::JsonBody;
 use crate::app::App;
 use crate::auth::AuthContext;
-use crate::settings::StoredGrants;
 
 /// The tool catalog by scope, intent and format, with a strong ETag; an
 /// exactly matching `If-None-Match` answers 304.
@@ -33,38 +32,36 @@ async fn catalog(
 ) -> Result<Response, ApiError> {
     let pairs = parse_pairs(raw.as_deref().unwrap_or(""));
     let query = CatalogQuery::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
-    let grants = app
-        .store
-        .run(|connection| StoredGrants::load(connection))
-        .await
-        .map_err(|error| ApiError::internal(error.to_string()))?;
+    let grants = app.grants.current().for_catalog(query.scope);
     let catalog = app
-        .registry
-        .catalog(&query, grants.for_catalog(query.scope));
-
-    let etag = HeaderValue::from_str(&catalog.etag)
+        .catalogs
+        .get(&app.registry, query, grants)
         .map_err(|error| ApiError::internal(error.to_string()))?;
+
     let cache = HeaderValue::from_static("private, no-cache");
     let matches = headers
         .get(header::IF_NONE_MATCH)
-        .is_some_and(|value| value.as_bytes() == catalog.etag.as_bytes());
+        .is_some_and(|value| value == catalog.etag);
     if matches {
         return Ok((
             StatusCode::NOT_MODIFIED,
-            [(header::ETAG, etag), (header::CACHE_CONTROL, cache)],
+            [
+                (header::ETAG, catalog.etag.clone()),
+                (header::CACHE_CONTROL, cache),
+            ],
         )
             .into_response());
     }
     Ok((
         [
-            (header::ETAG, etag),
+            (header::ETAG, catalog.etag.clone()),
             (header::CACHE_CONTROL, cache),
             (
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             ),
         ],
-        catalog.into_json(),
+        catalog.body.clone(),
     )
         .into_response())
 }
