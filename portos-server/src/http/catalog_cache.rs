@@ -21,9 +21,11 @@ pub struct ServedCatalog {
     pub body: Bytes,
 }
 
+type Entries = HashMap<(CatalogQuery, Capabilities), Arc<ServedCatalog>>;
+
 #[derive(Clone, Debug, Default)]
 pub struct CatalogCache {
-    entries: Arc<Mutex<HashMap<(CatalogQuery, Capabilities), Arc<ServedCatalog>>>>,
+    entries: Arc<Mutex<Entries>>,
 }
 
 impl CatalogCache {
@@ -53,9 +55,7 @@ impl CatalogCache {
         Ok(served)
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<(CatalogQuery, Capabilities), Arc<ServedCatalog>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries> {
         self.entries.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
