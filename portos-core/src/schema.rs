@@ -55,6 +55,30 @@ pub fn project_input(raw: &Value) -> Result<Value, SchemaError> {
     Ok(schema)
 }
 
+/// An output schema as documents carry it: self-contained (no `$schema`,
+/// no Rust type name) and without Rust integer formats, but not closed — a
+/// result may grow fields.
+pub fn project_output(raw: &Value) -> Value {
+    let mut schema = raw.clone();
+    if let Value::Object(root) = &mut schema {
+        root.remove("$schema");
+        root.remove("title");
+    }
+    strip_formats_deep(&mut schema);
+    schema
+}
+
+fn strip_formats_deep(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            strip_rust_formats(map);
+            map.values_mut().for_each(strip_formats_deep);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_formats_deep),
+        _ => {}
+    }
+}
+
 fn contains_ref(value: &Value) -> bool {
     match value {
         Value::Object(map) => {

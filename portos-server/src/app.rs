@@ -5,6 +5,7 @@ use std::sync::Arc;
 use portos_core::{Registry, RegistryBuildError, RegistryBuilder, StateMap};
 use socketioxide::layer::SocketIoLayer;
 
+use crate::api_access::ApiAccessCache;
 use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
@@ -24,6 +25,8 @@ pub struct App {
     pub grants: GrantsCache,
     /// Served catalog bodies and ETags by query and grants.
     pub catalogs: CatalogCache,
+    /// Which API groups are exposed (Settings → API Access), in memory.
+    pub api_access: ApiAccessCache,
     /// The Socket.IO layer, mounted on the same port as HTTP.
     pub socket_layer: SocketIoLayer,
     pub config: Arc<Config>,
@@ -63,8 +66,10 @@ impl App {
             .build()?;
         let auth = Auth::load(store.clone(), config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
+        let api_access = store.run_blocking(|connection| ApiAccessCache::load(connection))?;
         Ok(App {
             grants,
+            api_access,
             catalogs: CatalogCache::default(),
             registry: Arc::new(registry),
             store,

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{ArgGroup, Parser};
 use portos_core::{CatalogFormat, CatalogQuery, CatalogScope};
 
+use crate::api_access::ApiAccess;
 use crate::config::{Config, FileConfig};
 use crate::store::Store;
 use crate::{app, auth, serve, settings};
@@ -79,6 +80,10 @@ pub struct Cli {
     #[arg(long, group = "dump")]
     pub dump_openapi_public: bool,
 
+    /// Print the HTTP tool resource (GET /api/api-docs/tools.min.json) and exit.
+    #[arg(long, group = "dump")]
+    pub dump_tools_min: bool,
+
     /// Print the Socket.IO event inventory (GET /api/api-docs/events.json) and exit.
     #[arg(long, group = "dump")]
     pub dump_events: bool,
@@ -109,22 +114,31 @@ pub fn main() -> ExitCode {
     if cli.dump_catalog {
         return dump_catalog(&cli, &config);
     }
-    let document = if cli.dump_routes {
-        Some(crate::http::docs::routes_catalog())
+    let document: Option<Result<String, String>> = if cli.dump_routes {
+        Some(
+            stored_api_access(&config)
+                .and_then(|access| crate::http::docs::routes_catalog(&access)),
+        )
     } else if cli.dump_openapi {
-        Some(crate::http::docs::internal_openapi())
+        Some(crate::http::docs::internal_openapi().map(str::to_owned))
     } else if cli.dump_openapi_public {
-        Some(crate::http::docs::public_openapi())
+        Some(
+            stored_api_access(&config)
+                .and_then(|access| crate::http::docs::public_openapi(&access))
+                .map(|text| text.to_string()),
+        )
+    } else if cli.dump_tools_min {
+        Some(crate::http::docs::tools_min().map(str::to_owned))
     } else if cli.dump_events {
-        Some(crate::http::docs::events_json())
+        Some(crate::http::docs::events_json().map(str::to_owned))
     } else if cli.dump_asyncapi {
-        Some(crate::http::docs::asyncapi(&config))
+        Some(crate::http::docs::asyncapi(&config).map(str::to_owned))
     } else {
         None
     };
     if let Some(document) = document {
         return match document {
-            Ok(body) => print_document(body),
+            Ok(body) => print_document(&body),
             Err(message) => fail(&message, ExitCode::FAILURE),
         };
     }
@@ -202,19 +216,31 @@ fn invalid(flag: &str, value: &str, allowed: &[&str]) -> String {
     )
 }
 
+/// The store's settings for a dump: the existing store opened read-only, or
+/// an empty in-memory one when there is none yet. Nothing is created.
+fn settings_store(config: &Config) -> Result<Store, String> {
+    match Store::open_existing_read_only(&config.data_dir) {
+        Ok(Some(store)) => Ok(store),
+        Ok(None) => Store::open_in_memory().map_err(|error| error.to_string()),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+fn stored_api_access(config: &Config) -> Result<ApiAccess, String> {
+    settings_store(config)?
+        .run_blocking(|connection| ApiAccess::load(connection))
+        .map_err(|error| error.to_string())
+}
+
 fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
     let query = match catalog_query(cli) {
         Ok(query) => query,
         Err(message) => return fail(&message, ExitCode::from(2)),
     };
-    // Grants come from the store when there is one; nothing is created.
-    let store = match Store::open_existing_read_only(&config.data_dir) {
-        Ok(Some(store)) => store,
-        Ok(None) => match Store::open_in_memory() {
-            Ok(store) => store,
-            Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
-        },
-        Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
+    // Grants come from the store when there is one.
+    let store = match settings_store(config) {
+        Ok(store) => store,
+        Err(message) => return fail(&message, ExitCode::FAILURE),
     };
     let grants = match store.run_blocking(|connection| settings::StoredGrants::load(connection)) {
         Ok(grants) => grants,

@@ -9,6 +9,7 @@
 extern crate self as portos_server;
 
 pub mod adapters;
+pub mod api_access;
 pub mod app;
 pub mod auth;
 pub mod cli;

@@ -99,6 +99,7 @@ async fn documents_are_served_and_dumped_byte_for_byte() {
         ("/api/api-docs/internal/openapi.json", "--dump-openapi"),
         ("/api/api-docs/openapi.json", "--dump-openapi-public"),
         ("/api/api-docs/events.json", "--dump-events"),
+        ("/api/api-docs/tools.min.json", "--dump-tools-min"),
     ] {
         let (served, _) = get_json(&client, &server, path).await;
         let mut expected = served.clone();
@@ -231,6 +232,107 @@ fn the_public_openapi_document_exposes_nothing_by_default() {
     assert_eq!(document["tags"], serde_json::json!([]));
 }
 
+/// §9.4: exactly the annotated operations, inputs flattened into one closed
+/// object, declared failures ascending, and small next to the OpenAPI.
+#[test]
+fn tools_min_lists_the_annotated_operations() {
+    let bytes = dump("--dump-tools-min");
+    let resource: Value = serde_json::from_slice(&bytes).expect("JSON");
+    assert_eq!(resource["type"], "portos_tool_resource");
+    assert_eq!(resource["schemaVersion"], 1);
+    assert_eq!(
+        resource["source"],
+        serde_json::json!({ "document": "openapi", "version": "3.0.3" })
+    );
+    assert_eq!(
+        resource["schemaDialect"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let openapi: Value = serde_json::from_slice(&dump("--dump-openapi")).expect("JSON");
+    let mut annotated = Vec::new();
+    for (path, item) in openapi["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("item") {
+            if let Some(name) = operation["x-portos-tool"]["name"].as_str() {
+                annotated.push((name.to_owned(), method.to_uppercase(), path.clone()));
+            }
+        }
+    }
+    let tools = resource["tools"].as_array().expect("tools");
+    let mut listed: Vec<(String, String, String)> = tools
+        .iter()
+        .map(|tool| {
+            (
+                tool["name"].as_str().expect("name").to_owned(),
+                tool["binding"]["method"]
+                    .as_str()
+                    .expect("method")
+                    .to_owned(),
+                tool["binding"]["path"].as_str().expect("path").to_owned(),
+            )
+        })
+        .collect();
+    annotated.sort();
+    listed.sort();
+    assert_eq!(listed, annotated);
+    assert!(!listed.is_empty());
+    let stats = &resource["stats"];
+    assert_eq!(stats["total"].as_u64(), Some(tools.len() as u64));
+
+    let capture = tools
+        .iter()
+        .find(|tool| tool["name"] == "inbox.capture")
+        .expect("inbox.capture");
+    assert_eq!(capture["type"], "portos_tool");
+    assert_eq!(capture["providerName"], "inbox_capture");
+    assert_eq!(capture["binding"]["protocol"], "http");
+    assert_eq!(capture["policy"]["privacy"], "personal");
+    assert_eq!(capture["policy"]["sideEffect"], "write");
+    assert_eq!(capture["policy"]["idempotent"], false);
+    assert_eq!(capture["input_schema"]["type"], "object");
+    assert_eq!(capture["input_schema"]["additionalProperties"], false);
+    assert_eq!(
+        capture["input_schema"]["required"],
+        serde_json::json!(["text"])
+    );
+    let statuses: Vec<u64> = capture["failures"]
+        .as_array()
+        .expect("failures")
+        .iter()
+        .map(|failure| failure["status"].as_u64().expect("status"))
+        .collect();
+    assert!(
+        statuses.windows(2).all(|pair| pair[0] <= pair[1]),
+        "{statuses:?}"
+    );
+    let recent = tools
+        .iter()
+        .find(|tool| tool["name"] == "inbox.recent")
+        .expect("inbox.recent");
+    // Query parameters join the input object.
+    assert!(recent["input_schema"]["properties"]["limit"].is_object());
+    assert_eq!(recent["policy"]["idempotent"], true);
+    let codes: Vec<&str> = resource["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .filter_map(|error| error["code"].as_str())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "BAD_REQUEST",
+            "UNAUTHORIZED",
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "CONFLICT",
+            "VALIDATION_ERROR",
+            "INTERNAL_ERROR",
+            "BAD_GATEWAY",
+            "SERVICE_UNAVAILABLE"
+        ]
+    );
+}
+
 #[test]
 fn documents_match_their_snapshots() {
     for (name, flag) in [
@@ -239,6 +341,7 @@ fn documents_match_their_snapshots() {
         ("openapi_public", "--dump-openapi-public"),
         ("events", "--dump-events"),
         ("asyncapi", "--dump-asyncapi"),
+        ("tools_min", "--dump-tools-min"),
     ] {
         let document: Value = serde_json::from_slice(&dump(flag)).expect("JSON");
         insta::assert_json_snapshot!(name, document);

@@ -15,8 +15,10 @@ pub const ALWAYS_PUBLIC_PATHS: [&str; 6] = [
     "/explorer",
 ];
 
-/// Prefixes of the API groups that Settings → API Access can expose.
-pub const EXTERNALLY_EXPOSABLE_PREFIXES: [&str; 2] = ["/api/voice/public/", "/sdapi/"];
+/// Where the API groups that Settings → API Access can expose live (the
+/// original's were `/api/voice/public/` and `/sdapi/`; this server's are its
+/// own groups under one prefix).
+pub const EXTERNALLY_EXPOSABLE_PREFIXES: [&str; 1] = ["/api/public/"];
 
 const DESTRUCTIVE_SEGMENTS: [&str; 8] = [
     "delete",

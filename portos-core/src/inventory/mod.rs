@@ -9,6 +9,7 @@ mod event;
 mod events_doc;
 mod openapi;
 mod route;
+mod tools_min;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -16,10 +17,12 @@ use std::fmt;
 pub use catalog::DERIVED_FROM;
 pub use event::{Direction, EVENTS, EventSpec, PortosEvent};
 pub use events_doc::{EventInventory, EventInventoryError};
-pub use openapi::OpenApiOptions;
+pub use openapi::{OpenApiOptions, Placement};
 pub use route::{
-    Access, ErrorSpec, HttpMethod, ROUTES, RouteEffect, RouteEntry, RouteSpec, SchemaFn,
+    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, ROUTES, RouteEffect, RouteEntry,
+    RouteSpec, SchemaFn, ToolPrivacy,
 };
+pub use tools_min::ToolsMinError;
 
 /// Every declared operation, checked and in document order (path, then method).
 #[derive(Debug)]

@@ -20,20 +20,48 @@ pub struct OpenApiOptions<'a> {
     pub server_url: Option<String>,
 }
 
+/// Where an operation goes in a document: its tag and whether it needs
+/// credentials.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    pub tag: String,
+    /// The tag's description; `None` → "<Label> API (<n> operations)".
+    pub tag_description: Option<String>,
+    pub secured: bool,
+}
+
+impl Placement {
+    /// The internal document's rule: tagged by domain, secured unless the
+    /// operation is always public.
+    pub fn by_domain(route: &RouteSpec) -> Placement {
+        Placement {
+            tag: classify::domain(route.path),
+            tag_description: None,
+            secured: classify::access(route) != Access::AlwaysPublic,
+        }
+    }
+}
+
 impl Inventory {
-    /// The OpenAPI 3.0.3 document of the routes `include` keeps.
+    /// The OpenAPI 3.0.3 document of the routes `place` keeps, placed where
+    /// it says.
     pub fn openapi(
         &self,
         options: &OpenApiOptions<'_>,
-        include: impl Fn(&RouteSpec) -> bool,
+        place: impl Fn(&RouteSpec) -> Option<Placement>,
     ) -> Value {
         let mut generator = SchemaSettings::openapi3().into_generator();
         let mut paths: Map<String, Value> = Map::new();
-        let mut tag_counts: std::collections::BTreeMap<String, usize> = Default::default();
-        for route in self.routes().iter().filter(|r| include(r)) {
-            let domain = classify::domain(route.path);
-            *tag_counts.entry(domain.clone()).or_default() += 1;
-            let operation = operation(route, &domain, &mut generator);
+        let mut tag_counts: std::collections::BTreeMap<String, (usize, Option<String>)> =
+            Default::default();
+        for route in self.routes() {
+            let Some(placement) = place(route) else {
+                continue;
+            };
+            let entry = tag_counts.entry(placement.tag.clone()).or_default();
+            entry.0 += 1;
+            entry.1.clone_from(&placement.tag_description);
+            let operation = operation(route, &placement, &mut generator);
             let item = paths
                 .entry(route.path.to_owned())
                 .or_insert_with(|| Value::Object(Map::new()));
@@ -45,8 +73,11 @@ impl Inventory {
         schemas.insert("PortosError".to_owned(), portos_error_schema());
         let tags: Vec<Value> = tag_counts
             .iter()
-            .map(|(id, count)| {
-                json!({ "name": id, "description": format!("{} API ({count} operations)", title_case(id)) })
+            .map(|(id, (count, description))| {
+                let description = description
+                    .clone()
+                    .unwrap_or_else(|| format!("{} API ({count} operations)", title_case(id)));
+                json!({ "name": id, "description": description })
             })
             .collect();
         json!({
@@ -70,7 +101,7 @@ impl Inventory {
     }
 }
 
-fn operation(route: &RouteSpec, domain: &str, generator: &mut SchemaGenerator) -> Value {
+fn operation(route: &RouteSpec, placement: &Placement, generator: &mut SchemaGenerator) -> Value {
     let access = classify::access(route);
     let modeled = route.is_modeled();
     let mut op = Map::new();
@@ -97,7 +128,7 @@ fn operation(route: &RouteSpec, domain: &str, generator: &mut SchemaGenerator) -
         route.description.to_owned()
     };
     op.insert("description".into(), description.into());
-    op.insert("tags".into(), json!([domain]));
+    op.insert("tags".into(), json!([placement.tag]));
 
     let mut parameters: Vec<Value> = route
         .path_params()
@@ -116,10 +147,10 @@ fn operation(route: &RouteSpec, domain: &str, generator: &mut SchemaGenerator) -
         );
     }
     op.insert("responses".into(), responses(route, generator));
-    let security = if access == Access::AlwaysPublic {
-        json!([])
-    } else {
+    let security = if placement.secured {
         json!([{ "bearerAuth": [] }, { "basicAuth": [] }])
+    } else {
+        json!([])
     };
     op.insert("security".into(), security);
     op.insert(
@@ -139,7 +170,23 @@ fn operation(route: &RouteSpec, domain: &str, generator: &mut SchemaGenerator) -
         "x-portos-side-effect".into(),
         serde_json::to_value(classify::side_effect(route)).unwrap_or(Value::Null),
     );
+    if let Some(tool) = &route.tool {
+        op.insert("x-portos-tool".into(), tool_annotation(tool));
+    }
     Value::Object(op)
+}
+
+/// `x-portos-tool`: `{ name, version, policy: { privacy, sideEffect, async } }`.
+pub(super) fn tool_annotation(tool: &super::HttpToolSpec) -> Value {
+    json!({
+        "name": tool.name,
+        "version": tool.version,
+        "policy": {
+            "privacy": tool.privacy,
+            "sideEffect": tool.side_effect,
+            "async": tool.is_async,
+        },
+    })
 }
 
 /// A query type's fields as `in: query` parameters (inlined, so each

@@ -67,6 +67,38 @@ pub enum RouteEffect {
     ProcessControl,
 }
 
+/// Who an HTTP tool's data concerns (`x-portos-tool.policy.privacy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolPrivacy {
+    /// The user's own data goes in or comes out.
+    Personal,
+    /// Only data about the server itself.
+    Internal,
+}
+
+/// What an HTTP tool does (`x-portos-tool.policy.sideEffect`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HttpToolEffect {
+    Read,
+    /// Computes on this machine and changes nothing kept.
+    LocalCompute,
+    Write,
+    Destructive,
+}
+
+/// `#[portos_route(tool(...))]`: the operation is also an HTTP tool, with
+/// an `x-portos-tool` annotation in OpenAPI and a record in tools.min.json.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HttpToolSpec {
+    pub name: &'static str,
+    pub version: u32,
+    pub privacy: ToolPrivacy,
+    pub side_effect: HttpToolEffect,
+    pub is_async: bool,
+}
+
 /// Generates a type's schema in a shared generator (definitions collected
 /// once for the whole document): `SchemaGenerator::subschema_for::<T>`.
 pub type SchemaFn = fn(&mut SchemaGenerator) -> Schema;
@@ -96,6 +128,8 @@ pub struct RouteSpec {
     /// The status of a successful answer (200 unless declared).
     pub success_status: u16,
     pub errors: &'static [ErrorSpec],
+    /// Set when the operation is annotated as an HTTP tool.
+    pub tool: Option<HttpToolSpec>,
     pub location: SourceLocation,
 }
 

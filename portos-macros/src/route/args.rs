@@ -20,7 +20,13 @@ pub const KEYS: &[&str] = &[
     "errors",
     "access",
     "side_effect",
+    "tool",
 ];
+
+/// The keys of `tool(...)`, the `x-portos-tool` annotation (BEHAVIOUR §9.3).
+pub const TOOL_KEYS: &[&str] = &["name", "privacy", "side_effect", "async"];
+pub const TOOL_PRIVACY: &[&str] = &["personal", "internal"];
+pub const TOOL_SIDE_EFFECTS: &[&str] = &["read", "local-compute", "write", "destructive"];
 
 pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
 pub const ACCESS: &[&str] = &[
@@ -49,6 +55,17 @@ pub struct RouteArgs {
     pub errors: Vec<ErrorArg>,
     pub access: Option<Spanned<String>>,
     pub side_effect: Option<Spanned<String>>,
+    pub tool: Option<ToolArg>,
+}
+
+/// `tool(name = "clock.now", privacy = "internal", side_effect = "read", async)`:
+/// the operation is also an HTTP tool, listed in tools.min.json.
+pub struct ToolArg {
+    pub span: Span,
+    pub name: Option<Spanned<String>>,
+    pub privacy: Option<Spanned<String>>,
+    pub side_effect: Option<Spanned<String>>,
+    pub is_async: bool,
 }
 
 pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
@@ -85,6 +102,7 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
                 });
             }
             "errors" => out.errors = errors(cx, meta.value()?)?,
+            "tool" => out.tool = tool(cx, &meta, span)?,
             other => {
                 if meta.input.peek(Token![=]) {
                     meta.value()?.parse::<syn::Expr>()?;
@@ -104,6 +122,59 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
         cx.syn_error(error);
     }
     out
+}
+
+fn tool(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    span: Span,
+) -> syn::Result<Option<ToolArg>> {
+    let mut out = ToolArg {
+        span,
+        name: None,
+        privacy: None,
+        side_effect: None,
+        is_async: false,
+    };
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_at(
+            span,
+            "`tool` takes a list: `tool(name = \"clock.now\", privacy = \"internal\", side_effect = \"read\")`",
+        );
+        if meta.input.peek(Token![=]) {
+            meta.value()?.parse::<syn::Expr>()?;
+        }
+        // One error is enough: nothing inside can be checked.
+        return Ok(None);
+    }
+    meta.parse_nested_meta(|inner| {
+        let key = inner.path.to_token_stream().to_string();
+        let key_span = inner
+            .path
+            .segments
+            .first()
+            .map_or_else(Span::call_site, |s| s.ident.span());
+        match key.as_str() {
+            "name" => out.name = Some(string(&inner)?),
+            "privacy" => out.privacy = Some(string(&inner)?),
+            "side_effect" => out.side_effect = Some(string(&inner)?),
+            "async" => out.is_async = true,
+            other => {
+                if inner.input.peek(Token![=]) {
+                    inner.value()?.parse::<syn::Expr>()?;
+                }
+                cx.error_at(
+                    key_span,
+                    format!(
+                        "unknown `tool` key `{other}`; expected one of: {}",
+                        TOOL_KEYS.join(", ")
+                    ),
+                );
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Some(out))
 }
 
 fn string(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Spanned<String>> {
@@ -190,6 +261,9 @@ pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
             );
         }
     }
+    if let Some(tool) = &args.tool {
+        check_tool(cx, tool);
+    }
     if let Some(status) = &args.status
         && !(200..=299).contains(&status.value)
     {
@@ -197,6 +271,48 @@ pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
             status.span,
             "the success status must be between 200 and 299",
         );
+    }
+}
+
+fn check_tool(cx: &Ctxt, tool: &ToolArg) {
+    match &tool.name {
+        Some(name) => {
+            let value = &name.value;
+            let valid = (1..=100).contains(&value.len())
+                && value
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+            if !valid {
+                cx.error_at(
+                    name.span,
+                    "a tool name is 1 to 100 of `A-Z a-z 0-9 . _ -`, e.g. \"clock.now\"",
+                );
+            }
+        }
+        None => cx.error_at(tool.span, "`tool(...)` needs `name = \"...\"`"),
+    }
+    for (value, allowed, what) in [
+        (&tool.privacy, TOOL_PRIVACY, "privacy"),
+        (&tool.side_effect, TOOL_SIDE_EFFECTS, "side_effect"),
+    ] {
+        match value {
+            Some(value) if !allowed.contains(&value.value.as_str()) => cx.error_at(
+                value.span,
+                format!(
+                    "unknown tool {what} `{}`; expected one of: {}",
+                    value.value,
+                    allowed.join(", ")
+                ),
+            ),
+            Some(_) => {}
+            None => cx.error_at(
+                tool.span,
+                format!(
+                    "`tool(...)` needs `{what} = \"...\"` (one of: {})",
+                    allowed.join(", ")
+                ),
+            ),
+        }
     }
 }
 

@@ -99,6 +99,36 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
         let (status, code) = (e.status, &e.code);
         quote!(#core::ErrorSpec { status: #status, code: #code })
     });
+    let tool = match &args.tool {
+        Some(tool) => {
+            let name = tool.name.as_ref().map_or("", |n| n.value.as_str());
+            let privacy = format_ident!(
+                "{}",
+                crate::names::variant_name(
+                    tool.privacy
+                        .as_ref()
+                        .map_or("internal", |p| p.value.as_str())
+                )
+            );
+            let effect = format_ident!(
+                "{}",
+                crate::names::variant_name(
+                    tool.side_effect
+                        .as_ref()
+                        .map_or("read", |p| p.value.as_str())
+                )
+            );
+            let is_async = tool.is_async;
+            quote!(::core::option::Option::Some(#core::HttpToolSpec {
+                name: #name,
+                version: 1,
+                privacy: #core::ToolPrivacy::#privacy,
+                side_effect: #core::HttpToolEffect::#effect,
+                is_async: #is_async,
+            }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -117,6 +147,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                     response: #response,
                     success_status: #status,
                     errors: &[#(#errors),*],
+                    tool: #tool,
                     location: ::portos_core::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),

@@ -12,6 +12,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
 
 use super::{ALWAYS_PUBLIC, Auth, SESSION_COOKIE};
+use crate::api_access::ApiAccessCache;
 use crate::http::ApiError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -30,7 +31,39 @@ pub struct AuthContext {
     pub method: Option<AuthMethod>,
 }
 
-pub async fn gate(State(auth): State<Auth>, mut request: Request, next: Next) -> Response {
+/// What the gate consults: the password and sessions, and which API groups
+/// the owner exposed.
+#[derive(Clone, Debug)]
+pub struct GateState {
+    pub auth: Auth,
+    pub api_access: ApiAccessCache,
+}
+
+pub async fn gate(State(state): State<GateState>, mut request: Request, next: Next) -> Response {
+    let auth = &state.auth;
+    // An exposable API group answers only when exposed, password or not; an
+    // exposed group without `requireAuth` is public.
+    if let Some((api, exposure)) = state.api_access.current().for_path(request.uri().path()) {
+        if !exposure.exposed {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                "FORBIDDEN",
+                format!(
+                    "The {} API is not exposed; turn it on in Settings → API Access (PUT /api/settings/api-access)",
+                    api.label
+                ),
+            )
+            .into_response();
+        }
+        if !exposure.require_auth {
+            request.extensions_mut().insert(AuthContext {
+                enabled: auth.enabled(),
+                authenticated: false,
+                method: None,
+            });
+            return next.run(request).await;
+        }
+    }
     if !auth.enabled() {
         request.extensions_mut().insert(AuthContext::default());
         return next.run(request).await;
@@ -43,7 +76,7 @@ pub async fn gate(State(auth): State<Auth>, mut request: Request, next: Next) ->
         )
         .into_response();
     }
-    let method = authenticate(&auth, request.headers()).await;
+    let method = authenticate(auth, request.headers()).await;
     let context = AuthContext {
         enabled: true,
         authenticated: method.is_some(),

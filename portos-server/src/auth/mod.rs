@@ -6,7 +6,7 @@ mod gate;
 mod password;
 mod sessions;
 
-pub use gate::{AuthContext, AuthMethod, gate, session_token as gate_session_token};
+pub use gate::{AuthContext, AuthMethod, GateState, gate, session_token as gate_session_token};
 pub use password::{PasswordError, hash_password, verify_password};
 pub use sessions::{SESSION_COOKIE, Session};
 

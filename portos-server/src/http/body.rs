@@ -51,3 +51,18 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
             .map_err(|error| ApiError::malformed_json(&error))
     }
 }
+
+impl JsonBody {
+    /// The body as `T`, or 400 VALIDATION_ERROR saying what does not fit
+    /// (unknown keys, wrong types) — nothing has been changed at that point.
+    pub fn into_typed<T: serde::de::DeserializeOwned>(self) -> Result<T, ApiError> {
+        serde_json::from_value(self.0).map_err(|error| {
+            ApiError::from(portos_core::contract::ValidationFailure {
+                details: vec![portos_core::contract::FieldIssue {
+                    path: String::new(),
+                    message: error.to_string(),
+                }],
+            })
+        })
+    }
+}

@@ -1,16 +1,18 @@
 //! `/api/api-docs/*`: the documents derived from the link-time lists. Each is
 //! computed once per process and served (and dumped by the CLI) byte for byte.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use portos_core::inventory::{EVENTS, EventInventory, OpenApiOptions};
+use portos_core::inventory::classify;
+use portos_core::inventory::{Access, EVENTS, EventInventory, OpenApiOptions, Placement};
 use portos_core::portos_route;
 use serde_json::Value;
 
 use super::{ApiError, inventory};
+use crate::api_access::ApiAccess;
 use crate::app::App;
 use crate::config::Config;
 
@@ -24,14 +26,14 @@ fn cached(
         .map_err(Clone::clone)
 }
 
-fn json_response(body: Result<&'static str, String>) -> Response {
+fn json_response(body: Result<impl Into<axum::body::Body>, String>) -> Response {
     match body {
         Ok(text) => (
             [(
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             )],
-            text,
+            text.into(),
         )
             .into_response(),
         Err(message) => ApiError::internal(message).into_response(),
@@ -39,16 +41,9 @@ fn json_response(body: Result<&'static str, String>) -> Response {
 }
 
 fn build_routes_catalog() -> Result<Value, String> {
-    let inventory = inventory().map_err(|error| error.to_string())?;
-    let mut catalog = inventory.catalog_json();
-    if let Some(object) = catalog.as_object_mut() {
-        // No API group of this server can be exposed outside yet.
-        object.insert(
-            "externallyExposableApis".to_owned(),
-            Value::Array(Vec::new()),
-        );
-    }
-    Ok(catalog)
+    Ok(inventory()
+        .map_err(|error| error.to_string())?
+        .catalog_json())
 }
 
 fn build_internal_openapi() -> Result<Value, String> {
@@ -60,11 +55,14 @@ fn build_internal_openapi() -> Result<Value, String> {
             description: "Every HTTP operation this server mounts, derived from its #[portos_route] declarations.",
             server_url: None,
         },
-        |_| true,
+        |route| Some(Placement::by_domain(route)),
     ))
 }
 
-fn build_public_openapi() -> Result<Value, String> {
+/// Only the exposed groups' modeled operations, tagged by group, secured
+/// when the group still requires the password. The registry tools and the
+/// agent transport are never under `/api/public/`, so never here.
+fn build_public_openapi(access: &ApiAccess) -> Result<Value, String> {
     let inventory = inventory().map_err(|error| error.to_string())?;
     Ok(inventory.openapi(
         &OpenApiOptions {
@@ -73,13 +71,25 @@ fn build_public_openapi() -> Result<Value, String> {
             description: "The API groups exposed through Settings → API Access.",
             server_url: None,
         },
-        // The registry tools and agent transport are never public, and this
-        // server has no externally exposable API group yet.
         |route| {
-            portos_core::inventory::classify::access(route)
-                == portos_core::inventory::Access::ExternallyExposable
+            if classify::access(route) != Access::ExternallyExposable || !route.is_modeled() {
+                return None;
+            }
+            let (api, exposure) = access.for_path(route.path)?;
+            exposure.exposed.then(|| Placement {
+                tag: api.id.to_owned(),
+                tag_description: Some(api.description.to_owned()),
+                secured: exposure.require_auth,
+            })
         },
     ))
+}
+
+fn build_tools_min() -> Result<Value, String> {
+    inventory()
+        .map_err(|error| error.to_string())?
+        .tools_min(env!("CARGO_PKG_VERSION"))
+        .map_err(|error| error.to_string())
 }
 
 fn event_inventory() -> Result<EventInventory, String> {
@@ -90,15 +100,32 @@ fn build_events_json() -> Result<Value, String> {
     Ok(event_inventory()?.events_json())
 }
 
-static ROUTES_CATALOG: OnceLock<Result<String, String>> = OnceLock::new();
+static ROUTES_CATALOG: OnceLock<Result<Value, String>> = OnceLock::new();
+static TOOLS_MIN: OnceLock<Result<String, String>> = OnceLock::new();
 static EVENTS_JSON: OnceLock<Result<String, String>> = OnceLock::new();
 static ASYNCAPI: OnceLock<Result<String, String>> = OnceLock::new();
 static INTERNAL_OPENAPI: OnceLock<Result<String, String>> = OnceLock::new();
-static PUBLIC_OPENAPI: OnceLock<Result<String, String>> = OnceLock::new();
+/// The last public document and the choices it was built for: they change
+/// rarely, and the document is the same until they do.
+static PUBLIC_OPENAPI: Mutex<Option<(ApiAccess, Arc<str>)>> = Mutex::new(None);
 
-/// The route inventory document (`--dump-routes`).
-pub fn routes_catalog() -> Result<&'static str, String> {
-    cached(&ROUTES_CATALOG, build_routes_catalog)
+/// The route inventory document (`--dump-routes`), with the exposable API
+/// groups as `access` resolves them.
+pub fn routes_catalog(access: &ApiAccess) -> Result<String, String> {
+    let base = ROUTES_CATALOG
+        .get_or_init(build_routes_catalog)
+        .as_ref()
+        .map_err(Clone::clone)?;
+    let mut catalog = base.clone();
+    if let Some(object) = catalog.as_object_mut() {
+        object.insert("externallyExposableApis".to_owned(), access.describe());
+    }
+    Ok(catalog.to_string())
+}
+
+/// The HTTP tools resource (`--dump-tools-min`).
+pub fn tools_min() -> Result<&'static str, String> {
+    cached(&TOOLS_MIN, build_tools_min)
 }
 
 /// OpenAPI 3.0.3 of every operation (`--dump-openapi`).
@@ -107,8 +134,18 @@ pub fn internal_openapi() -> Result<&'static str, String> {
 }
 
 /// OpenAPI 3.0.3 of the exposed API groups (`--dump-openapi-public`).
-pub fn public_openapi() -> Result<&'static str, String> {
-    cached(&PUBLIC_OPENAPI, build_public_openapi)
+pub fn public_openapi(access: &ApiAccess) -> Result<Arc<str>, String> {
+    let mut last = PUBLIC_OPENAPI
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some((built_for, text)) = last.as_ref()
+        && built_for == access
+    {
+        return Ok(text.clone());
+    }
+    let text: Arc<str> = build_public_openapi(access)?.to_string().into();
+    *last = Some((access.clone(), text.clone()));
+    Ok(text)
 }
 
 /// The Socket.IO event inventory (`--dump-events`).
@@ -145,8 +182,8 @@ async fn asyncapi_route(State(app): State<App>) -> Response {
 
 /// The HTTP route inventory: domains, access and side-effect classes.
 #[portos_route(method = "GET", path = "/api/api-docs/catalog.json", summary = "Route inventory", response = serde_json::Value)]
-async fn catalog_json() -> Response {
-    json_response(routes_catalog())
+async fn catalog_json(State(app): State<App>) -> Response {
+    json_response(routes_catalog(&app.api_access.current()))
 }
 
 /// OpenAPI 3.0.3 for every mounted HTTP operation.
@@ -157,6 +194,13 @@ async fn internal_openapi_json() -> Response {
 
 /// OpenAPI 3.0.3 for only the APIs exposed through API Access.
 #[portos_route(method = "GET", path = "/api/api-docs/openapi.json", summary = "Public OpenAPI", response = serde_json::Value)]
-async fn public_openapi_json() -> Response {
-    json_response(public_openapi())
+async fn public_openapi_json(State(app): State<App>) -> Response {
+    json_response(public_openapi(&app.api_access.current()).map(|text| text.to_string()))
+}
+
+/// The operations annotated as HTTP tools, one small record each, with
+/// their binding and declared failures.
+#[portos_route(method = "GET", path = "/api/api-docs/tools.min.json", summary = "HTTP tool resource", response = serde_json::Value)]
+async fn tools_min_json() -> Response {
+    json_response(tools_min())
 }

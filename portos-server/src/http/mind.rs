@@ -3,7 +3,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use portos_core::contract::{FieldIssue, ValidationFailure};
 use portos_core::{Capabilities, portos_route};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -51,18 +50,8 @@ async fn read(State(app): State<App>) -> Result<Json<Capabilities>, ApiError> {
     response = MindCapabilities,
     errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
 )]
-async fn replace(
-    State(app): State<App>,
-    JsonBody(body): JsonBody,
-) -> Result<Json<Capabilities>, ApiError> {
-    let grants: Capabilities = serde_json::from_value(body).map_err(|error| {
-        ApiError::from(ValidationFailure {
-            details: vec![FieldIssue {
-                path: String::new(),
-                message: error.to_string(),
-            }],
-        })
-    })?;
+async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Capabilities>, ApiError> {
+    let grants: Capabilities = body.into_typed()?;
     let stored =
         serde_json::to_value(grants).map_err(|error| ApiError::internal(error.to_string()))?;
     let cache = app.grants.clone();

@@ -7,7 +7,9 @@ pub mod docs;
 mod error;
 mod explorer;
 mod mind;
+mod public;
 mod route;
+mod settings;
 mod system;
 mod tools;
 
@@ -27,7 +29,13 @@ pub fn router(app: App) -> Result<Router, InventoryError> {
     // The same check the documents rely on: one declaration per operation.
     inventory()?;
     let body_limit = app.config.body_limit;
-    let gate = axum::middleware::from_fn_with_state(app.auth.clone(), crate::auth::gate);
+    let gate = axum::middleware::from_fn_with_state(
+        crate::auth::GateState {
+            auth: app.auth.clone(),
+            api_access: app.api_access.clone(),
+        },
+        crate::auth::gate,
+    );
     let socket_layer = app.socket_layer.clone();
     // Layers wrap from the bottom up: the gate runs before Socket.IO, so a
     // password protects the event stream as it does every route.

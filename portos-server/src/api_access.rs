@@ -1,0 +1,235 @@
+//! Settings → API Access (BEHAVIOUR §9.2–9.3): the API groups under
+//! `/api/public/` that the owner may expose to other devices (phone
+//! shortcuts, home automation), each off until switched on, and optionally
+//! still behind the instance password. The public OpenAPI document lists
+//! exactly the exposed groups.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use rusqlite::Connection;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::settings;
+use crate::store::StoreError;
+
+/// The settings key the exposure choices are stored under.
+pub const API_ACCESS: &str = "apiAccess";
+
+/// An API group that can be exposed outside the authenticated UI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExposableApi {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub description: &'static str,
+    /// Every operation of the group lives under this prefix.
+    pub prefix: &'static str,
+}
+
+/// The exposable groups of this server, in settings order.
+pub const EXPOSABLE_APIS: [ExposableApi; 2] = [
+    ExposableApi {
+        id: "brain",
+        label: "Brain inbox",
+        description: "Capture thoughts into the brain inbox and read the latest ones from other devices.",
+        prefix: "/api/public/brain/",
+    },
+    ExposableApi {
+        id: "clock",
+        label: "Clock",
+        description: "The time and date in the user's timezone, for displays and automations.",
+        prefix: "/api/public/clock/",
+    },
+];
+
+/// One group's switches. Only real booleans count: anything else stored
+/// reads as the default (`false`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Exposure {
+    pub exposed: bool,
+    pub require_auth: bool,
+}
+
+/// The stored choice of every group.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ApiAccess {
+    by_id: BTreeMap<&'static str, Exposure>,
+}
+
+impl ApiAccess {
+    pub fn load(connection: &Connection) -> Result<ApiAccess, StoreError> {
+        let stored = settings::get_json(connection, API_ACCESS)?.unwrap_or(Value::Null);
+        Ok(ApiAccess::from_stored(&stored))
+    }
+
+    fn from_stored(stored: &Value) -> ApiAccess {
+        let flag = |api: &str, key: &str| {
+            stored
+                .get(api)
+                .and_then(|entry| entry.get(key))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        let by_id = EXPOSABLE_APIS
+            .iter()
+            .map(|api| {
+                (
+                    api.id,
+                    Exposure {
+                        exposed: flag(api.id, "exposed"),
+                        require_auth: flag(api.id, "requireAuth"),
+                    },
+                )
+            })
+            .collect();
+        ApiAccess { by_id }
+    }
+
+    pub fn get(&self, id: &str) -> Exposure {
+        self.by_id.get(id).copied().unwrap_or_default()
+    }
+
+    /// The group an exposable path belongs to, with its switches.
+    pub fn for_path(&self, path: &str) -> Option<(&'static ExposableApi, Exposure)> {
+        EXPOSABLE_APIS
+            .iter()
+            .find(|api| path.starts_with(api.prefix))
+            .map(|api| (api, self.get(api.id)))
+    }
+
+    /// The stored form: `{ "<id>": { "exposed": bool, "requireAuth": bool } }`.
+    pub fn to_stored(&self) -> Value {
+        let map: Map<String, Value> = self
+            .by_id
+            .iter()
+            .map(|(id, exposure)| {
+                (
+                    (*id).to_owned(),
+                    serde_json::to_value(exposure).unwrap_or(Value::Null),
+                )
+            })
+            .collect();
+        Value::Object(map)
+    }
+
+    /// `externallyExposableApis` of catalog.json, and the settings route's
+    /// answer: every group with its resolved switches.
+    pub fn describe(&self) -> Value {
+        Value::Array(
+            EXPOSABLE_APIS
+                .iter()
+                .map(|api| {
+                    let exposure = self.get(api.id);
+                    json!({
+                        "id": api.id,
+                        "label": api.label,
+                        "description": api.description,
+                        "prefix": api.prefix,
+                        "exposed": exposure.exposed,
+                        "requireAuth": exposure.require_auth,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// Applies a change of some groups; the others keep their switches.
+    /// Unknown group ids are refused by name.
+    pub fn with_changes(&self, changes: &BTreeMap<String, Exposure>) -> Result<ApiAccess, String> {
+        let mut next = self.clone();
+        for (id, exposure) in changes {
+            let Some(api) = EXPOSABLE_APIS.iter().find(|api| api.id == id) else {
+                let known: Vec<&str> = EXPOSABLE_APIS.iter().map(|api| api.id).collect();
+                return Err(format!(
+                    "unknown API group `{id}`; expected one of: {}",
+                    known.join(", ")
+                ));
+            };
+            next.by_id.insert(api.id, *exposure);
+        }
+        Ok(next)
+    }
+}
+
+/// The stored choices in memory, so the gate never reads the database. Like
+/// the grants, refreshed on the connection of the write that changed them.
+#[derive(Clone, Debug, Default)]
+pub struct ApiAccessCache {
+    current: Arc<RwLock<ApiAccess>>,
+}
+
+impl ApiAccessCache {
+    pub fn load(connection: &Connection) -> Result<ApiAccessCache, StoreError> {
+        Ok(ApiAccessCache {
+            current: Arc::new(RwLock::new(ApiAccess::load(connection)?)),
+        })
+    }
+
+    pub fn current(&self) -> ApiAccess {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Stores `access` and makes it current, on the caller's connection.
+    pub fn store(&self, connection: &Connection, access: ApiAccess) -> Result<(), StoreError> {
+        settings::set_json(connection, API_ACCESS, &access.to_stored())?;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = access;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_real_booleans_count() {
+        let access = ApiAccess::from_stored(&json!({
+            "brain": { "exposed": "true", "requireAuth": 1 },
+            "clock": { "exposed": true },
+            "other": { "exposed": true },
+        }));
+        assert_eq!(access.get("brain"), Exposure::default());
+        assert!(access.get("clock").exposed);
+        assert!(!access.get("clock").require_auth);
+        assert_eq!(access.to_stored().as_object().map(Map::len), Some(2));
+    }
+
+    #[test]
+    fn paths_belong_to_their_group() {
+        let access = ApiAccess::default();
+        assert_eq!(
+            access
+                .for_path("/api/public/brain/captures")
+                .map(|(api, _)| api.id),
+            Some("brain")
+        );
+        assert_eq!(
+            access
+                .for_path("/api/public/clock/now")
+                .map(|(api, _)| api.id),
+            Some("clock")
+        );
+        assert!(access.for_path("/api/public/other").is_none());
+        assert!(access.for_path("/api/public/clockwork").is_none());
+        assert!(access.for_path("/api/brain").is_none());
+    }
+
+    #[test]
+    fn unknown_groups_are_refused_by_name() {
+        let mut changes = BTreeMap::new();
+        changes.insert("sdapi".to_owned(), Exposure::default());
+        let error = ApiAccess::default()
+            .with_changes(&changes)
+            .expect_err("unknown id");
+        assert!(
+            error.contains("`sdapi`") && error.contains("brain"),
+            "{error}"
+        );
+    }
+}
