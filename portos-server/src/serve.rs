@@ -37,6 +37,9 @@ async fn serve(config: Config) -> Result<(), String> {
         .map(|p| p.display().to_string())
         .unwrap_or_default();
     let router = http::router(app).map_err(|error| error.to_string())?;
+    // An HTTP tool whose input cannot be flattened is a declaration mistake:
+    // refuse to start rather than serve a broken tools.min.json.
+    http::docs::tools_min()?;
     let listener = TcpListener::bind(bind)
         .await
         .map_err(|error| format!("cannot listen on {bind}: {error}"))?;
