@@ -1,79 +1,17 @@
 #!/usr/bin/env bash
-# The API Explorer in a real headless Chromium (tests/browser/explorer.mjs).
+# The API Explorer in a real headless Chromium (tests/browser/explorer.mjs),
+# against two real servers (tests/support/with-servers.sh: one without and
+# one with a password).
 #
-# Builds nothing: it expects target/debug/portos (`cargo test --workspace` or
-# `cargo build -p portos-server` builds it), Debian's /usr/bin/chromium
-# (`apt-get install -y chromium`) and playwright-core (`npm ci --prefix
-# tests/browser`). It starts two servers on ephemeral loopback ports, each
-# with its own temporary data directory, one without and one with a
-# password, runs the test and stops them whatever happens.
+# Needs target/debug/portos (`cargo test --workspace` builds it), Debian's
+# /usr/bin/chromium (`apt-get install -y chromium`) and playwright-core
+# (`npm ci --prefix tests/browser`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-bin=target/debug/portos
 chromium=${CHROMIUM:-/usr/bin/chromium}
-[[ -x $bin ]] || { echo "run.sh: $bin is missing: run \`cargo test --workspace\` (or \`cargo build -p portos-server\`) first" >&2; exit 1; }
 [[ -x $chromium ]] || { echo "run.sh: $chromium is missing: \`apt-get install -y chromium\`" >&2; exit 1; }
 [[ -d tests/browser/node_modules/playwright-core ]] || { echo "run.sh: playwright-core is missing: \`npm ci --prefix tests/browser\`" >&2; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/portos-browser.XXXXXX")
-pids=()
-cleanup() {
-  local status=$?
-  for pid in "${pids[@]}"; do
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  if [[ $status -ne 0 ]]; then
-    for log in "$work"/*.log; do
-      [[ -e $log ]] || continue
-      echo "--- $(basename "$log") (last lines)" >&2
-      tail -n 30 "$log" >&2
-    done
-  fi
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# start NAME [VAR=value…]: starts portos, sets $server_url from the line it
-# prints on stderr (`portos listening on http://127.0.0.1:PORT`).
-start() {
-  local name=$1
-  shift
-  env -u PORTOS_PASSWORD -u PORTOS_CONFIG RUST_LOG=info "$@" \
-    "$bin" --bind 127.0.0.1:0 --data-dir "$work/$name-data" \
-    >/dev/null 2>"$work/$name.log" &
-  local pid=$!
-  pids+=("$pid")
-  local line=""
-  for _ in $(seq 1 600); do
-    line=$(grep -m1 -o 'listening on http://[0-9.:]*' "$work/$name.log" || true)
-    if [[ -n $line ]]; then
-      server_url=${line#listening on }
-      echo "run.sh: portos ($name) on $server_url"
-      return 0
-    fi
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "run.sh: portos ($name) exited before listening" >&2
-      return 1
-    fi
-    sleep 0.1
-  done
-  echo "run.sh: portos ($name) did not report its address within 60 s" >&2
-  return 1
-}
-
-password="explorer-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')"
-server_url=""
-start open
-open_url=$server_url
-start locked PORTOS_PASSWORD="$password"
-locked_url=$server_url
-
-PORTOS_URL=$open_url \
-  PORTOS_LOCKED_URL=$locked_url \
-  PORTOS_TEST_PASSWORD=$password \
-  CHROMIUM=$chromium \
+CHROMIUM=$chromium exec bash tests/support/with-servers.sh \
   node --test-reporter=spec tests/browser/explorer.mjs

@@ -20,7 +20,8 @@ struct Polling<'a> {
 impl<'a> Polling<'a> {
     async fn connect(server: &'a ServerProcess) -> Polling<'a> {
         let client = Client::builder()
-            .timeout(Duration::from_secs(20))
+            // Longer than the ping interval (25 s): an idle long-poll ends with a ping.
+            .timeout(Duration::from_secs(35))
             .build()
             .expect("client");
         let open = client
