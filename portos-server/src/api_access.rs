@@ -18,6 +18,10 @@ use crate::store::StoreError;
 /// The settings key the exposure choices are stored under.
 pub const API_ACCESS: &str = "apiAccess";
 
+/// Where every exposable group lives (the route inventory's
+/// externally-exposable class).
+const PUBLIC_PREFIX: &str = "/api/public/";
+
 /// An API group that can be exposed outside the authenticated UI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExposableApi {
@@ -158,27 +162,36 @@ impl ApiAccess {
 /// the grants, refreshed on the connection of the write that changed them.
 #[derive(Clone, Debug, Default)]
 pub struct ApiAccessCache {
-    current: Arc<RwLock<ApiAccess>>,
+    current: Arc<RwLock<Arc<ApiAccess>>>,
 }
 
 impl ApiAccessCache {
     pub fn load(connection: &Connection) -> Result<ApiAccessCache, StoreError> {
         Ok(ApiAccessCache {
-            current: Arc::new(RwLock::new(ApiAccess::load(connection)?)),
+            current: Arc::new(RwLock::new(Arc::new(ApiAccess::load(connection)?))),
         })
     }
 
-    pub fn current(&self) -> ApiAccess {
+    pub fn current(&self) -> Arc<ApiAccess> {
         self.current
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
     }
 
+    /// The group `path` belongs to, with its switches. Paths outside
+    /// `/api/public/` (nearly every request) take no lock.
+    pub fn for_path(&self, path: &str) -> Option<(&'static ExposableApi, Exposure)> {
+        if !path.starts_with(PUBLIC_PREFIX) {
+            return None;
+        }
+        self.current().for_path(path)
+    }
+
     /// Stores `access` and makes it current, on the caller's connection.
     pub fn store(&self, connection: &Connection, access: ApiAccess) -> Result<(), StoreError> {
         settings::set_json(connection, API_ACCESS, &access.to_stored())?;
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = access;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(access);
         Ok(())
     }
 }
@@ -198,6 +211,17 @@ mod tests {
         assert!(access.get("clock").exposed);
         assert!(!access.get("clock").require_auth);
         assert_eq!(access.to_stored().as_object().map(Map::len), Some(2));
+    }
+
+    #[test]
+    fn every_group_lives_under_the_public_prefix() {
+        for api in EXPOSABLE_APIS {
+            assert!(api.prefix.starts_with(PUBLIC_PREFIX) && api.prefix.ends_with('/'));
+        }
+        assert_eq!(
+            portos_core::inventory::classify::EXTERNALLY_EXPOSABLE_PREFIXES,
+            [PUBLIC_PREFIX]
+        );
     }
 
     #[test]

@@ -14,9 +14,21 @@ use crate::http::CatalogCache;
 use crate::settings::GrantsCache;
 use crate::store::{Store, StoreError};
 
-/// Everything a request handler needs. Cheap to clone.
+/// Everything a request handler needs: one shared allocation, so the clone
+/// each extractor takes is a single reference-count increment.
 #[derive(Clone)]
-pub struct App {
+pub struct App(Arc<AppState>);
+
+impl std::ops::Deref for App {
+    type Target = AppState;
+
+    fn deref(&self) -> &AppState {
+        &self.0
+    }
+}
+
+/// The parts of the application, reached through [`App`].
+pub struct AppState {
     pub registry: Arc<Registry>,
     pub store: Store,
     pub auth: Auth,
@@ -32,7 +44,7 @@ pub struct App {
     pub config: Arc<Config>,
 }
 
-impl std::fmt::Debug for App {
+impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App")
             .field("registry", &self.registry)
@@ -67,7 +79,7 @@ impl App {
         let auth = Auth::load(store.clone(), config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
         let api_access = store.run_blocking(|connection| ApiAccessCache::load(connection))?;
-        Ok(App {
+        Ok(App(Arc::new(AppState {
             grants,
             api_access,
             catalogs: CatalogCache::default(),
@@ -77,7 +89,13 @@ impl App {
             events,
             socket_layer,
             config: Arc::new(config),
-        })
+        })))
+    }
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
     }
 }
 

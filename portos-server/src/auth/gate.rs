@@ -43,7 +43,7 @@ pub async fn gate(State(state): State<GateState>, mut request: Request, next: Ne
     let auth = &state.auth;
     // An exposable API group answers only when exposed, password or not; an
     // exposed group without `requireAuth` is public.
-    if let Some((api, exposure)) = state.api_access.current().for_path(request.uri().path()) {
+    if let Some((api, exposure)) = state.api_access.for_path(request.uri().path()) {
         if !exposure.exposed {
             return ApiError::new(
                 StatusCode::FORBIDDEN,
