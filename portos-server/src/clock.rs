@@ -37,7 +37,7 @@ impl UserClock {
     }
 
     pub fn now(&self) -> ZonedDateTime {
-        ZonedDateTime::now().with_time_zone(self.zone.clone())
+        jiff::Timestamp::now().to_zoned_datetime(self.zone.clone())
     }
 
     /// The user's local date of an instant, `YYYY-MM-DD`.

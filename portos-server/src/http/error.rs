@@ -41,7 +41,11 @@ impl ApiError {
         )
     }
 
+    /// A fault of the server, not of the request: logged where it happens,
+    /// since request tracing is off unless asked for.
     pub fn internal(message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        tracing::error!(%message, "internal error");
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR", message)
     }
 
