@@ -3,6 +3,8 @@
 //! browser requests first, lets the always-public paths through, and
 //! otherwise needs a session (cookie or Bearer) or the password (Basic).
 
+use std::sync::Arc;
+
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
@@ -33,13 +35,17 @@ pub struct AuthContext {
 
 /// What the gate consults: the password and sessions, and which API groups
 /// the owner exposed.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct GateState {
     pub auth: Auth,
     pub api_access: ApiAccessCache,
 }
 
-pub async fn gate(State(state): State<GateState>, mut request: Request, next: Next) -> Response {
+pub async fn gate(
+    State(state): State<Arc<GateState>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let auth = &state.auth;
     // An exposable API group answers only when exposed, password or not; an
     // exposed group without `requireAuth` is public.

@@ -30,10 +30,10 @@ pub fn router(app: App) -> Result<Router, InventoryError> {
     inventory()?;
     let body_limit = app.config.body_limit;
     let gate = axum::middleware::from_fn_with_state(
-        crate::auth::GateState {
+        std::sync::Arc::new(crate::auth::GateState {
             auth: app.auth.clone(),
             api_access: app.api_access.clone(),
-        },
+        }),
         crate::auth::gate,
     );
     let socket_layer = app.socket_layer.clone();

@@ -34,7 +34,8 @@ pub enum StoreError {
 #[derive(Clone, Debug)]
 pub struct Store {
     connection: Arc<Mutex<Connection>>,
-    path: Option<PathBuf>,
+    /// Shared, so a clone (one per request in places) allocates nothing.
+    path: Option<Arc<Path>>,
 }
 
 impl Store {
@@ -50,7 +51,7 @@ impl Store {
         migrations::apply(&mut connection)?;
         Ok(Store {
             connection: Arc::new(Mutex::new(connection)),
-            path: Some(path),
+            path: Some(Arc::from(path)),
         })
     }
 
@@ -69,7 +70,7 @@ impl Store {
         register_functions(&connection)?;
         Ok(Some(Store {
             connection: Arc::new(Mutex::new(connection)),
-            path: Some(path),
+            path: Some(Arc::from(path)),
         }))
     }
 
