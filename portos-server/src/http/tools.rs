@@ -2,8 +2,9 @@
 //! §1.8, §2.2).
 
 use axum::Extension;
-use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::FromRequest;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::contract::{FieldIssue, wire};
 use portos_core::portos_route;
@@ -25,13 +26,14 @@ use crate::auth::AuthContext;
     response = wire::CatalogBody,
     errors = [(400, "VALIDATION_ERROR")],
 )]
-async fn catalog(
-    State(app): State<App>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let pairs = parse_pairs(raw.as_deref().unwrap_or(""));
-    let query = CatalogQuery::parse(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+async fn catalog(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
+    // The request is read in place: the `HeaderMap` and `RawQuery`
+    // extractors would copy the headers and the query on every read, and
+    // this route is polled (a 304 is its common answer).
+    let pairs: Vec<_> =
+        form_urlencoded::parse(request.uri().query().unwrap_or("").as_bytes()).collect();
+    let query = CatalogQuery::parse(pairs.iter().map(|(k, v)| (k.as_ref(), v.as_ref())))?;
+    let headers = request.headers();
     let grants = app.grants.current().for_catalog(query.scope);
     let catalog = app
         .catalogs
@@ -92,11 +94,14 @@ async fn catalog(
 async fn call(
     State(app): State<App>,
     Extension(auth): Extension<AuthContext>,
-    headers: HeaderMap,
-    JsonBody(body): JsonBody,
+    request: Request,
 ) -> Result<Response, ApiError> {
+    // The one header this route reads, taken before the body consumes the
+    // request (the `HeaderMap` extractor would copy them all).
+    let idempotency_key = request.headers().get("idempotency-key").cloned();
+    let JsonBody(body) = JsonBody::from_request(request, &()).await?;
     let call = ToolCall::parse(&body)?;
-    if let Some(key) = headers.get("idempotency-key")
+    if let Some(key) = idempotency_key
         && key.as_bytes() != call.request_id.as_bytes()
     {
         return Err(ToolError::new(
@@ -143,11 +148,4 @@ fn result_response(result: &ToolResult) -> Response {
         StatusCode::UNPROCESSABLE_ENTITY
     };
     (status, axum::Json(result)).into_response()
-}
-
-/// `application/x-www-form-urlencoded` pairs, percent-decoded.
-fn parse_pairs(raw: &str) -> Vec<(String, String)> {
-    form_urlencoded::parse(raw.as_bytes())
-        .into_owned()
-        .collect()
 }
