@@ -16,7 +16,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: Cow<'static, str>,
     pub message: String,
-    pub context: Option<Map<String, Value>>,
+    /// Boxed: it is rare, and a small error keeps `Result`s small.
+    pub context: Option<Box<Map<String, Value>>>,
 }
 
 impl ApiError {
@@ -66,7 +67,7 @@ impl From<ToolError> for ApiError {
             status: StatusCode::from_u16(error.status()).unwrap_or(StatusCode::BAD_REQUEST),
             code: Cow::Borrowed(error.code.as_str()),
             message: error.message,
-            context: error.context,
+            context: error.context.map(Box::new),
         }
     }
 }
@@ -84,7 +85,10 @@ impl IntoResponse for ApiError {
             "code": self.code,
             "timestamp": jiff::Timestamp::now().as_millisecond(),
         });
-        if let Some(context) = self.context.map(sanitize).filter(|c| !c.is_empty())
+        if let Some(context) = self
+            .context
+            .map(|context| sanitize(*context))
+            .filter(|c| !c.is_empty())
             && let Some(object) = body.as_object_mut()
         {
             object.insert("context".to_owned(), Value::Object(context));
