@@ -107,3 +107,15 @@ impl Drop for ServerProcess {
         let _ = self.child.wait();
     }
 }
+
+/// An HTTP client for the tests. The server's outbound client brings rustls
+/// without a built-in crypto provider, and features are unified across the
+/// workspace, so a bare `reqwest::Client::new()` would panic: build clients here.
+pub fn http_client() -> reqwest::Client {
+    http_client_builder().build().expect("an HTTP client")
+}
+
+/// [`http_client`]'s builder, for tests that set cookies, redirects or timeouts.
+pub fn http_client_builder() -> reqwest::ClientBuilder {
+    portos_server::outbound::client_builder()
+}

@@ -172,7 +172,7 @@ fn mind_grants_are_read_from_the_store() {
 #[tokio::test]
 async fn the_dump_is_byte_identical_to_the_served_body() {
     let server = ServerProcess::start(&[]);
-    let client = reqwest::Client::new();
+    let client = portos_tests::http_client();
     for (scope, format) in [("voice", "mcp"), ("all", "portos"), ("mind", "anthropic")] {
         let served = client
             .get(server.url(&format!("/api/cos/tools?scope={scope}&format={format}")))

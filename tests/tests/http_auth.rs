@@ -64,7 +64,7 @@ fn capture(text: &str, id: &str) -> Value {
 #[tokio::test]
 async fn without_a_password_reads_are_anonymous_and_writes_refused() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let status: Value = client
         .get(server.url("/api/auth/status"))
         .send()
@@ -92,7 +92,7 @@ async fn without_a_password_reads_are_anonymous_and_writes_refused() {
 #[tokio::test]
 async fn with_a_password_everything_but_the_public_paths_needs_credentials() {
     let server = protected_server(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let refused = client
         .get(server.url("/api/cos/tools"))
         .send()
@@ -126,7 +126,7 @@ async fn with_a_password_everything_but_the_public_paths_needs_credentials() {
 #[tokio::test]
 async fn sessions_by_bearer_and_cookie_authenticate_writes() {
     let server = protected_server(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let response = login(&client, &server, PASSWORD).await;
     let cookie = response.headers()["set-cookie"]
         .to_str()
@@ -174,7 +174,7 @@ async fn sessions_by_bearer_and_cookie_authenticate_writes() {
 #[tokio::test]
 async fn basic_auth_uses_the_instance_password() {
     let server = protected_server(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let ok = client
         .post(server.url("/api/cos/tools/call"))
         .basic_auth("anyone", Some(PASSWORD))
@@ -195,7 +195,7 @@ async fn basic_auth_uses_the_instance_password() {
 #[tokio::test]
 async fn cross_origin_browser_requests_are_refused_first() {
     let server = protected_server(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let token = login_token(&client, &server).await;
     for (name, value) in [
         ("origin", "http://evil.example"),
@@ -225,7 +225,7 @@ async fn cross_origin_browser_requests_are_refused_first() {
 #[tokio::test]
 async fn logout_revokes_and_sessions_expire() {
     let server = protected_server(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let token = login_token(&client, &server).await;
     let logout = client
         .post(server.url("/api/auth/logout"))
@@ -260,7 +260,7 @@ async fn the_password_can_come_from_the_environment() {
     assert!(!short.status.success(), "a too-short password is refused");
 
     let server = ServerProcess::start_with_env(dir, &[], &[("PORTOS_PASSWORD", PASSWORD)]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let status: Value = client
         .get(server.url("/api/auth/status"))
         .send()
@@ -287,7 +287,7 @@ async fn the_password_can_come_from_the_environment() {
 #[tokio::test]
 async fn an_answered_write_survives_a_kill() {
     let server = protected_server(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let response = client
         .post(server.url("/api/cos/tools/call"))
         .basic_auth("me", Some(PASSWORD))

@@ -34,7 +34,7 @@ async fn get_json(client: &Client, server: &ServerProcess, path: &str) -> (Vec<u
 #[tokio::test]
 async fn every_listed_operation_is_served_and_nothing_else() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (_, catalog) = get_json(&client, &server, "/api/api-docs/catalog.json").await;
     let operations = catalog["operations"].as_array().expect("operations");
     assert_eq!(
@@ -93,7 +93,7 @@ async fn every_listed_operation_is_served_and_nothing_else() {
 #[tokio::test]
 async fn documents_are_served_and_dumped_byte_for_byte() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     for (path, flag) in [
         ("/api/api-docs/catalog.json", "--dump-routes"),
         ("/api/api-docs/internal/openapi.json", "--dump-openapi"),
@@ -351,7 +351,7 @@ fn documents_match_their_snapshots() {
 #[tokio::test]
 async fn asyncapi_names_the_configured_address() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (served, document) = get_json(&client, &server, "/api/api-docs/asyncapi.json").await;
     let host = server.base_url.trim_start_matches("http://");
     // The server was started on port 0: the document names the configured

@@ -43,7 +43,7 @@ fn exposure(body: &Value, id: &str) -> (bool, bool) {
 #[tokio::test]
 async fn groups_answer_only_once_exposed_and_the_public_document_follows() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
 
     let (status, body) = get(&client, &server, "/api/public/clock/now").await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
@@ -119,7 +119,7 @@ async fn groups_answer_only_once_exposed_and_the_public_document_follows() {
 async fn require_auth_keeps_the_password_in_front() {
     let dir = tempfile::tempdir().expect("temp dir");
     let server = ServerProcess::start_with_env(dir, &[], &[("PORTOS_PASSWORD", PASSWORD)]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (status, _) = put_access(
         &client,
         &server,
@@ -169,7 +169,7 @@ async fn require_auth_keeps_the_password_in_front() {
 #[tokio::test]
 async fn the_brain_group_captures_through_the_registry() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (status, _) = put_access(
         &client,
         &server,
@@ -222,7 +222,7 @@ async fn the_brain_group_captures_through_the_registry() {
 #[tokio::test]
 async fn bad_settings_are_refused_and_change_nothing() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     for body in [
         json!({ "sdapi": { "exposed": true, "requireAuth": false } }),
         json!({ "clock": { "exposed": "true", "requireAuth": false } }),

@@ -29,7 +29,7 @@ fn assert_error_body(body: &Value, code: &str) {
 #[tokio::test]
 async fn catalog_has_an_etag_and_answers_304_to_a_match() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let response = client
         .get(server.url("/api/cos/tools?scope=voice"))
         .send()
@@ -74,7 +74,7 @@ async fn catalog_has_an_etag_and_answers_304_to_a_match() {
 #[tokio::test]
 async fn a_grant_change_changes_the_mind_catalog_and_its_etag() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let read = async |etag: Option<&str>| {
         let mut request = client.get(server.url("/api/cos/tools?scope=mind"));
         if let Some(etag) = etag {
@@ -118,7 +118,7 @@ async fn a_grant_change_changes_the_mind_catalog_and_its_etag() {
 #[tokio::test]
 async fn catalog_query_is_strict() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     for query in [
         "scope=root",
         "format=xml",
@@ -144,7 +144,7 @@ async fn catalog_query_is_strict() {
 #[tokio::test]
 async fn calls_complete_fail_and_are_retained() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (status, body) = post_call(
         &client,
         &server,
@@ -214,7 +214,7 @@ async fn calls_complete_fail_and_are_retained() {
 #[tokio::test]
 async fn refusals_carry_their_code_and_status() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let cases = [
         (
             json!({"requestId": "r1", "name": "nope.tool"}),
@@ -268,7 +268,7 @@ async fn refusals_carry_their_code_and_status() {
 #[tokio::test]
 async fn idempotency_key_must_equal_the_trimmed_request_id() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let send = |key: &'static str| {
         client
             .post(server.url("/api/cos/tools/call"))
@@ -289,7 +289,7 @@ async fn idempotency_key_must_equal_the_trimmed_request_id() {
 #[tokio::test]
 async fn bad_bodies_get_clear_json_errors() {
     let server = ServerProcess::start(&["--body-limit", "2048"]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let malformed = client
         .post(server.url("/api/cos/tools/call"))
         .header("content-type", "application/json")

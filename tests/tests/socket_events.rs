@@ -19,7 +19,7 @@ struct Polling<'a> {
 
 impl<'a> Polling<'a> {
     async fn connect(server: &'a ServerProcess) -> Polling<'a> {
-        let client = Client::builder()
+        let client = portos_tests::http_client_builder()
             // Longer than the ping interval (25 s): an idle long-poll ends with a ping.
             .timeout(Duration::from_secs(35))
             .build()
@@ -127,7 +127,7 @@ async fn subscribers_hear_finished_calls_and_catalog_changes() {
         json!({"room": "cos:tools"})
     );
 
-    let http = Client::new();
+    let http = portos_tests::http_client();
     let response = http
         .post(server.url("/api/cos/tools/call"))
         .json(&json!({"requestId": "sock-1", "name": "time.now"}))
@@ -166,7 +166,7 @@ async fn subscribers_hear_finished_calls_and_catalog_changes() {
 #[tokio::test]
 async fn bad_grants_are_refused_and_change_nothing() {
     let server = ServerProcess::start(&[]);
-    let http = Client::new();
+    let http = portos_tests::http_client();
     for body in [
         json!({"shell": true}),
         json!({"readPortos": "yes"}),
@@ -205,7 +205,7 @@ async fn with_a_password_the_event_stream_needs_credentials() {
     let dir = tempfile::tempdir().expect("temp dir");
     let server =
         ServerProcess::start_with_env(dir, &[], &[("PORTOS_PASSWORD", "correct horse battery")]);
-    let response = Client::new()
+    let response = portos_tests::http_client()
         .get(server.url("/socket.io/?EIO=4&transport=polling"))
         .send()
         .await
@@ -216,7 +216,7 @@ async fn with_a_password_the_event_stream_needs_credentials() {
 #[tokio::test]
 async fn the_event_documents_list_what_is_emitted() {
     let server = ServerProcess::start(&[]);
-    let http = Client::new();
+    let http = portos_tests::http_client();
     let events: Value = http
         .get(server.url("/api/api-docs/events.json"))
         .send()
