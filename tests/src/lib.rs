@@ -117,5 +117,12 @@ pub fn http_client() -> reqwest::Client {
 
 /// [`http_client`]'s builder, for tests that set cookies, redirects or timeouts.
 pub fn http_client_builder() -> reqwest::ClientBuilder {
-    portos_server::outbound::client_builder()
+    // The same provider as `portos_server::outbound`, installed here rather
+    // than through it: naming the server's crate from this library would link
+    // its tools into every test binary, and the registry tests count tools.
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    reqwest::Client::builder()
 }
