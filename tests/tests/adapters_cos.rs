@@ -90,7 +90,12 @@ impl Fixture {
         self.registry
             .call(
                 &authority,
-                ToolCall::new("s-1", "code_agent_status", serde_json::Map::new()),
+                // A fresh requestId each time: a reused one replays the first answer.
+                ToolCall::new(
+                    format!("s-{}", next_request_number()),
+                    "code_agent_status",
+                    serde_json::Map::new(),
+                ),
             )
             .await
     }
@@ -121,6 +126,11 @@ impl Fixture {
             .map(|event| (event.kind, event.actor, event.summary))
             .collect()
     }
+}
+
+fn next_request_number() -> usize {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 #[tokio::test]
