@@ -114,9 +114,9 @@ async fn a_capture_and_a_grants_change_show_in_the_ledger() {
     let (status, body) = s.get("/api/user-actions").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["truncated"], false);
-    let events = events(&body);
-    assert_eq!(events.len(), 2, "{body}");
-    let grants = &events[0];
+    let listed = events(&body);
+    assert_eq!(listed.len(), 2, "{body}");
+    let grants = &listed[0];
     assert_eq!(grants["type"], "settings.update");
     assert_eq!(grants["actor"], "user");
     assert_eq!(
@@ -127,7 +127,7 @@ async fn a_capture_and_a_grants_change_show_in_the_ledger() {
         grants["source"],
         json!({"route": "/api/cos/mind/capabilities", "method": "PUT"})
     );
-    let capture = &events[1];
+    let capture = &listed[1];
     assert_eq!(capture["type"], "brain.capture");
     assert_eq!(capture["actor"], "user");
     assert_eq!(capture["target"], capture_id);
