@@ -42,6 +42,8 @@ pub struct AppState {
     /// The Socket.IO layer, mounted on the same port as HTTP.
     pub socket_layer: SocketIoLayer,
     pub config: Arc<Config>,
+    /// The user's clock (the same zone the adapters use).
+    pub clock: UserClock,
 }
 
 impl std::fmt::Debug for AppState {
@@ -79,6 +81,7 @@ impl App {
         let auth = Auth::load(store.clone(), config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
         let api_access = store.run_blocking(|connection| ApiAccessCache::load(connection))?;
+        let clock = UserClock::new(config.timezone.as_deref())?;
         Ok(App(Arc::new(AppState {
             grants,
             api_access,
@@ -89,6 +92,7 @@ impl App {
             events,
             socket_layer,
             config: Arc::new(config),
+            clock,
         })))
     }
 }

@@ -36,6 +36,11 @@ impl UserClock {
         &self.name
     }
 
+    /// The user's time zone.
+    pub fn zone(&self) -> &TimeZone {
+        &self.zone
+    }
+
     pub fn now(&self) -> ZonedDateTime {
         jiff::Timestamp::now().to_zoned_datetime(self.zone.clone())
     }

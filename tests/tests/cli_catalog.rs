@@ -54,7 +54,13 @@ fn voice_mcp_lists_the_brain_and_time_tools() {
         .collect();
     assert_eq!(
         names,
-        ["brain_capture", "brain_search", "brain_recent", "time_now"]
+        [
+            "brain_capture",
+            "brain_search",
+            "brain_recent",
+            "time_now",
+            "cos_agents_status"
+        ]
     );
 }
 
@@ -64,8 +70,8 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 4);
-    assert_eq!(catalog["stats"]["read"], 3);
+    assert_eq!(catalog["stats"]["total"], 6);
+    assert_eq!(catalog["stats"]["read"], 5);
     assert_eq!(catalog["stats"]["write"], 1);
 }
 

@@ -1,4 +1,5 @@
-//! The brain inbox: capture, search, recent (BEHAVIOUR §3 rows 1–3).
+//! The brain inbox: capture, search, recent (BEHAVIOUR §3 rows 1–3). A
+//! capture is recorded in the user-actions ledger (`brain.capture`).
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use rusqlite::params;
@@ -7,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::clamp_limit;
 use crate::clock::UserClock;
+use crate::ledger::{self, ActionType, Actor, NewAction};
 use crate::store::Store;
 
 const SEARCH_DEFAULT: usize = 5;
@@ -50,22 +52,34 @@ pub async fn capture(ctx: &ToolContext, args: CaptureArgs) -> Result<Captured, A
     let local_date = clock.local_date(now);
     let id = uuid::Uuid::new_v4().to_string();
 
+    let summary = format!("Captured \"{}\"", preview(&text));
+    let scope = ctx.authority().scope;
+    // The capture and its ledger row commit together, or neither does.
+    let action = NewAction::new(
+        ActionType::BrainCapture,
+        Actor::of_scope(scope),
+        summary.clone(),
+    )
+    .target(id.clone(), Some(preview(&text)))
+    .payload(serde_json::json!({ "scope": scope.as_str(), "chars": text.chars().count() }));
     let row_id = id.clone();
-    let row_text = text.clone();
     store
         .run(move |connection| {
-            connection.execute(
+            let transaction = connection.transaction()?;
+            transaction.execute(
                 "INSERT INTO brain_captures (id, text, captured_at, local_date, seq)
                  VALUES (?1, ?2, ?3, ?4, (SELECT COALESCE(MAX(seq), 0) + 1 FROM brain_captures))",
-                params![row_id, row_text, now.to_string(), local_date],
+                params![row_id, text, now.to_string(), local_date],
             )?;
+            ledger::record(&transaction, &action)?;
+            transaction.commit()?;
             Ok(())
         })
         .await?;
 
     Ok(Captured {
         ok: true,
-        summary: format!("Captured \"{}\"", preview(&text)),
+        summary,
         id,
     })
 }

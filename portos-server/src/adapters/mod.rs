@@ -2,7 +2,9 @@
 //! `#[portos_tool]`; nothing else registers them.
 
 pub mod brain;
+pub mod cos;
 pub mod time;
+pub mod user_actions;
 
 /// The contract's clamping of `limit` arguments: absent or not positive →
 /// the default; above the maximum → the maximum.

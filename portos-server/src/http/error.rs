@@ -1,6 +1,6 @@
 //! The one error body every PortOS refusal uses:
 //! `{ error, code, timestamp, context? }`, with secret-looking context keys
-//! removed.
+//! removed (see [`crate::redact`]).
 
 use std::borrow::Cow;
 
@@ -87,65 +87,12 @@ impl IntoResponse for ApiError {
         });
         if let Some(context) = self
             .context
-            .map(|context| sanitize(*context))
+            .map(|context| crate::redact::drop_secret_keys(*context))
             .filter(|c| !c.is_empty())
             && let Some(object) = body.as_object_mut()
         {
             object.insert("context".to_owned(), Value::Object(context));
         }
         (self.status, Json(body)).into_response()
-    }
-}
-
-/// Drops keys that look like they hold secrets, at any depth.
-fn sanitize(context: Map<String, Value>) -> Map<String, Value> {
-    context
-        .into_iter()
-        .filter(|(key, _)| !is_secret_key(key))
-        .map(|(key, value)| (key, sanitize_value(value)))
-        .collect()
-}
-
-fn sanitize_value(value: Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(sanitize(map)),
-        Value::Array(items) => Value::Array(items.into_iter().map(sanitize_value).collect()),
-        other => other,
-    }
-}
-
-fn is_secret_key(key: &str) -> bool {
-    const MARKERS: [&str; 8] = [
-        "apikey",
-        "token",
-        "secret",
-        "password",
-        "credential",
-        "authorization",
-        "bearer",
-        "envvars",
-    ];
-    let folded: String = key
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
-    MARKERS.iter().any(|marker| folded.contains(marker))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strips_secret_keys_at_any_depth() {
-        let context = json!({"details": [{"path": "x"}], "apiKey": "k", "nested": {"access_token": "t", "ok": 1}, "db_password": "p"});
-        let Value::Object(map) = context else {
-            unreachable!()
-        };
-        assert_eq!(
-            Value::Object(sanitize(map)),
-            json!({"details": [{"path": "x"}], "nested": {"ok": 1}})
-        );
     }
 }

@@ -1,5 +1,6 @@
 //! Persistent Mind capability grants (BEHAVIOUR §4.2–4.3): read and change
-//! them. A change is announced on Socket.IO so catalog readers refresh.
+//! them. A change is announced on Socket.IO so catalog readers refresh, and
+//! recorded in the user-actions ledger (`settings.update`).
 
 use axum::Json;
 use axum::extract::State;
@@ -10,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::ApiError;
 use super::body::JsonBody;
 use crate::app::App;
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::settings;
 
 /// Every grant, each `true` or `false` (all `false` by default).
@@ -57,7 +59,15 @@ async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Capabili
     let cache = app.grants.clone();
     app.store
         .run(move |connection| {
-            settings::set_json(connection, settings::MIND_CAPABILITIES, &stored)?;
+            // The grants and their ledger row commit together; the cache is
+            // refreshed from what committed.
+            let transaction = connection.transaction()?;
+            let before = settings::get_json(&transaction, settings::MIND_CAPABILITIES)?
+                .map(|value| Capabilities::from_json(&value))
+                .unwrap_or_default();
+            settings::set_json(&transaction, settings::MIND_CAPABILITIES, &stored)?;
+            ledger::record(&transaction, &grants_changed(before, grants))?;
+            transaction.commit()?;
             cache.refresh(connection)
         })
         .await
@@ -66,4 +76,35 @@ async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Capabili
         .catalog_changed(settings::MIND_CAPABILITIES)
         .await;
     Ok(Json(grants))
+}
+
+/// The ledger row of a grants change: which grants were given and taken.
+fn grants_changed(before: Capabilities, after: Capabilities) -> NewAction {
+    let names = |from: Capabilities, to: Capabilities| -> Vec<&'static str> {
+        to.iter()
+            .filter(|capability| !from.has(*capability))
+            .map(|capability| capability.as_str())
+            .collect()
+    };
+    let granted = names(before, after);
+    let revoked = names(after, before);
+    let mut parts = Vec::new();
+    if !granted.is_empty() {
+        parts.push(format!("granted {}", granted.join(", ")));
+    }
+    if !revoked.is_empty() {
+        parts.push(format!("revoked {}", revoked.join(", ")));
+    }
+    let summary = if parts.is_empty() {
+        "Saved the Persistent Mind capabilities (no change)".to_owned()
+    } else {
+        format!("Persistent Mind capabilities: {}", parts.join("; "))
+    };
+    NewAction::new(ActionType::SettingsUpdate, Actor::User, summary)
+        .target(
+            settings::MIND_CAPABILITIES,
+            Some("Persistent Mind capabilities".to_owned()),
+        )
+        .payload(serde_json::json!({ "granted": granted, "revoked": revoked }))
+        .source(Source::http("PUT", "/api/cos/mind/capabilities"))
 }

@@ -2,16 +2,20 @@
 
 mod auth;
 mod body;
+mod brain;
 mod catalog_cache;
+mod cos;
 pub mod docs;
 mod error;
 mod explorer;
 mod mind;
 mod public;
+mod query;
 mod route;
 mod settings;
 mod system;
 mod tools;
+mod user_actions;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

@@ -1,5 +1,6 @@
 //! `/api/settings/*`: Settings → API Access, which decides the API groups
-//! under `/api/public/` that answer and what the public OpenAPI lists.
+//! under `/api/public/` that answer and what the public OpenAPI lists. A
+//! change is recorded in the user-actions ledger (`settings.update`).
 
 use std::collections::BTreeMap;
 
@@ -15,6 +16,7 @@ use super::ApiError;
 use super::body::JsonBody;
 use crate::api_access::Exposure;
 use crate::app::App;
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 
 /// One exposable API group and its switches.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -70,7 +72,19 @@ async fn change(State(app): State<App>, body: JsonBody) -> Result<Json<Value>, A
                 Err(message) => return Ok(Err(message)),
             };
             let described = next.describe();
-            cache.store(connection, next)?;
+            let action = access_changed(&changes);
+            // The switches and their ledger row commit together. The cache
+            // takes the new switches as they are written; if the commit
+            // fails it goes back to the previous ones.
+            let previous = cache.current();
+            let transaction = connection.transaction()?;
+            let written = ledger::record(&transaction, &action)
+                .and_then(|()| cache.store(&transaction, next))
+                .and_then(|()| Ok(transaction.commit()?));
+            if let Err(error) = written {
+                cache.store(connection, (*previous).clone())?;
+                return Err(error);
+            }
             Ok(Ok(described))
         })
         .await
@@ -78,4 +92,35 @@ async fn change(State(app): State<App>, body: JsonBody) -> Result<Json<Value>, A
     let described = outcome
         .map_err(|message| ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message))?;
     Ok(Json(serde_json::json!({ "apis": described })))
+}
+
+/// The ledger row of an API Access change: each group's new switches.
+fn access_changed(changes: &BTreeMap<String, Exposure>) -> NewAction {
+    let described: Vec<String> = changes
+        .iter()
+        .map(|(id, exposure)| {
+            format!(
+                "{id} {}{}",
+                if exposure.exposed {
+                    "exposed"
+                } else {
+                    "not exposed"
+                },
+                if exposure.require_auth {
+                    ", sign-in required"
+                } else {
+                    ""
+                }
+            )
+        })
+        .collect();
+    let summary = if described.is_empty() {
+        "Saved API Access (no change)".to_owned()
+    } else {
+        format!("API Access: {}", described.join("; "))
+    };
+    NewAction::new(ActionType::SettingsUpdate, Actor::User, summary)
+        .target("apiAccess", Some("API Access".to_owned()))
+        .payload(serde_json::json!({ "changes": changes }))
+        .source(Source::http("PUT", "/api/settings/api-access"))
 }

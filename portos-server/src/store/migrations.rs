@@ -27,6 +27,43 @@ const MIGRATIONS: &[&str] = &[
         expires_at   INTEGER NOT NULL
     );
     CREATE INDEX auth_sessions_expiry ON auth_sessions (expires_at);",
+    // 3: cos/ledger: the user-actions ledger, CoS tasks and their agent runs.
+    "CREATE TABLE user_actions (
+        seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+        happened_at_ms INTEGER NOT NULL,
+        type           TEXT NOT NULL,
+        actor          TEXT NOT NULL CHECK (actor IN ('user', 'mind', 'schedule', 'system')),
+        summary        TEXT NOT NULL,
+        target         TEXT,
+        target_name    TEXT,
+        payload        TEXT NOT NULL,
+        source_route   TEXT,
+        source_method  TEXT
+    );
+    CREATE INDEX user_actions_recent ON user_actions (happened_at_ms DESC, seq DESC);
+    CREATE TABLE cos_tasks (
+        id          TEXT PRIMARY KEY,
+        description TEXT NOT NULL,
+        app         TEXT,
+        status      TEXT NOT NULL CHECK (status IN
+                      ('pending', 'in_progress', 'blocked', 'completed', 'failed', 'cancelled')),
+        priority    TEXT NOT NULL CHECK (priority IN ('LOW', 'MEDIUM', 'HIGH', 'CRITICAL')),
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        seq         INTEGER NOT NULL
+    );
+    CREATE INDEX cos_tasks_recent ON cos_tasks (seq DESC);
+    CREATE INDEX cos_tasks_app ON cos_tasks (app, status);
+    CREATE TABLE cos_agent_runs (
+        id             TEXT PRIMARY KEY,
+        task_id        TEXT NOT NULL REFERENCES cos_tasks (id) ON DELETE CASCADE,
+        phase          TEXT NOT NULL,
+        started_at_ms  INTEGER NOT NULL,
+        finished_at_ms INTEGER,
+        outcome        TEXT CHECK (outcome IN ('completed', 'failed', 'cancelled'))
+    );
+    CREATE INDEX cos_agent_runs_running ON cos_agent_runs (finished_at_ms, started_at_ms);
+    CREATE INDEX cos_agent_runs_task ON cos_agent_runs (task_id);",
 ];
 
 fn known_version() -> u32 {
