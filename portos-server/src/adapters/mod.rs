@@ -2,6 +2,10 @@
 //! `#[portos_tool]`; nothing else registers them.
 
 pub mod brain;
+pub mod goals;
+pub mod health;
+pub mod journal;
+pub(crate) mod local_date;
 pub mod time;
 
 /// The contract's clamping of `limit` arguments: absent or not positive →
