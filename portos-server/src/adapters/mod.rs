@@ -3,6 +3,10 @@
 
 pub mod brain;
 pub mod cos;
+pub mod goals;
+pub mod health;
+pub mod journal;
+pub(crate) mod local_date;
 pub mod time;
 pub mod user_actions;
 

@@ -64,6 +64,77 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX cos_agent_runs_running ON cos_agent_runs (finished_at_ms, started_at_ms);
     CREATE INDEX cos_agent_runs_task ON cos_agent_runs (task_id);",
+    // 4: health, goals, journal: health logs (drinks, nicotine, weight,
+    // workouts), goals with their notes, and the daily journal's segments.
+    // Every `local_date` is the user's local date, `YYYY-MM-DD`.
+    "CREATE TABLE health_drinks (
+        id              TEXT PRIMARY KEY,
+        local_date      TEXT NOT NULL,
+        logged_at       TEXT NOT NULL,
+        name            TEXT NOT NULL,
+        count           REAL NOT NULL,
+        oz              REAL NOT NULL,
+        abv             REAL NOT NULL,
+        standard_drinks REAL NOT NULL
+    );
+    CREATE INDEX health_drinks_by_date ON health_drinks (local_date);
+    CREATE TABLE health_nicotine (
+        id          TEXT PRIMARY KEY,
+        local_date  TEXT NOT NULL,
+        logged_at   TEXT NOT NULL,
+        product     TEXT NOT NULL,
+        count       REAL NOT NULL,
+        mg_per_unit REAL NOT NULL,
+        total_mg    REAL NOT NULL
+    );
+    CREATE INDEX health_nicotine_by_date ON health_nicotine (local_date);
+    CREATE TABLE health_weights (
+        id            TEXT PRIMARY KEY,
+        local_date    TEXT NOT NULL,
+        logged_at     TEXT NOT NULL,
+        pounds        REAL NOT NULL,
+        entered_value REAL NOT NULL,
+        entered_unit  TEXT NOT NULL CHECK (entered_unit IN ('lb', 'kg'))
+    );
+    CREATE INDEX health_weights_by_date ON health_weights (local_date);
+    CREATE TABLE health_workouts (
+        id               TEXT PRIMARY KEY,
+        local_date       TEXT NOT NULL,
+        logged_at        TEXT NOT NULL,
+        type             TEXT NOT NULL,
+        duration_minutes REAL,
+        intensity        TEXT CHECK (intensity IN ('light', 'moderate', 'vigorous')),
+        notes            TEXT
+    );
+    CREATE INDEX health_workouts_by_date ON health_workouts (local_date);
+    CREATE TABLE goals (
+        id         TEXT PRIMARY KEY,
+        title      TEXT NOT NULL,
+        horizon    TEXT NOT NULL,
+        category   TEXT NOT NULL,
+        urgency    REAL NOT NULL,
+        progress   INTEGER NOT NULL CHECK (progress BETWEEN 0 AND 100),
+        status     TEXT NOT NULL CHECK (status IN ('active', 'completed', 'archived')),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX goals_by_urgency ON goals (status, urgency DESC);
+    CREATE TABLE goal_notes (
+        id               TEXT PRIMARY KEY,
+        goal_id          TEXT NOT NULL REFERENCES goals (id) ON DELETE CASCADE,
+        local_date       TEXT NOT NULL,
+        note             TEXT NOT NULL,
+        duration_minutes REAL,
+        created_at       TEXT NOT NULL
+    );
+    CREATE INDEX goal_notes_by_goal ON goal_notes (goal_id);
+    CREATE TABLE journal_segments (
+        id         TEXT PRIMARY KEY,
+        local_date TEXT NOT NULL,
+        text       TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX journal_segments_by_date ON journal_segments (local_date);",
 ];
 
 fn known_version() -> u32 {

@@ -2,6 +2,9 @@
 //! with `synchronous=FULL`, so a write that was answered as done survives a
 //! crash (and a power cut). Migrations are versioned by `PRAGMA user_version`.
 
+pub mod goals;
+pub mod health;
+pub mod journal;
 mod migrations;
 
 use std::path::{Path, PathBuf};
