@@ -42,6 +42,10 @@ pub struct AppState {
     /// The Socket.IO layer, mounted on the same port as HTTP.
     pub socket_layer: SocketIoLayer,
     pub config: Arc<Config>,
+    /// The Agent Tools settings (`agentContext`), resolved, in memory.
+    pub agent_context: crate::mcp::AgentContextCache,
+    /// Managed apps for the workspaces context scope.
+    pub workspaces: Arc<dyn crate::mcp::context::WorkspaceSource>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -79,6 +83,8 @@ impl App {
         let auth = Auth::load(store.clone(), config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
         let api_access = store.run_blocking(|connection| ApiAccessCache::load(connection))?;
+        let agent_context =
+            store.run_blocking(|connection| crate::mcp::AgentContextCache::load(connection))?;
         Ok(App(Arc::new(AppState {
             grants,
             api_access,
@@ -89,6 +95,8 @@ impl App {
             events,
             socket_layer,
             config: Arc::new(config),
+            agent_context,
+            workspaces: Arc::new(crate::mcp::context::NoWorkspaces),
         })))
     }
 }

@@ -17,6 +17,7 @@ pub mod clock;
 pub mod config;
 pub mod events;
 pub mod http;
+pub mod mcp;
 pub mod serve;
 pub mod settings;
 pub mod store;
