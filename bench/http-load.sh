@@ -4,6 +4,7 @@
 #   bench/http-load.sh              # throughput table, then RSS over 1,000,000 calls
 #   MODE=throughput bench/http-load.sh
 #   MODE=rss bench/http-load.sh
+#   MODE=mcp bench/http-load.sh     # Agent Tools MCP tools/call vs bare and rmcp
 #
 # Prerequisites: the pinned Rust toolchain (rust-toolchain.toml), `wrk`
 # (Debian: `apt-get install -y wrk`), `taskset` (util-linux), `curl`, and at
@@ -35,6 +36,13 @@
 # level, so that a compile running beside them takes less of their cores;
 # negative values need root).
 #
+# MODE=mcp (not part of `all`): portos's POST /api/agent-context/mcp
+# (tools/call of time_now and of the context tool context_profile, Agent
+# Tools enabled with readPortos) side by side with bare POST /call and with
+# rmcp-time (the official Rust MCP SDK, rmcp 3.x, stateless Streamable HTTP
+# with JSON responses, the same time_now; bench/rmcp-time) on port RMCP_PORT
+# (default 18082). Targets: portos MCP >= 0.7x bare and >= 2x rmcp.
+#
 # Every process it starts is stopped on exit (also on Ctrl-C); the temporary
 # data directory is removed. Traffic goes to 127.0.0.1 only.
 set -euo pipefail
@@ -51,6 +59,7 @@ SERVER_CPU="${SERVER_CPU:-0}"
 LOAD_CPU="${LOAD_CPU:-1}"
 PORTOS_PORT="${PORTOS_PORT:-18080}"
 BARE_PORT="${BARE_PORT:-18081}"
+RMCP_PORT="${RMCP_PORT:-18082}"
 RSS_CALLS="${RSS_CALLS:-1000000}"
 RSS_STEP="${RSS_STEP:-100000}"
 PRIO=()
@@ -61,8 +70,8 @@ fi
 RSS_CHUNK_MAX_SECONDS=60
 RSS_MAX_SECONDS=1200
 
-case "$MODE" in all | throughput | rss) ;; *)
-    echo "MODE must be all, throughput or rss (got '$MODE')" >&2
+case "$MODE" in all | throughput | rss | mcp) ;; *)
+    echo "MODE must be all, throughput, rss or mcp (got '$MODE')" >&2
     exit 2
     ;;
 esac
@@ -138,10 +147,11 @@ else
     PORTOS_SOURCE="prebuilt ($PORTOS_BIN)"
 fi
 if [ -z "${NO_BUILD:-}" ]; then
-    echo "== building bare (release, bench/ workspace)" >&2
-    cargo build --release --quiet --manifest-path "$BENCH_DIR/Cargo.toml" || die "bare build failed"
+    echo "== building bare and rmcp-time (release, bench/ workspace)" >&2
+    cargo build --release --quiet --manifest-path "$BENCH_DIR/Cargo.toml" || die "bench/ build (bare, rmcp-time) failed"
 fi
 BARE_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/bare"
+RMCP_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/rmcp-time"
 [ -x "$PORTOS_BIN" ] || die "no portos binary at $PORTOS_BIN"
 [ -x "$BARE_BIN" ] || die "no bare binary at $BARE_BIN"
 
@@ -343,6 +353,75 @@ throughput() {
     ' "$RESULTS"
 }
 
+# ------------------------------------------------------------------ mcp ----
+
+mcp() {
+    local stamp
+    stamp="$$-$(date +%s)"
+    local portos="http://127.0.0.1:$PORTOS_PORT"
+    local bare="http://127.0.0.1:$BARE_PORT"
+    local rmcp="http://127.0.0.1:$RMCP_PORT"
+    [ -x "$RMCP_BIN" ] || die "no rmcp-time binary at $RMCP_BIN"
+    echo "== portos, bare and rmcp-time on core $SERVER_CPU, wrk on core $LOAD_CPU" >&2
+    start_server portos "$portos/api/system/health" \
+        "$PORTOS_BIN" --bind "127.0.0.1:$PORTOS_PORT" --data-dir "$WORK/portos-mcp-data"
+    start_server bare "$bare/tools" "$BARE_BIN" "127.0.0.1:$BARE_PORT"
+    start_server rmcp "$rmcp/health" "$RMCP_BIN" "127.0.0.1:$RMCP_PORT"
+
+    expect_status 200 -X PUT "$portos/api/settings/agent-context" -H 'content-type: application/json' \
+        -d '{"enabled":true,"actions":{"readPortos":true}}'
+    local call accept='accept: application/json, text/event-stream'
+    for tool in time_now context_profile; do
+        call="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"$tool\",\"arguments\":{}}}"
+        expect_status 200 -X POST "$portos/api/agent-context/mcp" -H 'content-type: application/json' -H "$accept" -d "$call"
+        grep -q '"structuredContent"' "$WORK/body" || die "portos $tool: $(cat "$WORK/body")"
+    done
+    call='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"time_now","arguments":{}}}'
+    expect_status 200 -X POST "$rmcp/mcp" -H 'content-type: application/json' -H "$accept" \
+        -H 'mcp-protocol-version: 2025-11-25' -d "$call"
+    grep -q '"structuredContent"' "$WORK/body" || die "rmcp-time: $(cat "$WORK/body")"
+
+    # shellcheck disable=SC2154 # set by start_server
+    {
+        measure bare_post "$PID_bare" call-fresh.lua "$bare" /call "bare-$stamp"
+        measure portos_mcp_time "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp time_now
+        measure portos_mcp_context "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp context_profile
+        measure rmcp_time "$PID_rmcp" mcp-call.lua "$rmcp" /mcp time_now
+    }
+    stop_servers
+
+    echo
+    awk '
+        function field(line, key,   re) {
+            re = " " key "=[^ ]+"
+            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+            return ""
+        }
+        {
+            label[NR] = $1; rps[$1] = field($0, "rps"); p50[NR] = field($0, "p50_us") / 1000
+            p99[NR] = field($0, "p99_us") / 1000; scpu[$1] = field($0, "server_cpu"); lcpu[$1] = field($0, "load_cpu")
+        }
+        END {
+            names["bare_post"] = "bare POST /call (JSON in, JSON out)"
+            names["portos_mcp_time"] = "portos MCP tools/call time_now"
+            names["portos_mcp_context"] = "portos MCP tools/call context_profile"
+            names["rmcp_time"] = "rmcp 3.x stateless tools/call time_now"
+            printf "| variant | requests/s | p50 ms | p99 ms | server CPU %% | wrk CPU %% |\n|---|---:|---:|---:|---:|---:|\n"
+            for (i = 1; i <= NR; i++)
+                printf "| %s | %.0f | %.2f | %.2f | %d | %d |\n", names[label[i]], rps[label[i]], p50[i], p99[i], scpu[label[i]], lcpu[label[i]]
+            printf "\n| ratio | value | target | met |\n|---|---:|---:|---|\n"
+            ratio("portos MCP time_now / bare", "portos_mcp_time", "bare_post", 0.7)
+            ratio("portos MCP context_profile / bare", "portos_mcp_context", "bare_post", 0.7)
+            ratio("portos MCP time_now / rmcp", "portos_mcp_time", "rmcp_time", 2.0)
+            ratio("portos MCP context_profile / rmcp", "portos_mcp_context", "rmcp_time", 2.0)
+        }
+        function ratio(name, a, b, target,   r) {
+            r = rps[a] / rps[b]
+            printf "| %s | %.2f | %.1f | %s |\n", name, r, target, (r >= target ? "yes" : "no")
+        }
+    ' "$RESULTS"
+}
+
 # ------------------------------------------------------------------ rss ----
 
 rss() {
@@ -391,6 +470,7 @@ case "$MODE" in
         ;;
     throughput) throughput ;;
     rss) rss ;;
+    mcp) mcp ;;
 esac
 echo
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

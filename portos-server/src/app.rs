@@ -44,6 +44,10 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The user's clock (the same zone the adapters use).
     pub clock: UserClock,
+    /// The Agent Tools settings (`agentContext`), resolved, in memory.
+    pub agent_context: crate::mcp::AgentContextCache,
+    /// Managed apps for the workspaces context scope.
+    pub workspaces: Arc<dyn crate::mcp::context::WorkspaceSource>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -82,6 +86,8 @@ impl App {
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
         let api_access = store.run_blocking(|connection| ApiAccessCache::load(connection))?;
         let clock = UserClock::new(config.timezone.as_deref())?;
+        let agent_context =
+            store.run_blocking(|connection| crate::mcp::AgentContextCache::load(connection))?;
         Ok(App(Arc::new(AppState {
             grants,
             api_access,
@@ -93,6 +99,8 @@ impl App {
             socket_layer,
             config: Arc::new(config),
             clock,
+            agent_context,
+            workspaces: Arc::new(crate::mcp::context::NoWorkspaces),
         })))
     }
 }

@@ -64,6 +64,11 @@ pub struct Cli {
     )]
     pub password: Option<String>,
 
+    /// Serve Agent Tools MCP on standard input/output (newline-delimited
+    /// JSON-RPC) instead of HTTP; logs go to stderr.
+    #[arg(long, group = "dump")]
+    pub mcp_stdio: bool,
+
     /// Print the tool catalog (as GET /api/cos/tools serves it) and exit.
     #[arg(long, group = "dump")]
     pub dump_catalog: bool,
@@ -141,6 +146,9 @@ pub fn main() -> ExitCode {
             Ok(body) => print_document(&body),
             Err(message) => fail(&message, ExitCode::FAILURE),
         };
+    }
+    if cli.mcp_stdio {
+        return crate::mcp::stdio::run(config);
     }
     if cli.set_password || cli.clear_password {
         return change_password(&config, cli.set_password);

@@ -21,6 +21,7 @@ pub mod http;
 pub mod outbound;
 pub mod ledger;
 pub mod redact;
+pub mod mcp;
 pub mod serve;
 pub mod settings;
 pub mod store;

@@ -45,10 +45,14 @@ async fn serve(config: Config) -> Result<(), String> {
         .map_err(|error| format!("cannot listen on {bind}: {error}"))?;
     let local = listener.local_addr().map_err(|error| error.to_string())?;
     tracing::info!(address = %local, %data, tools, "portos listening on http://{local}");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(|error| error.to_string())?;
+    axum::serve(
+        listener,
+        // The peer address, for the loopback-only Agent Tools routes.
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+    .map_err(|error| error.to_string())?;
     // In-flight requests have finished; tell any adapter still running.
     registry.shutdown_token().cancel();
     tracing::info!("portos stopped");
@@ -77,7 +81,7 @@ async fn shutdown_signal() {
     tracing::info!("shutdown requested");
 }
 
-fn init_tracing() {
+pub(crate) fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()

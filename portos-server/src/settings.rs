@@ -45,10 +45,11 @@ impl StoredGrants {
         let mind = get_json(connection, MIND_CAPABILITIES)?
             .map(|value| Capabilities::from_json(&value))
             .unwrap_or_default();
-        let agent = get_json(connection, AGENT_CONTEXT)?
-            .and_then(|value| value.get("actions").cloned())
-            .map(|actions| Capabilities::from_json(&actions))
-            .unwrap_or_default();
+        // The agent's grants are those of a valid configuration only: an
+        // unknown key anywhere in `agentContext` revokes them all (§5.8).
+        let agent =
+            crate::mcp::AgentContextConfig::resolve(get_json(connection, AGENT_CONTEXT)?.as_ref())
+                .grants();
         Ok(StoredGrants { mind, agent })
     }
 

@@ -1,5 +1,6 @@
 //! The HTTP surface, one module per endpoint family.
 
+mod agent_context;
 mod auth;
 mod body;
 mod brain;

@@ -1,0 +1,400 @@
+//! Agent Tools over HTTP (BEHAVIOUR §5.2–5.3): the settings, the manifest,
+//! and the stateless Streamable HTTP MCP endpoint. The agent-context routes
+//! answer loopback peers only, refuse a non-loopback `Origin` and a `Host`
+//! that is not a loopback name (DNS rebinding), in that order, before
+//! anything else; the password gate has already run when a password is set.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use portos_core::portos_route;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::ApiError;
+use super::body::JsonBody;
+use crate::app::App;
+use crate::mcp::config::{AgentActions, AgentContextSettings, ContextScope, Profile};
+use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
+use crate::mcp::server::SUPPORTED_VERSIONS;
+use crate::mcp::{CallMeta, ConfigReads, McpServer};
+use crate::settings;
+
+/// The resolved Agent Tools settings.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentContextView {
+    pub enabled: bool,
+    pub profile: Profile,
+    pub scopes: Vec<ContextScope>,
+    pub actions: AgentActions,
+    /// False when the stored settings did not fit the schema: the feature is
+    /// then disabled with no grants until they are replaced.
+    pub configuration_valid: bool,
+}
+
+/// The Agent Tools settings: enabled, context profile, scopes, and the
+/// agent's semantic action grants (all off by default).
+#[portos_route(
+    method = "GET",
+    path = "/api/settings/agent-context",
+    summary = "Agent Tools settings",
+    response = AgentContextView,
+)]
+async fn read_settings(State(app): State<App>) -> Json<Value> {
+    Json(app.agent_context.current().to_json())
+}
+
+/// Replaces the Agent Tools settings (keys left out take their defaults).
+/// Unknown keys, unknown scopes, repeated scopes and non-boolean grants are
+/// refused and nothing is stored.
+#[portos_route(
+    method = "PUT",
+    path = "/api/settings/agent-context",
+    summary = "Change Agent Tools settings",
+    request = AgentContextSettings,
+    response = AgentContextView,
+    errors = [(400, "VALIDATION_ERROR"), (413, "PAYLOAD_TOO_LARGE"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+)]
+async fn change_settings(State(app): State<App>, body: JsonBody) -> Result<Json<Value>, ApiError> {
+    let JsonBody(value) = body;
+    let parsed = AgentContextSettings::parse(&value).map_err(|message| {
+        ApiError::from(portos_core::contract::ValidationFailure {
+            details: vec![portos_core::contract::FieldIssue {
+                path: String::new(),
+                message,
+            }],
+        })
+    })?;
+    let stored =
+        serde_json::to_value(&parsed).map_err(|error| ApiError::internal(error.to_string()))?;
+    let grants = app.grants.clone();
+    let agent_context = app.agent_context.clone();
+    let config = app
+        .store
+        .run(move |connection| {
+            settings::set_json(connection, settings::AGENT_CONTEXT, &stored)?;
+            grants.refresh(connection)?;
+            agent_context.refresh(connection)
+        })
+        .await
+        .map_err(|error| ApiError::internal(error.to_string()))?;
+    app.events.catalog_changed(settings::AGENT_CONTEXT).await;
+    Ok(Json(config.to_json()))
+}
+
+/// The Agent Tools manifest: settings, limits, exclusions and the advertised
+/// tools. Readable while the feature is disabled; semantic tools are then
+/// not advertised.
+#[portos_route(
+    method = "GET",
+    path = "/api/agent-context/manifest",
+    summary = "Agent Tools manifest",
+    response = serde_json::Value,
+    errors = [
+        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
+        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
+        (403, "AGENT_CONTEXT_HOST_REJECTED"),
+    ],
+)]
+async fn manifest(State(app): State<App>, request: Request) -> Result<Json<Value>, ApiError> {
+    local_only(&request)?;
+    let server = McpServer::new(app.clone(), ConfigReads::Cached);
+    Ok(Json(server.manifest(&app.agent_context.current())))
+}
+
+/// Agent Tools MCP, stateless Streamable HTTP: one JSON-RPC message per
+/// POST, answered with JSON (`initialize`, `ping`, `tools/list`,
+/// `tools/call`); notifications and responses get 202.
+#[portos_route(
+    method = "POST",
+    path = "/api/agent-context/mcp",
+    summary = "Agent Tools MCP",
+    request = serde_json::Value,
+    response = serde_json::Value,
+    errors = [
+        (400, "JSONRPC_INVALID"),
+        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
+        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
+        (403, "AGENT_CONTEXT_HOST_REJECTED"),
+        (403, "AGENT_CONTEXT_DISABLED"),
+        (406, "JSONRPC_NOT_ACCEPTABLE"),
+        (413, "PAYLOAD_TOO_LARGE"),
+    ],
+)]
+async fn mcp_post(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
+    enabled_and_local(&app, &request)?;
+    let headers = request.headers();
+    if !accepts_json_and_sse(headers) {
+        return Ok(jsonrpc_status(
+            StatusCode::NOT_ACCEPTABLE,
+            "Accept must include application/json and text/event-stream",
+        ));
+    }
+    if let Some(version) = headers.get("mcp-protocol-version")
+        && !version
+            .to_str()
+            .is_ok_and(|v| SUPPORTED_VERSIONS.contains(&v.trim()))
+    {
+        return Ok(jsonrpc_status(
+            StatusCode::BAD_REQUEST,
+            "Unsupported MCP-Protocol-Version",
+        ));
+    }
+    let meta = CallMeta {
+        idempotency_key: headers
+            .get("idempotency-key")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+    };
+    let bytes = axum::body::to_bytes(request.into_body(), app.config.body_limit)
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "PAYLOAD_TOO_LARGE",
+                "Request body is larger than the configured limit",
+            )
+        })?;
+    let message = match jsonrpc::parse(&bytes) {
+        Ok(message) => message,
+        Err(rejected) => {
+            return Ok((StatusCode::BAD_REQUEST, Json(rejected.to_response())).into_response());
+        }
+    };
+    let server = McpServer::new(app, ConfigReads::Cached);
+    Ok(match server.handle(message, &meta).await {
+        Some(response) => (StatusCode::OK, Json(response)).into_response(),
+        None => StatusCode::ACCEPTED.into_response(),
+    })
+}
+
+/// No server-to-client stream: 405 (`Allow: POST`).
+#[portos_route(
+    method = "GET",
+    path = "/api/agent-context/mcp",
+    summary = "Agent Tools MCP stream (not offered)",
+    errors = [
+        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
+        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
+        (403, "AGENT_CONTEXT_HOST_REJECTED"),
+        (403, "AGENT_CONTEXT_DISABLED"),
+        (405, "METHOD_NOT_ALLOWED"),
+    ],
+)]
+async fn mcp_get(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
+    enabled_and_local(&app, &request)?;
+    Ok(post_only())
+}
+
+/// No sessions to end: 405 (`Allow: POST`).
+#[portos_route(
+    method = "DELETE",
+    path = "/api/agent-context/mcp",
+    summary = "Agent Tools MCP session end (not offered)",
+    errors = [
+        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
+        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
+        (403, "AGENT_CONTEXT_HOST_REJECTED"),
+        (403, "AGENT_CONTEXT_DISABLED"),
+        (405, "METHOD_NOT_ALLOWED"),
+    ],
+)]
+async fn mcp_delete(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
+    enabled_and_local(&app, &request)?;
+    Ok(post_only())
+}
+
+fn post_only() -> Response {
+    let mut response = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        "This MCP endpoint is stateless: POST one JSON-RPC message",
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
+    response
+}
+
+fn jsonrpc_status(status: StatusCode, message: &str) -> Response {
+    (
+        status,
+        Json(jsonrpc::error_response(
+            &Value::Null,
+            INVALID_REQUEST,
+            message,
+        )),
+    )
+        .into_response()
+}
+
+fn enabled_and_local(app: &App, request: &Request<Body>) -> Result<(), ApiError> {
+    local_only(request)?;
+    if !app.agent_context.current().active() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "AGENT_CONTEXT_DISABLED",
+            "Agent context is disabled",
+        ));
+    }
+    Ok(())
+}
+
+/// Loopback peer, then loopback (or absent) Origin, then loopback Host.
+fn local_only(request: &Request<Body>) -> Result<(), ApiError> {
+    // Without the peer address (a router served without connect info) the
+    // request cannot be shown to be local: refused.
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(address)| address.ip());
+    if !peer.is_some_and(is_loopback_ip) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "AGENT_CONTEXT_LOCAL_ONLY",
+            "Agent context accepts loopback connections only",
+        ));
+    }
+    let headers = request.headers();
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !origin
+            .to_str()
+            .ok()
+            .and_then(origin_host)
+            .is_some_and(is_loopback_name)
+    {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "AGENT_CONTEXT_ORIGIN_REJECTED",
+            "Agent context accepts loopback origins only",
+        ));
+    }
+    let host_ok = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(strip_port)
+        .is_some_and(is_loopback_name);
+    if !host_ok {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "AGENT_CONTEXT_HOST_REJECTED",
+            "Agent context answers only requests addressed to a loopback host name (localhost, 127.0.0.1, [::1])",
+        ));
+    }
+    Ok(())
+}
+
+fn is_loopback_ip(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => v4.is_loopback(),
+        IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+    }
+}
+
+/// `localhost`, `127.x.y.z`, `::1` or `::ffff:127.x.y.z` (brackets and a
+/// `%zone` removed, any case).
+fn is_loopback_name(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let host = host.split('%').next().unwrap_or(host);
+    if host.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    host.parse::<IpAddr>().is_ok_and(is_loopback_ip)
+}
+
+/// The host of an Origin (`scheme://host[:port]`); `None` when it is not
+/// such a URL (including the opaque `null`).
+fn origin_host(origin: &str) -> Option<&str> {
+    let (scheme, rest) = origin.split_once("://")?;
+    if scheme.is_empty()
+        || !scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let host = strip_port(authority);
+    (!host.is_empty()).then_some(host)
+}
+
+/// `host:port` → `host`; `[v6]:port` → `[v6]`.
+fn strip_port(authority: &str) -> &str {
+    if authority.starts_with('[') {
+        return authority
+            .split_once(']')
+            .map_or(authority, |(host, _)| &authority[..=host.len()]);
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if !host.contains(':') && port.chars().all(|c| c.is_ascii_digit()) => {
+            host
+        }
+        _ => authority,
+    }
+}
+
+fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
+    let accept: String = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(",")
+        .to_ascii_lowercase();
+    accept.contains("application/json") && accept.contains("text/event-stream")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_names() {
+        for ok in [
+            "localhost",
+            "LOCALHOST",
+            "127.0.0.1",
+            "127.255.0.9",
+            "[::1]",
+            "::1",
+            "[::ffff:127.0.0.1]",
+            "[::1%lo]",
+        ] {
+            assert!(is_loopback_name(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example",
+            "127.0.0.256",
+            "localhost.evil.example",
+            "10.0.0.1",
+            "",
+            "[::2]",
+            "0.0.0.0",
+        ] {
+            assert!(!is_loopback_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn origins_and_hosts() {
+        assert_eq!(origin_host("http://localhost:5555"), Some("localhost"));
+        assert_eq!(origin_host("http://[::1]:80/x"), Some("[::1]"));
+        assert_eq!(origin_host("https://evil.example"), Some("evil.example"));
+        assert_eq!(origin_host("null"), None);
+        assert_eq!(strip_port("127.0.0.1:5555"), "127.0.0.1");
+        assert_eq!(strip_port("[::1]:5555"), "[::1]");
+        assert_eq!(strip_port("localhost"), "localhost");
+    }
+}

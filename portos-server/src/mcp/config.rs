@@ -1,0 +1,296 @@
+//! The Agent Tools settings (`settings.agentContext`, BEHAVIOUR §5.1, §5.8):
+//! whether the MCP transport answers, which context profile and scopes it
+//! serves, and which semantic actions the agent is granted. Everything is
+//! off by default, and a stored value that does not fit the strict schema
+//! (an unknown key such as `shell`, a wrong type, an unknown scope) makes
+//! the whole configuration invalid: disabled, with no grants.
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+use portos_core::{Capabilities, Capability};
+use rusqlite::Connection;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::settings;
+use crate::store::StoreError;
+
+/// The context scopes, in the contract's order.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ContextScope {
+    Navigation,
+    Workspaces,
+    Brain,
+    Identity,
+}
+
+impl ContextScope {
+    pub const ALL: [ContextScope; 4] = [
+        ContextScope::Navigation,
+        ContextScope::Workspaces,
+        ContextScope::Brain,
+        ContextScope::Identity,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContextScope::Navigation => "navigation",
+            ContextScope::Workspaces => "workspaces",
+            ContextScope::Brain => "brain",
+            ContextScope::Identity => "identity",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ContextScope> {
+        ContextScope::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// How much of a context item is returned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// Kinds, counts and fixed labels only; private text is never returned.
+    #[default]
+    Metadata,
+    /// Redacted titles and summaries.
+    Summary,
+}
+
+impl Profile {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Metadata => "metadata",
+            Profile::Summary => "summary",
+        }
+    }
+}
+
+/// The agent's semantic action grants (all off by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AgentActions {
+    #[serde(default)]
+    pub read_portos: bool,
+    #[serde(default)]
+    pub write_portos: bool,
+    #[serde(default)]
+    pub call_tool_recipes: bool,
+    #[serde(default)]
+    pub manage_eidoverse: bool,
+    #[serde(default)]
+    pub visit_eidoverse_peers: bool,
+}
+
+impl AgentActions {
+    /// The grants as registry capabilities.
+    pub fn capabilities(self) -> Capabilities {
+        [
+            (self.read_portos, Capability::ReadPortos),
+            (self.write_portos, Capability::WritePortos),
+            (self.call_tool_recipes, Capability::CallToolRecipes),
+            (self.manage_eidoverse, Capability::ManageEidoverse),
+            (self.visit_eidoverse_peers, Capability::VisitEidoversePeers),
+        ]
+        .into_iter()
+        .filter_map(|(on, capability)| on.then_some(capability))
+        .collect()
+    }
+}
+
+/// The stored settings as written by `PUT /api/settings/agent-context`:
+/// every key optional, unknown keys refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AgentContextSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
+    /// One to four distinct scopes (default `["navigation", "workspaces"]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scopes: Option<Vec<ContextScope>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<AgentActions>,
+}
+
+impl AgentContextSettings {
+    /// Parses and checks a settings value; the message says what is wrong.
+    pub fn parse(value: &Value) -> Result<AgentContextSettings, String> {
+        let settings: AgentContextSettings =
+            serde_json::from_value(value.clone()).map_err(|error| error.to_string())?;
+        if let Some(scopes) = &settings.scopes {
+            if scopes.is_empty() || scopes.len() > ContextScope::ALL.len() {
+                return Err("scopes must list 1 to 4 scopes".to_owned());
+            }
+            let mut seen = Vec::new();
+            for scope in scopes {
+                if seen.contains(scope) {
+                    return Err(format!("scopes lists '{}' twice", scope.as_str()));
+                }
+                seen.push(*scope);
+            }
+        }
+        Ok(settings)
+    }
+}
+
+/// The resolved configuration every agent-context path reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentContextConfig {
+    pub enabled: bool,
+    pub profile: Profile,
+    pub scopes: Vec<ContextScope>,
+    pub actions: AgentActions,
+    /// False when the stored value did not fit the schema.
+    pub valid: bool,
+}
+
+impl Default for AgentContextConfig {
+    fn default() -> Self {
+        AgentContextConfig {
+            enabled: false,
+            profile: Profile::Metadata,
+            scopes: DEFAULT_SCOPES.to_vec(),
+            actions: AgentActions::default(),
+            valid: true,
+        }
+    }
+}
+
+pub const DEFAULT_SCOPES: [ContextScope; 2] = [ContextScope::Navigation, ContextScope::Workspaces];
+
+impl AgentContextConfig {
+    /// Resolves the stored value (absent = defaults; invalid = disabled,
+    /// no grants, `valid: false`).
+    pub fn resolve(stored: Option<&Value>) -> AgentContextConfig {
+        let Some(value) = stored else {
+            return AgentContextConfig::default();
+        };
+        match AgentContextSettings::parse(value) {
+            Ok(settings) => AgentContextConfig::from_settings(&settings),
+            Err(_) => AgentContextConfig {
+                valid: false,
+                ..AgentContextConfig::default()
+            },
+        }
+    }
+
+    pub fn from_settings(settings: &AgentContextSettings) -> AgentContextConfig {
+        AgentContextConfig {
+            enabled: settings.enabled.unwrap_or(false),
+            profile: settings.profile.unwrap_or_default(),
+            scopes: settings
+                .scopes
+                .clone()
+                .unwrap_or_else(|| DEFAULT_SCOPES.to_vec()),
+            actions: settings.actions.unwrap_or_default(),
+            valid: true,
+        }
+    }
+
+    pub fn load(connection: &Connection) -> Result<AgentContextConfig, StoreError> {
+        let stored = settings::get_json(connection, settings::AGENT_CONTEXT)?;
+        Ok(AgentContextConfig::resolve(stored.as_ref()))
+    }
+
+    /// The transport answers only when enabled and valid.
+    pub fn active(&self) -> bool {
+        self.enabled && self.valid
+    }
+
+    /// The grants the agent principal executes with (none when invalid).
+    pub fn grants(&self) -> Capabilities {
+        if self.valid {
+            self.actions.capabilities()
+        } else {
+            Capabilities::NONE
+        }
+    }
+
+    pub fn has_scope(&self, scope: ContextScope) -> bool {
+        self.scopes.contains(&scope)
+    }
+
+    /// The settings as the REST route shows them.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "enabled": self.enabled,
+            "profile": self.profile,
+            "scopes": self.scopes,
+            "actions": self.actions,
+            "configurationValid": self.valid,
+        })
+    }
+}
+
+/// The resolved configuration in memory, refreshed on the store's connection
+/// inside the `Store::run` of the write that changed it (as `GrantsCache`).
+#[derive(Clone, Debug)]
+pub struct AgentContextCache {
+    current: Arc<RwLock<Arc<AgentContextConfig>>>,
+}
+
+impl AgentContextCache {
+    pub fn load(connection: &Connection) -> Result<AgentContextCache, StoreError> {
+        Ok(AgentContextCache {
+            current: Arc::new(RwLock::new(Arc::new(AgentContextConfig::load(connection)?))),
+        })
+    }
+
+    pub fn current(&self) -> Arc<AgentContextConfig> {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub fn refresh(&self, connection: &Connection) -> Result<Arc<AgentContextConfig>, StoreError> {
+        let config = Arc::new(AgentContextConfig::load(connection)?);
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = config.clone();
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn absent_is_all_off_with_default_scopes() {
+        let config = AgentContextConfig::resolve(None);
+        assert!(!config.enabled && config.valid);
+        assert_eq!(config.scopes, DEFAULT_SCOPES.to_vec());
+        assert_eq!(config.grants(), Capabilities::NONE);
+    }
+
+    #[test]
+    fn an_unknown_action_invalidates_everything() {
+        let stored = json!({"enabled": true, "actions": {"readPortos": true, "shell": true}});
+        let config = AgentContextConfig::resolve(Some(&stored));
+        assert!(!config.valid && !config.active());
+        assert_eq!(config.grants(), Capabilities::NONE);
+    }
+
+    #[test]
+    fn scopes_must_be_known_distinct_and_non_empty() {
+        for bad in [
+            json!({"scopes": []}),
+            json!({"scopes": ["brain", "brain"]}),
+            json!({"scopes": ["vault"]}),
+            json!({"extra": 1}),
+        ] {
+            assert!(!AgentContextConfig::resolve(Some(&bad)).valid, "{bad}");
+        }
+        let good = json!({"enabled": true, "profile": "summary", "scopes": ["brain"], "actions": {"readPortos": true}});
+        let config = AgentContextConfig::resolve(Some(&good));
+        assert!(config.active());
+        assert_eq!(config.profile, Profile::Summary);
+        assert!(config.grants().has(Capability::ReadPortos));
+        assert!(!config.grants().has(Capability::WritePortos));
+    }
+}

@@ -1,0 +1,413 @@
+//! The MCP methods of Agent Tools, shared by the Streamable HTTP endpoint
+//! and the stdio transport (BEHAVIOUR §5.3 step 9, §5.6, §5.7):
+//! `initialize` (version negotiation), `ping`, `tools/list`, `tools/call`.
+//! Tool failures are results with `isError`, never JSON-RPC errors.
+
+use std::sync::Arc;
+
+use portos_core::{Authority, CatalogFormat, CatalogQuery, CatalogScope, Scope, ToolCall};
+use serde_json::{Map, Value, json};
+
+use super::config::AgentContextConfig;
+use super::context::{self, Outcome, Sources};
+use super::jsonrpc::{self, INVALID_PARAMS, METHOD_NOT_FOUND, Message};
+use crate::app::App;
+
+/// The protocol revision this server speaks natively.
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+/// Every revision `initialize` accepts (and `MCP-Protocol-Version` may name).
+pub const SUPPORTED_VERSIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
+pub const SCHEMA_VERSION: u32 = 5;
+/// Error texts are cut to this many characters.
+const MAX_ERROR_CHARS: usize = 500;
+const MAX_NAME_CHARS: usize = 120;
+
+const INSTRUCTIONS: &str = "PortOS Agent Tools: a local-only MCP server (loopback connections only). \
+The context tools (search_context, get_context, list_context, resolve_navigation, context_profile) \
+are read-only and return bounded, redacted context items. Semantic PortOS actions are listed and \
+callable only when the owner separately granted them in Settings → Agent Tools. Call \
+context_profile first to see the active profile, scopes, grants, limits and exclusions.";
+
+/// Where the configuration is read: the in-memory copy (the HTTP server,
+/// which is the only writer of its store), or the store itself on every
+/// message (stdio, a separate process whose store the server may change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigReads {
+    Cached,
+    Live,
+}
+
+/// Per-message facts from the transport.
+#[derive(Clone, Debug, Default)]
+pub struct CallMeta {
+    /// The `Idempotency-Key` header (HTTP only).
+    pub idempotency_key: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct McpServer {
+    app: App,
+    reads: ConfigReads,
+}
+
+impl McpServer {
+    pub fn new(app: App, reads: ConfigReads) -> McpServer {
+        McpServer { app, reads }
+    }
+
+    pub async fn config(&self) -> Arc<AgentContextConfig> {
+        match self.reads {
+            ConfigReads::Cached => self.app.agent_context.current(),
+            ConfigReads::Live => {
+                let cache = self.app.agent_context.clone();
+                match self
+                    .app
+                    .store
+                    .run(move |connection| cache.refresh(connection))
+                    .await
+                {
+                    Ok(config) => config,
+                    Err(error) => {
+                        tracing::error!(%error, "cannot read the Agent Tools settings");
+                        Arc::new(AgentContextConfig {
+                            valid: false,
+                            ..AgentContextConfig::default()
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    /// The manifest (BEHAVIOUR §5.2). Semantic tools are advertised only
+    /// while the feature is enabled and valid (the contract's finding 5).
+    pub fn manifest(&self, config: &AgentContextConfig) -> Value {
+        json!({
+            "kind": "portos-agent-context",
+            "schemaVersion": SCHEMA_VERSION,
+            "protocolVersion": PROTOCOL_VERSION,
+            "enabled": config.enabled,
+            "configurationValid": config.valid,
+            "transport": {
+                "type": "streamable-http",
+                "endpoint": "/api/agent-context/mcp",
+                "loopbackOnly": true,
+                "stateful": false,
+            },
+            "profile": config.profile,
+            "scopes": config.scopes,
+            "limits": context::limits(),
+            "exclusions": context::EXCLUSIONS,
+            "actions": config.actions,
+            "tools": self.tools(config),
+        })
+    }
+
+    /// Context tools, then the granted agent-scope semantic tools in MCP form.
+    pub fn tools(&self, config: &AgentContextConfig) -> Vec<Value> {
+        let mut tools = context::definitions(config);
+        if config.active() {
+            tools.extend(self.semantic_tools(config));
+        }
+        tools
+    }
+
+    fn semantic_tools(&self, config: &AgentContextConfig) -> Vec<Value> {
+        let query = CatalogQuery {
+            scope: CatalogScope::Only(Scope::Agent),
+            intent: None,
+            format: CatalogFormat::Mcp,
+        };
+        // The served catalog cache already holds this body; MCP catalogs
+        // list only granted tools.
+        let served = match self
+            .app
+            .catalogs
+            .get(&self.app.registry, query, config.grants())
+        {
+            Ok(served) => served,
+            Err(error) => {
+                tracing::error!(%error, "cannot render the agent catalog");
+                return Vec::new();
+            }
+        };
+        serde_json::from_slice::<Value>(&served.body)
+            .ok()
+            .and_then(|mut body| body.get_mut("tools").map(Value::take))
+            .and_then(|tools| match tools {
+                Value::Array(tools) => Some(tools),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// Answers one message; `None` for notifications and responses.
+    pub async fn handle(&self, message: Message, meta: &CallMeta) -> Option<Value> {
+        let Message::Request { id, method, params } = message else {
+            return None;
+        };
+        let answer = match method.as_str() {
+            "initialize" => initialize(params.as_ref()),
+            "ping" => Ok(json!({})),
+            "tools/list" => match list_params_ok(params.as_ref()) {
+                true => {
+                    let config = self.config().await;
+                    Ok(json!({ "tools": self.tools(&config) }))
+                }
+                false => Err((INVALID_PARAMS, "Invalid tools/list params")),
+            },
+            "tools/call" => match call_params(params) {
+                Some((name, arguments)) => Ok(self.call_tool(&name, arguments, meta).await),
+                None => Err((INVALID_PARAMS, "Invalid tools/call params")),
+            },
+            // Includes `server/discover` of newer SDKs: a fast "not found"
+            // makes them fall back to `initialize`.
+            _ => Err((METHOD_NOT_FOUND, "Method not found")),
+        };
+        Some(match answer {
+            Ok(result) => jsonrpc::result_response(&id, result),
+            Err((code, message)) => jsonrpc::error_response(&id, code, message),
+        })
+    }
+
+    /// A `tools/call` result (BEHAVIOUR §5.6).
+    pub async fn call_tool(&self, name: &str, arguments: Option<Value>, meta: &CallMeta) -> Value {
+        let config = self.config().await;
+        if !config.active() {
+            return error_result("Agent context is disabled or invalid.");
+        }
+        if context::is_context_tool(name) {
+            let sources = Sources {
+                store: self.app.store.clone(),
+                workspaces: self.app.workspaces.clone(),
+            };
+            return match context::call(name, arguments.as_ref(), &config, &sources).await {
+                Outcome::Output(output) => structured(output, false),
+                Outcome::Refused(message) => error_result(&message),
+            };
+        }
+        self.call_semantic(name, arguments, &config, meta).await
+    }
+
+    async fn call_semantic(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        config: &AgentContextConfig,
+        meta: &CallMeta,
+    ) -> Value {
+        let grants = config.grants();
+        let Some(tool) = self
+            .app
+            .registry
+            .resolve(name)
+            .filter(|tool| tool.policy.scopes.contains(&Scope::Agent))
+            .filter(|tool| grants.has_all(&tool.policy.required_capabilities))
+        else {
+            return error_result(&format!(
+                "Unknown or ungranted tool: {}",
+                cap(name, MAX_NAME_CHARS)
+            ));
+        };
+        let request_id = match &meta.idempotency_key {
+            Some(key) => format!("agent-mcp:{key}"),
+            None => format!("agent-mcp:{}", uuid::Uuid::new_v4()),
+        };
+        let envelope = json!({
+            "requestId": request_id,
+            "name": tool.name(),
+            "arguments": arguments.unwrap_or_else(|| Value::Object(Map::new())),
+        });
+        let call = match ToolCall::parse(&envelope) {
+            Ok(call) => call,
+            Err(failure) => {
+                let detail: Vec<String> = failure
+                    .details
+                    .iter()
+                    .map(|d| format!("{} {}", d.path, d.message))
+                    .collect();
+                return error_result(&format!("Invalid tool call: {}", detail.join("; ")));
+            }
+        };
+        match self
+            .app
+            .registry
+            .call(&Authority::agent(grants), call)
+            .await
+        {
+            Ok(result) => {
+                let failed = !result.is_completed();
+                let value = serde_json::to_value(&result).unwrap_or(Value::Null);
+                structured(value, failed)
+            }
+            Err(error) => error_result(&error.message),
+        }
+    }
+}
+
+fn structured(output: Value, is_error: bool) -> Value {
+    let text = output.to_string();
+    let mut result = json!({
+        "content": [{ "type": "text", "text": text }],
+        "structuredContent": output,
+    });
+    if is_error && let Some(object) = result.as_object_mut() {
+        object.insert("isError".to_owned(), Value::Bool(true));
+    }
+    result
+}
+
+fn error_result(message: &str) -> Value {
+    json!({
+        "isError": true,
+        "content": [{ "type": "text", "text": cap(message, MAX_ERROR_CHARS) }],
+    })
+}
+
+fn cap(text: &str, max: usize) -> String {
+    context::redact::cap(text, max)
+}
+
+/// `initialize`: strict params; the requested version when supported,
+/// else the newest.
+fn initialize(params: Option<&Map<String, Value>>) -> Result<Value, (i64, &'static str)> {
+    let invalid = (INVALID_PARAMS, "Invalid initialize params");
+    let params = params.ok_or(invalid)?;
+    if params.keys().any(|key| {
+        !matches!(
+            key.as_str(),
+            "protocolVersion" | "capabilities" | "clientInfo" | "_meta"
+        )
+    }) {
+        return Err(invalid);
+    }
+    let version = params
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .filter(|v| v.chars().count() <= 40)
+        .ok_or(invalid)?;
+    if !params.get("capabilities").is_some_and(Value::is_object) {
+        return Err(invalid);
+    }
+    if !params.get("_meta").is_none_or(Value::is_object) {
+        return Err(invalid);
+    }
+    let client = params
+        .get("clientInfo")
+        .and_then(Value::as_object)
+        .ok_or(invalid)?;
+    if !client_info_ok(client) {
+        return Err(invalid);
+    }
+    let negotiated = if SUPPORTED_VERSIONS.contains(&version) {
+        version
+    } else {
+        PROTOCOL_VERSION
+    };
+    Ok(json!({
+        "protocolVersion": negotiated,
+        "capabilities": { "tools": { "listChanged": false } },
+        "serverInfo": { "name": "PortOS Agent Tools", "version": "1" },
+        "instructions": INSTRUCTIONS,
+    }))
+}
+
+fn client_info_ok(client: &Map<String, Value>) -> bool {
+    let text = |key: &str, min: usize, max: usize, required: bool| match client.get(key) {
+        None => !required,
+        Some(Value::String(s)) => (min..=max).contains(&s.chars().count()),
+        Some(_) => false,
+    };
+    let known = client.keys().all(|key| {
+        matches!(
+            key.as_str(),
+            "name" | "version" | "title" | "websiteUrl" | "icons" | "description"
+        )
+    });
+    let url_ok = client.get("websiteUrl").is_none_or(|url| {
+        url.as_str().is_some_and(|u| {
+            u.len() <= 500 && (u.starts_with("http://") || u.starts_with("https://"))
+        })
+    });
+    let icons_ok = client
+        .get("icons")
+        .is_none_or(|icons| icons.as_array().is_some_and(|list| list.len() <= 20));
+    known
+        && text("name", 1, 120, true)
+        && text("version", 1, 80, true)
+        && text("title", 0, 160, false)
+        && text("description", 0, 2000, false)
+        && url_ok
+        && icons_ok
+}
+
+/// `tools/list`: only `_meta`; a cursor is refused (there are no pages).
+fn list_params_ok(params: Option<&Map<String, Value>>) -> bool {
+    params.is_none_or(|params| {
+        params
+            .iter()
+            .all(|(key, value)| key == "_meta" && value.is_object())
+    })
+}
+
+/// `tools/call`: `{ name 1..120, arguments?: object, _meta? }`.
+fn call_params(params: Option<Map<String, Value>>) -> Option<(String, Option<Value>)> {
+    let mut params = params?;
+    if params
+        .keys()
+        .any(|key| !matches!(key.as_str(), "name" | "arguments" | "_meta"))
+    {
+        return None;
+    }
+    if !params.get("_meta").is_none_or(Value::is_object) {
+        return None;
+    }
+    let name = match params.remove("name") {
+        Some(Value::String(name)) if (1..=MAX_NAME_CHARS).contains(&name.chars().count()) => name,
+        _ => return None,
+    };
+    let arguments = match params.remove("arguments") {
+        None => None,
+        Some(arguments @ Value::Object(_)) => Some(arguments),
+        Some(_) => return None,
+    };
+    Some((name, arguments))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initialize_negotiates_the_version() {
+        let params = |version: &str| {
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+                .as_object()
+                .cloned()
+        };
+        for version in SUPPORTED_VERSIONS {
+            assert_eq!(
+                initialize(params(version).as_ref()).expect("ok")["protocolVersion"],
+                version
+            );
+        }
+        assert_eq!(
+            initialize(params("2024-11-05").as_ref()).expect("ok")["protocolVersion"],
+            PROTOCOL_VERSION
+        );
+        let bad = json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": ""}});
+        assert!(initialize(bad.as_object()).is_err());
+        assert!(initialize(None).is_err());
+    }
+
+    #[test]
+    fn list_and_call_params() {
+        assert!(list_params_ok(None));
+        assert!(list_params_ok(json!({"_meta": {}}).as_object()));
+        assert!(!list_params_ok(json!({"cursor": "x"}).as_object()));
+        assert!(call_params(json!({"name": "ping"}).as_object().cloned()).is_some());
+        assert!(call_params(json!({"name": ""}).as_object().cloned()).is_none());
+        assert!(call_params(json!({"name": "x", "arguments": []}).as_object().cloned()).is_none());
+        assert!(call_params(json!({"name": "x", "other": 1}).as_object().cloned()).is_none());
+    }
+}

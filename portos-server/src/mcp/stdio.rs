@@ -1,0 +1,131 @@
+//! `portos --mcp-stdio`: the same MCP methods, tools and grants as
+//! `POST /api/agent-context/mcp`, as newline-delimited JSON-RPC on standard
+//! input and output, so a desktop MCP client can launch PortOS as a command.
+//! Standard output carries only JSON-RPC messages; logs go to stderr.
+//!
+//! The transport checks of the HTTP endpoint (loopback, Origin, Host) have
+//! no meaning here: whoever can start the process already is the local user.
+//! The settings still apply: while Agent Tools is disabled every
+//! `tools/call` answers `isError` ("Agent context is disabled or invalid.").
+
+use std::sync::Arc;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+use super::jsonrpc;
+use super::server::{CallMeta, ConfigReads, McpServer};
+use crate::app::App;
+use crate::config::Config;
+
+/// `portos --mcp-stdio`: runs [`serve`] on a runtime of its own.
+pub fn run(config: Config) -> std::process::ExitCode {
+    crate::serve::init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            tracing::error!(%error, "cannot start the runtime");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(config)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(message) => {
+            tracing::error!(%message, "portos --mcp-stdio stopped");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves until standard input closes.
+pub async fn serve(config: Config) -> Result<(), String> {
+    let line_limit = config.body_limit;
+    let app = App::open(config).map_err(|error| error.to_string())?;
+    let registry = app.registry.clone();
+    let server = Arc::new(McpServer::new(app, ConfigReads::Live));
+    tracing::info!("portos MCP on stdio");
+
+    let (sender, mut receiver) = mpsc::channel::<String>(64);
+    let writer = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        while let Some(mut line) = receiver.recv().await {
+            line.push('\n');
+            if stdout.write_all(line.as_bytes()).await.is_err() || stdout.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+
+    let mut input = BufReader::new(tokio::io::stdin());
+    let mut tasks = tokio::task::JoinSet::new();
+    loop {
+        let mut line = Vec::new();
+        let read = (&mut input)
+            .take(
+                u64::try_from(line_limit)
+                    .unwrap_or(u64::MAX)
+                    .saturating_add(1),
+            )
+            .read_until(b'\n', &mut line)
+            .await
+            .map_err(|error| format!("cannot read stdin: {error}"))?;
+        if read == 0 {
+            break;
+        }
+        if line.len() > line_limit && line.last() != Some(&b'\n') {
+            // Too long: answer once, then skip the rest of the line.
+            skip_line(&mut input).await?;
+            let error = jsonrpc::error_response(
+                &serde_json::Value::Null,
+                jsonrpc::INVALID_REQUEST,
+                "Message is larger than the configured limit",
+            );
+            let _ = sender.send(error.to_string()).await;
+            continue;
+        }
+        let text = line.trim_ascii();
+        if text.is_empty() {
+            continue;
+        }
+        let reply = match jsonrpc::parse(text) {
+            Err(rejected) => {
+                let _ = sender.send(rejected.to_response().to_string()).await;
+                continue;
+            }
+            Ok(message) => message,
+        };
+        let server = server.clone();
+        let sender = sender.clone();
+        tasks.spawn(async move {
+            if let Some(response) = server.handle(reply, &CallMeta::default()).await {
+                let _ = sender.send(response.to_string()).await;
+            }
+        });
+    }
+    while tasks.join_next().await.is_some() {}
+    drop(sender);
+    let _ = writer.await;
+    registry.shutdown_token().cancel();
+    Ok(())
+}
+
+async fn skip_line<R: tokio::io::AsyncBufRead + Unpin>(input: &mut R) -> Result<(), String> {
+    loop {
+        let buffer = input
+            .fill_buf()
+            .await
+            .map_err(|error| format!("cannot read stdin: {error}"))?;
+        if buffer.is_empty() {
+            return Ok(());
+        }
+        if let Some(position) = buffer.iter().position(|b| *b == b'\n') {
+            input.consume(position + 1);
+            return Ok(());
+        }
+        let length = buffer.len();
+        input.consume(length);
+    }
+}
