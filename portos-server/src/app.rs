@@ -88,6 +88,7 @@ impl App {
         let clock = UserClock::new(config.timezone.as_deref())?;
         let agent_context =
             store.run_blocking(|connection| crate::mcp::AgentContextCache::load(connection))?;
+        let workspaces = Arc::new(crate::mcp::context::TaskStoreWorkspaces::new(store.clone()));
         Ok(App(Arc::new(AppState {
             grants,
             api_access,
@@ -100,7 +101,7 @@ impl App {
             config: Arc::new(config),
             clock,
             agent_context,
-            workspaces: Arc::new(crate::mcp::context::NoWorkspaces),
+            workspaces,
         })))
     }
 }

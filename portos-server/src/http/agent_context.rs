@@ -19,6 +19,7 @@ use serde_json::Value;
 use super::ApiError;
 use super::body::JsonBody;
 use crate::app::App;
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::mcp::config::{AgentActions, AgentContextSettings, ContextScope, Profile};
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
 use crate::mcp::server::SUPPORTED_VERSIONS;
@@ -73,12 +74,18 @@ async fn change_settings(State(app): State<App>, body: JsonBody) -> Result<Json<
     })?;
     let stored =
         serde_json::to_value(&parsed).map_err(|error| ApiError::internal(error.to_string()))?;
+    let enabled = stored.get("enabled") == Some(&Value::Bool(true));
     let grants = app.grants.clone();
     let agent_context = app.agent_context.clone();
     let config = app
         .store
         .run(move |connection| {
-            settings::set_json(connection, settings::AGENT_CONTEXT, &stored)?;
+            // The settings and their ledger row commit together; the caches
+            // are refreshed from what committed.
+            let transaction = connection.transaction()?;
+            settings::set_json(&transaction, settings::AGENT_CONTEXT, &stored)?;
+            ledger::record(&transaction, &settings_changed(enabled))?;
+            transaction.commit()?;
             grants.refresh(connection)?;
             agent_context.refresh(connection)
         })
@@ -397,4 +404,17 @@ mod tests {
         assert_eq!(strip_port("[::1]:5555"), "[::1]");
         assert_eq!(strip_port("localhost"), "localhost");
     }
+}
+
+/// The ledger row of an Agent Tools settings change (`settings.update`).
+fn settings_changed(enabled: bool) -> NewAction {
+    let state = if enabled { "enabled" } else { "disabled" };
+    NewAction::new(
+        ActionType::SettingsUpdate,
+        Actor::User,
+        format!("Saved the Agent Tools settings ({state})"),
+    )
+    .target(settings::AGENT_CONTEXT, Some("Agent Tools".to_owned()))
+    .payload(serde_json::json!({ "enabled": enabled }))
+    .source(Source::http("PUT", "/api/settings/agent-context"))
 }

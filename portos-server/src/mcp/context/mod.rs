@@ -19,7 +19,7 @@ use self::input::{ContextInput, parse_input};
 use self::item::{ContextItem, Snapshot, select_within_budget};
 use crate::mcp::config::{AgentContextConfig, ContextScope};
 use crate::store::Store;
-pub use workspaces::{NoWorkspaces, Workspace, WorkspaceList, WorkspaceSource};
+pub use workspaces::{TaskStoreWorkspaces, Workspace, WorkspaceList, WorkspaceSource};
 
 pub const DEFAULT_RESULTS: usize = 10;
 pub const MAX_RESULTS: usize = 25;

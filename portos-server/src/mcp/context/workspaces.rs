@@ -6,6 +6,7 @@ use std::pin::Pin;
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
 use crate::mcp::config::{ContextScope, Profile};
+use crate::store::Store;
 
 /// One managed app as the workspaces scope sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,23 +27,45 @@ pub struct WorkspaceList {
 pub type WorkspaceFuture<'a> =
     Pin<Box<dyn Future<Output = Result<WorkspaceList, String>> + Send + 'a>>;
 
-/// Where the managed apps and their task counts come from. The task store
-/// (`cos_tasks`) is built on another branch; until it is merged the server
-/// uses [`NoWorkspaces`]. The implementation that replaces it lists each
-/// managed app with the number of its open tasks, reading at most 1001 apps
-/// so the scope can report `sourceTruncated`.
+/// Where the managed apps and their task counts come from (a trait so the
+/// scope's budget and redaction can be tested on any list).
 pub trait WorkspaceSource: Send + Sync + std::fmt::Debug {
     fn list(&self) -> WorkspaceFuture<'_>;
 }
 
-/// No managed apps yet: an empty, fresh list. Replaced by the task store's
-/// source when that is merged.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoWorkspaces;
+/// The managed apps of the CoS task store: every app named by a task, with
+/// how many tasks it has.
+#[derive(Clone, Debug)]
+pub struct TaskStoreWorkspaces {
+    store: Store,
+}
 
-impl WorkspaceSource for NoWorkspaces {
+impl TaskStoreWorkspaces {
+    pub fn new(store: Store) -> TaskStoreWorkspaces {
+        TaskStoreWorkspaces { store }
+    }
+}
+
+impl WorkspaceSource for TaskStoreWorkspaces {
     fn list(&self) -> WorkspaceFuture<'_> {
-        Box::pin(async { Ok(WorkspaceList::default()) })
+        Box::pin(async move {
+            let apps = self
+                .store
+                .run(|connection| crate::cos::store::managed_apps(connection))
+                .await
+                .map_err(|error| error.to_string())?;
+            Ok(WorkspaceList {
+                workspaces: apps
+                    .into_iter()
+                    .map(|app| Workspace {
+                        app_id: app.app.clone(),
+                        name: app.app,
+                        task_count: app.total_tasks,
+                    })
+                    .collect(),
+                stale: false,
+            })
+        })
     }
 }
 
