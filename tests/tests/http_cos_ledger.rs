@@ -47,7 +47,7 @@ struct Session {
 impl Session {
     async fn open() -> Session {
         let server = protected_server();
-        let client = Client::new();
+        let client = portos_tests::http_client();
         let body: Value = client
             .post(server.url("/api/auth/login"))
             .json(&json!({ "password": PASSWORD }))
@@ -476,7 +476,7 @@ async fn the_brain_inbox_lists_and_captures() {
 #[tokio::test]
 async fn without_a_session_an_inbox_capture_is_refused_like_any_ui_write() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let response = client
         .post(server.url("/api/brain/inbox"))
         .json(&json!({"text": "anonymous"}))

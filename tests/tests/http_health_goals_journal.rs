@@ -47,7 +47,7 @@ fn uuid_like(name: &str) -> String {
 #[tokio::test]
 async fn health_entries_are_logged_listed_and_deleted() {
     let server = ServerProcess::start(&["--timezone", "UTC"]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (status, drink) = send(
         client
             .post(server.url("/api/health/drinks"))
@@ -121,7 +121,7 @@ async fn health_entries_are_logged_listed_and_deleted() {
 #[tokio::test]
 async fn health_routes_refuse_bad_input_and_store_nothing() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     for (path, body) in [
         ("/api/health/drinks", json!({ "name": "beer", "count": 51 })),
         (
@@ -179,7 +179,7 @@ async fn health_routes_refuse_bad_input_and_store_nothing() {
 #[tokio::test]
 async fn goals_are_created_edited_noted_and_deleted() {
     let server = ServerProcess::start(&["--timezone", "UTC"]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (status, goal) = send(client.post(server.url("/api/goals")).json(&json!({
         "title": "  Run a marathon ",
         "horizon": "1-year",
@@ -263,7 +263,7 @@ async fn goals_are_created_edited_noted_and_deleted() {
 #[tokio::test]
 async fn goal_routes_refuse_bad_input_and_unknown_ids() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     for body in [
         json!({ "title": "" }),
         json!({ "title": "x", "urgency": 2 }),
@@ -346,7 +346,7 @@ async fn goal_routes_refuse_bad_input_and_unknown_ids() {
 #[tokio::test]
 async fn journal_days_are_appended_read_and_corrected() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (status, day) = send(client.get(server.url("/api/journal/2026-04-01"))).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(

@@ -110,7 +110,7 @@ fn tool_names(tools: &Value) -> Vec<String> {
 #[tokio::test]
 async fn disabled_by_default_manifest_readable_without_semantic_tools() {
     let server = ServerProcess::start(&[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let settings: Value = client
         .get(server.url("/api/settings/agent-context"))
         .send()
@@ -188,7 +188,7 @@ async fn disabled_by_default_manifest_readable_without_semantic_tools() {
 
 #[tokio::test]
 async fn settings_are_strict_and_an_unknown_stored_key_revokes_everything() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client, json!({})).await;
     for bad in [
         json!({"enabled": true, "actions": {"shell": true}}),
@@ -263,7 +263,7 @@ async fn settings_are_strict_and_an_unknown_stored_key_revokes_everything() {
 
 #[tokio::test]
 async fn transport_statuses_in_order() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client, json!({})).await;
 
     for method in [reqwest::Method::GET, reqwest::Method::DELETE] {
@@ -376,7 +376,7 @@ async fn transport_statuses_in_order() {
 
 #[tokio::test]
 async fn methods_and_json_rpc_errors() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client, json!({})).await;
     let init = |version: &str| {
         json!({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
@@ -496,7 +496,7 @@ async fn methods_and_json_rpc_errors() {
 
 #[tokio::test]
 async fn tool_results_grants_and_idempotency() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client, json!({})).await;
 
     // A granted semantic tool, by provider name and by canonical name.
@@ -664,7 +664,7 @@ async fn tool_results_grants_and_idempotency() {
 
 #[tokio::test]
 async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(
         &client,
         json!({"scopes": ["brain", "identity"], "actions": {"readPortos": true, "writePortos": true}}),
@@ -784,7 +784,7 @@ async fn source_cap_and_response_budget() {
         .expect("rows");
     drop(store);
     let server = ServerProcess::start_in(data_dir, &[]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let (status, _) = put_settings(
         &client,
         &server,
@@ -819,7 +819,7 @@ async fn source_cap_and_response_budget() {
 
 #[tokio::test]
 async fn hostile_origin_and_host_rebinding_are_refused() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client, json!({})).await;
     for origin in [
         "https://evil.example",
@@ -896,7 +896,7 @@ async fn the_password_gate_applies() {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let server =
         ServerProcess::start_with_env(data_dir, &[], &[("PORTOS_PASSWORD", "pw-mcp-test")]);
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let response = client
         .put(server.url("/api/settings/agent-context"))
         .basic_auth("portos", Some("pw-mcp-test"))
@@ -997,7 +997,7 @@ async fn a_non_loopback_peer_is_refused() {
         );
     };
     let server = WildcardServer::start();
-    let local = Client::new();
+    let local = portos_tests::http_client();
     let loopback = format!("http://127.0.0.1:{}", server.port);
     let response = local
         .put(format!("{loopback}/api/settings/agent-context"))
@@ -1015,7 +1015,7 @@ async fn a_non_loopback_peer_is_refused() {
 
     // The same server, reached from the machine's own non-loopback address:
     // a real non-loopback peer. Even a loopback Host header does not help.
-    let remote = Client::builder()
+    let remote = portos_tests::http_client_builder()
         .local_address(address)
         .build()
         .expect("client");
