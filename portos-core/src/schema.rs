@@ -182,6 +182,10 @@ fn drop_null_branch(schema: &mut Value) {
             map.insert("type".to_owned(), single);
         }
     }
+    // An optional enum (`Option<Kind>`) lists `null` among its values too.
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
     if let Some(Value::Array(branches)) = map.get("anyOf") {
         let non_null: Vec<Value> = branches
             .iter()
@@ -233,6 +237,19 @@ mod tests {
                 },
                 "required": ["inner", "list"]
             })
+        );
+    }
+
+    #[test]
+    fn an_optional_enum_loses_its_null_value() {
+        let raw = json!({
+            "type": "object",
+            "properties": {"kind": {"type": ["string", "null"], "enum": ["a", "b", null]}}
+        });
+        let projected = project_input(&raw).expect("projects");
+        assert_eq!(
+            projected["properties"]["kind"],
+            json!({"type": "string", "enum": ["a", "b"]})
         );
     }
 

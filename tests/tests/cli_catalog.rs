@@ -160,10 +160,12 @@ fn mind_grants_are_read_from_the_store() {
         let expected = tool["policy"]["sideEffect"] == "read";
         assert_eq!(tool["granted"], expected, "{}", tool["name"]);
     }
-    assert_eq!(catalog["stats"]["granted"], 3);
+    // The reads: user-actions.query, brain.search, brain.recent, time.now,
+    // cos.agents.status.
+    assert_eq!(catalog["stats"]["granted"], 5);
     // Provider formats drop what is not granted.
     let openai = dump_json(dir.path(), &["--scope", "mind", "--format", "openai"]);
-    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(3));
+    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(5));
     // Scope `ui` never reports grants.
     let ui = dump_json(dir.path(), &["--scope", "ui"]);
     assert!(

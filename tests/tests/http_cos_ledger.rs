@@ -282,7 +282,7 @@ async fn task_crud_answers_201_200_404_400() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, body) = s.get("/api/cos/tasks/missing").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_eq!(body["code"], "NOT_FOUND");
+    assert_eq!(body["code"], "TASK_NOT_FOUND");
 
     let (status, deleted) = s.send(Method::DELETE, &path, None).await;
     assert_eq!(status, StatusCode::OK);

@@ -162,7 +162,7 @@ async fn create_task(
     path = "/api/cos/tasks/{id}",
     summary = "CoS task",
     response = TaskDetail,
-    errors = [(404, "NOT_FOUND")],
+    errors = [(404, "TASK_NOT_FOUND")],
 )]
 async fn read_task(
     State(app): State<App>,
@@ -192,7 +192,7 @@ async fn read_task(
     response = Task,
     errors = [
         (400, "VALIDATION_ERROR"),
-        (404, "NOT_FOUND"),
+        (404, "TASK_NOT_FOUND"),
         (415, "UNSUPPORTED_MEDIA_TYPE"),
     ],
 )]
@@ -221,7 +221,7 @@ async fn update_task(
     path = "/api/cos/tasks/{id}",
     summary = "Delete a CoS task",
     response = Deleted,
-    errors = [(404, "NOT_FOUND")],
+    errors = [(404, "TASK_NOT_FOUND")],
 )]
 async fn delete_task(
     State(app): State<App>,
@@ -254,7 +254,7 @@ async fn delete_task(
     status = 201,
     errors = [
         (400, "VALIDATION_ERROR"),
-        (404, "NOT_FOUND"),
+        (404, "TASK_NOT_FOUND"),
         (409, "CONFLICT"),
         (415, "UNSUPPORTED_MEDIA_TYPE"),
     ],
@@ -320,7 +320,7 @@ async fn list_agents(State(app): State<App>, uri: Uri) -> Result<Json<AgentList>
     response = AgentRun,
     errors = [
         (400, "VALIDATION_ERROR"),
-        (404, "NOT_FOUND"),
+        (404, "AGENT_RUN_NOT_FOUND"),
         (409, "CONFLICT"),
         (415, "UNSUPPORTED_MEDIA_TYPE"),
     ],
@@ -360,7 +360,7 @@ async fn update_agent(
         RunUpdate::Updated(run) => Ok(Json(run)),
         RunUpdate::NotFound => Err(ApiError::new(
             StatusCode::NOT_FOUND,
-            "NOT_FOUND",
+            "AGENT_RUN_NOT_FOUND",
             "Agent run not found",
         )),
         RunUpdate::AlreadyFinished => Err(ApiError::new(
@@ -379,7 +379,8 @@ fn by_user(method: &str, route: &str) -> Origin {
 }
 
 fn task_not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "Task not found")
+    // Not the route-level `NOT_FOUND`: the route exists, the task does not.
+    ApiError::new(StatusCode::NOT_FOUND, "TASK_NOT_FOUND", "Task not found")
 }
 
 #[allow(clippy::needless_pass_by_value)] // by value to fit `map_err`
