@@ -36,6 +36,10 @@ impl UserClock {
         &self.name
     }
 
+    pub fn zone(&self) -> &TimeZone {
+        &self.zone
+    }
+
     pub fn now(&self) -> ZonedDateTime {
         jiff::Timestamp::now().to_zoned_datetime(self.zone.clone())
     }

@@ -12,14 +12,17 @@ pub mod adapters;
 pub mod api_access;
 pub mod app;
 pub mod auth;
+pub mod calendar;
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod events;
+pub mod feeds;
 pub mod http;
 pub mod outbound;
 pub mod serve;
 pub mod settings;
+pub mod source_fetch;
 pub mod store;
 
 pub use app::App;

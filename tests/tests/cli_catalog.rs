@@ -43,7 +43,7 @@ fn every_scope_and_format_matches_its_snapshot() {
 }
 
 #[test]
-fn voice_mcp_lists_the_brain_and_time_tools() {
+fn voice_mcp_lists_the_shared_adapters_in_table_order() {
     let dir = tempfile::tempdir().expect("temp dir");
     let catalog = dump_json(dir.path(), &["--scope", "voice", "--format", "mcp"]);
     let names: Vec<&str> = catalog["tools"]
@@ -54,7 +54,16 @@ fn voice_mcp_lists_the_brain_and_time_tools() {
         .collect();
     assert_eq!(
         names,
-        ["brain_capture", "brain_search", "brain_recent", "time_now"]
+        [
+            "brain_capture",
+            "brain_search",
+            "brain_recent",
+            "feeds_digest",
+            "feeds_mark_read",
+            "time_now",
+            "calendar_today",
+            "calendar_next"
+        ]
     );
 }
 
@@ -64,9 +73,9 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 4);
-    assert_eq!(catalog["stats"]["read"], 3);
-    assert_eq!(catalog["stats"]["write"], 1);
+    assert_eq!(catalog["stats"]["total"], 8);
+    assert_eq!(catalog["stats"]["read"], 6);
+    assert_eq!(catalog["stats"]["write"], 2);
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! `#[portos_tool]`; nothing else registers them.
 
 pub mod brain;
+pub mod calendar;
+pub mod feeds;
 pub mod time;
 
 /// The contract's clamping of `limit` arguments: absent or not positive →

@@ -2,14 +2,17 @@
 
 mod auth;
 mod body;
+mod calendar;
 mod catalog_cache;
 pub mod docs;
 mod error;
 mod explorer;
+mod feeds;
 mod mind;
 mod public;
 mod route;
 mod settings;
+mod sources;
 mod system;
 mod tools;
 
