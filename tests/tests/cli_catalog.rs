@@ -163,10 +163,10 @@ fn mind_grants_are_read_from_the_store() {
         let expected = tool["policy"]["sideEffect"] == "read";
         assert_eq!(tool["granted"], expected, "{}", tool["name"]);
     }
-    assert_eq!(catalog["stats"]["granted"], 3);
+    assert_eq!(catalog["stats"]["granted"], 6);
     // Provider formats drop what is not granted.
     let openai = dump_json(dir.path(), &["--scope", "mind", "--format", "openai"]);
-    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(3));
+    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(6));
     // Scope `ui` never reports grants.
     let ui = dump_json(dir.path(), &["--scope", "ui"]);
     assert!(

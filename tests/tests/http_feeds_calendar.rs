@@ -162,7 +162,7 @@ async fn a_feed_refreshed_over_http_feeds_the_digest() {
     assert_eq!(status, StatusCode::NO_CONTENT);
     let (status, gone) = send(client.delete(server.url(&format!("/api/feeds/{id}")))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_error(&gone, "NOT_FOUND");
+    assert_error(&gone, "FEED_NOT_FOUND");
     let (_, all) = send(client.get(server.url("/api/feeds/items"))).await;
     assert_eq!(all["items"].as_array().map(Vec::len), Some(0));
 }
@@ -244,10 +244,10 @@ async fn failed_refreshes_say_why_and_change_nothing() {
     }
     let (status, error) = send(client.post(server.url("/api/feeds/no-such-feed/refresh"))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_error(&error, "NOT_FOUND");
+    assert_error(&error, "FEED_NOT_FOUND");
     let (status, error) = send(client.post(server.url("/api/feeds/items/no-such-item/read"))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_error(&error, "NOT_FOUND");
+    assert_error(&error, "FEED_ITEM_NOT_FOUND");
 }
 
 #[tokio::test]
@@ -357,9 +357,10 @@ async fn a_calendar_over_http_lists_its_events_in_the_users_zone() {
     let (_, listed) =
         send(client.get(server.url("/api/calendar/events?from=2026-12-03&to=2026-12-08"))).await;
     assert_eq!(listed["events"], json!([]));
-    let (status, _) =
+    let (status, error) =
         send(client.post(server.url(&format!("/api/calendar/sources/{id}/refresh")))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_error(&error, "CALENDAR_SOURCE_NOT_FOUND");
 }
 
 #[tokio::test]
@@ -476,7 +477,7 @@ async fn events_added_through_the_api() {
     let (status, error) =
         send(client.delete(server.url(&format!("/api/calendar/events/{lesson}")))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert_error(&error, "NOT_FOUND");
+    assert_error(&error, "CALENDAR_EVENT_NOT_FOUND");
     let (_, listed) =
         send(client.get(server.url("/api/calendar/events?from=2026-12-05&to=2026-12-06"))).await;
     assert_eq!(listed["events"].as_array().map(Vec::len), Some(1));

@@ -134,7 +134,7 @@ async fn add_source(
     path = "/api/calendar/sources/{id}",
     summary = "Remove a calendar source",
     status = 204,
-    errors = [(404, "NOT_FOUND")],
+    errors = [(404, "CALENDAR_SOURCE_NOT_FOUND")],
 )]
 async fn delete_source(
     State(app): State<App>,
@@ -160,7 +160,7 @@ async fn delete_source(
     summary = "Refresh a calendar source",
     response = RefreshOutcome,
     errors = [
-        (404, "NOT_FOUND"),
+        (404, "CALENDAR_SOURCE_NOT_FOUND"),
         (422, "SOURCE_UNREADABLE"),
         (422, "CALENDAR_PARSE_ERROR"),
         (502, "SOURCE_UNREACHABLE"),
@@ -318,7 +318,7 @@ async fn add_event(
     path = "/api/calendar/events/{id}",
     summary = "Delete a calendar event",
     status = 204,
-    errors = [(404, "NOT_FOUND"), (409, "EVENT_FROM_SOURCE")],
+    errors = [(404, "CALENDAR_EVENT_NOT_FOUND"), (409, "EVENT_FROM_SOURCE")],
 )]
 async fn delete_event(
     State(app): State<App>,
@@ -338,7 +338,7 @@ async fn delete_event(
         )),
         None => Err(ApiError::new(
             StatusCode::NOT_FOUND,
-            "NOT_FOUND",
+            "CALENDAR_EVENT_NOT_FOUND",
             "No calendar event with that id",
         )),
     }
@@ -352,7 +352,7 @@ fn user_clock(app: &App) -> Result<UserClock, ApiError> {
 fn source_not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "NOT_FOUND",
+        "CALENDAR_SOURCE_NOT_FOUND",
         "No calendar source with that id",
     )
 }

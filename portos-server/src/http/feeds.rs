@@ -98,7 +98,7 @@ async fn subscribe(
     path = "/api/feeds/{id}",
     summary = "Unsubscribe from a feed",
     status = 204,
-    errors = [(404, "NOT_FOUND")],
+    errors = [(404, "FEED_NOT_FOUND")],
 )]
 async fn unsubscribe(
     State(app): State<App>,
@@ -124,7 +124,7 @@ async fn unsubscribe(
     summary = "Refresh a feed",
     response = RefreshOutcome,
     errors = [
-        (404, "NOT_FOUND"),
+        (404, "FEED_NOT_FOUND"),
         (422, "SOURCE_UNREADABLE"),
         (422, "FEED_PARSE_ERROR"),
         (502, "SOURCE_UNREACHABLE"),
@@ -190,7 +190,7 @@ async fn items(
     path = "/api/feeds/items/{id}/read",
     summary = "Mark a feed item read",
     response = FeedItem,
-    errors = [(404, "NOT_FOUND")],
+    errors = [(404, "FEED_ITEM_NOT_FOUND")],
 )]
 async fn mark_read(
     State(app): State<App>,
@@ -204,12 +204,16 @@ async fn mark_read(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::NOT_FOUND,
-                "NOT_FOUND",
+                "FEED_ITEM_NOT_FOUND",
                 "No feed item with that id",
             )
         })
 }
 
 fn feed_not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", "No feed with that id")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "FEED_NOT_FOUND",
+        "No feed with that id",
+    )
 }
