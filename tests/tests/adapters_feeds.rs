@@ -330,9 +330,7 @@ async fn schema_violations_are_refused_before_the_adapter() {
 async fn grants_decide_and_aliases_resolve() {
     let f = fixture();
     let read_only = Authority::agent(Capabilities::NONE.with(Capability::ReadPortos));
-    let digest = f
-        .call_as(read_only.clone(), "feeds_digest", json!({}))
-        .await;
+    let digest = f.call_as(read_only, "feeds_digest", json!({})).await;
     assert_eq!(digest.expect("granted").name, "feeds.digest");
     let refused = f
         .call_as(read_only, "feeds_mark_read", json!({ "all": true }))
