@@ -7,6 +7,8 @@ pub mod goals;
 pub mod health;
 pub mod journal;
 pub(crate) mod local_date;
+pub mod calendar;
+pub mod feeds;
 pub mod time;
 pub mod user_actions;
 

@@ -135,6 +135,55 @@ const MIGRATIONS: &[&str] = &[
         created_at TEXT NOT NULL
     );
     CREATE INDEX journal_segments_by_date ON journal_segments (local_date);",
+    // 5: feeds and calendar: feed subscriptions and their items (deduplicated
+    // by guid per feed); calendar sources and events (a source's events are
+    // replaced on refresh; API events have no source). Event starts are civil
+    // date-times with their zone (NULL: the user's zone), so a recurrence
+    // keeps its wall-clock time across DST.
+    "CREATE TABLE feeds (
+        id           TEXT PRIMARY KEY,
+        title        TEXT NOT NULL,
+        custom_title INTEGER NOT NULL,
+        source       TEXT NOT NULL UNIQUE,
+        created_at   TEXT NOT NULL,
+        refreshed_at TEXT,
+        seq          INTEGER NOT NULL
+    );
+    CREATE TABLE feed_items (
+        id           TEXT PRIMARY KEY,
+        feed_id      TEXT NOT NULL REFERENCES feeds (id) ON DELETE CASCADE,
+        guid         TEXT NOT NULL,
+        title        TEXT NOT NULL,
+        link         TEXT,
+        published_at TEXT,
+        fetched_at   TEXT NOT NULL,
+        read         INTEGER NOT NULL DEFAULT 0,
+        seq          INTEGER NOT NULL,
+        UNIQUE (feed_id, guid)
+    );
+    CREATE INDEX feed_items_unread ON feed_items (read, seq DESC);
+    CREATE TABLE calendar_sources (
+        id           TEXT PRIMARY KEY,
+        title        TEXT NOT NULL,
+        source       TEXT NOT NULL UNIQUE,
+        created_at   TEXT NOT NULL,
+        refreshed_at TEXT,
+        seq          INTEGER NOT NULL
+    );
+    CREATE TABLE calendar_events (
+        id         TEXT PRIMARY KEY,
+        source_id  TEXT REFERENCES calendar_sources (id) ON DELETE CASCADE,
+        uid        TEXT,
+        title      TEXT NOT NULL,
+        location   TEXT,
+        all_day    INTEGER NOT NULL,
+        start_at   TEXT NOT NULL,
+        end_at     TEXT,
+        tzid       TEXT,
+        rrule      TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX calendar_events_source ON calendar_events (source_id);",
 ];
 
 fn known_version() -> u32 {
