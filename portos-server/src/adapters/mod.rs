@@ -2,7 +2,10 @@
 //! `#[portos_tool]`; nothing else registers them.
 
 pub mod brain;
+pub mod catalog;
+pub mod processes;
 pub mod time;
+pub mod weather;
 
 /// The contract's clamping of `limit` arguments: absent or not positive →
 /// the default; above the maximum → the maximum.

@@ -3,10 +3,13 @@
 mod auth;
 mod body;
 mod catalog_cache;
+mod creative_catalog;
 pub mod docs;
 mod error;
 mod explorer;
+mod location;
 mod mind;
+mod processes;
 mod public;
 mod route;
 mod settings;
