@@ -168,7 +168,10 @@ pub fn list_types(connection: &Connection) -> Result<Vec<CatalogType>, StoreErro
     Ok(types)
 }
 
-pub fn create_type(connection: &Connection, input: TypeInput) -> Result<CatalogType, CatalogError> {
+pub fn create_type(
+    connection: &Connection,
+    input: &TypeInput,
+) -> Result<CatalogType, CatalogError> {
     let name = input.name.trim().to_lowercase();
     check_type_name(&name)?;
     if BUILT_IN_TYPES.contains(&name.as_str()) {
@@ -363,7 +366,7 @@ pub fn snippet(body: &str, needle: &str) -> String {
     let mut start =
         match_position(&text, needle).map_or(0, |at| at.saturating_sub(SNIPPET_LEAD_CHARS));
     // Near the end, start earlier so the snippet still fills its room.
-    if start > 0 && start + SNIPPET_MAX_CHARS - 1 >= text.len() {
+    if start > 0 && start + SNIPPET_MAX_CHARS > text.len() {
         start = text.len() - (SNIPPET_MAX_CHARS - 1);
     }
     let leading = start > 0;

@@ -61,7 +61,10 @@ impl Fixture {
             panic!("arguments must be an object")
         };
         self.registry
-            .call(&authority, ToolCall::new(next_request_id(), name, arguments))
+            .call(
+                &authority,
+                ToolCall::new(next_request_id(), name, arguments),
+            )
             .await
     }
 
@@ -170,7 +173,7 @@ async fn type_filters_and_unknown_types_search_everything() {
         .run_blocking(|connection| {
             creative_catalog::create_type(
                 connection,
-                TypeInput {
+                &TypeInput {
                     name: "faction".to_owned(),
                     label: None,
                     active: None,

@@ -194,7 +194,10 @@ async fn grants_scopes_alias_and_no_arguments() {
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     for authority in [Authority::voice(), Authority::ui(false)] {
         let r = registry
-            .call(&authority, ToolCall::new(next_request_id(), "pm2_status", Map::new()))
+            .call(
+                &authority,
+                ToolCall::new(next_request_id(), "pm2_status", Map::new()),
+            )
             .await
             .expect("reads are open");
         assert_eq!(r.name, "system.processes.status");

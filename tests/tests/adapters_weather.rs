@@ -30,10 +30,13 @@ enum Answer {
     NoCurrent,
 }
 
+/// The path and query parameters of one request the fake received.
+type Request = (String, HashMap<String, String>);
+
 #[derive(Clone)]
 struct Upstream {
     answer: Answer,
-    received: Arc<Mutex<Vec<(String, HashMap<String, String>)>>>,
+    received: Arc<Mutex<Vec<Request>>>,
 }
 
 async fn forecast(
@@ -87,7 +90,7 @@ async fn upstream(answer: Answer) -> (String, Upstream) {
 }
 
 impl Upstream {
-    fn requests(&self) -> Vec<(String, HashMap<String, String>)> {
+    fn requests(&self) -> Vec<Request> {
         self.received.lock().expect("lock").clone()
     }
 }

@@ -54,7 +54,15 @@ fn voice_mcp_lists_the_brain_and_time_tools() {
         .collect();
     assert_eq!(
         names,
-        ["brain_capture", "brain_search", "brain_recent", "time_now"]
+        [
+            "brain_capture",
+            "brain_search",
+            "brain_recent",
+            "system_processes_status",
+            "time_now",
+            "weather_now",
+            "catalog_search"
+        ]
     );
 }
 
@@ -64,8 +72,8 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 4);
-    assert_eq!(catalog["stats"]["read"], 3);
+    assert_eq!(catalog["stats"]["total"], 7);
+    assert_eq!(catalog["stats"]["read"], 6);
     assert_eq!(catalog["stats"]["write"], 1);
 }
 
@@ -154,10 +162,10 @@ fn mind_grants_are_read_from_the_store() {
         let expected = tool["policy"]["sideEffect"] == "read";
         assert_eq!(tool["granted"], expected, "{}", tool["name"]);
     }
-    assert_eq!(catalog["stats"]["granted"], 3);
+    assert_eq!(catalog["stats"]["granted"], 6);
     // Provider formats drop what is not granted.
     let openai = dump_json(dir.path(), &["--scope", "mind", "--format", "openai"]);
-    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(3));
+    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(6));
     // Scope `ui` never reports grants.
     let ui = dump_json(dir.path(), &["--scope", "ui"]);
     assert!(

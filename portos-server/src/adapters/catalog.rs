@@ -17,9 +17,7 @@ const SEARCH_MAX: usize = 20;
 pub struct SearchArgs {
     /// Words to look for in entry names and bodies (case-insensitive).
     pub query: String,
-    /// Only entries of this type: character, place, object, idea, scene,
-    /// concept, or an active user-defined type. Any other value searches
-    /// every type.
+    /// Only this type: character, place, object, idea, scene, concept or an active user type.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     /// How many entries to return (default 5, at most 20).

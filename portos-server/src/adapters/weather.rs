@@ -12,8 +12,7 @@ use crate::store::Store;
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WeatherArgs {
-    /// Latitude in decimal degrees (-90 to 90). Give it with `lon`, or
-    /// neither to use the user's stored location.
+    /// Latitude in decimal degrees (-90 to 90); give both or neither (the stored location).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<f64>,
     /// Longitude in decimal degrees (-180 to 180).

@@ -187,7 +187,7 @@ async fn create_type(
     let input: TypeInput = body.into_typed()?;
     let created = app
         .store
-        .run(move |connection| Ok(creative_catalog::create_type(connection, input)))
+        .run(move |connection| Ok(creative_catalog::create_type(connection, &input)))
         .await
         .map_err(store_error)?
         .map_err(catalog_error)?;
@@ -237,6 +237,8 @@ fn catalog_error(error: CatalogError) -> ApiError {
     }
 }
 
+// By value so it fits `.map_err(store_error)`.
+#[allow(clippy::needless_pass_by_value)]
 fn store_error(error: StoreError) -> ApiError {
     ApiError::internal(error.to_string())
 }
