@@ -24,10 +24,15 @@ use serde_json::{Value, json};
 /// What the fake Open-Meteo answers.
 #[derive(Clone)]
 enum Answer {
-    Weather { temperature: f64, code: i64 },
+    Weather {
+        temperature: f64,
+        code: i64,
+    },
     Refusal,
     NotJson,
     NoCurrent,
+    /// Answers only after longer than the 10 s timeout.
+    Slow,
 }
 
 /// The path and query parameters of one request the fake received.
@@ -67,6 +72,10 @@ async fn forecast(
             .into_response(),
         Answer::NotJson => (StatusCode::OK, "<html>maintenance</html>").into_response(),
         Answer::NoCurrent => axum::Json(json!({"latitude": 1.0, "longitude": 2.0})).into_response(),
+        Answer::Slow => {
+            tokio::time::sleep(std::time::Duration::from_secs(12)).await;
+            axum::Json(json!({"current": {"temperature_2m": 1, "weather_code": 0}})).into_response()
+        }
     }
 }
 
@@ -375,4 +384,25 @@ async fn schema_grants_and_aliases() {
         assert_eq!(r.name, "weather.now");
         assert_eq!(result(&r)["conditions"], "clear sky");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_service_slower_than_10_seconds_times_out() {
+    let (url, server) = upstream(Answer::Slow).await;
+    let f = fixture(&url);
+    let started = std::time::Instant::now();
+    let r = f.weather(json!({"lat": 1, "lon": 2})).await;
+    let waited = started.elapsed();
+    assert_eq!(r.state, ToolState::Failed);
+    assert_eq!(
+        r.error.as_deref(),
+        Some(format!("The weather service at {url} did not answer within 10 seconds.").as_str())
+    );
+    assert!(waited >= std::time::Duration::from_secs(10), "{waited:?}");
+    assert!(waited < std::time::Duration::from_secs(12), "{waited:?}");
+    assert_eq!(
+        server.requests().len(),
+        1,
+        "the request did reach the service"
+    );
 }
