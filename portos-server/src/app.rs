@@ -68,6 +68,8 @@ pub enum StartError {
     Registry(#[from] RegistryBuildError),
     #[error(transparent)]
     TimeZone(#[from] UnknownTimeZone),
+    #[error("cannot build the outbound HTTP client: {0}")]
+    Outbound(#[from] reqwest::Error),
 }
 
 impl App {
@@ -121,5 +123,9 @@ fn registry_builder(config: &Config, store: Store) -> Result<RegistryBuilder, St
     let mut state = StateMap::new();
     state.insert(store);
     state.insert(UserClock::new(config.timezone.as_deref())?);
+    state.insert(crate::open_meteo::OpenMeteo::new(&config.weather_url)?);
+    state.insert(crate::processes::ProcessWatch::new(
+        config.watch_processes.clone(),
+    ));
     Ok(Registry::builder().state(state))
 }

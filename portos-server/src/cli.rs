@@ -38,13 +38,27 @@ pub struct Cli {
     #[arg(long, env = "PORTOS_BODY_LIMIT", value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
-    /// Optional TOML file with the same settings (bind, data-dir, timezone, body-limit).
+    /// Optional TOML file with the same settings (bind, data-dir, timezone, body-limit, weather-url, watch-processes).
     #[arg(long, env = "PORTOS_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
     /// How long a login session lasts, in hours (default 168).
     #[arg(long, env = "PORTOS_SESSION_HOURS", value_name = "HOURS")]
     pub session_hours: Option<u64>,
+
+    /// Base URL of the Open-Meteo API for weather.now (default https://api.open-meteo.com).
+    #[arg(long, env = "PORTOS_WEATHER_URL", value_name = "URL")]
+    pub weather_url: Option<String>,
+
+    /// A service process system.processes.status watches (repeatable; the
+    /// environment variable takes a comma-separated list). None: every process.
+    #[arg(
+        long = "watch-process",
+        env = "PORTOS_WATCH_PROCESSES",
+        value_name = "NAME",
+        value_delimiter = ','
+    )]
+    pub watch_processes: Vec<String>,
 
     /// Set the instance password from the first line of standard input, then exit.
     #[arg(long, group = "dump")]
@@ -185,7 +199,30 @@ fn resolve_config(cli: &Cli) -> Result<Config, String> {
             .map_or(defaults.session_ttl, |hours| {
                 std::time::Duration::from_secs(hours.saturating_mul(3600))
             }),
+        weather_url: cli
+            .weather_url
+            .clone()
+            .or(file.weather_url)
+            .unwrap_or(defaults.weather_url),
+        watch_processes: watch_list(&cli.watch_processes, file.watch_processes),
     })
+}
+
+/// The watched process names: the flags (or environment) win over the file;
+/// blanks are dropped, so `PORTOS_WATCH_PROCESSES=""` watches nothing.
+fn watch_list(flags: &[String], file: Option<Vec<String>>) -> Vec<String> {
+    let chosen = if flags.is_empty() {
+        file.unwrap_or_default()
+    } else {
+        flags.to_vec()
+    };
+    let mut names: Vec<String> = Vec::new();
+    for name in chosen.iter().map(|name| name.trim()) {
+        if !name.is_empty() && !names.iter().any(|known| known == name) {
+            names.push(name.to_owned());
+        }
+    }
+    names
 }
 
 /// Parses the catalog flags as the HTTP query is parsed, so a value the

@@ -11,6 +11,7 @@ pub const DEFAULT_BIND: &str = "127.0.0.1:5555";
 pub const DEFAULT_DATA_DIR: &str = "./portos-data";
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 pub const DEFAULT_SESSION_HOURS: u64 = 24 * 7;
+pub const DEFAULT_WEATHER_URL: &str = "https://api.open-meteo.com";
 
 /// The resolved configuration the server runs with.
 #[derive(Clone, Debug)]
@@ -23,6 +24,11 @@ pub struct Config {
     pub body_limit: usize,
     /// How long a login session lasts.
     pub session_ttl: Duration,
+    /// Base URL of the Open-Meteo forecast API (`weather.now`).
+    pub weather_url: String,
+    /// Service names `system.processes.status` reports on; empty = every
+    /// process of this machine.
+    pub watch_processes: Vec<String>,
 }
 
 impl Default for Config {
@@ -35,6 +41,8 @@ impl Default for Config {
             timezone: None,
             body_limit: DEFAULT_BODY_LIMIT,
             session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
+            weather_url: DEFAULT_WEATHER_URL.to_owned(),
+            watch_processes: Vec::new(),
         }
     }
 }
@@ -48,6 +56,8 @@ pub struct FileConfig {
     pub timezone: Option<String>,
     pub body_limit: Option<usize>,
     pub session_hours: Option<u64>,
+    pub weather_url: Option<String>,
+    pub watch_processes: Option<Vec<String>>,
 }
 
 #[derive(Debug, thiserror::Error)]

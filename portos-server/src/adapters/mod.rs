@@ -2,15 +2,18 @@
 //! `#[portos_tool]`; nothing else registers them.
 
 pub mod brain;
+pub mod calendar;
+pub mod catalog;
 pub mod cos;
+pub mod feeds;
 pub mod goals;
 pub mod health;
 pub mod journal;
 pub(crate) mod local_date;
-pub mod calendar;
-pub mod feeds;
+pub mod processes;
 pub mod time;
 pub mod user_actions;
+pub mod weather;
 
 /// The contract's clamping of `limit` arguments: absent or not positive →
 /// the default; above the maximum → the maximum.

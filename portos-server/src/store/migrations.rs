@@ -184,6 +184,24 @@ const MIGRATIONS: &[&str] = &[
         created_at TEXT NOT NULL
     );
     CREATE INDEX calendar_events_source ON calendar_events (source_id);",
+    // 6: catalog: the creative catalog's entries and user-defined types.
+    // `refs` is a JSON array of strings.
+    "CREATE TABLE catalog_types (
+        name       TEXT PRIMARY KEY,
+        label      TEXT NOT NULL,
+        active     INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE catalog_entries (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        type       TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        refs       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX catalog_entries_type ON catalog_entries (type);",
 ];
 
 fn known_version() -> u32 {

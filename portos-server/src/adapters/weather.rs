@@ -1,0 +1,142 @@
+//! `weather.now` (BEHAVIOUR §3 row 20): current weather from Open-Meteo, for
+//! the coordinates given, else the stored location, else San Francisco.
+
+use portos_core::{AdapterError, ToolContext, portos_tool};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::location::{self, Location};
+use crate::open_meteo::{self, OpenMeteo};
+use crate::store::Store;
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherArgs {
+    /// Latitude in decimal degrees (-90 to 90); give both or neither (the stored location).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lat: Option<f64>,
+    /// Longitude in decimal degrees (-180 to 180).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lon: Option<f64>,
+}
+
+/// Where the coordinates came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LocationSource {
+    /// The call's own `lat` and `lon`.
+    Arguments,
+    /// The location stored in the settings.
+    Settings,
+    /// San Francisco, the default when nothing else is known.
+    Default,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WeatherNow {
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lat: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lon: Option<f64>,
+    /// Air temperature 2 m above ground, °F.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature_f: Option<f64>,
+    /// WMO weather interpretation code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weather_code: Option<i64>,
+    /// The weather code in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<LocationSource>,
+    pub summary: String,
+}
+
+impl WeatherNow {
+    fn failed(lat: Option<f64>, lon: Option<f64>, summary: String) -> WeatherNow {
+        WeatherNow {
+            ok: false,
+            lat,
+            lon,
+            temperature_f: None,
+            weather_code: None,
+            conditions: None,
+            source: None,
+            summary,
+        }
+    }
+}
+
+/// Tell the current weather (temperature and conditions) at a place.
+#[portos_tool(
+    name = "weather.now",
+    aliases = ["weather_now"],
+    scopes = ["agent", "mind", "ui", "voice"],
+    capabilities = ["readPortos"],
+    side_effect = "read",
+    intent_group = "weather",
+)]
+pub async fn now(ctx: &ToolContext, args: WeatherArgs) -> Result<WeatherNow, AdapterError> {
+    let (place, source) = match (args.lat, args.lon) {
+        (Some(lat), Some(lon)) => (
+            Location {
+                lat,
+                lon,
+                name: None,
+            },
+            LocationSource::Arguments,
+        ),
+        (None, None) => {
+            let store = ctx.state::<Store>()?.clone();
+            match store.run(|connection| location::load(connection)).await? {
+                Some(stored) => (stored, LocationSource::Settings),
+                None => (
+                    Location {
+                        name: Some(location::DEFAULT_NAME.to_owned()),
+                        ..location::DEFAULT
+                    },
+                    LocationSource::Default,
+                ),
+            }
+        }
+        (lat, lon) => {
+            return Ok(WeatherNow::failed(
+                lat,
+                lon,
+                "Give both lat and lon, or neither to use the saved location.".to_owned(),
+            ));
+        }
+    };
+    if let Err(reason) = location::check_coordinates(place.lat, place.lon) {
+        return Ok(WeatherNow::failed(Some(place.lat), Some(place.lon), reason));
+    }
+
+    let service = ctx.state::<OpenMeteo>()?;
+    let current = match service.current(place.lat, place.lon).await {
+        Ok(current) => current,
+        Err(reason) => {
+            return Ok(WeatherNow::failed(Some(place.lat), Some(place.lon), reason));
+        }
+    };
+    let conditions = open_meteo::conditions(current.weather_code);
+    let place_words = match &place.name {
+        Some(name) => format!("In {name}"),
+        None => format!("At {:.2}, {:.2}", place.lat, place.lon),
+    };
+    let summary = format!(
+        "{place_words} it's {:.0}°F, {conditions}.",
+        current.temperature_f
+    );
+    Ok(WeatherNow {
+        ok: true,
+        lat: Some(place.lat),
+        lon: Some(place.lon),
+        temperature_f: Some(current.temperature_f),
+        weather_code: Some(current.weather_code),
+        conditions: Some(conditions),
+        source: Some(source),
+        summary,
+    })
+}
