@@ -54,7 +54,13 @@ fn voice_mcp_lists_the_brain_and_time_tools() {
         .collect();
     assert_eq!(
         names,
-        ["brain_capture", "brain_search", "brain_recent", "time_now"]
+        [
+            "eidoverse_status",
+            "brain_capture",
+            "brain_search",
+            "brain_recent",
+            "time_now"
+        ]
     );
 }
 
@@ -64,9 +70,9 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 4);
-    assert_eq!(catalog["stats"]["read"], 3);
-    assert_eq!(catalog["stats"]["write"], 1);
+    assert_eq!(catalog["stats"]["total"], 13);
+    assert_eq!(catalog["stats"]["read"], 6);
+    assert_eq!(catalog["stats"]["write"], 7);
 }
 
 #[test]
@@ -126,12 +132,13 @@ fn intent_narrows_only_the_voice_groups() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["time.now"]);
+    // eidoverse.status is a voice tool outside the intent groups.
+    assert_eq!(names, ["eidoverse.status", "time.now"]);
     let catalog = dump_json(
         dir.path(),
         &["--scope", "voice", "--intent", "search my brain for tacos"],
     );
-    assert_eq!(catalog["stats"]["total"], 4);
+    assert_eq!(catalog["stats"]["total"], 5);
 }
 
 #[test]
@@ -151,13 +158,16 @@ fn mind_grants_are_read_from_the_store() {
 
     let catalog = dump_json(dir.path(), &["--scope", "mind"]);
     for tool in catalog["tools"].as_array().expect("tools") {
-        let expected = tool["policy"]["sideEffect"] == "read";
+        // Granted exactly when readPortos is all the tool needs.
+        let expected = tool["policy"]["requiredCapabilities"]
+            .as_array()
+            .is_some_and(|caps| caps.iter().all(|cap| cap == "readPortos"));
         assert_eq!(tool["granted"], expected, "{}", tool["name"]);
     }
-    assert_eq!(catalog["stats"]["granted"], 3);
+    assert_eq!(catalog["stats"]["granted"], 5);
     // Provider formats drop what is not granted.
     let openai = dump_json(dir.path(), &["--scope", "mind", "--format", "openai"]);
-    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(3));
+    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(5));
     // Scope `ui` never reports grants.
     let ui = dump_json(dir.path(), &["--scope", "ui"]);
     assert!(

@@ -2,6 +2,7 @@
 //! `#[portos_tool]`; nothing else registers them.
 
 pub mod brain;
+pub mod eidoverse;
 pub mod time;
 
 /// The contract's clamping of `limit` arguments: absent or not positive →

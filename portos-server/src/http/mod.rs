@@ -4,6 +4,8 @@ mod auth;
 mod body;
 mod catalog_cache;
 pub mod docs;
+mod eidoverse;
+mod eidoverse_guest;
 mod error;
 mod explorer;
 mod mind;
