@@ -23,6 +23,8 @@ const WORLD_VIEW_ENTITIES: i64 = 500;
 /// The name the owner's chat lines carry.
 const OWNER_NAME: &str = "Owner";
 
+// By value so it fits `.map_err(…)`.
+#[allow(clippy::needless_pass_by_value)]
 fn store_error(error: StoreError) -> ApiError {
     ApiError::internal(error.to_string())
 }

@@ -43,6 +43,8 @@ fn refused(refusal: &Refused) -> ApiError {
     }
 }
 
+// By value so it fits `.map_err(…)`.
+#[allow(clippy::needless_pass_by_value)]
 fn internal(error: crate::store::StoreError) -> ApiError {
     ApiError::internal(error.to_string())
 }

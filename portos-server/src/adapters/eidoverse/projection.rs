@@ -70,11 +70,11 @@ pub async fn eidoverse_project(
             let mut sources = BTreeMap::new();
             sources.insert(
                 BRAIN.to_owned(),
-                sync(&transaction, BRAIN, brain_mirrors(&transaction)?)?,
+                sync(&transaction, BRAIN, &brain_mirrors(&transaction)?)?,
             );
             sources.insert(
                 PEER.to_owned(),
-                sync(&transaction, PEER, peer_mirrors(&transaction)?)?,
+                sync(&transaction, PEER, &peer_mirrors(&transaction)?)?,
             );
             transaction.commit()?;
             Ok(sources)
@@ -210,7 +210,7 @@ fn digest(entity: &Entity) -> String {
 fn sync(
     connection: &Connection,
     source: &str,
-    wanted: Vec<(String, Entity)>,
+    wanted: &[(String, Entity)],
 ) -> Result<Changes, StoreError> {
     let mut changes = Changes::default();
     let existing = entities::of_source(connection, source)?;
@@ -222,7 +222,7 @@ fn sync(
             changes.removed.push(stored.entity.id.clone());
         }
     }
-    for (key, entity) in &wanted {
+    for (key, entity) in wanted {
         let digest = digest(entity);
         let current = existing
             .iter()
