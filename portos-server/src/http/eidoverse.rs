@@ -210,7 +210,7 @@ pub struct PeerRemoved {
     path = "/api/eidoverse/peers/{id}",
     summary = "Remove Eidoverse peer",
     response = PeerRemoved,
-    errors = [(400, "VALIDATION_ERROR"), (404, "NOT_FOUND")],
+    errors = [(400, "VALIDATION_ERROR"), (404, "PEER_NOT_FOUND")],
 )]
 async fn remove_peer(
     State(app): State<App>,
@@ -232,7 +232,7 @@ async fn remove_peer(
     if !removed {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
-            "NOT_FOUND",
+            "PEER_NOT_FOUND",
             format!("There is no peer '{id}'"),
         ));
     }

@@ -19,26 +19,24 @@ pub const ARGS_MAX_JSON_CHARS: usize = 8192;
 /// The most components one entity carries.
 const MAX_COMPONENTS: usize = 32;
 
+/// A construction verb and the `args` keys it takes (checked by the adapter,
+/// an unknown key refuses the operation): `spawn` kind, id?, label?, x?, y?,
+/// z?; `place` id and any of x, y, z; `remove` id (built entities only);
+/// `comp` id, name, value (null drops it); `light` type?, id?, color?,
+/// intensity?, x?, y?, z?; `terrain` preset, height?, seed?; `grass`
+/// density, color?; `sky` preset, sunAngle?; `grant` to, permission.
+// Variants carry no doc comments, so the schema is a plain `enum`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Verb {
-    /// Create an entity: `kind`, optional `id`, `label`, `x`, `y`, `z`.
     Spawn,
-    /// Move an entity: `id` and any of `x`, `y`, `z`.
     Place,
-    /// Delete an entity made by augment: `id`.
     Remove,
-    /// Set (or with `value: null` drop) a component: `id`, `name`, `value`.
     Comp,
-    /// Add a light: `type`, optional `id`, `color`, `intensity`, `x`, `y`, `z`.
     Light,
-    /// Shape the ground: `preset`, optional `height`, `seed`.
     Terrain,
-    /// Grow grass: `density`, optional `color`.
     Grass,
-    /// Set the sky: `preset`, optional `sunAngle`.
     Sky,
-    /// Allow someone something in the world: `to`, `permission`.
     Grant,
 }
 
