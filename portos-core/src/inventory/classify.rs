@@ -15,6 +15,20 @@ pub const ALWAYS_PUBLIC_PATHS: [&str; 6] = [
     "/explorer",
 ];
 
+/// Path prefixes that pass the gate without credentials: the guest routes
+/// another PortOS calls when its presence visits this world (the peer does
+/// not hold this instance's password). The routes themselves refuse unless
+/// the owner accepts guests.
+pub const ALWAYS_PUBLIC_PREFIXES: [&str; 1] = ["/api/eidoverse/travel/guest/"];
+
+/// Whether `path` passes the gate without credentials.
+pub fn is_always_public(path: &str) -> bool {
+    ALWAYS_PUBLIC_PATHS.contains(&path)
+        || ALWAYS_PUBLIC_PREFIXES
+            .iter()
+            .any(|prefix| path.starts_with(prefix))
+}
+
 /// Where the API groups that Settings → API Access can expose live (the
 /// original's were `/api/voice/public/` and `/sdapi/`; this server's are its
 /// own groups under one prefix).
@@ -121,7 +135,7 @@ pub fn access(route: &RouteSpec) -> Access {
         return access;
     }
     let path = route.path;
-    if ALWAYS_PUBLIC_PATHS.contains(&path) {
+    if is_always_public(path) {
         Access::AlwaysPublic
     } else if path.starts_with("/api/agent-context/") || path == "/api/agent-context" {
         Access::Loopback
@@ -234,6 +248,14 @@ mod tests {
             "Read Health"
         );
         assert_eq!(default_summary(HttpMethod::Get, "/api/brain"), "Read Brain");
+    }
+
+    #[test]
+    fn guest_routes_are_always_public() {
+        assert!(is_always_public("/api/eidoverse/travel/guest/visits"));
+        assert!(is_always_public("/api/auth/login"));
+        assert!(!is_always_public("/api/eidoverse/travel"));
+        assert!(!is_always_public("/api/eidoverse/peers"));
     }
 
     #[test]

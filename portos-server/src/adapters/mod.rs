@@ -5,6 +5,7 @@ pub mod brain;
 pub mod calendar;
 pub mod catalog;
 pub mod cos;
+pub mod eidoverse;
 pub mod feeds;
 pub mod goals;
 pub mod health;

@@ -13,7 +13,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
 
-use super::{ALWAYS_PUBLIC, Auth, SESSION_COOKIE};
+use super::{Auth, SESSION_COOKIE};
 use crate::api_access::ApiAccessCache;
 use crate::http::ApiError;
 
@@ -88,7 +88,8 @@ pub async fn gate(
         authenticated: method.is_some(),
         method,
     };
-    if method.is_none() && !ALWAYS_PUBLIC.contains(&request.uri().path()) {
+    if method.is_none() && !portos_core::inventory::classify::is_always_public(request.uri().path())
+    {
         return ApiError::new(
             StatusCode::UNAUTHORIZED,
             "AUTH_REQUIRED",

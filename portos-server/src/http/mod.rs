@@ -9,6 +9,8 @@ mod catalog_cache;
 mod cos;
 mod creative_catalog;
 pub mod docs;
+mod eidoverse;
+mod eidoverse_guest;
 mod error;
 mod explorer;
 mod feeds;
