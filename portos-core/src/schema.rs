@@ -182,6 +182,10 @@ fn drop_null_branch(schema: &mut Value) {
             map.insert("type".to_owned(), single);
         }
     }
+    // An optional enum (`Option<Unit>`) lists `null` among its values too.
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
     if let Some(Value::Array(branches)) = map.get("anyOf") {
         let non_null: Vec<Value> = branches
             .iter()
@@ -233,6 +237,19 @@ mod tests {
                 },
                 "required": ["inner", "list"]
             })
+        );
+    }
+
+    #[test]
+    fn an_optional_enum_lists_only_its_values() {
+        let raw = json!({
+            "type": "object",
+            "properties": {"unit": {"type": ["string", "null"], "enum": ["lb", "kg", null]}}
+        });
+        let projected = project_input(&raw).expect("projects");
+        assert_eq!(
+            projected["properties"]["unit"],
+            json!({"type": "string", "enum": ["lb", "kg"]})
         );
     }
 

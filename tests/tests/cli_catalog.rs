@@ -43,7 +43,7 @@ fn every_scope_and_format_matches_its_snapshot() {
 }
 
 #[test]
-fn voice_mcp_lists_the_brain_and_time_tools() {
+fn voice_mcp_lists_the_voice_tools_in_table_order() {
     let dir = tempfile::tempdir().expect("temp dir");
     let catalog = dump_json(dir.path(), &["--scope", "voice", "--format", "mcp"]);
     let names: Vec<&str> = catalog["tools"]
@@ -54,7 +54,22 @@ fn voice_mcp_lists_the_brain_and_time_tools() {
         .collect();
     assert_eq!(
         names,
-        ["brain_capture", "brain_search", "brain_recent", "time_now"]
+        [
+            "brain_capture",
+            "brain_search",
+            "brain_recent",
+            "health_log_drink",
+            "health_log_nicotine",
+            "health_today",
+            "health_log_weight",
+            "health_log_workout",
+            "goals_list",
+            "goals_update_progress",
+            "goals_log_note",
+            "journal_append",
+            "journal_read",
+            "time_now"
+        ]
     );
 }
 
@@ -64,9 +79,9 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 4);
-    assert_eq!(catalog["stats"]["read"], 3);
-    assert_eq!(catalog["stats"]["write"], 1);
+    assert_eq!(catalog["stats"]["total"], 14);
+    assert_eq!(catalog["stats"]["read"], 6);
+    assert_eq!(catalog["stats"]["write"], 8);
 }
 
 #[test]
@@ -126,12 +141,14 @@ fn intent_narrows_only_the_voice_groups() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["time.now"]);
+    // journal.append is ungrouped: always listed (BEHAVIOUR §2.6 example).
+    assert_eq!(names, ["journal.append", "time.now"]);
     let catalog = dump_json(
         dir.path(),
         &["--scope", "voice", "--intent", "search my brain for tacos"],
     );
-    assert_eq!(catalog["stats"]["total"], 4);
+    // The brain group, plus the ungrouped journal.append and time.now.
+    assert_eq!(catalog["stats"]["total"], 5);
 }
 
 #[test]
@@ -154,10 +171,10 @@ fn mind_grants_are_read_from_the_store() {
         let expected = tool["policy"]["sideEffect"] == "read";
         assert_eq!(tool["granted"], expected, "{}", tool["name"]);
     }
-    assert_eq!(catalog["stats"]["granted"], 3);
+    assert_eq!(catalog["stats"]["granted"], 6);
     // Provider formats drop what is not granted.
     let openai = dump_json(dir.path(), &["--scope", "mind", "--format", "openai"]);
-    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(3));
+    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(6));
     // Scope `ui` never reports grants.
     let ui = dump_json(dir.path(), &["--scope", "ui"]);
     assert!(
