@@ -549,6 +549,23 @@ async fn grants_and_scopes_govern_health() {
 }
 
 #[test]
+fn enums_list_exactly_their_values() {
+    let f = fixture();
+    let weight = f.registry.resolve("health.log.weight").expect("tool");
+    assert_eq!(
+        weight.input_schema["properties"]["unit"]["enum"],
+        json!(["lb", "kg"])
+    );
+    assert_eq!(weight.input_schema["required"], json!(["weight"]));
+    let workout = f.registry.resolve("health.log.workout").expect("tool");
+    assert_eq!(
+        workout.input_schema["properties"]["intensity"]["enum"],
+        json!(["light", "moderate", "vigorous"])
+    );
+    assert_eq!(workout.input_schema["required"], json!(["type"]));
+}
+
+#[test]
 fn the_catalog_describes_the_health_tools() {
     let f = fixture();
     for (name, alias, side_effect, capability) in [
@@ -603,5 +620,9 @@ fn the_catalog_describes_the_health_tools() {
             "{schema}"
         );
         assert_eq!(tool.input_schema["additionalProperties"], false);
+        assert!(
+            !schema.contains("null"),
+            "optional fields are absent, not null: {schema}"
+        );
     }
 }
