@@ -433,7 +433,7 @@ fn task_input_is_checked() {
         status: None,
     };
     assert_eq!(
-        blank.checked().unwrap_err(),
+        blank.checked().expect_err("refused"),
         "description must not be empty"
     );
     let long = NewTask {
@@ -442,7 +442,7 @@ fn task_input_is_checked() {
         priority: None,
         status: None,
     };
-    assert!(long.checked().unwrap_err().contains("at most 500"));
+    assert!(long.checked().expect_err("refused").contains("at most 500"));
     assert!(
         TaskChanges::default().checked().is_err(),
         "nothing to change"
