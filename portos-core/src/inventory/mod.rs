@@ -51,7 +51,9 @@ impl Inventory {
         routes: impl IntoIterator<Item = &'static RouteSpec>,
     ) -> Result<Inventory, InventoryError> {
         let mut routes: Vec<&'static RouteSpec> = routes.into_iter().collect();
-        routes.sort_by(|a, b| (a.path, a.method).cmp(&(b.path, b.method)));
+        // By path, then method name (as upstream compares strings: DELETE
+        // before GET), not by the enum's declaration order.
+        routes.sort_by(|a, b| (a.path, a.method.as_str()).cmp(&(b.path, b.method.as_str())));
         let mut problems = Vec::new();
         let mut seen: HashMap<(HttpMethod, &str), &RouteSpec> = HashMap::new();
         for route in &routes {
