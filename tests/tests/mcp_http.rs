@@ -35,7 +35,7 @@ async fn put_settings(
 ) -> (StatusCode, Value) {
     let response = client
         .put(server.url("/api/settings/agent-context"))
-        .json(&settings)
+        .json(settings)
         .send()
         .await
         .expect("request");
@@ -50,7 +50,7 @@ fn mcp(client: &Client, server: &ServerProcess) -> RequestBuilder {
         .header("content-type", "application/json")
 }
 
-async fn rpc(client: &Client, server: &ServerProcess, message: Value) -> Value {
+async fn rpc(client: &Client, server: &ServerProcess, message: &Value) -> Value {
     let response = mcp(client, server)
         .body(message.to_string())
         .send()
@@ -67,10 +67,7 @@ async fn rpc(client: &Client, server: &ServerProcess, message: Value) -> Value {
 }
 
 async fn call_tool(client: &Client, server: &ServerProcess, name: &str, arguments: Value) -> Value {
-    let answer = rpc(
-        client,
-        server,
-        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": name, "arguments": arguments}}),
+    let answer = rpc(client, server, &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": name, "arguments": arguments}}),
     )
     .await;
     assert_eq!(answer["id"], 7);
@@ -87,13 +84,13 @@ fn error_text(result: &Value) -> &str {
 }
 
 /// A server with Agent Tools enabled and `readPortos` granted.
-async fn enabled_server(client: &Client, extra: Value) -> ServerProcess {
+async fn enabled_server(client: &Client, extra: &Value) -> ServerProcess {
     let server = ServerProcess::start(&[]);
     let mut settings = json!({"enabled": true, "actions": {"readPortos": true}});
     if let (Some(base), Some(extra)) = (settings.as_object_mut(), extra.as_object()) {
         base.extend(extra.clone());
     }
-    let (status, body) = put_settings(client, &server, settings).await;
+    let (status, body) = put_settings(client, &server, &settings).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     server
 }
@@ -130,7 +127,7 @@ async fn disabled_by_default_manifest_readable_without_semantic_tools() {
     let (status, _) = put_settings(
         &client,
         &server,
-        json!({"enabled": false, "actions": {"readPortos": true}}),
+        &json!({"enabled": false, "actions": {"readPortos": true}}),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -189,7 +186,7 @@ async fn disabled_by_default_manifest_readable_without_semantic_tools() {
 #[tokio::test]
 async fn settings_are_strict_and_an_unknown_stored_key_revokes_everything() {
     let client = portos_tests::http_client();
-    let server = enabled_server(&client, json!({})).await;
+    let server = enabled_server(&client, &json!({})).await;
     for bad in [
         json!({"enabled": true, "actions": {"shell": true}}),
         json!({"scopes": []}),
@@ -199,7 +196,7 @@ async fn settings_are_strict_and_an_unknown_stored_key_revokes_everything() {
         json!({"enabled": "yes"}),
         json!({"other": 1}),
     ] {
-        let (status, body) = put_settings(&client, &server, bad.clone()).await;
+        let (status, body) = put_settings(&client, &server, &bad).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
         assert_error_body(&body, "VALIDATION_ERROR");
     }
@@ -264,7 +261,7 @@ async fn settings_are_strict_and_an_unknown_stored_key_revokes_everything() {
 #[tokio::test]
 async fn transport_statuses_in_order() {
     let client = portos_tests::http_client();
-    let server = enabled_server(&client, json!({})).await;
+    let server = enabled_server(&client, &json!({})).await;
 
     for method in [reqwest::Method::GET, reqwest::Method::DELETE] {
         let response = client
@@ -377,16 +374,16 @@ async fn transport_statuses_in_order() {
 #[tokio::test]
 async fn methods_and_json_rpc_errors() {
     let client = portos_tests::http_client();
-    let server = enabled_server(&client, json!({})).await;
+    let server = enabled_server(&client, &json!({})).await;
     let init = |version: &str| {
         json!({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
             "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
     };
     for version in ["2025-03-26", "2025-06-18", "2025-11-25"] {
-        let answer = rpc(&client, &server, init(version)).await;
+        let answer = rpc(&client, &server, &init(version)).await;
         assert_eq!(answer["result"]["protocolVersion"], version);
     }
-    let answer = rpc(&client, &server, init("1999-01-01")).await;
+    let answer = rpc(&client, &server, &init("1999-01-01")).await;
     assert_eq!(answer["id"], "i");
     let result = &answer["result"];
     assert_eq!(result["protocolVersion"], "2025-11-25");
@@ -405,7 +402,7 @@ async fn methods_and_json_rpc_errors() {
     );
 
     let bad_init = json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": ""}}});
-    let answer = rpc(&client, &server, bad_init).await;
+    let answer = rpc(&client, &server, &bad_init).await;
     assert_eq!(
         answer["error"],
         json!({"code": -32602, "message": "Invalid initialize params"})
@@ -414,7 +411,7 @@ async fn methods_and_json_rpc_errors() {
     let answer = rpc(
         &client,
         &server,
-        json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}),
     )
     .await;
     assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
@@ -423,7 +420,7 @@ async fn methods_and_json_rpc_errors() {
         let answer = rpc(
             &client,
             &server,
-            json!({"jsonrpc": "2.0", "id": 4, "method": method}),
+            &json!({"jsonrpc": "2.0", "id": 4, "method": method}),
         )
         .await;
         assert_eq!(
@@ -437,7 +434,7 @@ async fn methods_and_json_rpc_errors() {
     let answer = rpc(
         &client,
         &server,
-        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": "next"}}),
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": "next"}}),
     )
     .await;
     assert_eq!(
@@ -448,7 +445,7 @@ async fn methods_and_json_rpc_errors() {
     let answer = rpc(
         &client,
         &server,
-        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/list"}),
+        &json!({"jsonrpc": "2.0", "id": 6, "method": "tools/list"}),
     )
     .await;
     let names = tool_names(&answer["result"]["tools"]);
@@ -483,7 +480,7 @@ async fn methods_and_json_rpc_errors() {
         let answer = rpc(
             &client,
             &server,
-            json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": params}),
+            &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": params}),
         )
         .await;
         assert_eq!(
@@ -497,7 +494,7 @@ async fn methods_and_json_rpc_errors() {
 #[tokio::test]
 async fn tool_results_grants_and_idempotency() {
     let client = portos_tests::http_client();
-    let server = enabled_server(&client, json!({})).await;
+    let server = enabled_server(&client, &json!({})).await;
 
     // A granted semantic tool, by provider name and by canonical name.
     let result = call_tool(&client, &server, "time_now", json!({})).await;
@@ -667,7 +664,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
     let client = portos_tests::http_client();
     let server = enabled_server(
         &client,
-        json!({"scopes": ["brain", "identity"], "actions": {"readPortos": true, "writePortos": true}}),
+        &json!({"scopes": ["brain", "identity"], "actions": {"readPortos": true, "writePortos": true}}),
     )
     .await;
     let captured = call_tool(
@@ -686,7 +683,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
     let list = rpc(
         &client,
         &server,
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
     )
     .await;
     assert!(!tool_names(&list["result"]["tools"]).contains(&"resolve_navigation".to_owned()));
@@ -740,7 +737,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
     let (status, _) = put_settings(
         &client,
         &server,
-        json!({"enabled": true, "profile": "summary", "scopes": ["brain"], "actions": {"readPortos": true}}),
+        &json!({"enabled": true, "profile": "summary", "scopes": ["brain"], "actions": {"readPortos": true}}),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -788,7 +785,7 @@ async fn source_cap_and_response_budget() {
     let (status, _) = put_settings(
         &client,
         &server,
-        json!({"enabled": true, "profile": "summary", "scopes": ["brain"]}),
+        &json!({"enabled": true, "profile": "summary", "scopes": ["brain"]}),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -820,7 +817,7 @@ async fn source_cap_and_response_budget() {
 #[tokio::test]
 async fn hostile_origin_and_host_rebinding_are_refused() {
     let client = portos_tests::http_client();
-    let server = enabled_server(&client, json!({})).await;
+    let server = enabled_server(&client, &json!({})).await;
     for origin in [
         "https://evil.example",
         "null",
@@ -985,6 +982,8 @@ impl Drop for WildcardServer {
 }
 
 #[tokio::test]
+// The skip is said on stderr, so a skipped run is visible in the test log.
+#[allow(clippy::print_stderr)]
 async fn a_non_loopback_peer_is_refused() {
     if std::env::var_os("PORTOS_TEST_SKIP_NON_LOOPBACK").is_some() {
         eprintln!("skipped: PORTOS_TEST_SKIP_NON_LOOPBACK is set");

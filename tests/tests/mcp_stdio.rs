@@ -48,13 +48,13 @@ impl Stdio_ {
             .unwrap_or_else(|error| panic!("stdout carries only JSON-RPC, got {line:?}: {error}"))
     }
 
-    fn ask(&mut self, message: Value) -> Value {
+    fn ask(&mut self, message: &Value) -> Value {
         self.send_line(&message.to_string());
         self.read()
     }
 
     fn call(&mut self, name: &str, arguments: Value) -> Value {
-        let answer = self.ask(json!({"jsonrpc": "2.0", "id": name, "method": "tools/call", "params": {"name": name, "arguments": arguments}}));
+        let answer = self.ask(&json!({"jsonrpc": "2.0", "id": name, "method": "tools/call", "params": {"name": name, "arguments": arguments}}));
         answer["result"].clone()
     }
 }
@@ -84,7 +84,7 @@ fn methods_tools_and_grants_over_stdio() {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let mut mcp = Stdio_::start(data_dir.path());
 
-    let answer = mcp.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    let answer = mcp.ask(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "stdio-test", "version": "1"}}}));
     assert_eq!(answer["id"], 1);
     assert_eq!(answer["result"]["protocolVersion"], "2025-06-18");
@@ -93,7 +93,7 @@ fn methods_tools_and_grants_over_stdio() {
     // A notification gets no answer: the next line answers the ping.
     mcp.send_line(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
     assert_eq!(
-        mcp.ask(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})),
+        mcp.ask(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping"})),
         json!({"jsonrpc": "2.0", "id": 2, "result": {}})
     );
 
@@ -110,7 +110,7 @@ fn methods_tools_and_grants_over_stdio() {
         data_dir.path(),
         &json!({"enabled": true, "actions": {"readPortos": true}}),
     );
-    let list = mcp.ask(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}));
+    let list = mcp.ask(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}));
     let names: Vec<&str> = list["result"]["tools"]
         .as_array()
         .expect("tools")
@@ -142,12 +142,12 @@ fn methods_tools_and_grants_over_stdio() {
     mcp.send_line(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#);
     assert_eq!(mcp.read()["error"]["code"], -32600);
     assert_eq!(
-        mcp.ask(json!({"jsonrpc": "2.0", "id": 4, "method": "server/discover"}))["error"]["code"],
+        mcp.ask(&json!({"jsonrpc": "2.0", "id": 4, "method": "server/discover"}))["error"]["code"],
         -32601
     );
     assert_eq!(
         mcp.ask(
-            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": "1"}})
+            &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"cursor": "1"}})
         )["error"]["code"],
         -32602
     );

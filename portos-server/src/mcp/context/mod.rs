@@ -226,7 +226,7 @@ async fn snapshot(
         ContextScope::Navigation => Ok(navigation::snapshot()),
         ContextScope::Workspaces => {
             let list = sources.workspaces.list().await?;
-            Ok(workspaces::snapshot(list, config.profile))
+            Ok(workspaces::snapshot(&list, config.profile))
         }
         ContextScope::Brain => brain::snapshot(&sources.store, config.profile)
             .await

@@ -71,7 +71,7 @@ impl WorkspaceSource for TaskStoreWorkspaces {
 
 /// Items for the profile: the metadata profile matches on the app's name
 /// and id but shows neither.
-pub fn snapshot(list: WorkspaceList, profile: Profile) -> Snapshot {
+pub fn snapshot(list: &WorkspaceList, profile: Profile) -> Snapshot {
     let entries = list
         .workspaces
         .iter()
@@ -116,13 +116,13 @@ mod tests {
             }],
             stale: false,
         };
-        let meta = snapshot(list.clone(), Profile::Metadata);
+        let meta = snapshot(&list, Profile::Metadata);
         let entry = &meta.entries[0];
         assert!(entry.matches("secret project"));
         let shown = serde_json::to_string(&entry.item).expect("json");
         assert!(!shown.to_lowercase().contains("secret"), "{shown}");
         assert_eq!(entry.item.summary, "Active workspace with 1 task.");
-        let summary = snapshot(list, Profile::Summary);
+        let summary = snapshot(&list, Profile::Summary);
         assert_eq!(
             summary.entries[0].item.title,
             "Secret Project [REDACTED EMAIL]"
