@@ -160,7 +160,7 @@ async fn subscribers_hear_finished_calls_and_catalog_changes() {
         .json()
         .await
         .expect("json");
-    assert_eq!(catalog["stats"]["granted"], 3);
+    assert_eq!(catalog["stats"]["granted"], 6);
 }
 
 #[tokio::test]
