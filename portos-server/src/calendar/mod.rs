@@ -104,6 +104,9 @@ pub struct NewEvent {
     pub end: Option<EventTime>,
     /// An RRULE value `recurrence::Rule` accepts.
     pub rrule: Option<String>,
+    /// Starts the series skips (EXDATE), as wall-clock times in the start's
+    /// zone (midnight for all-day events).
+    pub excluded: Vec<DateTime>,
 }
 
 /// A calendar source, with how many events it gave.
@@ -264,10 +267,20 @@ pub fn insert_event(
     let id = uuid::Uuid::new_v4().to_string();
     let (start, zone) = event.start.columns();
     let end = event.end.as_ref().map(|end| end.columns().0);
+    // One line per excluded start; NULL when there are none.
+    let excluded = (!event.excluded.is_empty()).then(|| {
+        event
+            .excluded
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
     connection.execute(
         "INSERT INTO calendar_events
-           (id, source_id, uid, title, location, all_day, start_at, end_at, tzid, rrule, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+           (id, source_id, uid, title, location, all_day, start_at, end_at, tzid, rrule, exdates,
+            created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
             id,
             source_id,
@@ -279,6 +292,7 @@ pub fn insert_event(
             end,
             zone,
             event.rrule,
+            excluded,
             now.to_string()
         ],
     )?;
@@ -313,6 +327,7 @@ struct StoredEvent {
     start: EventTime,
     end: Option<EventTime>,
     rrule: Option<String>,
+    excluded: Vec<DateTime>,
 }
 
 /// Every occurrence overlapping `[from, to)`, in start order (all-day
@@ -324,7 +339,7 @@ pub fn occurrences(
     to: Timestamp,
 ) -> Result<Vec<Occurrence>, StoreError> {
     let mut statement = connection.prepare_cached(
-        "SELECT id, source_id, title, location, all_day, start_at, end_at, tzid, rrule
+        "SELECT id, source_id, title, location, all_day, start_at, end_at, tzid, rrule, exdates
          FROM calendar_events",
     )?;
     let rows = statement.query_map([], |row| {
@@ -341,6 +356,10 @@ pub fn occurrences(
                 start: EventTime::AllDay(Date::constant(1970, 1, 1)),
                 end: None,
                 rrule: row.get(8)?,
+                excluded: row
+                    .get::<_, Option<String>>(9)?
+                    .map(|lines| lines.lines().filter_map(|line| line.parse().ok()).collect())
+                    .unwrap_or_default(),
             },
             EventTime::from_columns(all_day, &start, zone.clone()),
             end.and_then(|end| EventTime::from_columns(all_day, &end, zone)),
@@ -410,6 +429,9 @@ fn expand_into(
         None => vec![first],
     };
     for civil in starts {
+        if event.excluded.contains(&civil) {
+            continue;
+        }
         let Ok(start) = civil.to_zoned_datetime(zone.clone()) else {
             continue;
         };
