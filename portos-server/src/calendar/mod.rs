@@ -478,3 +478,49 @@ fn expand_into(
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use jiff::civil::date;
+    use jiff::tz::TimeZone;
+
+    use super::{EventTime, NewEvent, insert_event, occurrences};
+    use crate::store::Store;
+
+    /// A weekly 09:15 in Berlin stays 09:15 there across the spring DST
+    /// change (2026-03-29), so its UTC time moves by an hour.
+    #[test]
+    fn a_series_keeps_its_wall_clock_time_across_dst() {
+        let store = Store::open_in_memory().expect("store");
+        let starts = store
+            .run_blocking(|connection| {
+                let now = jiff::Timestamp::now();
+                insert_event(
+                    connection,
+                    None,
+                    &NewEvent {
+                        uid: None,
+                        title: "Standup".into(),
+                        location: None,
+                        start: EventTime::Timed {
+                            civil: date(2026, 3, 24).at(9, 15, 0, 0),
+                            zone: Some("Europe/Berlin".into()),
+                        },
+                        end: None,
+                        rrule: Some("FREQ=WEEKLY;COUNT=3".into()),
+                        excluded: vec![date(2026, 4, 7).at(9, 15, 0, 0)],
+                    },
+                    now,
+                )?;
+                let from = "2026-03-01T00:00:00Z".parse().expect("instant");
+                let to = "2026-05-01T00:00:00Z".parse().expect("instant");
+                occurrences(connection, &TimeZone::UTC, from, to)
+            })
+            .expect("store");
+        let shown: Vec<&str> = starts.iter().map(|o| o.start.as_str()).collect();
+        assert_eq!(
+            shown,
+            ["2026-03-24T08:15:00+00:00", "2026-03-31T07:15:00+00:00"]
+        );
+    }
+}
