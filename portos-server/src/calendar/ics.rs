@@ -6,7 +6,7 @@ use chrono::{Datelike, Timelike};
 use icalendar::{CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventLike};
 use jiff::civil::{Date, DateTime};
 
-use super::recurrence::Rule;
+use super::recurrence::{Rule, parse_basic_date, parse_basic_datetime};
 use super::{EventTime, NewEvent};
 
 /// A parsed calendar: its events, and what could not be read as written.
@@ -78,6 +78,10 @@ pub fn parse(text: &str) -> Result<ParsedCalendar, String> {
                 }
             },
         };
+        let excluded = match rrule {
+            Some(_) => excluded_starts(event, &start),
+            None => Vec::new(),
+        };
         parsed.events.push(NewEvent {
             uid: event.get_uid().map(str::to_owned),
             title,
@@ -89,9 +93,63 @@ pub fn parse(text: &str) -> Result<ParsedCalendar, String> {
             start,
             end,
             rrule,
+            excluded,
         });
     }
     Ok(parsed)
+}
+
+/// The EXDATE values of a series, as wall-clock starts in the zone of its
+/// DTSTART (so they compare with the expanded starts). A value in another
+/// zone or in UTC is moved to that zone first.
+fn excluded_starts(event: &icalendar::Event, start: &EventTime) -> Vec<DateTime> {
+    let start_zone = match start {
+        EventTime::Timed {
+            zone: Some(name), ..
+        } => jiff::tz::TimeZone::get(name).ok(),
+        _ => None,
+    };
+    let Some(properties) = event.multi_properties().get("EXDATE") else {
+        return Vec::new();
+    };
+    let mut excluded = Vec::new();
+    for property in properties {
+        let value_zone = property
+            .params()
+            .get("TZID")
+            .and_then(|tzid| resolve_zone(tzid.value()))
+            .and_then(|name| jiff::tz::TimeZone::get(&name).ok());
+        for value in property.value().split(',').map(str::trim) {
+            let civil = if let Some(date) = parse_basic_date(value) {
+                Some(date.to_datetime(jiff::civil::Time::midnight()))
+            } else if let Some(utc) = value.strip_suffix('Z') {
+                parse_basic_datetime(utc).map(|civil| {
+                    in_zone(civil, Some(&jiff::tz::TimeZone::UTC), start_zone.as_ref())
+                })
+            } else {
+                parse_basic_datetime(value)
+                    .map(|civil| in_zone(civil, value_zone.as_ref(), start_zone.as_ref()))
+            };
+            excluded.extend(civil);
+        }
+    }
+    excluded
+}
+
+/// `civil` read in `from`, as a wall-clock time in `to` (unchanged when
+/// either zone is unknown: both are then the user's).
+fn in_zone(
+    civil: DateTime,
+    from: Option<&jiff::tz::TimeZone>,
+    to: Option<&jiff::tz::TimeZone>,
+) -> DateTime {
+    match (from, to) {
+        (Some(from), Some(to)) => civil
+            .to_zoned_datetime(from.clone())
+            .map(|at| at.with_time_zone(to.clone()).datetime())
+            .unwrap_or(civil),
+        _ => civil,
+    }
 }
 
 fn event_time(value: &DatePerhapsTime, title: &str, warnings: &mut Vec<String>) -> EventTime {
@@ -167,7 +225,8 @@ mod tests {
             DTEND;TZID=Europe/Paris:20261204T000000\r\nLOCATION:Home\r\nEND:VEVENT\r\n\
             BEGIN:VEVENT\r\nUID:b\r\nSUMMARY:Holiday\r\nDTSTART;VALUE=DATE:20261225\r\nEND:VEVENT\r\n\
             BEGIN:VEVENT\r\nUID:c\r\nSUMMARY:Standup\r\nDTSTART:20261201T090000Z\r\n\
-            RRULE:FREQ=WEEKLY;BYDAY=TU,TH\r\nEND:VEVENT\r\n\
+            RRULE:FREQ=WEEKLY;BYDAY=TU,TH\r\nEXDATE;TZID=Europe/Paris:20261203T100000\r\n\
+            EXDATE:20261208T090000Z,20261210T090000Z\r\nEND:VEVENT\r\n\
             BEGIN:VEVENT\r\nUID:d\r\nSUMMARY:Odd\r\nDTSTART:20261201T090000Z\r\n\
             RRULE:FREQ=MINUTELY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
         let parsed = parse(text).expect("calendar");
@@ -188,6 +247,20 @@ mod tests {
         assert_eq!(
             parsed.events[2].rrule.as_deref(),
             Some("FREQ=WEEKLY;BYDAY=TU,TH")
+        );
+        // 10:00 in Paris is 09:00 UTC, the series' zone.
+        let excluded: Vec<String> = parsed.events[2]
+            .excluded
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            excluded,
+            [
+                "2026-12-03T09:00:00",
+                "2026-12-08T09:00:00",
+                "2026-12-10T09:00:00"
+            ]
         );
         assert_eq!(parsed.events[3].rrule, None);
         assert_eq!(parsed.warnings.len(), 1, "{:?}", parsed.warnings);

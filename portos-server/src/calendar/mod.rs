@@ -104,6 +104,9 @@ pub struct NewEvent {
     pub end: Option<EventTime>,
     /// An RRULE value `recurrence::Rule` accepts.
     pub rrule: Option<String>,
+    /// Starts the series skips (EXDATE), as wall-clock times in the start's
+    /// zone (midnight for all-day events).
+    pub excluded: Vec<DateTime>,
 }
 
 /// A calendar source, with how many events it gave.
@@ -264,10 +267,20 @@ pub fn insert_event(
     let id = uuid::Uuid::new_v4().to_string();
     let (start, zone) = event.start.columns();
     let end = event.end.as_ref().map(|end| end.columns().0);
+    // One line per excluded start; NULL when there are none.
+    let excluded = (!event.excluded.is_empty()).then(|| {
+        event
+            .excluded
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
     connection.execute(
         "INSERT INTO calendar_events
-           (id, source_id, uid, title, location, all_day, start_at, end_at, tzid, rrule, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+           (id, source_id, uid, title, location, all_day, start_at, end_at, tzid, rrule, exdates,
+            created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         params![
             id,
             source_id,
@@ -279,6 +292,7 @@ pub fn insert_event(
             end,
             zone,
             event.rrule,
+            excluded,
             now.to_string()
         ],
     )?;
@@ -313,6 +327,7 @@ struct StoredEvent {
     start: EventTime,
     end: Option<EventTime>,
     rrule: Option<String>,
+    excluded: Vec<DateTime>,
 }
 
 /// Every occurrence overlapping `[from, to)`, in start order (all-day
@@ -324,7 +339,7 @@ pub fn occurrences(
     to: Timestamp,
 ) -> Result<Vec<Occurrence>, StoreError> {
     let mut statement = connection.prepare_cached(
-        "SELECT id, source_id, title, location, all_day, start_at, end_at, tzid, rrule
+        "SELECT id, source_id, title, location, all_day, start_at, end_at, tzid, rrule, exdates
          FROM calendar_events",
     )?;
     let rows = statement.query_map([], |row| {
@@ -341,6 +356,10 @@ pub fn occurrences(
                 start: EventTime::AllDay(Date::constant(1970, 1, 1)),
                 end: None,
                 rrule: row.get(8)?,
+                excluded: row
+                    .get::<_, Option<String>>(9)?
+                    .map(|lines| lines.lines().filter_map(|line| line.parse().ok()).collect())
+                    .unwrap_or_default(),
             },
             EventTime::from_columns(all_day, &start, zone.clone()),
             end.and_then(|end| EventTime::from_columns(all_day, &end, zone)),
@@ -410,6 +429,9 @@ fn expand_into(
         None => vec![first],
     };
     for civil in starts {
+        if event.excluded.contains(&civil) {
+            continue;
+        }
         let Ok(start) = civil.to_zoned_datetime(zone.clone()) else {
             continue;
         };
@@ -454,5 +476,51 @@ fn expand_into(
             recurring: rule.is_some(),
             starts_at: start.with_time_zone(user.clone()),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::civil::date;
+    use jiff::tz::TimeZone;
+
+    use super::{EventTime, NewEvent, insert_event, occurrences};
+    use crate::store::Store;
+
+    /// A weekly 09:15 in Berlin stays 09:15 there across the spring DST
+    /// change (2026-03-29), so its UTC time moves by an hour.
+    #[test]
+    fn a_series_keeps_its_wall_clock_time_across_dst() {
+        let store = Store::open_in_memory().expect("store");
+        let starts = store
+            .run_blocking(|connection| {
+                let now = jiff::Timestamp::now();
+                insert_event(
+                    connection,
+                    None,
+                    &NewEvent {
+                        uid: None,
+                        title: "Standup".into(),
+                        location: None,
+                        start: EventTime::Timed {
+                            civil: date(2026, 3, 24).at(9, 15, 0, 0),
+                            zone: Some("Europe/Berlin".into()),
+                        },
+                        end: None,
+                        rrule: Some("FREQ=WEEKLY;COUNT=3".into()),
+                        excluded: vec![date(2026, 4, 7).at(9, 15, 0, 0)],
+                    },
+                    now,
+                )?;
+                let from = "2026-03-01T00:00:00Z".parse().expect("instant");
+                let to = "2026-05-01T00:00:00Z".parse().expect("instant");
+                occurrences(connection, &TimeZone::UTC, from, to)
+            })
+            .expect("store");
+        let shown: Vec<&str> = starts.iter().map(|o| o.start.as_str()).collect();
+        assert_eq!(
+            shown,
+            ["2026-03-24T08:15:00+00:00", "2026-03-31T07:15:00+00:00"]
+        );
     }
 }

@@ -422,6 +422,7 @@ fn checked_event(body: EventBody) -> Result<NewEvent, ApiError> {
         start,
         end,
         rrule: None,
+        excluded: Vec::new(),
     })
 }
 

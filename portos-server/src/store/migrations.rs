@@ -181,6 +181,7 @@ const MIGRATIONS: &[&str] = &[
         end_at     TEXT,
         tzid       TEXT,
         rrule      TEXT,
+        exdates    TEXT,
         created_at TEXT NOT NULL
     );
     CREATE INDEX calendar_events_source ON calendar_events (source_id);",
