@@ -43,7 +43,7 @@ fn every_scope_and_format_matches_its_snapshot() {
 }
 
 #[test]
-fn voice_mcp_lists_the_brain_and_time_tools() {
+fn voice_mcp_lists_the_23_voice_tools_in_contract_order() {
     let dir = tempfile::tempdir().expect("temp dir");
     let catalog = dump_json(dir.path(), &["--scope", "voice", "--format", "mcp"]);
     let names: Vec<&str> = catalog["tools"]
@@ -52,16 +52,56 @@ fn voice_mcp_lists_the_brain_and_time_tools() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
+    // BEHAVIOUR §0.1: eidoverse.status plus the 22 shared adapters, the
+    // latter in the §3 table order; MCP names are provider names.
     assert_eq!(
         names,
         [
+            "eidoverse_status",
             "brain_capture",
             "brain_search",
             "brain_recent",
+            "health_log_drink",
+            "health_log_nicotine",
+            "health_today",
+            "health_log_weight",
+            "health_log_workout",
+            "goals_list",
+            "goals_update_progress",
+            "goals_log_note",
+            "system_processes_status",
+            "feeds_digest",
+            "feeds_mark_read",
+            "journal_append",
+            "journal_read",
             "time_now",
-            "cos_agents_status"
+            "calendar_today",
+            "calendar_next",
+            "weather_now",
+            "cos_agents_status",
+            "catalog_search",
         ]
     );
+}
+
+#[test]
+fn every_scope_has_the_contract_count() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // BEHAVIOUR §0.1 and §2.7: voice 23, agent and ui 32 (the mind-only
+    // family is not built, so mind and all are 32 too). Reads: 13 of the 22,
+    // eidoverse status/chat/destinations, user-actions.query.
+    for (scope, total, read, write) in [
+        ("voice", 23, 14, 9),
+        ("agent", 32, 17, 15),
+        ("ui", 32, 17, 15),
+        ("mind", 32, 17, 15),
+        ("all", 32, 17, 15),
+    ] {
+        let catalog = dump_json(dir.path(), &["--scope", scope]);
+        assert_eq!(catalog["stats"]["total"], total, "{scope}");
+        assert_eq!(catalog["stats"]["read"], read, "{scope}");
+        assert_eq!(catalog["stats"]["write"], write, "{scope}");
+    }
 }
 
 #[test]
@@ -70,9 +110,7 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 6);
-    assert_eq!(catalog["stats"]["read"], 5);
-    assert_eq!(catalog["stats"]["write"], 1);
+    assert_eq!(catalog["stats"]["total"], 32);
 }
 
 #[test]
@@ -132,12 +170,14 @@ fn intent_narrows_only_the_voice_groups() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["time.now"]);
+    // §2.6's example: the ungrouped journal.append and time.now, plus
+    // eidoverse.status, which intent never filters.
+    assert_eq!(names, ["eidoverse.status", "journal.append", "time.now"]);
     let catalog = dump_json(
         dir.path(),
         &["--scope", "voice", "--intent", "search my brain for tacos"],
     );
-    assert_eq!(catalog["stats"]["total"], 4);
+    assert_eq!(catalog["stats"]["total"], 6);
 }
 
 #[test]
@@ -157,15 +197,22 @@ fn mind_grants_are_read_from_the_store() {
 
     let catalog = dump_json(dir.path(), &["--scope", "mind"]);
     for tool in catalog["tools"].as_array().expect("tools") {
-        let expected = tool["policy"]["sideEffect"] == "read";
+        // readPortos alone grants exactly the reads that need nothing else
+        // ("yes" is not `true`, so writePortos stays off).
+        let needs_only_read_portos = tool["policy"]["requiredCapabilities"]
+            .as_array()
+            .expect("capabilities")
+            .iter()
+            .all(|capability| capability == "readPortos");
+        let expected = tool["policy"]["sideEffect"] == "read" && needs_only_read_portos;
         assert_eq!(tool["granted"], expected, "{}", tool["name"]);
     }
-    // The reads: user-actions.query, brain.search, brain.recent, time.now,
-    // cos.agents.status.
-    assert_eq!(catalog["stats"]["granted"], 5);
+    // 13 shared reads, eidoverse.status and eidoverse.chat, user-actions.query
+    // (eidoverse.destinations also needs visitEidoversePeers).
+    assert_eq!(catalog["stats"]["granted"], 16);
     // Provider formats drop what is not granted.
     let openai = dump_json(dir.path(), &["--scope", "mind", "--format", "openai"]);
-    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(5));
+    assert_eq!(openai["tools"].as_array().map(Vec::len), Some(16));
     // Scope `ui` never reports grants.
     let ui = dump_json(dir.path(), &["--scope", "ui"]);
     assert!(

@@ -9,6 +9,7 @@ use portos_core::portos_route;
 use super::ApiError;
 use super::body::JsonBody;
 use crate::app::App;
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::location::{self, Location};
 
 /// The stored location; 404 while none is set (the weather then uses San
@@ -52,8 +53,27 @@ async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Location
         .map_err(|message| ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message))?;
     let stored = location.clone();
     app.store
-        .run(move |connection| location::store(connection, &stored))
+        .run(move |connection| {
+            // The setting and its ledger row commit together.
+            let transaction = connection.transaction()?;
+            location::store(&transaction, &stored)?;
+            ledger::record(&transaction, &location_changed(&stored))?;
+            Ok(transaction.commit()?)
+        })
         .await
         .map_err(|error| ApiError::internal(error.to_string()))?;
     Ok(Json(location))
+}
+
+/// The ledger row of a location change (`settings.update`). The coordinates
+/// stay out of it: the ledger is readable by agents, a home address is not
+/// theirs to learn from it.
+fn location_changed(location: &Location) -> NewAction {
+    let summary = match &location.name {
+        Some(name) => format!("Set the location to {name}"),
+        None => "Set the location".to_owned(),
+    };
+    NewAction::new(ActionType::SettingsUpdate, Actor::User, summary)
+        .target(location::LOCATION, Some("Location".to_owned()))
+        .source(Source::http("PUT", "/api/settings/location"))
 }
