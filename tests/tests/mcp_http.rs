@@ -31,7 +31,7 @@ fn assert_error_body(body: &Value, code: &str) {
 async fn put_settings(
     client: &Client,
     server: &ServerProcess,
-    settings: Value,
+    settings: &Value,
 ) -> (StatusCode, Value) {
     let response = client
         .put(server.url("/api/settings/agent-context"))
@@ -66,7 +66,12 @@ async fn rpc(client: &Client, server: &ServerProcess, message: &Value) -> Value 
     response.json().await.expect("JSON body")
 }
 
-async fn call_tool(client: &Client, server: &ServerProcess, name: &str, arguments: Value) -> Value {
+async fn call_tool(
+    client: &Client,
+    server: &ServerProcess,
+    name: &str,
+    arguments: &Value,
+) -> Value {
     let answer = rpc(client, server, &json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": name, "arguments": arguments}}),
     )
     .await;
@@ -497,7 +502,7 @@ async fn tool_results_grants_and_idempotency() {
     let server = enabled_server(&client, &json!({})).await;
 
     // A granted semantic tool, by provider name and by canonical name.
-    let result = call_tool(&client, &server, "time_now", json!({})).await;
+    let result = call_tool(&client, &server, "time_now", &json!({})).await;
     assert!(result.get("isError").is_none(), "{result}");
     let envelope = &result["structuredContent"];
     assert_eq!(envelope["type"], "portos_tool_result");
@@ -511,22 +516,22 @@ async fn tool_results_grants_and_idempotency() {
     let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().expect("text"))
         .expect("json text");
     assert_eq!(&text, envelope);
-    let result = call_tool(&client, &server, "time.now", json!({})).await;
+    let result = call_tool(&client, &server, "time.now", &json!({})).await;
     assert_eq!(result["structuredContent"]["state"], "completed");
 
     // Ungranted and unknown tools.
-    let result = call_tool(&client, &server, "brain_capture", json!({"text": "x"})).await;
+    let result = call_tool(&client, &server, "brain_capture", &json!({"text": "x"})).await;
     assert_eq!(
         error_text(&result),
         "Unknown or ungranted tool: brain_capture"
     );
-    let result = call_tool(&client, &server, "no_such_tool", json!({})).await;
+    let result = call_tool(&client, &server, "no_such_tool", &json!({})).await;
     assert_eq!(
         error_text(&result),
         "Unknown or ungranted tool: no_such_tool"
     );
     // Registry refusals (schema) are results with the registry's message.
-    let result = call_tool(&client, &server, "time_now", json!({"bogus": 1})).await;
+    let result = call_tool(&client, &server, "time_now", &json!({"bogus": 1})).await;
     assert!(
         error_text(&result).contains("Invalid arguments"),
         "{result}"
@@ -567,16 +572,16 @@ async fn tool_results_grants_and_idempotency() {
     assert!(error_text(&bad["result"]).contains("requestId"), "{bad}");
 
     // Context tools.
-    let profile = call_tool(&client, &server, "context_profile", json!({})).await;
+    let profile = call_tool(&client, &server, "context_profile", &json!({})).await;
     assert_eq!(profile["structuredContent"]["profile"], "metadata");
     assert_eq!(profile["structuredContent"]["actions"]["readPortos"], true);
-    let result = call_tool(&client, &server, "context_profile", json!({"x": 1})).await;
+    let result = call_tool(&client, &server, "context_profile", &json!({"x": 1})).await;
     assert_eq!(error_text(&result), "Invalid tool input at: x");
     let result = call_tool(
         &client,
         &server,
         "search_context",
-        json!({"query": " ", "limit": 99}),
+        &json!({"query": " ", "limit": 99}),
     )
     .await;
     assert_eq!(error_text(&result), "Invalid tool input at: query, limit");
@@ -584,7 +589,7 @@ async fn tool_results_grants_and_idempotency() {
         &client,
         &server,
         "search_context",
-        json!({"query": "openapi", "scopes": ["brain"]}),
+        &json!({"query": "openapi", "scopes": ["brain"]}),
     )
     .await;
     assert_eq!(
@@ -595,7 +600,7 @@ async fn tool_results_grants_and_idempotency() {
         &client,
         &server,
         "search_context",
-        json!({"query": "openapi"}),
+        &json!({"query": "openapi"}),
     )
     .await;
     let found = &found["structuredContent"];
@@ -604,13 +609,13 @@ async fn tool_results_grants_and_idempotency() {
     assert_eq!(found["sourceTruncated"], false);
     assert_eq!(found["sourceStatus"], "fresh");
     let reference = found["items"][0]["ref"].as_str().expect("ref").to_owned();
-    let got = call_tool(&client, &server, "get_context", json!({"ref": reference})).await;
+    let got = call_tool(&client, &server, "get_context", &json!({"ref": reference})).await;
     assert_eq!(got["structuredContent"]["item"], found["items"][0]);
     let got = call_tool(
         &client,
         &server,
         "get_context",
-        json!({"ref": "brain:inbox:abc"}),
+        &json!({"ref": "brain:inbox:abc"}),
     )
     .await;
     assert_eq!(
@@ -621,7 +626,7 @@ async fn tool_results_grants_and_idempotency() {
         &client,
         &server,
         "list_context",
-        json!({"scope": "navigation", "limit": 5}),
+        &json!({"scope": "navigation", "limit": 5}),
     )
     .await;
     assert_eq!(page["structuredContent"]["nextCursor"], 5);
@@ -633,7 +638,7 @@ async fn tool_results_grants_and_idempotency() {
         &client,
         &server,
         "list_context",
-        json!({"scope": "workspaces"}),
+        &json!({"scope": "workspaces"}),
     )
     .await;
     assert_eq!(workspaces["structuredContent"]["total"], 0);
@@ -642,7 +647,7 @@ async fn tool_results_grants_and_idempotency() {
         &client,
         &server,
         "resolve_navigation",
-        json!({"query": "api explorer"}),
+        &json!({"query": "api explorer"}),
     )
     .await;
     assert_eq!(resolved["structuredContent"]["match"]["path"], "/explorer");
@@ -650,7 +655,7 @@ async fn tool_results_grants_and_idempotency() {
         &client,
         &server,
         "resolve_navigation",
-        json!({"query": "quantum flux"}),
+        &json!({"query": "quantum flux"}),
     )
     .await;
     assert_eq!(
@@ -671,7 +676,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
         &client,
         &server,
         "brain_capture",
-        json!({"text": "Call zelda@example.com about the falcon plan"}),
+        &json!({"text": "Call zelda@example.com about the falcon plan"}),
     )
     .await;
     assert_eq!(
@@ -691,7 +696,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
         &client,
         &server,
         "resolve_navigation",
-        json!({"query": "x"}),
+        &json!({"query": "x"}),
     )
     .await;
     assert_eq!(error_text(&refused), "Tool requires the navigation scope.");
@@ -700,7 +705,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
         &client,
         &server,
         "search_context",
-        json!({"query": "FALCON"}),
+        &json!({"query": "FALCON"}),
     )
     .await;
     let text = found["content"][0]["text"]
@@ -726,7 +731,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
         &client,
         &server,
         "get_context",
-        json!({"ref": "identity:section:brain-inbox"}),
+        &json!({"ref": "identity:section:brain-inbox"}),
     )
     .await;
     assert_eq!(
@@ -745,7 +750,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
         &client,
         &server,
         "search_context",
-        json!({"query": "falcon"}),
+        &json!({"query": "falcon"}),
     )
     .await;
     let item = &found["structuredContent"]["items"][0];
@@ -754,7 +759,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
         "Call [REDACTED EMAIL] about the falcon plan"
     );
     // Revoked grants take effect at once.
-    let revoked = call_tool(&client, &server, "brain_capture", json!({"text": "again"})).await;
+    let revoked = call_tool(&client, &server, "brain_capture", &json!({"text": "again"})).await;
     assert_eq!(
         error_text(&revoked),
         "Unknown or ungranted tool: brain_capture"
@@ -793,7 +798,7 @@ async fn source_cap_and_response_budget() {
         &client,
         &server,
         "search_context",
-        json!({"query": "lorem", "limit": 25}),
+        &json!({"query": "lorem", "limit": 25}),
     )
     .await;
     let found = &found["structuredContent"];

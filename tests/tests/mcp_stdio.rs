@@ -53,7 +53,7 @@ impl Stdio_ {
         self.read()
     }
 
-    fn call(&mut self, name: &str, arguments: Value) -> Value {
+    fn call(&mut self, name: &str, arguments: &Value) -> Value {
         let answer = self.ask(&json!({"jsonrpc": "2.0", "id": name, "method": "tools/call", "params": {"name": name, "arguments": arguments}}));
         answer["result"].clone()
     }
@@ -98,7 +98,7 @@ fn methods_tools_and_grants_over_stdio() {
     );
 
     // Disabled (the default): calls are refused as results.
-    let refused = mcp.call("context_profile", json!({}));
+    let refused = mcp.call("context_profile", &json!({}));
     assert_eq!(refused["isError"], true);
     assert_eq!(
         refused["content"][0]["text"],
@@ -121,16 +121,16 @@ fn methods_tools_and_grants_over_stdio() {
         names.contains(&"search_context") && names.contains(&"time_now"),
         "{names:?}"
     );
-    let profile = mcp.call("context_profile", json!({}));
+    let profile = mcp.call("context_profile", &json!({}));
     assert_eq!(profile["structuredContent"]["actions"]["readPortos"], true);
-    let now = mcp.call("time_now", json!({}));
+    let now = mcp.call("time_now", &json!({}));
     assert_eq!(now["structuredContent"]["state"], "completed", "{now}");
     assert!(
         now["structuredContent"]["requestId"]
             .as_str()
             .is_some_and(|id| id.starts_with("agent-mcp:"))
     );
-    let ungranted = mcp.call("brain_capture", json!({"text": "x"}));
+    let ungranted = mcp.call("brain_capture", &json!({"text": "x"}));
     assert_eq!(
         ungranted["content"][0]["text"],
         "Unknown or ungranted tool: brain_capture"

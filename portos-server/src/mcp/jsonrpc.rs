@@ -125,7 +125,11 @@ fn valid_id(id: &Value) -> bool {
 }
 
 pub fn result_response(id: &Value, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+    let mut out = Map::new();
+    out.insert("jsonrpc".to_owned(), json!("2.0"));
+    out.insert("id".to_owned(), id.clone());
+    out.insert("result".to_owned(), result);
+    Value::Object(out)
 }
 
 pub fn error_response(id: &Value, code: i64, message: &str) -> Value {
@@ -136,27 +140,27 @@ pub fn error_response(id: &Value, code: i64, message: &str) -> Value {
 mod tests {
     use super::*;
 
-    fn parse_value(value: Value) -> Result<Message, Rejected> {
+    fn parse_value(value: &Value) -> Result<Message, Rejected> {
         parse(value.to_string().as_bytes())
     }
 
     #[test]
     fn requests_notifications_and_responses() {
         assert!(matches!(
-            parse_value(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})),
+            parse_value(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})),
             Ok(Message::Request { .. })
         ));
         assert!(matches!(
-            parse_value(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+            parse_value(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
             Ok(Message::Notification { .. })
         ));
         assert_eq!(
-            parse_value(json!({"jsonrpc": "2.0", "id": "a", "result": {}})),
+            parse_value(&json!({"jsonrpc": "2.0", "id": "a", "result": {}})),
             Ok(Message::Response)
         );
         assert_eq!(
             parse_value(
-                json!({"jsonrpc": "2.0", "id": "a", "error": {"code": -1, "message": "x"}})
+                &json!({"jsonrpc": "2.0", "id": "a", "error": {"code": -1, "message": "x"}})
             ),
             Ok(Message::Response)
         );
@@ -180,7 +184,7 @@ mod tests {
             json!("ping"),
         ] {
             assert_eq!(
-                parse_value(bad.clone()).map_err(|r| r.code),
+                parse_value(&bad).map_err(|r| r.code),
                 Err(INVALID_REQUEST),
                 "{bad}"
             );

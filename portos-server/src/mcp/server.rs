@@ -247,14 +247,16 @@ impl McpServer {
 
 fn structured(output: Value, is_error: bool) -> Value {
     let text = output.to_string();
-    let mut result = json!({
-        "content": [{ "type": "text", "text": text }],
-        "structuredContent": output,
-    });
-    if is_error && let Some(object) = result.as_object_mut() {
-        object.insert("isError".to_owned(), Value::Bool(true));
+    let mut result = Map::new();
+    if is_error {
+        result.insert("isError".to_owned(), Value::Bool(true));
     }
-    result
+    result.insert(
+        "content".to_owned(),
+        json!([{ "type": "text", "text": text }]),
+    );
+    result.insert("structuredContent".to_owned(), output);
+    Value::Object(result)
 }
 
 fn error_result(message: &str) -> Value {

@@ -26,7 +26,12 @@ fn item_schema() -> Value {
 }
 
 fn nullable(schema: Value) -> Value {
-    json!({ "anyOf": [schema, { "type": "null" }] })
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "anyOf".to_owned(),
+        Value::Array(vec![schema, json!({ "type": "null" })]),
+    );
+    Value::Object(out)
 }
 
 fn status_schema() -> Value {
@@ -34,7 +39,12 @@ fn status_schema() -> Value {
 }
 
 fn object(properties: Value, required: &[&str]) -> Value {
-    json!({ "type": "object", "properties": properties, "required": required, "additionalProperties": false })
+    let mut out = serde_json::Map::new();
+    out.insert("type".to_owned(), json!("object"));
+    out.insert("properties".to_owned(), properties);
+    out.insert("required".to_owned(), json!(required));
+    out.insert("additionalProperties".to_owned(), Value::Bool(false));
+    Value::Object(out)
 }
 
 /// One tool's definition in MCP `tools/list` form.
