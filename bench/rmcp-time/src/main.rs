@@ -57,7 +57,7 @@ impl ServerHandler for TimeServer {
         if request.name != "time_now" {
             return Err(ErrorData::invalid_params("unknown tool", None));
         }
-        let now = jiff::Zoned::now();
+        let now = jiff::ZonedDateTime::now();
         let output = json!({
             "ok": true,
             "iso": now.timestamp().to_string(),
