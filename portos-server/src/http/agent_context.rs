@@ -363,6 +363,19 @@ fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
     accept.contains("application/json") && accept.contains("text/event-stream")
 }
 
+/// The ledger row of an Agent Tools settings change (`settings.update`).
+fn settings_changed(enabled: bool) -> NewAction {
+    let state = if enabled { "enabled" } else { "disabled" };
+    NewAction::new(
+        ActionType::SettingsUpdate,
+        Actor::User,
+        format!("Saved the Agent Tools settings ({state})"),
+    )
+    .target(settings::AGENT_CONTEXT, Some("Agent Tools".to_owned()))
+    .payload(serde_json::json!({ "enabled": enabled }))
+    .source(Source::http("PUT", "/api/settings/agent-context"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,17 +417,4 @@ mod tests {
         assert_eq!(strip_port("[::1]:5555"), "[::1]");
         assert_eq!(strip_port("localhost"), "localhost");
     }
-}
-
-/// The ledger row of an Agent Tools settings change (`settings.update`).
-fn settings_changed(enabled: bool) -> NewAction {
-    let state = if enabled { "enabled" } else { "disabled" };
-    NewAction::new(
-        ActionType::SettingsUpdate,
-        Actor::User,
-        format!("Saved the Agent Tools settings ({state})"),
-    )
-    .target(settings::AGENT_CONTEXT, Some("Agent Tools".to_owned()))
-    .payload(serde_json::json!({ "enabled": enabled }))
-    .source(Source::http("PUT", "/api/settings/agent-context"))
 }
