@@ -160,7 +160,9 @@ async fn subscribers_hear_finished_calls_and_catalog_changes() {
         .json()
         .await
         .expect("json");
-    assert_eq!(catalog["stats"]["granted"], 3);
+    // Every read tool: brain.search, brain.recent, health.today, goals.list,
+    // journal.read, time.now.
+    assert_eq!(catalog["stats"]["granted"], 6);
 }
 
 #[tokio::test]
