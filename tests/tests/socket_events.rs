@@ -160,7 +160,9 @@ async fn subscribers_hear_finished_calls_and_catalog_changes() {
         .json()
         .await
         .expect("json");
-    assert_eq!(catalog["stats"]["granted"], 3);
+    // The mind's reads: user-actions.query, brain.search, brain.recent,
+    // time.now, cos.agents.status.
+    assert_eq!(catalog["stats"]["granted"], 5);
 }
 
 #[tokio::test]
