@@ -368,3 +368,90 @@ async fn an_unreachable_peer_is_a_failed_result() {
         "unreachable"
     );
 }
+
+#[tokio::test]
+async fn peers_and_settings_routes_check_what_people_send() {
+    let client = portos_tests::http_client();
+    let (a, a_token) = protected_server(&client).await;
+    let owner = Owner {
+        client: &client,
+        server: &a,
+        token: &a_token,
+    };
+    let post = reqwest::Method::POST;
+    for (body, status) in [
+        (
+            json!({"id": "p1", "url": "ftp://example.org"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"id": "p1", "url": "not a url"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"id": "p1", "url": "http://h:1/?q=1"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"id": "a/b", "url": "http://h:1"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            json!({"id": "p1", "url": "http://h:1", "extra": 1}),
+            StatusCode::BAD_REQUEST,
+        ),
+        (json!({"id": "p1"}), StatusCode::BAD_REQUEST),
+    ] {
+        let (got, answer) = owner
+            .send(post.clone(), "/api/eidoverse/peers", Some(body.clone()))
+            .await;
+        assert_eq!(got, status, "{body}: {answer}");
+    }
+    let (_, listed) = owner
+        .send(reqwest::Method::GET, "/api/eidoverse/peers", None)
+        .await;
+    assert_eq!(listed["peers"], json!([]), "a refused peer is not stored");
+    owner.add_peer("p1", "http://127.0.0.1:9/", "P One").await;
+    let (_, listed) = owner
+        .send(reqwest::Method::GET, "/api/eidoverse/peers", None)
+        .await;
+    assert_eq!(
+        listed["peers"],
+        json!([{"id": "p1", "url": "http://127.0.0.1:9", "name": "P One"}])
+    );
+    let (status, _) = owner
+        .send(reqwest::Method::DELETE, "/api/eidoverse/peers/p1", None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = owner
+        .send(reqwest::Method::DELETE, "/api/eidoverse/peers/p1", None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(body["code"], "PEER_NOT_FOUND");
+
+    let (status, settings) = owner
+        .send(reqwest::Method::GET, "/api/eidoverse/settings", None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        settings,
+        json!({"acceptGuests": false}),
+        "guests are off by default"
+    );
+    let (status, _) = owner
+        .send(
+            reqwest::Method::PUT,
+            "/api/eidoverse/settings",
+            Some(json!({"acceptGuests": "yes"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = owner
+        .send(post, "/api/eidoverse/chat", Some(json!({"text": "  "})))
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) = owner
+        .send(reqwest::Method::GET, "/api/eidoverse/chat?after=-2", None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
