@@ -6,9 +6,10 @@
 //! rmcp-time 127.0.0.1:18082     # POST http://127.0.0.1:18082/mcp, GET /health
 //! ```
 //!
-//! The tool answers a small structured object (the local time as RFC 3339,
-//! the Unix milliseconds), about what portos's `time.now` returns, so the two
-//! servers do comparable work per call.
+//! The tool answers a small structured object (the time as RFC 3339, the Unix
+//! milliseconds), about what portos's `time.now` returns, so the two
+//! servers do comparable work per call (in UTC: the baseline has no user
+//! time zone to read).
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -57,12 +58,12 @@ impl ServerHandler for TimeServer {
         if request.name != "time_now" {
             return Err(ErrorData::invalid_params("unknown tool", None));
         }
-        let now = jiff::ZonedDateTime::now();
+        let now = jiff::Timestamp::now();
         let output = json!({
             "ok": true,
-            "iso": now.timestamp().to_string(),
-            "unixMs": now.timestamp().as_millisecond(),
-            "summary": format!("It is {}", now.strftime("%H:%M")),
+            "iso": now.to_string(),
+            "unixMs": now.as_millisecond(),
+            "summary": format!("It is {} UTC", now.strftime("%H:%M")),
         });
         Ok(CallToolResult::structured(output).into())
     }
