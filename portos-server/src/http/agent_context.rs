@@ -176,7 +176,15 @@ async fn mcp_post(State(app): State<App>, request: Request) -> Result<Response, 
     };
     let server = McpServer::new(app, ConfigReads::Cached);
     Ok(match server.handle(message, &meta).await {
-        Some(response) => (StatusCode::OK, Json(response)).into_response(),
+        Some(response) => (
+            StatusCode::OK,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            response,
+        )
+            .into_response(),
         None => StatusCode::ACCEPTED.into_response(),
     })
 }

@@ -141,8 +141,9 @@ impl McpServer {
             .unwrap_or_default()
     }
 
-    /// Answers one message; `None` for notifications and responses.
-    pub async fn handle(&self, message: Message, meta: &CallMeta) -> Option<Value> {
+    /// Answers one message, rendered as JSON text; `None` for notifications
+    /// and responses.
+    pub async fn handle(&self, message: Message, meta: &CallMeta) -> Option<String> {
         let Message::Request { id, method, params } = message else {
             return None;
         };
@@ -157,21 +158,35 @@ impl McpServer {
                 false => Err((INVALID_PARAMS, "Invalid tools/list params")),
             },
             "tools/call" => match call_params(params) {
-                Some((name, arguments)) => Ok(self.call_tool(&name, arguments, meta).await),
+                Some((name, arguments)) => {
+                    return Some(
+                        self.call_tool(&name, arguments, meta)
+                            .await
+                            .into_response(&id),
+                    );
+                }
                 None => Err((INVALID_PARAMS, "Invalid tools/call params")),
             },
             // Includes `server/discover` of newer SDKs: a fast "not found"
             // makes them fall back to `initialize`.
             _ => Err((METHOD_NOT_FOUND, "Method not found")),
         };
-        Some(match answer {
-            Ok(result) => jsonrpc::result_response(&id, result),
-            Err((code, message)) => jsonrpc::error_response(&id, code, message),
-        })
+        Some(
+            match answer {
+                Ok(result) => jsonrpc::result_response(&id, result),
+                Err((code, message)) => jsonrpc::error_response(&id, code, message),
+            }
+            .to_string(),
+        )
     }
 
     /// A `tools/call` result (BEHAVIOUR §5.6).
-    pub async fn call_tool(&self, name: &str, arguments: Option<Value>, meta: &CallMeta) -> Value {
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        meta: &CallMeta,
+    ) -> ToolReply {
         let config = self.config().await;
         if !config.active() {
             return error_result("Agent context is disabled or invalid.");
@@ -182,7 +197,7 @@ impl McpServer {
                 workspaces: self.app.workspaces.clone(),
             };
             return match context::call(name, arguments.as_ref(), &config, &sources).await {
-                Outcome::Output(output) => structured(output, false),
+                Outcome::Output(output) => ToolReply::structured(output.to_string(), false),
                 Outcome::Refused(message) => error_result(&message),
             };
         }
@@ -195,7 +210,7 @@ impl McpServer {
         arguments: Option<Value>,
         config: &AgentContextConfig,
         meta: &CallMeta,
-    ) -> Value {
+    ) -> ToolReply {
         let grants = config.grants();
         let Some(tool) = self
             .app
@@ -235,35 +250,68 @@ impl McpServer {
             .call(&Authority::agent(grants), call)
             .await
         {
-            Ok(result) => {
-                let failed = !result.is_completed();
-                let value = serde_json::to_value(&result).unwrap_or(Value::Null);
-                structured(value, failed)
-            }
+            Ok(result) => match serde_json::to_string(&result) {
+                Ok(text) => ToolReply::structured(text, !result.is_completed()),
+                Err(error) => error_result(&format!("The result could not be written: {error}")),
+            },
             Err(error) => error_result(&error.message),
         }
     }
 }
 
-fn structured(output: Value, is_error: bool) -> Value {
-    let text = output.to_string();
-    let mut result = Map::new();
-    if is_error {
-        result.insert("isError".to_owned(), Value::Bool(true));
-    }
-    result.insert(
-        "content".to_owned(),
-        json!([{ "type": "text", "text": text }]),
-    );
-    result.insert("structuredContent".to_owned(), output);
-    Value::Object(result)
+/// A `tools/call` result (BEHAVIOUR §5.6). A tool's output is kept as the
+/// JSON text it was written as once: the response carries it twice (as the
+/// `content` text and as `structuredContent`), and building a `Value` tree
+/// to write it twice cost more than the call it reports (see
+/// docs/benchmarks.md, Agent Tools MCP).
+#[derive(Debug)]
+pub enum ToolReply {
+    /// `output` is a JSON object's text, as serde_json wrote it.
+    Structured { output: String, is_error: bool },
+    /// A refusal: only a text, always `isError`.
+    Refused(String),
 }
 
-fn error_result(message: &str) -> Value {
-    json!({
-        "isError": true,
-        "content": [{ "type": "text", "text": cap(message, MAX_ERROR_CHARS) }],
-    })
+impl ToolReply {
+    fn structured(output: String, is_error: bool) -> ToolReply {
+        ToolReply::Structured { output, is_error }
+    }
+
+    /// The JSON-RPC response carrying this result, as JSON text.
+    pub fn into_response(self, id: &Value) -> String {
+        match self {
+            ToolReply::Structured { output, is_error } => {
+                let mut out = String::with_capacity(2 * output.len() + 128);
+                out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+                out.push_str(&id.to_string());
+                out.push_str(r#","result":{"#);
+                if is_error {
+                    out.push_str(r#""isError":true,"#);
+                }
+                out.push_str(r#""content":[{"type":"text","text":"#);
+                // Writing a `str` cannot fail: it is the text, escaped.
+                let escaped =
+                    serde_json::to_string(output.as_str()).unwrap_or_else(|_| String::from("\"\""));
+                out.push_str(&escaped);
+                out.push_str(r#"}],"structuredContent":"#);
+                out.push_str(&output);
+                out.push_str("}}");
+                out
+            }
+            ToolReply::Refused(message) => jsonrpc::result_response(
+                id,
+                json!({
+                    "isError": true,
+                    "content": [{ "type": "text", "text": message }],
+                }),
+            )
+            .to_string(),
+        }
+    }
+}
+
+fn error_result(message: &str) -> ToolReply {
+    ToolReply::Refused(cap(message, MAX_ERROR_CHARS))
 }
 
 fn cap(text: &str, max: usize) -> String {

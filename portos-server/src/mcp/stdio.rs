@@ -101,7 +101,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         let sender = sender.clone();
         tasks.spawn(async move {
             if let Some(response) = server.handle(reply, &CallMeta::default()).await {
-                let _ = sender.send(response.to_string()).await;
+                let _ = sender.send(response).await;
             }
         });
     }
