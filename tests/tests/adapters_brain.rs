@@ -1,82 +1,23 @@
 //! brain.capture / brain.search / brain.recent through the registry, on a
 //! real SQLite store in a temporary directory (BEHAVIOUR §3 rows 1–3).
 
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
-};
-use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
+use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolResult, ToolState};
 use portos_tests as _;
-use serde_json::{Value, json};
+use serde_json::json;
+use support::{read_write, result};
 
-struct Fixture {
-    registry: Registry,
-    // Kept so the store's directory lives as long as the registry.
-    _dir: tempfile::TempDir,
-    next_id: std::cell::Cell<u32>,
-}
+mod support;
+
+type Fixture = support::RegistryFixture;
 
 fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let registry = registry_on(dir.path());
-    Fixture {
-        registry,
-        _dir: dir,
-        next_id: std::cell::Cell::new(0),
-    }
-}
-
-fn registry_on(path: &std::path::Path) -> Registry {
-    let config = Config {
-        data_dir: path.to_owned(),
-        timezone: Some("UTC".to_owned()),
-        ..Config::default()
-    };
-    build_registry(&config, Store::open(path).expect("store")).expect("registry")
-}
-
-fn granted() -> Authority {
-    Authority::agent(
-        Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos),
-    )
+    Fixture::new("UTC", read_write())
 }
 
 impl Fixture {
-    async fn call_as(
-        &self,
-        authority: Authority,
-        name: &str,
-        arguments: Value,
-    ) -> Result<ToolResult, portos_core::ToolError> {
-        let id = self.next_id.get() + 1;
-        self.next_id.set(id);
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object")
-        };
-        self.registry
-            .call(
-                &authority,
-                ToolCall::new(format!("t-{id}"), name, arguments),
-            )
-            .await
-    }
-
-    async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(granted(), name, arguments)
-            .await
-            .expect("the call is allowed")
-    }
-
     async fn capture(&self, text: &str) -> ToolResult {
         self.call("brain.capture", json!({ "text": text })).await
     }
-}
-
-fn result(r: &ToolResult) -> &Value {
-    r.result.as_ref().expect("a result object")
 }
 
 #[tokio::test]
@@ -197,7 +138,7 @@ async fn schema_violations_are_refused_before_the_adapter() {
         json!({"query": "x", "sql": "drop"}),
     ] {
         let error = f
-            .call_as(granted(), "brain.search", arguments.clone())
+            .call_as(read_write(), "brain.search", arguments.clone())
             .await
             .expect_err("invalid arguments are refused");
         assert_eq!(error.code, ErrorCode::ToolValidationError, "{arguments}");

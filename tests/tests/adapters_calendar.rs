@@ -6,40 +6,20 @@
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
-};
-use portos_server::Config;
-use portos_server::app::build_registry;
+use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
 use portos_server::calendar;
-use portos_server::store::Store;
 use portos_tests as _;
 use serde_json::{Value, json};
+use support::result;
+
+mod support;
 
 const ZONE: &str = "America/Los_Angeles";
 
-struct Fixture {
-    registry: Registry,
-    store: Store,
-    _dir: tempfile::TempDir,
-    next_id: std::cell::Cell<u32>,
-}
+type Fixture = support::RegistryFixture;
 
 fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        data_dir: dir.path().to_owned(),
-        timezone: Some(ZONE.to_owned()),
-        ..Config::default()
-    };
-    let store = Store::open(dir.path()).expect("store");
-    let registry = build_registry(&config, store.clone()).expect("registry");
-    Fixture {
-        registry,
-        store,
-        _dir: dir,
-        next_id: std::cell::Cell::new(0),
-    }
+    Fixture::new(ZONE, granted())
 }
 
 fn granted() -> Authority {
@@ -75,31 +55,6 @@ fn event(uid: &str, lines: &[String]) -> String {
 }
 
 impl Fixture {
-    async fn call_as(
-        &self,
-        authority: Authority,
-        name: &str,
-        arguments: Value,
-    ) -> Result<ToolResult, portos_core::ToolError> {
-        let id = self.next_id.get() + 1;
-        self.next_id.set(id);
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object")
-        };
-        self.registry
-            .call(
-                &authority,
-                ToolCall::new(format!("c-{id}"), name, arguments),
-            )
-            .await
-    }
-
-    async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(granted(), name, arguments)
-            .await
-            .expect("the call is allowed")
-    }
-
     /// Stores a calendar made of `events` as one source, as a refresh does.
     async fn calendar(&self, events: &[String]) -> calendar::RefreshOutcome {
         let text = format!(
@@ -107,8 +62,8 @@ impl Fixture {
             events.concat()
         );
         let parsed = calendar::ics::parse(&text).expect("calendar parses");
-        let source = format!("/calendars/{}.ics", self.next_id.get());
-        self.next_id.set(self.next_id.get() + 1);
+        let source = format!("/calendars/{}.ics", self.calls.get());
+        self.calls.set(self.calls.get() + 1);
         self.store
             .run(move |connection| {
                 let now = Timestamp::now();
@@ -118,10 +73,6 @@ impl Fixture {
             .await
             .expect("store")
     }
-}
-
-fn result(r: &ToolResult) -> &Value {
-    r.result.as_ref().expect("a result object")
 }
 
 fn titles(body: &Value) -> Vec<String> {

@@ -4,38 +4,17 @@
 //! travel tools' failures that need no second server (eidoverse_visit.rs
 //! runs a real visit between two servers).
 
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
-};
-use portos_server::Config;
+use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolResult, ToolState};
 use portos_server::adapters::eidoverse::peers::{self, Peer};
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use portos_tests as _;
 use serde_json::{Value, json};
 
-struct Fixture {
-    registry: Registry,
-    store: Store,
-    _dir: tempfile::TempDir,
-    next_id: std::cell::Cell<u32>,
-}
+mod support;
+
+type Fixture = support::RegistryFixture;
 
 fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        data_dir: dir.path().to_owned(),
-        timezone: Some("UTC".to_owned()),
-        ..Config::default()
-    };
-    let store = Store::open(dir.path()).expect("store");
-    let registry = build_registry(&config, store.clone()).expect("registry");
-    Fixture {
-        registry,
-        store,
-        _dir: dir,
-        next_id: std::cell::Cell::new(0),
-    }
+    Fixture::new("UTC", all_grants())
 }
 
 fn all_grants() -> Authority {
@@ -49,31 +28,6 @@ fn all_grants() -> Authority {
 }
 
 impl Fixture {
-    async fn call_as(
-        &self,
-        authority: Authority,
-        name: &str,
-        arguments: Value,
-    ) -> Result<ToolResult, portos_core::ToolError> {
-        let id = self.next_id.get() + 1;
-        self.next_id.set(id);
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object")
-        };
-        self.registry
-            .call(
-                &authority,
-                ToolCall::new(format!("e-{id}"), name, arguments),
-            )
-            .await
-    }
-
-    async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(all_grants(), name, arguments)
-            .await
-            .expect("the call is allowed")
-    }
-
     async fn add_peer(&self, id: &str, url: &str) {
         let peer = Peer {
             id: id.to_owned(),

@@ -2,21 +2,18 @@
 //! store in a temporary directory, with feeds parsed from the RSS and Atom
 //! fixtures (BEHAVIOUR §3 rows 13–14).
 
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
-};
-use portos_server::Config;
-use portos_server::app::build_registry;
+use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
 use portos_server::feeds;
-use portos_server::store::Store;
 use portos_tests as _;
-use serde_json::{Value, json};
+use serde_json::json;
+use support::{read_write, result};
 
-struct Fixture {
-    registry: Registry,
-    store: Store,
-    _dir: tempfile::TempDir,
-    next_id: std::cell::Cell<u32>,
+mod support;
+
+type Fixture = support::RegistryFixture;
+
+fn fixture() -> Fixture {
+    Fixture::new("Pacific/Auckland", read_write())
 }
 
 fn fixture_file(name: &str) -> Vec<u8> {
@@ -26,57 +23,7 @@ fn fixture_file(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
-fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        data_dir: dir.path().to_owned(),
-        timezone: Some("Pacific/Auckland".to_owned()),
-        ..Config::default()
-    };
-    let store = Store::open(dir.path()).expect("store");
-    let registry = build_registry(&config, store.clone()).expect("registry");
-    Fixture {
-        registry,
-        store,
-        _dir: dir,
-        next_id: std::cell::Cell::new(0),
-    }
-}
-
-fn granted() -> Authority {
-    Authority::agent(
-        Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos),
-    )
-}
-
 impl Fixture {
-    async fn call_as(
-        &self,
-        authority: Authority,
-        name: &str,
-        arguments: Value,
-    ) -> Result<ToolResult, portos_core::ToolError> {
-        let id = self.next_id.get() + 1;
-        self.next_id.set(id);
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object")
-        };
-        self.registry
-            .call(
-                &authority,
-                ToolCall::new(format!("f-{id}"), name, arguments),
-            )
-            .await
-    }
-
-    async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(granted(), name, arguments)
-            .await
-            .expect("the call is allowed")
-    }
-
     /// Subscribes to a fixture and stores its parsed items, as a refresh does.
     async fn subscribe(&self, fixture: &str) -> feeds::Feed {
         let parsed = feeds::parse::parse(&fixture_file(fixture)).expect("fixture parses");
@@ -100,10 +47,6 @@ impl Fixture {
             .await
             .expect("store")
     }
-}
-
-fn result(r: &ToolResult) -> &Value {
-    r.result.as_ref().expect("a result object")
 }
 
 #[tokio::test]
@@ -315,7 +258,7 @@ async fn schema_violations_are_refused_before_the_adapter() {
         ("feeds.mark-read", json!({ "title": "x" })),
     ] {
         let error = f
-            .call_as(granted(), name, arguments.clone())
+            .call_as(read_write(), name, arguments.clone())
             .await
             .expect_err("refused");
         assert_eq!(

@@ -3,76 +3,23 @@
 //! Goals are created over REST, so these tests seed them in the store.
 
 use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Registry, Scope, SideEffect,
-    ToolCall, ToolResult, ToolState,
+    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolResult,
+    ToolState,
 };
-use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use portos_server::store::goals::{self, Goal, GoalNote};
 use portos_tests as _;
-use serde_json::{Value, json};
+use serde_json::json;
+use support::{read_write, result};
 
-struct Fixture {
-    registry: Registry,
-    dir: tempfile::TempDir,
-    next_id: std::cell::Cell<u32>,
-}
+mod support;
+
+type Fixture = support::RegistryFixture;
 
 fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        data_dir: dir.path().to_owned(),
-        timezone: Some("Pacific/Kiritimati".to_owned()),
-        ..Config::default()
-    };
-    let registry =
-        build_registry(&config, Store::open(dir.path()).expect("store")).expect("registry");
-    Fixture {
-        registry,
-        dir,
-        next_id: std::cell::Cell::new(0),
-    }
-}
-
-fn granted() -> Authority {
-    Authority::agent(
-        Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos),
-    )
+    Fixture::new("Pacific/Kiritimati", read_write())
 }
 
 impl Fixture {
-    async fn call_as(
-        &self,
-        authority: Authority,
-        name: &str,
-        arguments: Value,
-    ) -> Result<ToolResult, portos_core::ToolError> {
-        let id = self.next_id.get() + 1;
-        self.next_id.set(id);
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object")
-        };
-        self.registry
-            .call(
-                &authority,
-                ToolCall::new(format!("t-{id}"), name, arguments),
-            )
-            .await
-    }
-
-    async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(granted(), name, arguments)
-            .await
-            .expect("the call is allowed")
-    }
-
-    fn store(&self) -> Store {
-        Store::open(self.dir.path()).expect("store")
-    }
-
     /// Seeds a goal as the REST route would create it.
     fn goal(&self, title: &str, urgency: f64, progress: i64, status: &str) -> String {
         let id = format!("g-{}", title.to_lowercase().replace(' ', "-"));
@@ -87,7 +34,7 @@ impl Fixture {
             created_at: "2026-01-01T00:00:00Z".to_owned(),
             updated_at: "2026-01-01T00:00:00Z".to_owned(),
         };
-        self.store()
+        self.store
             .run_blocking(|connection| goals::insert_goal(connection, &goal))
             .expect("seeded");
         id
@@ -95,7 +42,7 @@ impl Fixture {
 
     fn stored(&self, id: &str) -> Goal {
         let id = id.to_owned();
-        self.store()
+        self.store
             .run_blocking(|connection| goals::goal(connection, &id))
             .expect("read")
             .expect("the goal exists")
@@ -103,14 +50,10 @@ impl Fixture {
 
     fn notes(&self, id: &str) -> Vec<GoalNote> {
         let id = id.to_owned();
-        self.store()
+        self.store
             .run_blocking(|connection| goals::notes(connection, &id))
             .expect("notes")
     }
-}
-
-fn result(r: &ToolResult) -> &Value {
-    r.result.as_ref().expect("a result object")
 }
 
 fn user_today() -> String {
@@ -387,7 +330,7 @@ async fn schema_violations_are_refused_before_the_adapter() {
         ),
     ] {
         let error = f
-            .call_as(granted(), name, arguments.clone())
+            .call_as(read_write(), name, arguments.clone())
             .await
             .expect_err("invalid arguments are refused");
         assert_eq!(

@@ -3,92 +3,35 @@
 //! (BEHAVIOUR §3 rows 4–8).
 
 use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Registry, Scope, SideEffect,
-    ToolCall, ToolResult, ToolState,
+    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolState,
 };
-use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use portos_server::store::health::{self, Drink, Nicotine};
 use portos_tests as _;
 use serde_json::{Value, json};
+use support::{read_write, result};
 
-struct Fixture {
-    registry: Registry,
-    dir: tempfile::TempDir,
-    zone: &'static str,
-    next_id: std::cell::Cell<u32>,
-}
+mod support;
+
+type Fixture = support::RegistryFixture;
 
 fn fixture() -> Fixture {
     fixture_in("UTC")
 }
 
-fn fixture_in(zone: &'static str) -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        data_dir: dir.path().to_owned(),
-        timezone: Some(zone.to_owned()),
-        ..Config::default()
-    };
-    let registry =
-        build_registry(&config, Store::open(dir.path()).expect("store")).expect("registry");
-    Fixture {
-        registry,
-        dir,
-        zone,
-        next_id: std::cell::Cell::new(0),
-    }
-}
-
-fn granted() -> Authority {
-    Authority::agent(
-        Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos),
-    )
+fn fixture_in(zone: &str) -> Fixture {
+    Fixture::new(zone, read_write())
 }
 
 impl Fixture {
-    async fn call_as(
-        &self,
-        authority: Authority,
-        name: &str,
-        arguments: Value,
-    ) -> Result<ToolResult, portos_core::ToolError> {
-        let id = self.next_id.get() + 1;
-        self.next_id.set(id);
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object")
-        };
-        self.registry
-            .call(
-                &authority,
-                ToolCall::new(format!("t-{id}"), name, arguments),
-            )
-            .await
-    }
-
-    async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(granted(), name, arguments)
-            .await
-            .expect("the call is allowed")
-    }
-
-    /// A second connection to the same database, to look at (or seed) rows.
-    fn store(&self) -> Store {
-        Store::open(self.dir.path()).expect("store")
-    }
-
     fn today(&self) -> jiff::civil::Date {
         jiff::Timestamp::now()
-            .to_zoned_datetime(jiff::tz::TimeZone::get(self.zone).expect("zone"))
+            .to_zoned_datetime(jiff::tz::TimeZone::get(&self.zone).expect("zone"))
             .date()
     }
 
     fn entries(&self, date: &str) -> health::DayEntries {
         let date = date.to_owned();
-        self.store()
+        self.store
             .run_blocking(|connection| health::entries_on(connection, &date))
             .expect("entries")
     }
@@ -97,10 +40,6 @@ impl Fixture {
         let day = self.entries(&self.today().to_string());
         day.drinks.len() + day.nicotine.len() + day.weights.len() + day.workouts.len()
     }
-}
-
-fn result(r: &ToolResult) -> &Value {
-    r.result.as_ref().expect("a result object")
 }
 
 /// A failed call whose message names what to fix; nothing was stored.
@@ -277,7 +216,7 @@ async fn today_compares_with_the_seven_days_before() {
             .expect("date")
             .to_string()
     };
-    let store = f.store();
+    let store = f.store.clone();
     let seeded = [(3, 5.0, 10.0), (7, 2.0, 4.0), (8, 100.0, 100.0)];
     store
         .run_blocking(|connection| {
@@ -479,7 +418,7 @@ async fn schema_violations_are_refused_before_the_adapter() {
         ),
     ] {
         let error = f
-            .call_as(granted(), name, arguments.clone())
+            .call_as(read_write(), name, arguments.clone())
             .await
             .expect_err("invalid arguments are refused");
         assert_eq!(

@@ -2,76 +2,20 @@
 //! store in a temporary directory (BEHAVIOUR §3 rows 15–16).
 
 use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Registry, Scope, SideEffect,
-    ToolCall, ToolResult, ToolState,
+    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolState,
 };
-use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use portos_tests as _;
-use serde_json::{Value, json};
+use serde_json::json;
+use support::{read_write, result};
+
+mod support;
 
 const ZONE: &str = "America/Los_Angeles";
 
-struct Fixture {
-    registry: Registry,
-    _dir: tempfile::TempDir,
-    next_id: std::cell::Cell<u32>,
-}
+type Fixture = support::RegistryFixture;
 
 fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        data_dir: dir.path().to_owned(),
-        timezone: Some(ZONE.to_owned()),
-        ..Config::default()
-    };
-    let registry =
-        build_registry(&config, Store::open(dir.path()).expect("store")).expect("registry");
-    Fixture {
-        registry,
-        _dir: dir,
-        next_id: std::cell::Cell::new(0),
-    }
-}
-
-fn granted() -> Authority {
-    Authority::agent(
-        Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos),
-    )
-}
-
-impl Fixture {
-    async fn call_as(
-        &self,
-        authority: Authority,
-        name: &str,
-        arguments: Value,
-    ) -> Result<ToolResult, portos_core::ToolError> {
-        let id = self.next_id.get() + 1;
-        self.next_id.set(id);
-        let Value::Object(arguments) = arguments else {
-            panic!("arguments must be an object")
-        };
-        self.registry
-            .call(
-                &authority,
-                ToolCall::new(format!("t-{id}"), name, arguments),
-            )
-            .await
-    }
-
-    async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(granted(), name, arguments)
-            .await
-            .expect("the call is allowed")
-    }
-}
-
-fn result(r: &ToolResult) -> &Value {
-    r.result.as_ref().expect("a result object")
+    Fixture::new(ZONE, read_write())
 }
 
 fn user_today() -> String {
@@ -213,7 +157,7 @@ async fn schema_violations_are_refused_before_the_adapter() {
         ("journal.read", json!({ "day": "2026-01-01" })),
     ] {
         let error = f
-            .call_as(granted(), name, arguments.clone())
+            .call_as(read_write(), name, arguments.clone())
             .await
             .expect_err("invalid arguments are refused");
         assert_eq!(

@@ -1,0 +1,91 @@
+//! The shared setup of the adapter tests: the registry of every linked tool
+//! on a real SQLite store in a temporary directory, in a chosen time zone.
+//! A test file includes it with `mod support;`.
+
+// Each test file is its own crate and uses only part of this module.
+#![allow(dead_code)]
+
+use std::cell::Cell;
+
+use portos_core::{Authority, Capabilities, Capability, Registry, ToolCall, ToolError, ToolResult};
+use portos_server::Config;
+use portos_server::app::build_registry;
+use portos_server::store::Store;
+use serde_json::Value;
+
+pub struct RegistryFixture {
+    pub registry: Registry,
+    /// The registry's store (clones share its connection): to seed rows or
+    /// look at what a call stored.
+    pub store: Store,
+    /// The user's time zone the registry was built with.
+    pub zone: String,
+    /// Kept so the store's directory lives as long as the registry.
+    pub dir: tempfile::TempDir,
+    /// The authority of [`RegistryFixture::call`].
+    authority: Authority,
+    /// How many calls were made; each gets the next requestId.
+    pub calls: Cell<u32>,
+}
+
+impl RegistryFixture {
+    pub fn new(zone: &str, authority: Authority) -> RegistryFixture {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let config = Config {
+            data_dir: dir.path().to_owned(),
+            timezone: Some(zone.to_owned()),
+            ..Config::default()
+        };
+        let store = Store::open(dir.path()).expect("store");
+        let registry = build_registry(&config, store.clone()).expect("registry");
+        RegistryFixture {
+            registry,
+            store,
+            zone: zone.to_owned(),
+            dir,
+            authority,
+            calls: Cell::new(0),
+        }
+    }
+
+    /// One call with a fresh requestId.
+    pub async fn call_as(
+        &self,
+        authority: Authority,
+        name: &str,
+        arguments: Value,
+    ) -> Result<ToolResult, ToolError> {
+        let id = self.calls.get() + 1;
+        self.calls.set(id);
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments must be an object")
+        };
+        self.registry
+            .call(
+                &authority,
+                ToolCall::new(format!("t-{id}"), name, arguments),
+            )
+            .await
+    }
+
+    /// One call as the fixture's authority, which must be allowed.
+    pub async fn call(&self, name: &str, arguments: Value) -> ToolResult {
+        self.call_as(self.authority, name, arguments)
+            .await
+            .expect("the call is allowed")
+    }
+}
+
+/// An agent granted both `readPortos` and `writePortos`.
+pub fn read_write() -> Authority {
+    Authority::agent(
+        Capabilities::NONE
+            .with(Capability::ReadPortos)
+            .with(Capability::WritePortos),
+    )
+}
+
+/// The result object of a call.
+pub fn result(r: &ToolResult) -> &Value {
+    r.result.as_ref().expect("a result object")
+}
