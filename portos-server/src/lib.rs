@@ -32,6 +32,7 @@ pub mod serve;
 pub mod settings;
 pub mod source_fetch;
 pub mod store;
+pub mod title_match;
 
 pub use app::App;
 pub use config::Config;

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::clamp_limit;
 use crate::clock::UserClock;
-use crate::feeds::{self, matching};
+use crate::feeds;
 use crate::store::Store;
+use crate::title_match;
 
 const DIGEST_DEFAULT: usize = 5;
 const DIGEST_MAX: usize = 10;
@@ -159,7 +160,7 @@ pub async fn mark_read(ctx: &ToolContext, args: MarkReadArgs) -> Result<MarkedRe
                     None => None,
                     Some(wanted) => {
                         let all = feeds::list(&transaction)?;
-                        match matching::best(wanted, &all, |feed| &feed.title) {
+                        match title_match::best(wanted, &all, |feed| &feed.title) {
                             Some(feed) => Some(feed.clone()),
                             None => return Ok(MarkedRead::refused(no_feed_summary(wanted, &all))),
                         }
@@ -195,7 +196,7 @@ pub async fn mark_read(ctx: &ToolContext, args: MarkReadArgs) -> Result<MarkedRe
         .run(move |connection| {
             let transaction = connection.transaction()?;
             let unread = feeds::items(&transaction, true, None, MATCH_WINDOW)?;
-            let Some(item) = matching::best(&query, &unread, |item| &item.title) else {
+            let Some(item) = title_match::best(&query, &unread, |item| &item.title) else {
                 return Ok(MarkedRead::refused(format!(
                     "No unread item matches \"{query}\"."
                 )));

@@ -5,7 +5,6 @@
 //! Functions take the connection so callers compose them inside
 //! `Store::run` (and a transaction where several statements must agree).
 
-pub mod matching;
 pub mod parse;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};

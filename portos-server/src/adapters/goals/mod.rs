@@ -2,8 +2,6 @@
 //! (BEHAVIOUR §3 rows 9–11, the voice era's `goal_*` tools). Goals are
 //! created and edited over REST (`/api/goals`); no tool creates them.
 
-pub mod matcher;
-
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -13,6 +11,7 @@ use crate::adapters::local_date;
 use crate::clock::UserClock;
 use crate::store::Store;
 use crate::store::goals::{self, Goal, GoalNote};
+use crate::title_match;
 
 const LIST_DEFAULT: usize = 10;
 const LIST_MAX: usize = 20;
@@ -252,7 +251,7 @@ async fn find(
     if active.is_empty() {
         return Ok(Err("You have no active goals yet.".to_owned()));
     }
-    let ranked = matcher::rank(query, active.iter().map(|goal| goal.title.as_str()));
+    let ranked = title_match::rank(query, active.iter().map(|goal| goal.title.as_str()));
     let Some(&(best, _)) = ranked.first() else {
         let known: Vec<&str> = active
             .iter()

@@ -1,7 +1,7 @@
-//! Finding the goal a person means from a few spoken words (BEHAVIOUR §3
-//! row 10): the exact title scores 100, a title containing the words (or
-//! contained in them) 80, otherwise the share of the query's words of three
-//! or more letters found in the title, times 60.
+//! Finding the goal, feed or article a person means from a few spoken words
+//! (BEHAVIOUR §3 rows 10, 11 and 14): the exact title scores 100, a title
+//! containing the words (or contained in them) 80, otherwise the share of
+//! the query's words of three or more letters found in the title, times 60.
 
 /// Below this a title is not considered a match: at least half of the
 /// query's words must be in it.
@@ -55,6 +55,13 @@ pub fn rank<'a>(query: &str, titles: impl IntoIterator<Item = &'a str>) -> Vec<(
     ranked
 }
 
+/// The best-matching candidate (the first of equals, so callers order
+/// candidates by preference), or none at or above [`MIN_SCORE`].
+pub fn best<'a, T>(query: &str, candidates: &'a [T], title: impl Fn(&T) -> &str) -> Option<&'a T> {
+    let (index, _) = *rank(query, candidates.iter().map(title)).first()?;
+    candidates.get(index)
+}
+
 /// Lowercase, with runs of whitespace made one space.
 fn normalize(text: &str) -> String {
     text.split_whitespace()
@@ -103,5 +110,25 @@ mod tests {
         assert_eq!(ranked, vec![(1, 80.0), (2, 80.0)]);
         assert_eq!(rank("run a marathon", titles)[0], (1, 100.0));
         assert!(rank("piano", titles).is_empty());
+    }
+
+    #[test]
+    fn feed_and_article_titles() {
+        assert_eq!(score("Rust Blog", "rust blog"), 100.0);
+        assert_eq!(score("rust", "The Rust Blog"), 80.0);
+        assert_eq!(
+            score("rust release notes", "Notes on the Rust release"),
+            60.0
+        );
+        assert_eq!(score("rust compiler internals", "Rust news"), 20.0);
+        assert_eq!(score("", "anything"), 0.0);
+    }
+
+    #[test]
+    fn best_picks_the_best_or_none() {
+        let titles = ["Weekly digest", "Rust 2.0 released", "Rust"];
+        assert_eq!(best("rust", &titles, |t| t), Some(&"Rust"));
+        assert_eq!(best("released", &titles, |t| t), Some(&"Rust 2.0 released"));
+        assert_eq!(best("gardening", &titles, |t| t), None);
     }
 }
