@@ -16,7 +16,6 @@ use super::body::JsonBody;
 use super::sources::{SourceBody, load_document, store_failure, validation};
 use crate::app::App;
 use crate::calendar::{self, EventTime, NewEvent, Occurrence, RefreshOutcome, Source, ics};
-use crate::clock::UserClock;
 
 /// The default window of the event listing, from today.
 const DEFAULT_WINDOW_DAYS: i64 = 30;
@@ -213,7 +212,7 @@ async fn list_events(
 ) -> Result<Json<EventList>, ApiError> {
     let Query(EventsQuery { from, to }) =
         query.map_err(|rejection| validation(rejection.body_text()))?;
-    let clock = user_clock(&app)?;
+    let clock = &app.clock;
     let zone = clock.zone().clone();
     let today = clock
         .now()
@@ -273,7 +272,7 @@ async fn add_event(
 ) -> Result<(StatusCode, Json<CreatedEvent>), ApiError> {
     let body: EventBody = body.into_typed()?;
     let event = checked_event(body)?;
-    let clock = user_clock(&app)?;
+    let clock = &app.clock;
     let now = Timestamp::now();
     let stored = event.clone();
     let id = app
@@ -342,11 +341,6 @@ async fn delete_event(
             "No calendar event with that id",
         )),
     }
-}
-
-fn user_clock(app: &App) -> Result<UserClock, ApiError> {
-    UserClock::new(app.config.timezone.as_deref())
-        .map_err(|error| ApiError::internal(error.to_string()))
 }
 
 fn source_not_found() -> ApiError {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ApiError;
 use super::body::JsonBody;
-use super::health::{Deleted, query_error, store_error, user_clock, validation};
+use super::health::{Deleted, query_error, store_error, validation};
 use crate::adapters::local_date;
 use crate::app::App;
 use crate::store::goals::{self, Goal, GoalNote};
@@ -294,8 +294,7 @@ async fn add_note(
             "durationMinutes must be more than 0 and at most 1440 (got {minutes})"
         )));
     }
-    let date =
-        local_date::date_or_today(user_clock(&app)?, new.date.as_deref()).map_err(validation)?;
+    let date = local_date::date_or_today(&app.clock, new.date.as_deref()).map_err(validation)?;
     let note = GoalNote {
         id: uuid::Uuid::new_v4().to_string(),
         goal_id: id.clone(),

@@ -16,7 +16,6 @@ use crate::adapters::health::rules::{self, LogError};
 use crate::adapters::health::{LogDrinkArgs, LogNicotineArgs, LogWeightArgs, LogWorkoutArgs};
 use crate::adapters::local_date;
 use crate::app::App;
-use crate::clock::UserClock;
 use crate::store::StoreError;
 use crate::store::health::{self, DayEntries, Drink, Nicotine, Weight, Workout};
 
@@ -60,7 +59,7 @@ async fn entries(
     query: Result<Query<DayQuery>, QueryRejection>,
 ) -> Result<Json<DayEntries>, ApiError> {
     let Query(DayQuery { date }) = query.map_err(query_error)?;
-    let date = local_date::date_or_today(user_clock(&app)?, date.as_deref())
+    let date = local_date::date_or_today(&app.clock, date.as_deref())
         .map_err(validation)?
         .to_string();
     let day = app
@@ -79,7 +78,7 @@ async fn entries(
     response = TodayView,
 )]
 async fn today(State(app): State<App>) -> Result<Json<TodayView>, ApiError> {
-    let today = rules::today(&app.store, user_clock(&app)?)
+    let today = rules::today(&app.store, &app.clock)
         .await
         .map_err(store_error)?;
     Ok(Json(TodayView {
@@ -106,7 +105,7 @@ async fn log_drink(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<Drink>), ApiError> {
     let args: LogDrinkArgs = body.into_typed()?;
-    let logged = rules::log_drink(&app.store, user_clock(&app)?, &args)
+    let logged = rules::log_drink(&app.store, &app.clock, &args)
         .await
         .map_err(log_error)?;
     Ok((StatusCode::CREATED, Json(logged.entry)))
@@ -127,7 +126,7 @@ async fn log_nicotine(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<Nicotine>), ApiError> {
     let args: LogNicotineArgs = body.into_typed()?;
-    let logged = rules::log_nicotine(&app.store, user_clock(&app)?, &args)
+    let logged = rules::log_nicotine(&app.store, &app.clock, &args)
         .await
         .map_err(log_error)?;
     Ok((StatusCode::CREATED, Json(logged.entry)))
@@ -148,7 +147,7 @@ async fn log_weight(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<Weight>), ApiError> {
     let args: LogWeightArgs = body.into_typed()?;
-    let entry = rules::log_weight(&app.store, user_clock(&app)?, &args)
+    let entry = rules::log_weight(&app.store, &app.clock, &args)
         .await
         .map_err(log_error)?;
     Ok((StatusCode::CREATED, Json(entry)))
@@ -169,7 +168,7 @@ async fn log_workout(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<Workout>), ApiError> {
     let args: LogWorkoutArgs = body.into_typed()?;
-    let entry = rules::log_workout(&app.store, user_clock(&app)?, &args)
+    let entry = rules::log_workout(&app.store, &app.clock, &args)
         .await
         .map_err(log_error)?;
     Ok((StatusCode::CREATED, Json(entry)))
@@ -201,14 +200,6 @@ async fn delete_entry(
         ));
     }
     Ok(Json(Deleted { ok: true, id }))
-}
-
-/// The user's clock, as the adapters see it.
-pub(super) fn user_clock(app: &App) -> Result<&UserClock, ApiError> {
-    app.registry
-        .state()
-        .get::<UserClock>()
-        .ok_or_else(|| ApiError::internal("the user's clock is not configured"))
 }
 
 pub(super) fn validation(message: impl Into<String>) -> ApiError {

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ApiError;
 use super::body::JsonBody;
-use super::health::{Deleted, store_error, user_clock, validation};
+use super::health::{Deleted, store_error, validation};
 use crate::adapters::{journal as journal_tools, local_date};
 use crate::app::App;
 use crate::store::journal::{self, Segment};
@@ -77,8 +77,8 @@ async fn append(
     let new: NewSegment = body.into_typed()?;
     // The path's date must be a real date: never "today" by omission here.
     local_date::parse_date(&date).map_err(validation)?;
-    let segment = journal_tools::new_segment(user_clock(&app)?, &new.text, Some(&date))
-        .map_err(validation)?;
+    let segment =
+        journal_tools::new_segment(&app.clock, &new.text, Some(&date)).map_err(validation)?;
     let stored = segment.clone();
     app.store
         .run(move |connection| journal::append(connection, &stored))
