@@ -131,7 +131,7 @@ TARGET_DIR="${CARGO_TARGET_DIR:-}"
 if [ -z "${PORTOS_BIN:-}" ]; then
     if [ -z "${NO_BUILD:-}" ]; then
         echo "== building portos (release)" >&2
-        (cd "$ROOT" && cargo build --release --quiet -p portos-server) || die "portos build failed"
+        (cd "$ROOT" && cargo build --release --quiet -p portos) || die "portos build failed"
     fi
     PORTOS_BIN="${TARGET_DIR:-$ROOT/target}/release/portos"
     # The commit, and whether the sources (not docs/ or bench/) differ from it.

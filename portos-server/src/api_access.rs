@@ -32,22 +32,6 @@ pub struct ExposableApi {
     pub prefix: &'static str,
 }
 
-/// The exposable groups of this server, in settings order.
-pub const EXPOSABLE_APIS: [ExposableApi; 2] = [
-    ExposableApi {
-        id: "brain",
-        label: "Brain inbox",
-        description: "Capture thoughts into the brain inbox and read the latest ones from other devices.",
-        prefix: "/api/public/brain/",
-    },
-    ExposableApi {
-        id: "clock",
-        label: "Clock",
-        description: "The time and date in the user's timezone, for displays and automations.",
-        prefix: "/api/public/clock/",
-    },
-];
-
 /// One group's switches. Only real booleans count: anything else stored
 /// reads as the default (`false`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -57,19 +41,29 @@ pub struct Exposure {
     pub require_auth: bool,
 }
 
+/// The exposable groups of a server, in settings order: the application
+/// declares them ([`crate::ServerBuilder::exposable_api`]); none by default.
+pub type ExposableApis = Arc<[ExposableApi]>;
+
 /// The stored choice of every group.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ApiAccess {
+    groups: ExposableApis,
     by_id: BTreeMap<&'static str, Exposure>,
 }
 
 impl ApiAccess {
-    pub fn load(connection: &Connection) -> Result<ApiAccess, StoreError> {
+    pub fn load(connection: &Connection, groups: ExposableApis) -> Result<ApiAccess, StoreError> {
         let stored = settings::get_json(connection, API_ACCESS)?.unwrap_or(Value::Null);
-        Ok(ApiAccess::from_stored(&stored))
+        Ok(ApiAccess::from_stored(&stored, groups))
     }
 
-    fn from_stored(stored: &Value) -> ApiAccess {
+    /// Every group switched off.
+    pub fn all_off(groups: ExposableApis) -> ApiAccess {
+        ApiAccess::from_stored(&Value::Null, groups)
+    }
+
+    fn from_stored(stored: &Value, groups: ExposableApis) -> ApiAccess {
         let flag = |api: &str, key: &str| {
             stored
                 .get(api)
@@ -77,7 +71,7 @@ impl ApiAccess {
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         };
-        let by_id = EXPOSABLE_APIS
+        let by_id = groups
             .iter()
             .map(|api| {
                 (
@@ -89,7 +83,7 @@ impl ApiAccess {
                 )
             })
             .collect();
-        ApiAccess { by_id }
+        ApiAccess { groups, by_id }
     }
 
     pub fn get(&self, id: &str) -> Exposure {
@@ -97,11 +91,11 @@ impl ApiAccess {
     }
 
     /// The group an exposable path belongs to, with its switches.
-    pub fn for_path(&self, path: &str) -> Option<(&'static ExposableApi, Exposure)> {
-        EXPOSABLE_APIS
+    pub fn for_path(&self, path: &str) -> Option<(ExposableApi, Exposure)> {
+        self.groups
             .iter()
             .find(|api| path.starts_with(api.prefix))
-            .map(|api| (api, self.get(api.id)))
+            .map(|api| (*api, self.get(api.id)))
     }
 
     /// The stored form: `{ "<id>": { "exposed": bool, "requireAuth": bool } }`.
@@ -123,7 +117,7 @@ impl ApiAccess {
     /// answer: every group with its resolved switches.
     pub fn describe(&self) -> Value {
         Value::Array(
-            EXPOSABLE_APIS
+            self.groups
                 .iter()
                 .map(|api| {
                     let exposure = self.get(api.id);
@@ -145,8 +139,8 @@ impl ApiAccess {
     pub fn with_changes(&self, changes: &BTreeMap<String, Exposure>) -> Result<ApiAccess, String> {
         let mut next = self.clone();
         for (id, exposure) in changes {
-            let Some(api) = EXPOSABLE_APIS.iter().find(|api| api.id == id) else {
-                let known: Vec<&str> = EXPOSABLE_APIS.iter().map(|api| api.id).collect();
+            let Some(api) = self.groups.iter().find(|api| api.id == id) else {
+                let known: Vec<&str> = self.groups.iter().map(|api| api.id).collect();
                 return Err(format!(
                     "unknown API group `{id}`; expected one of: {}",
                     known.join(", ")
@@ -166,9 +160,12 @@ pub struct ApiAccessCache {
 }
 
 impl ApiAccessCache {
-    pub fn load(connection: &Connection) -> Result<ApiAccessCache, StoreError> {
+    pub fn load(
+        connection: &Connection,
+        groups: ExposableApis,
+    ) -> Result<ApiAccessCache, StoreError> {
         Ok(ApiAccessCache {
-            current: Arc::new(RwLock::new(Arc::new(ApiAccess::load(connection)?))),
+            current: Arc::new(RwLock::new(Arc::new(ApiAccess::load(connection, groups)?))),
         })
     }
 
@@ -181,7 +178,7 @@ impl ApiAccessCache {
 
     /// The group `path` belongs to, with its switches. Paths outside
     /// `/api/public/` (nearly every request) take no lock.
-    pub fn for_path(&self, path: &str) -> Option<(&'static ExposableApi, Exposure)> {
+    pub fn for_path(&self, path: &str) -> Option<(ExposableApi, Exposure)> {
         if !path.starts_with(PUBLIC_PREFIX) {
             return None;
         }
@@ -200,13 +197,33 @@ impl ApiAccessCache {
 mod tests {
     use super::*;
 
+    fn groups() -> ExposableApis {
+        Arc::from([
+            ExposableApi {
+                id: "brain",
+                label: "Brain inbox",
+                description: "Capture from other devices.",
+                prefix: "/api/public/brain/",
+            },
+            ExposableApi {
+                id: "clock",
+                label: "Clock",
+                description: "The time.",
+                prefix: "/api/public/clock/",
+            },
+        ])
+    }
+
     #[test]
     fn only_real_booleans_count() {
-        let access = ApiAccess::from_stored(&json!({
-            "brain": { "exposed": "true", "requireAuth": 1 },
-            "clock": { "exposed": true },
-            "other": { "exposed": true },
-        }));
+        let access = ApiAccess::from_stored(
+            &json!({
+                "brain": { "exposed": "true", "requireAuth": 1 },
+                "clock": { "exposed": true },
+                "other": { "exposed": true },
+            }),
+            groups(),
+        );
         assert_eq!(access.get("brain"), Exposure::default());
         assert!(access.get("clock").exposed);
         assert!(!access.get("clock").require_auth);
@@ -214,19 +231,8 @@ mod tests {
     }
 
     #[test]
-    fn every_group_lives_under_the_public_prefix() {
-        for api in EXPOSABLE_APIS {
-            assert!(api.prefix.starts_with(PUBLIC_PREFIX) && api.prefix.ends_with('/'));
-        }
-        assert_eq!(
-            portos_core::inventory::classify::EXTERNALLY_EXPOSABLE_PREFIXES,
-            [PUBLIC_PREFIX]
-        );
-    }
-
-    #[test]
     fn paths_belong_to_their_group() {
-        let access = ApiAccess::default();
+        let access = ApiAccess::all_off(groups());
         assert_eq!(
             access
                 .for_path("/api/public/brain/captures")
@@ -248,7 +254,7 @@ mod tests {
     fn unknown_groups_are_refused_by_name() {
         let mut changes = BTreeMap::new();
         changes.insert("sdapi".to_owned(), Exposure::default());
-        let error = ApiAccess::default()
+        let error = ApiAccess::all_off(groups())
             .with_changes(&changes)
             .expect_err("unknown id");
         assert!(

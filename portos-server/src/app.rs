@@ -1,23 +1,26 @@
-//! Assembles the running application: store, clock, registry.
+//! The running server's state, [`App`], shared by every request handler, the
+//! MCP transports and the CLI; built by [`crate::ServerBuilder`].
 
 use std::sync::Arc;
 
-use portos_core::{Registry, RegistryBuildError, RegistryBuilder, StateMap};
+use portos_core::{Registry, RegistryBuildError};
 use socketioxide::layer::SocketIoLayer;
 
-use crate::api_access::ApiAccessCache;
+use crate::api_access::{ApiAccessCache, ExposableApis};
 use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
 use crate::events::Events;
 use crate::http::CatalogCache;
+use crate::http::docs::Documents;
+use crate::mcp::ContextTools;
 use crate::settings::GrantsCache;
 use crate::store::{Store, StoreError};
 
 /// Everything a request handler needs: one shared allocation, so the clone
 /// each extractor takes is a single reference-count increment.
 #[derive(Clone)]
-pub struct App(Arc<AppState>);
+pub struct App(pub(crate) Arc<AppState>);
 
 impl std::ops::Deref for App {
     type Target = AppState;
@@ -27,8 +30,30 @@ impl std::ops::Deref for App {
     }
 }
 
+/// Who the server says it is: document titles, the MCP server name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// A short product name, e.g. `PortOS`.
+    pub name: String,
+    /// The application's version, in the documents.
+    pub version: String,
+    /// `serverInfo.name` of Agent Tools MCP.
+    pub agent_tools_name: String,
+}
+
+impl Identity {
+    pub fn new(name: &str, version: &str) -> Identity {
+        Identity {
+            name: name.to_owned(),
+            version: version.to_owned(),
+            agent_tools_name: format!("{name} Agent Tools"),
+        }
+    }
+}
+
 /// The parts of the application, reached through [`App`].
 pub struct AppState {
+    pub identity: Identity,
     pub registry: Arc<Registry>,
     pub store: Store,
     pub auth: Auth,
@@ -39,6 +64,8 @@ pub struct AppState {
     pub catalogs: CatalogCache,
     /// Which API groups are exposed (Settings → API Access), in memory.
     pub api_access: ApiAccessCache,
+    /// The groups that can be exposed, as the application declared them.
+    pub exposable_apis: ExposableApis,
     /// The Socket.IO layer, mounted on the same port as HTTP.
     pub socket_layer: SocketIoLayer,
     pub config: Arc<Config>,
@@ -46,17 +73,40 @@ pub struct AppState {
     pub clock: UserClock,
     /// The Agent Tools settings (`agentContext`), resolved, in memory.
     pub agent_context: crate::mcp::AgentContextCache,
-    /// Managed apps for the workspaces context scope.
-    pub workspaces: Arc<dyn crate::mcp::context::WorkspaceSource>,
+    /// The application's context tools on Agent Tools MCP.
+    pub context_tools: Arc<dyn ContextTools>,
+    /// The documents, each computed once.
+    pub documents: Documents,
+}
+
+impl AppState {
+    /// The application's state of type `T` (what tools read through
+    /// `ToolContext::state`), or a 500 naming the type the builder was not
+    /// given.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, crate::http::ApiError> {
+        self.registry.state().get::<T>().ok_or_else(|| {
+            crate::http::ApiError::internal(format!(
+                "the server has no state `{}`",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
 }
 
 impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App")
+            .field("identity", &self.identity)
             .field("registry", &self.registry)
             .field("store", &self.store)
             .field("config", &self.config)
             .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
     }
 }
 
@@ -68,64 +118,9 @@ pub enum StartError {
     Registry(#[from] RegistryBuildError),
     #[error(transparent)]
     TimeZone(#[from] UnknownTimeZone),
-    #[error("cannot build the outbound HTTP client: {0}")]
-    Outbound(#[from] reqwest::Error),
-}
-
-impl App {
-    /// Opens the store in the configured data directory and builds the registry.
-    pub fn open(config: Config) -> Result<App, StartError> {
-        let store = Store::open(&config.data_dir)?;
-        App::with_store(config, store)
-    }
-
-    pub fn with_store(config: Config, store: Store) -> Result<App, StartError> {
-        let (socket_layer, events) = Events::new();
-        let registry = registry_builder(&config, store.clone())?
-            .on_result(events.tool_observer())
-            .build()?;
-        let auth = Auth::load(store.clone(), config.session_ttl)?;
-        let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
-        let api_access = store.run_blocking(|connection| ApiAccessCache::load(connection))?;
-        let clock = UserClock::new(config.timezone.as_deref())?;
-        let agent_context =
-            store.run_blocking(|connection| crate::mcp::AgentContextCache::load(connection))?;
-        let workspaces = Arc::new(crate::mcp::context::TaskStoreWorkspaces::new(store.clone()));
-        Ok(App(Arc::new(AppState {
-            grants,
-            api_access,
-            catalogs: CatalogCache::default(),
-            registry: Arc::new(registry),
-            store,
-            auth,
-            events,
-            socket_layer,
-            config: Arc::new(config),
-            clock,
-            agent_context,
-            workspaces,
-        })))
-    }
-}
-
-impl std::fmt::Debug for App {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// The registry of every linked tool, with the server state adapters use.
-pub fn build_registry(config: &Config, store: Store) -> Result<Registry, StartError> {
-    Ok(registry_builder(config, store)?.build()?)
-}
-
-fn registry_builder(config: &Config, store: Store) -> Result<RegistryBuilder, StartError> {
-    let mut state = StateMap::new();
-    state.insert(store);
-    state.insert(UserClock::new(config.timezone.as_deref())?);
-    state.insert(crate::open_meteo::OpenMeteo::new(&config.weather_url)?);
-    state.insert(crate::processes::ProcessWatch::new(
-        config.watch_processes.clone(),
-    ));
-    Ok(Registry::builder().state(state))
+    #[error(transparent)]
+    Routes(#[from] portos_core::inventory::InventoryError),
+    /// A mistake in what the application gave the builder.
+    #[error("{0}")]
+    Application(String),
 }

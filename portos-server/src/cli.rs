@@ -1,27 +1,58 @@
-//! The `portos` command line: serve (the default), or dump a document and exit
-//! without binding a port. Every `--dump-*` flag prints exactly the body the
-//! matching HTTP endpoint serves.
+//! The command line of a server built on the runtime: serve (the default),
+//! or dump a document and exit without binding a port. Every `--dump-*`
+//! flag prints exactly the body the matching HTTP endpoint serves. An
+//! application adds its own flags and file keys through [`Application`].
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{ArgGroup, Parser};
+use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser};
 use portos_core::{CatalogFormat, CatalogQuery, CatalogScope};
 
 use crate::api_access::ApiAccess;
+use crate::builder::ServerBuilder;
 use crate::config::{Config, FileConfig};
+use crate::docs::Documents;
 use crate::store::Store;
-use crate::{app, auth, serve, settings};
+use crate::{auth, serve, settings};
 
+/// An application as its command line sees it: its name, its own flags
+/// and file keys, and how it fills the builder.
+pub trait Application {
+    /// The application's flags, beside the runtime's (`clap::Args`).
+    type Flags: Args + std::fmt::Debug;
+    /// The application's keys of the TOML file (refuse unknown keys).
+    type FileKeys: serde::de::DeserializeOwned + Default;
+
+    /// The command's name in `--help`.
+    const COMMAND: &'static str;
+    /// `--help`'s first line.
+    const ABOUT: &'static str;
+    /// What `--version` prints (the application's `CARGO_PKG_VERSION`).
+    const VERSION: &'static str;
+
+    /// The server for `config`: name, state, tables, API groups, context.
+    fn builder(
+        config: Config,
+        flags: &Self::Flags,
+        file: Self::FileKeys,
+    ) -> Result<ServerBuilder, String>;
+}
+
+/// The runtime's command line and the application's flags.
 #[derive(Debug, Parser)]
-#[command(
-    name = "portos",
-    version,
-    about = "PortOS: governed agent tools over HTTP and MCP"
-)]
+struct Cli<F: Args> {
+    #[command(flatten)]
+    runtime: RuntimeArgs,
+    #[command(flatten)]
+    application: F,
+}
+
+/// The runtime's flags.
+#[derive(Debug, Args)]
 #[command(group(ArgGroup::new("dump").multiple(false)))]
-pub struct Cli {
+pub struct RuntimeArgs {
     /// Address to listen on.
     #[arg(long, env = "PORTOS_BIND", value_name = "ADDR")]
     pub bind: Option<std::net::SocketAddr>,
@@ -38,27 +69,13 @@ pub struct Cli {
     #[arg(long, env = "PORTOS_BODY_LIMIT", value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
-    /// Optional TOML file with the same settings (bind, data-dir, timezone, body-limit, weather-url, watch-processes).
+    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, timezone, body-limit, session-hours, and the application's).
     #[arg(long, env = "PORTOS_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
     /// How long a login session lasts, in hours (default 168).
     #[arg(long, env = "PORTOS_SESSION_HOURS", value_name = "HOURS")]
     pub session_hours: Option<u64>,
-
-    /// Base URL of the Open-Meteo API for weather.now (default https://api.open-meteo.com).
-    #[arg(long, env = "PORTOS_WEATHER_URL", value_name = "URL")]
-    pub weather_url: Option<String>,
-
-    /// A service process system.processes.status watches (repeatable; the
-    /// environment variable takes a comma-separated list). None: every process.
-    #[arg(
-        long = "watch-process",
-        env = "PORTOS_WATCH_PROCESSES",
-        value_name = "NAME",
-        value_delimiter = ','
-    )]
-    pub watch_processes: Vec<String>,
 
     /// Set the instance password from the first line of standard input, then exit.
     #[arg(long, group = "dump")]
@@ -124,64 +141,92 @@ pub struct Cli {
     pub intent: Option<String>,
 }
 
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let config = match resolve_config(&cli) {
-        Ok(config) => config,
+/// Parses the command line and runs what it asks for.
+pub fn main<A: Application>() -> ExitCode {
+    let command = Cli::<A::Flags>::command()
+        .name(A::COMMAND)
+        .bin_name(A::COMMAND)
+        .about(A::ABOUT)
+        .version(A::VERSION);
+    let cli = match Cli::<A::Flags>::from_arg_matches(&command.get_matches()) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    let builder = match resolve::<A>(&cli) {
+        Ok(builder) => builder,
         Err(message) => return fail(&message, ExitCode::from(2)),
     };
-    if cli.dump_catalog {
-        return dump_catalog(&cli, &config);
-    }
-    let document: Option<Result<String, String>> = if cli.dump_routes {
-        Some(
-            stored_api_access(&config)
-                .and_then(|access| crate::http::docs::routes_catalog(&access)),
-        )
-    } else if cli.dump_openapi {
-        Some(crate::http::docs::internal_openapi().map(str::to_owned))
-    } else if cli.dump_openapi_public {
-        Some(
-            stored_api_access(&config)
-                .and_then(|access| crate::http::docs::public_openapi(&access))
-                .map(|text| text.to_string()),
-        )
-    } else if cli.dump_tools_min {
-        Some(crate::http::docs::tools_min().map(str::to_owned))
-    } else if cli.dump_events {
-        Some(crate::http::docs::events_json().map(str::to_owned))
-    } else if cli.dump_asyncapi {
-        Some(crate::http::docs::asyncapi(&config).map(str::to_owned))
-    } else {
-        None
+    run(&cli.runtime, builder)
+}
+
+fn resolve<A: Application>(cli: &Cli<A::Flags>) -> Result<ServerBuilder, String> {
+    let (file, application) = match &cli.runtime.config {
+        Some(path) => FileConfig::load::<A::FileKeys>(path).map_err(|error| error.to_string())?,
+        None => (FileConfig::default(), A::FileKeys::default()),
     };
-    if let Some(document) = document {
+    let config = resolve_config(&cli.runtime, file);
+    A::builder(config, &cli.application, application)
+}
+
+/// Runs what the runtime's flags ask for with the application's builder.
+pub fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
+    if cli.dump_catalog {
+        return dump_catalog(cli, builder);
+    }
+    if let Some(document) = dump_document(cli, &builder) {
         return match document {
             Ok(body) => print_document(&body),
             Err(message) => fail(&message, ExitCode::FAILURE),
         };
     }
     if cli.mcp_stdio {
-        return crate::mcp::stdio::run(config);
+        return crate::mcp::stdio::run(builder);
     }
     if cli.set_password || cli.clear_password {
-        return change_password(&config, cli.set_password);
+        return change_password(&builder, cli.set_password);
     }
     if let Some(password) = cli.password.as_deref()
-        && let Err(message) = password_from_env(&config, password)
+        && let Err(message) = password_from_env(&builder, password)
     {
         return fail(&message, ExitCode::FAILURE);
     }
-    serve::run(config)
+    serve::run(builder)
 }
 
-fn resolve_config(cli: &Cli) -> Result<Config, String> {
-    let file = match &cli.config {
-        Some(path) => FileConfig::load(path).map_err(|error| error.to_string())?,
-        None => FileConfig::default(),
+/// The document a `--dump-*` flag asks for, if any.
+fn dump_document(cli: &RuntimeArgs, builder: &ServerBuilder) -> Option<Result<String, String>> {
+    let documents = Documents::new(builder.identity(), builder.config().bind);
+    let document = if cli.dump_routes {
+        stored_api_access(builder).and_then(|access| documents.routes_catalog(&access))
+    } else if cli.dump_openapi {
+        documents
+            .internal_openapi()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    } else if cli.dump_openapi_public {
+        stored_api_access(builder)
+            .and_then(|access| documents.public_openapi(&access))
+            .map(|text| text.to_string())
+    } else if cli.dump_tools_min {
+        documents
+            .tools_min()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    } else if cli.dump_events {
+        documents
+            .events_json()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    } else if cli.dump_asyncapi {
+        documents
+            .asyncapi()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    } else {
+        return None;
     };
+    Some(document)
+}
+
+fn resolve_config(cli: &RuntimeArgs, file: FileConfig) -> Config {
     let defaults = Config::default();
-    Ok(Config {
+    Config {
         bind: cli.bind.or(file.bind).unwrap_or(defaults.bind),
         data_dir: cli
             .data_dir
@@ -199,35 +244,12 @@ fn resolve_config(cli: &Cli) -> Result<Config, String> {
             .map_or(defaults.session_ttl, |hours| {
                 std::time::Duration::from_secs(hours.saturating_mul(3600))
             }),
-        weather_url: cli
-            .weather_url
-            .clone()
-            .or(file.weather_url)
-            .unwrap_or(defaults.weather_url),
-        watch_processes: watch_list(&cli.watch_processes, file.watch_processes),
-    })
-}
-
-/// The watched process names: the flags (or environment) win over the file;
-/// blanks are dropped, so `PORTOS_WATCH_PROCESSES=""` watches nothing.
-fn watch_list(flags: &[String], file: Option<Vec<String>>) -> Vec<String> {
-    let chosen = if flags.is_empty() {
-        file.unwrap_or_default()
-    } else {
-        flags.to_vec()
-    };
-    let mut names: Vec<String> = Vec::new();
-    for name in chosen.iter().map(|name| name.trim()) {
-        if !name.is_empty() && !names.iter().any(|known| known == name) {
-            names.push(name.to_owned());
-        }
     }
-    names
 }
 
 /// Parses the catalog flags as the HTTP query is parsed, so a value the
 /// endpoint refuses is refused here too (exit 2, one line).
-fn catalog_query(cli: &Cli) -> Result<CatalogQuery, String> {
+fn catalog_query(cli: &RuntimeArgs) -> Result<CatalogQuery, String> {
     let scope = match cli.scope.as_deref() {
         Some(value) => value
             .parse::<CatalogScope>()
@@ -263,27 +285,30 @@ fn invalid(flag: &str, value: &str, allowed: &[&str]) -> String {
 
 /// The store's settings for a dump: the existing store opened read-only, or
 /// an empty in-memory one when there is none yet. Nothing is created.
-fn settings_store(config: &Config) -> Result<Store, String> {
-    match Store::open_existing_read_only(&config.data_dir) {
+fn settings_store(builder: &ServerBuilder) -> Result<Store, String> {
+    match Store::open_existing_read_only(&builder.config().data_dir, builder.schemas()) {
         Ok(Some(store)) => Ok(store),
-        Ok(None) => Store::open_in_memory().map_err(|error| error.to_string()),
+        Ok(None) => Store::open_in_memory(builder.schemas()).map_err(|error| error.to_string()),
         Err(error) => Err(error.to_string()),
     }
 }
 
-fn stored_api_access(config: &Config) -> Result<ApiAccess, String> {
-    settings_store(config)?
-        .run_blocking(|connection| ApiAccess::load(connection))
+fn stored_api_access(builder: &ServerBuilder) -> Result<ApiAccess, String> {
+    let groups = builder
+        .exposable_apis()
+        .map_err(|error| error.to_string())?;
+    settings_store(builder)?
+        .run_blocking(|connection| ApiAccess::load(connection, groups))
         .map_err(|error| error.to_string())
 }
 
-fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
+fn dump_catalog(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
     let query = match catalog_query(cli) {
         Ok(query) => query,
         Err(message) => return fail(&message, ExitCode::from(2)),
     };
     // Grants come from the store when there is one.
-    let store = match settings_store(config) {
+    let store = match settings_store(&builder) {
         Ok(store) => store,
         Err(message) => return fail(&message, ExitCode::FAILURE),
     };
@@ -291,7 +316,7 @@ fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
         Ok(grants) => grants,
         Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
     };
-    let registry = match app::build_registry(config, store) {
+    let registry = match builder.build_registry(&store) {
         Ok(registry) => registry,
         Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
     };
@@ -300,7 +325,7 @@ fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
 }
 
 /// `--set-password` (first line of stdin) or `--clear-password`.
-fn change_password(config: &Config, set: bool) -> ExitCode {
+fn change_password(builder: &ServerBuilder, set: bool) -> ExitCode {
     let password = if set {
         let mut line = String::new();
         if let Err(error) = std::io::stdin().read_line(&mut line) {
@@ -313,7 +338,8 @@ fn change_password(config: &Config, set: bool) -> ExitCode {
     } else {
         None
     };
-    let outcome = Store::open(&config.data_dir)
+    let outcome = builder
+        .open_store()
         .map_err(|error| error.to_string())
         .and_then(|store| {
             auth::store_password(&store, password.as_deref()).map_err(|error| error.to_string())
@@ -323,7 +349,8 @@ fn change_password(config: &Config, set: bool) -> ExitCode {
             let what = if set { "set" } else { "cleared" };
             let _ = writeln!(
                 std::io::stderr(),
-                "portos: instance password {what}; every session was ended"
+                "{}: instance password {what}; every session was ended",
+                program()
             );
             ExitCode::SUCCESS
         }
@@ -333,8 +360,8 @@ fn change_password(config: &Config, set: bool) -> ExitCode {
 
 /// `PORTOS_PASSWORD`: stored unless it already matches, so a restart with the
 /// same environment keeps sessions alive.
-fn password_from_env(config: &Config, password: &str) -> Result<(), String> {
-    let store = Store::open(&config.data_dir).map_err(|error| error.to_string())?;
+fn password_from_env(builder: &ServerBuilder, password: &str) -> Result<(), String> {
+    let store = builder.open_store().map_err(|error| error.to_string())?;
     if auth::password_matches_store(&store, password).map_err(|error| error.to_string())? {
         return Ok(());
     }
@@ -353,6 +380,27 @@ fn print_document(body: &str) -> ExitCode {
 }
 
 fn fail(message: &str, code: ExitCode) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "portos: {message}");
+    let _ = writeln!(std::io::stderr(), "{}: {message}", program());
     code
 }
+
+/// The running program's name (its file name), for messages.
+pub(crate) fn program() -> String {
+    std::env::args_os()
+        .next()
+        .map(PathBuf::from)
+        .and_then(|path| {
+            path.file_stem()
+                .map(|stem| stem.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "server".to_owned())
+}
+
+/// For an application without flags of its own.
+#[derive(Clone, Copy, Debug, Default, Args)]
+pub struct NoFlags {}
+
+/// For an application without keys of its own in the TOML file.
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoFileKeys {}

@@ -11,7 +11,6 @@ pub const DEFAULT_BIND: &str = "127.0.0.1:5555";
 pub const DEFAULT_DATA_DIR: &str = "./portos-data";
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 pub const DEFAULT_SESSION_HOURS: u64 = 24 * 7;
-pub const DEFAULT_WEATHER_URL: &str = "https://api.open-meteo.com";
 
 /// The resolved configuration the server runs with.
 #[derive(Clone, Debug)]
@@ -24,11 +23,6 @@ pub struct Config {
     pub body_limit: usize,
     /// How long a login session lasts.
     pub session_ttl: Duration,
-    /// Base URL of the Open-Meteo forecast API (`weather.now`).
-    pub weather_url: String,
-    /// Service names `system.processes.status` reports on; empty = every
-    /// process of this machine.
-    pub watch_processes: Vec<String>,
 }
 
 impl Default for Config {
@@ -41,13 +35,11 @@ impl Default for Config {
             timezone: None,
             body_limit: DEFAULT_BODY_LIMIT,
             session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
-            weather_url: DEFAULT_WEATHER_URL.to_owned(),
-            watch_processes: Vec::new(),
         }
     }
 }
 
-/// The optional TOML file: every key may be omitted.
+/// The runtime's keys of the optional TOML file: every key may be omitted.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct FileConfig {
@@ -56,9 +48,17 @@ pub struct FileConfig {
     pub timezone: Option<String>,
     pub body_limit: Option<usize>,
     pub session_hours: Option<u64>,
-    pub weather_url: Option<String>,
-    pub watch_processes: Option<Vec<String>>,
 }
+
+/// The runtime's key names in the file; every other key is the
+/// application's.
+const RUNTIME_KEYS: [&str; 5] = [
+    "bind",
+    "data-dir",
+    "timezone",
+    "body-limit",
+    "session-hours",
+];
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -75,14 +75,31 @@ pub enum ConfigError {
 }
 
 impl FileConfig {
-    pub fn load(path: &Path) -> Result<FileConfig, ConfigError> {
+    /// Reads the file: the runtime's keys, and the application's keys as
+    /// `A` (which refuses what it does not know, so a misspelt key of either
+    /// is an error).
+    pub fn load<A: serde::de::DeserializeOwned>(
+        path: &Path,
+    ) -> Result<(FileConfig, A), ConfigError> {
+        let parse_error = |source| ConfigError::Parse {
+            path: path.to_owned(),
+            source,
+        };
         let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
             path: path.to_owned(),
             source,
         })?;
-        toml::from_str(&text).map_err(|source| ConfigError::Parse {
-            path: path.to_owned(),
-            source,
-        })
+        let mut table: toml::Table = toml::from_str(&text).map_err(parse_error)?;
+        let mut runtime = toml::Table::new();
+        for key in RUNTIME_KEYS {
+            if let Some(value) = table.remove(key) {
+                runtime.insert(key.to_owned(), value);
+            }
+        }
+        let runtime: FileConfig = toml::Value::Table(runtime)
+            .try_into()
+            .map_err(parse_error)?;
+        let application: A = toml::Value::Table(table).try_into().map_err(parse_error)?;
+        Ok((runtime, application))
     }
 }

@@ -1,44 +1,67 @@
-//! The PortOS server: the tool contract served over axum, with real adapters
-//! on an embedded SQLite store, and a CLI that dumps every catalog.
+//! The portos serving runtime: serves whatever `#[portos_tool]`,
+//! `#[portos_route]` and `#[portos_event]` items are linked into a binary —
+//! the registry endpoints, catalogs with ETags, the document family (route
+//! catalog, internal and public OpenAPI, tools.min.json, events, AsyncAPI),
+//! Agent Tools MCP over HTTP and stdio, Socket.IO, the password gate and
+//! sessions, the API Explorer and the `--dump-*` command line — for any
+//! application. It knows nothing of any application's domains: PortOS's own
+//! live in the `portos` crate and come in through the same [`ServerBuilder`]
+//! a third party uses.
 //!
-//! Tools are collected from the link-time list of `portos_core`, so every
-//! `#[portos_tool]` in [`adapters`] is served, governed and listed with no
-//! other edit.
+//! A whole server (see docs/build-your-own-server.md):
+//!
+//! ```no_run
+//! use portos_server::cli::Application;
+//! use portos_server::{Config, ServerBuilder};
+//!
+//! struct Hello;
+//!
+//! impl Application for Hello {
+//!     type Flags = portos_server::cli::NoFlags;
+//!     type FileKeys = portos_server::cli::NoFileKeys;
+//!     const COMMAND: &'static str = "hello";
+//!     const ABOUT: &'static str = "Hello: my tools over HTTP and MCP";
+//!     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+//!
+//!     fn builder(config: Config, _: &Self::Flags, _: Self::FileKeys) -> Result<ServerBuilder, String> {
+//!         Ok(ServerBuilder::new("Hello", env!("CARGO_PKG_VERSION"), config))
+//!     }
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     portos_server::cli::main::<Hello>()
+//! }
+//! ```
 
 // Lets `#[portos_route]` name `::portos_server` from inside this crate too.
 extern crate self as portos_server;
 
-pub mod adapters;
 pub mod api_access;
 pub mod app;
 pub mod auth;
-pub mod calendar;
+mod builder;
 pub mod cli;
 pub mod clock;
 pub mod config;
-pub mod cos;
-pub mod creative_catalog;
 pub mod events;
-pub mod feeds;
 pub mod http;
 pub mod ledger;
-pub mod location;
 pub mod mcp;
-pub mod open_meteo;
-pub mod outbound;
-pub mod processes;
 pub mod redact;
 pub mod serve;
 pub mod settings;
-pub mod source_fetch;
 pub mod store;
-pub mod title_match;
 
-pub use app::App;
+pub use api_access::ExposableApi;
+pub use app::{App, Identity, StartError};
+pub use builder::ServerBuilder;
 pub use config::Config;
+pub use http::docs;
+pub use serve::{serve, serve_on};
 
 /// Used by the code `#[portos_route]` generates; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use axum;
+    pub use linkme;
 }

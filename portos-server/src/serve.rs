@@ -6,10 +6,12 @@ use std::process::ExitCode;
 use tokio::net::TcpListener;
 
 use crate::app::App;
-use crate::config::Config;
+use crate::builder::ServerBuilder;
 use crate::http;
 
-pub fn run(config: Config) -> ExitCode {
+/// Builds the server and serves it on a runtime of its own until SIGINT or
+/// SIGTERM (what the command line's default action does).
+pub fn run(builder: ServerBuilder) -> ExitCode {
     init_tracing();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -19,43 +21,58 @@ pub fn run(config: Config) -> ExitCode {
         Err(error) => return fail(&format!("cannot start the runtime: {error}")),
     };
     runtime.block_on(async move {
-        match serve(config).await {
+        let served = match builder.build() {
+            Ok(app) => serve(app).await,
+            Err(error) => Err(error.to_string()),
+        };
+        match served {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => fail(&message),
         }
     })
 }
 
-async fn serve(config: Config) -> Result<(), String> {
-    let bind = config.bind;
-    let app = App::open(config).map_err(|error| error.to_string())?;
+/// Serves `app` on its configured address until SIGINT or SIGTERM; in-flight
+/// requests finish first.
+pub async fn serve(app: App) -> Result<(), String> {
+    let bind = app.config.bind;
+    let listener = TcpListener::bind(bind)
+        .await
+        .map_err(|error| format!("cannot listen on {bind}: {error}"))?;
+    serve_on(app, listener, shutdown_signal()).await
+}
+
+/// Serves `app` on `listener` until `shutdown` completes.
+pub async fn serve_on(
+    app: App,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
     let registry = app.registry.clone();
     let tools = registry.tools().len();
+    let name = app.identity.name.clone();
     let data = app
         .store
         .path()
         .map(|p| p.display().to_string())
         .unwrap_or_default();
-    let router = http::router(app).map_err(|error| error.to_string())?;
     // An HTTP tool whose input cannot be flattened is a declaration mistake:
     // refuse to start rather than serve a broken tools.min.json.
-    http::docs::tools_min()?;
-    let listener = TcpListener::bind(bind)
-        .await
-        .map_err(|error| format!("cannot listen on {bind}: {error}"))?;
+    app.documents.tools_min()?;
+    let router = http::router(app).map_err(|error| error.to_string())?;
     let local = listener.local_addr().map_err(|error| error.to_string())?;
-    tracing::info!(address = %local, %data, tools, "portos listening on http://{local}");
+    tracing::info!(address = %local, %data, tools, "{name} listening on http://{local}");
     axum::serve(
         listener,
         // The peer address, for the loopback-only Agent Tools routes.
         router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
+    .with_graceful_shutdown(shutdown)
     .await
     .map_err(|error| error.to_string())?;
     // In-flight requests have finished; tell any adapter still running.
     registry.shutdown_token().cancel();
-    tracing::info!("portos stopped");
+    tracing::info!("{name} stopped");
     Ok(())
 }
 
@@ -92,6 +109,6 @@ pub(crate) fn init_tracing() {
 }
 
 fn fail(message: &str) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "portos: {message}");
+    let _ = writeln!(std::io::stderr(), "{}: {message}", crate::cli::program());
     ExitCode::FAILURE
 }

@@ -22,7 +22,7 @@ pub fn portos_binary() -> PathBuf {
     let binary = profile_dir.join(format!("portos{}", std::env::consts::EXE_SUFFIX));
     assert!(
         binary.exists(),
-        "{} is missing: run the tests with `cargo test --workspace` (or build -p portos-server first)",
+        "{} is missing: run the tests with `cargo test --workspace` (or build -p portos first)",
         binary.display()
     );
     binary
@@ -117,7 +117,7 @@ pub fn http_client() -> reqwest::Client {
 
 /// [`http_client`]'s builder, for tests that set cookies, redirects or timeouts.
 pub fn http_client_builder() -> reqwest::ClientBuilder {
-    // The same provider as `portos_server::outbound`, installed here rather
+    // The same provider as `portos::outbound`, installed here rather
     // than through it: naming the server's crate from this library would link
     // its tools into every test binary, and the registry tests count tools.
     static INSTALL: std::sync::Once = std::sync::Once::new();

@@ -6,13 +6,13 @@
 # servers' last log lines are printed.
 #
 # Builds nothing: it expects target/debug/portos (`cargo test --workspace` or
-# `cargo build -p portos-server` builds it). Shared by the Node.js suites
+# `cargo build -p portos` builds it). Shared by the Node.js suites
 # (tests/browser, tests/socket-client, …).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 bin=target/debug/portos
-[[ -x $bin ]] || { echo "with-servers.sh: $bin is missing: run \`cargo test --workspace\` (or \`cargo build -p portos-server\`) first" >&2; exit 1; }
+[[ -x $bin ]] || { echo "with-servers.sh: $bin is missing: run \`cargo test --workspace\` (or \`cargo build -p portos\`) first" >&2; exit 1; }
 [[ $# -gt 0 ]] || { echo "usage: with-servers.sh COMMAND…" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/portos-servers.XXXXXX")

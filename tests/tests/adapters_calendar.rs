@@ -6,8 +6,8 @@
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
+use portos::calendar;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
-use portos_server::calendar;
 use portos_tests as _;
 use serde_json::{Value, json};
 use support::result;

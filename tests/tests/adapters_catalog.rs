@@ -1,11 +1,11 @@
 //! catalog.search through the registry on a real store (BEHAVIOUR §3 row 22).
 
+use portos::build_registry;
+use portos::creative_catalog::{self, EntryInput, TypeChange, TypeInput};
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
 };
 use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::creative_catalog::{self, EntryInput, TypeChange, TypeInput};
 use portos_server::store::Store;
 use portos_tests as _;
 use serde_json::{Value, json};
@@ -23,8 +23,9 @@ fn fixture() -> Fixture {
         timezone: Some("UTC".to_owned()),
         ..Config::default()
     };
-    let store = Store::open(dir.path()).expect("store");
-    let registry = build_registry(&config, store.clone()).expect("registry");
+    let store = portos::store::open(dir.path()).expect("store");
+    let registry =
+        build_registry(config.clone(), &portos::Options::default(), &store).expect("registry");
     Fixture {
         registry,
         store,

@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 
 use jiff::{SignedDuration, ZonedDateTime};
+use portos::build_registry;
+use portos::cos::store::{self, RunUpdate, StartOutcome};
+use portos::cos::{AgentOutcome, NewTask, Origin, Priority, TaskChanges, TaskStatus};
 use portos_core::ToolState;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult};
 use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::cos::store::{self, RunUpdate, StartOutcome};
-use portos_server::cos::{AgentOutcome, NewTask, Origin, Priority, TaskChanges, TaskStatus};
 use portos_server::ledger::{self, ActionFilter, Actor, Source};
 use portos_server::store::Store;
 use portos_tests as _;
@@ -29,8 +29,9 @@ fn fixture() -> Fixture {
         timezone: Some("UTC".to_owned()),
         ..Config::default()
     };
-    let store = Store::open(dir.path()).expect("store");
-    let registry = build_registry(&config, store.clone()).expect("registry");
+    let store = portos::store::open(dir.path()).expect("store");
+    let registry =
+        build_registry(config.clone(), &portos::Options::default(), &store).expect("registry");
     Fixture {
         registry,
         store,

@@ -4,8 +4,8 @@
 //! travel tools' failures that need no second server (eidoverse_visit.rs
 //! runs a real visit between two servers).
 
+use portos::adapters::eidoverse::peers::{self, Peer};
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolResult, ToolState};
-use portos_server::adapters::eidoverse::peers::{self, Peer};
 use portos_tests as _;
 use serde_json::{Value, json};
 

@@ -2,8 +2,8 @@
 //! store in a temporary directory, with feeds parsed from the RSS and Atom
 //! fixtures (BEHAVIOUR §3 rows 13–14).
 
+use portos::feeds;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
-use portos_server::feeds;
 use portos_tests as _;
 use serde_json::json;
 use support::{read_write, result};

@@ -2,11 +2,11 @@
 //! on a real SQLite store in a temporary directory (BEHAVIOUR §3 rows 9–11).
 //! Goals are created over REST, so these tests seed them in the store.
 
+use portos::store::goals::{self, Goal, GoalNote};
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolResult,
     ToolState,
 };
-use portos_server::store::goals::{self, Goal, GoalNote};
 use portos_tests as _;
 use serde_json::json;
 use support::{read_write, result};

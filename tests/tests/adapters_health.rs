@@ -2,10 +2,10 @@
 //! through the registry on a real SQLite store in a temporary directory
 //! (BEHAVIOUR §3 rows 4–8).
 
+use portos::store::health::{self, Drink, Nicotine};
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolState,
 };
-use portos_server::store::health::{self, Drink, Nicotine};
 use portos_tests as _;
 use serde_json::{Value, json};
 use support::{read_write, result};

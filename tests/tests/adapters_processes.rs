@@ -3,12 +3,11 @@
 
 use std::process::{Child, Command};
 
+use portos::build_registry;
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
 };
 use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use portos_tests as _;
 use serde_json::{Map, Value, json};
 
@@ -17,11 +16,18 @@ fn registry(watch: &[&str]) -> (Registry, tempfile::TempDir) {
     let config = Config {
         data_dir: dir.path().to_owned(),
         timezone: Some("UTC".to_owned()),
-        watch_processes: watch.iter().map(|name| (*name).to_owned()).collect(),
         ..Config::default()
     };
-    let registry =
-        build_registry(&config, Store::open(dir.path()).expect("store")).expect("registry");
+    let options = portos::Options {
+        watch_processes: watch.iter().map(|name| (*name).to_owned()).collect(),
+        ..portos::Options::default()
+    };
+    let registry = build_registry(
+        config,
+        &options,
+        &portos::store::open(dir.path()).expect("store"),
+    )
+    .expect("registry");
     (registry, dir)
 }
 

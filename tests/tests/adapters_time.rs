@@ -1,9 +1,8 @@
 //! time.now in the configured time zone (BEHAVIOUR §3 row 17).
 
+use portos::build_registry;
 use portos_core::{Authority, ToolCall, ToolState};
 use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use portos_tests as _;
 
 async fn time_now(zone: &str) -> serde_json::Value {
@@ -11,8 +10,12 @@ async fn time_now(zone: &str) -> serde_json::Value {
         timezone: Some(zone.to_owned()),
         ..Config::default()
     };
-    let registry =
-        build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
+    let registry = build_registry(
+        config.clone(),
+        &portos::Options::default(),
+        &portos::store::open_in_memory().expect("store"),
+    )
+    .expect("registry");
     let result = registry
         .call(
             &Authority::voice(),
@@ -48,7 +51,11 @@ fn an_unknown_zone_is_refused_at_start() {
         timezone: Some("Mars/Olympus".to_owned()),
         ..Config::default()
     };
-    let error =
-        build_registry(&config, Store::open_in_memory().expect("store")).expect_err("unknown zone");
+    let error = build_registry(
+        config.clone(),
+        &portos::Options::default(),
+        &portos::store::open_in_memory().expect("store"),
+    )
+    .expect_err("unknown zone");
     assert!(error.to_string().contains("Mars/Olympus"));
 }

@@ -3,10 +3,10 @@
 //! redaction, date failures as failed results, strict input, the readPortos
 //! grant, every filter, and captures recorded as they happen.
 
+use portos::build_registry;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult};
 use portos_core::{ToolState, contract::Scope};
 use portos_server::Config;
-use portos_server::app::build_registry;
 use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::store::Store;
 use portos_tests as _;
@@ -27,8 +27,9 @@ fn fixture_in(timezone: &str) -> Fixture {
         timezone: Some(timezone.to_owned()),
         ..Config::default()
     };
-    let store = Store::open(dir.path()).expect("store");
-    let registry = build_registry(&config, store.clone()).expect("registry");
+    let store = portos::store::open(dir.path()).expect("store");
+    let registry =
+        build_registry(config.clone(), &portos::Options::default(), &store).expect("registry");
     Fixture {
         registry,
         store,

@@ -11,12 +11,12 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use portos::build_registry;
+use portos::location::{self, Location};
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
 };
 use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::location::{self, Location};
 use portos_server::store::Store;
 use portos_tests as _;
 use serde_json::{Value, json};
@@ -115,11 +115,14 @@ fn fixture(weather_url: &str) -> Fixture {
     let config = Config {
         data_dir: dir.path().to_owned(),
         timezone: Some("UTC".to_owned()),
-        weather_url: weather_url.to_owned(),
         ..Config::default()
     };
-    let store = Store::open(dir.path()).expect("store");
-    let registry = build_registry(&config, store.clone()).expect("registry");
+    let options = portos::Options {
+        weather_url: weather_url.to_owned(),
+        ..portos::Options::default()
+    };
+    let store = portos::store::open(dir.path()).expect("store");
+    let registry = build_registry(config, &options, &store).expect("registry");
     Fixture {
         registry,
         store,

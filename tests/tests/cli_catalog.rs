@@ -183,7 +183,7 @@ fn intent_narrows_only_the_voice_groups() {
 #[test]
 fn mind_grants_are_read_from_the_store() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = portos_server::store::Store::open(dir.path()).expect("store");
+    let store = portos::store::open(dir.path()).expect("store");
     store
         .run_blocking(|connection| {
             portos_server::settings::set_json(

@@ -67,7 +67,7 @@ impl Drop for Stdio_ {
 }
 
 fn enable(data_dir: &std::path::Path, settings: &Value) {
-    let store = portos_server::store::Store::open(data_dir).expect("store");
+    let store = portos::store::open(data_dir).expect("store");
     store
         .run_blocking(|connection| {
             portos_server::settings::set_json(

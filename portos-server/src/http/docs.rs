@@ -1,8 +1,10 @@
 //! `/api/api-docs/*`: the documents derived from the link-time lists. Each is
-//! computed once per process and served (and dumped by the CLI) byte for byte.
+//! computed once per server and served (and dumped by the CLI) byte for byte.
 
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -13,18 +15,7 @@ use serde_json::Value;
 
 use super::{ApiError, inventory};
 use crate::api_access::ApiAccess;
-use crate::app::App;
-use crate::config::Config;
-
-/// A document as served: JSON text, computed on first use.
-fn cached(
-    slot: &'static OnceLock<Result<String, String>>,
-    build: fn() -> Result<Value, String>,
-) -> Result<&'static str, String> {
-    slot.get_or_init(|| build().map(|value| value.to_string()))
-        .as_deref()
-        .map_err(Clone::clone)
-}
+use crate::app::{App, Identity};
 
 fn json_response(body: Result<impl Into<axum::body::Body>, String>) -> Response {
     match body {
@@ -40,167 +31,195 @@ fn json_response(body: Result<impl Into<axum::body::Body>, String>) -> Response 
     }
 }
 
-fn build_routes_catalog() -> Result<Value, String> {
-    Ok(inventory()
-        .map_err(|error| error.to_string())?
-        .catalog_json())
+/// The documents of one server, each computed on first use and then served
+/// (and dumped by the CLI) byte for byte.
+#[derive(Debug)]
+pub struct Documents {
+    name: String,
+    version: String,
+    bind: SocketAddr,
+    routes_catalog: OnceLock<Result<Value, String>>,
+    tools_min: OnceLock<Result<Bytes, String>>,
+    events_json: OnceLock<Result<Bytes, String>>,
+    asyncapi: OnceLock<Result<Bytes, String>>,
+    internal_openapi: OnceLock<Result<Bytes, String>>,
+    /// The last public document and the choices it was built for: they
+    /// change rarely, and the document is the same until they do.
+    public_openapi: Mutex<Option<(ApiAccess, Arc<str>)>>,
 }
 
-fn build_internal_openapi() -> Result<Value, String> {
-    let inventory = inventory().map_err(|error| error.to_string())?;
-    Ok(inventory.openapi(
-        &OpenApiOptions {
-            title: "PortOS Internal HTTP API",
-            version: env!("CARGO_PKG_VERSION"),
-            description: "Every HTTP operation this server mounts, derived from its #[portos_route] declarations.",
-            server_url: None,
-        },
-        |route| Some(Placement::by_domain(route)),
-    ))
+/// The document in `slot`, built on first use; a clone shares the bytes.
+fn text_of(
+    slot: &OnceLock<Result<Bytes, String>>,
+    build: impl FnOnce() -> Result<String, String>,
+) -> Result<Bytes, String> {
+    slot.get_or_init(|| build().map(Bytes::from)).clone()
 }
 
-/// Only the exposed groups' modeled operations, tagged by group, secured
-/// when the group still requires the password. The registry tools and the
-/// agent transport are never under `/api/public/`, so never here.
-fn build_public_openapi(access: &ApiAccess) -> Result<Value, String> {
-    let inventory = inventory().map_err(|error| error.to_string())?;
-    Ok(inventory.openapi(
-        &OpenApiOptions {
-            title: "PortOS Public API",
-            version: env!("CARGO_PKG_VERSION"),
-            description: "The API groups exposed through Settings → API Access.",
-            server_url: None,
-        },
-        |route| {
-            if classify::access(route) != Access::ExternallyExposable || !route.is_modeled() {
-                return None;
-            }
-            let (api, exposure) = access.for_path(route.path)?;
-            exposure.exposed.then(|| Placement {
-                tag: api.id.to_owned(),
-                tag_description: Some(api.description.to_owned()),
-                secured: exposure.require_auth,
+impl Documents {
+    /// `identity` names the documents; the AsyncAPI server address is the
+    /// bind address.
+    pub fn new(identity: &Identity, bind: SocketAddr) -> Documents {
+        Documents {
+            name: identity.name.clone(),
+            version: identity.version.clone(),
+            bind,
+            routes_catalog: OnceLock::new(),
+            tools_min: OnceLock::new(),
+            events_json: OnceLock::new(),
+            asyncapi: OnceLock::new(),
+            internal_openapi: OnceLock::new(),
+            public_openapi: Mutex::new(None),
+        }
+    }
+
+    /// The route inventory document (`--dump-routes`), with the exposable
+    /// API groups as `access` resolves them.
+    pub fn routes_catalog(&self, access: &ApiAccess) -> Result<String, String> {
+        let base = self
+            .routes_catalog
+            .get_or_init(|| {
+                Ok(inventory()
+                    .map_err(|error| error.to_string())?
+                    .catalog_json())
             })
-        },
-    ))
-}
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let mut catalog = base.clone();
+        if let Some(object) = catalog.as_object_mut() {
+            object.insert("externallyExposableApis".to_owned(), access.describe());
+        }
+        Ok(catalog.to_string())
+    }
 
-fn build_tools_min() -> Result<Value, String> {
-    inventory()
-        .map_err(|error| error.to_string())?
-        .tools_min(env!("CARGO_PKG_VERSION"))
-        .map_err(|error| error.to_string())
+    /// The HTTP tools resource (`--dump-tools-min`).
+    pub fn tools_min(&self) -> Result<Bytes, String> {
+        text_of(&self.tools_min, || {
+            inventory()
+                .map_err(|error| error.to_string())?
+                .tools_min(&self.version)
+                .map(|value| value.to_string())
+                .map_err(|error| error.to_string())
+        })
+    }
+
+    /// OpenAPI 3.0.3 of every operation (`--dump-openapi`).
+    pub fn internal_openapi(&self) -> Result<Bytes, String> {
+        text_of(&self.internal_openapi, || {
+            let inventory = inventory().map_err(|error| error.to_string())?;
+            let title = format!("{} Internal HTTP API", self.name);
+            Ok(inventory
+                .openapi(
+                    &OpenApiOptions {
+                        title: &title,
+                        version: &self.version,
+                        description: "Every HTTP operation this server mounts, derived from its #[portos_route] declarations.",
+                        server_url: None,
+                    },
+                    |route| Some(Placement::by_domain(route)),
+                )
+                .to_string())
+        })
+    }
+
+    /// OpenAPI 3.0.3 of the exposed API groups (`--dump-openapi-public`):
+    /// only their modeled operations, tagged by group, secured when the
+    /// group still requires the password. The registry tools and the agent
+    /// transport are never under `/api/public/`, so never here.
+    pub fn public_openapi(&self, access: &ApiAccess) -> Result<Arc<str>, String> {
+        let mut last = self
+            .public_openapi
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((built_for, text)) = last.as_ref()
+            && built_for == access
+        {
+            return Ok(text.clone());
+        }
+        let inventory = inventory().map_err(|error| error.to_string())?;
+        let title = format!("{} Public API", self.name);
+        let document = inventory.openapi(
+            &OpenApiOptions {
+                title: &title,
+                version: &self.version,
+                description: "The API groups exposed through Settings → API Access.",
+                server_url: None,
+            },
+            |route| {
+                if classify::access(route) != Access::ExternallyExposable || !route.is_modeled() {
+                    return None;
+                }
+                let (api, exposure) = access.for_path(route.path)?;
+                exposure.exposed.then(|| Placement {
+                    tag: api.id.to_owned(),
+                    tag_description: Some(api.description.to_owned()),
+                    secured: exposure.require_auth,
+                })
+            },
+        );
+        let text: Arc<str> = document.to_string().into();
+        *last = Some((access.clone(), text.clone()));
+        Ok(text)
+    }
+
+    /// The Socket.IO event inventory (`--dump-events`).
+    pub fn events_json(&self) -> Result<Bytes, String> {
+        text_of(&self.events_json, || {
+            Ok(event_inventory()?.events_json().to_string())
+        })
+    }
+
+    /// AsyncAPI 3.0.0 of the Socket.IO transport (`--dump-asyncapi`).
+    pub fn asyncapi(&self) -> Result<Bytes, String> {
+        text_of(&self.asyncapi, || {
+            Ok(event_inventory()?
+                .asyncapi(&self.version, &self.bind.to_string())
+                .to_string())
+        })
+    }
 }
 
 fn event_inventory() -> Result<EventInventory, String> {
     EventInventory::new(EVENTS.iter()).map_err(|error| error.to_string())
 }
 
-fn build_events_json() -> Result<Value, String> {
-    Ok(event_inventory()?.events_json())
-}
-
-static ROUTES_CATALOG: OnceLock<Result<Value, String>> = OnceLock::new();
-static TOOLS_MIN: OnceLock<Result<String, String>> = OnceLock::new();
-static EVENTS_JSON: OnceLock<Result<String, String>> = OnceLock::new();
-static ASYNCAPI: OnceLock<Result<String, String>> = OnceLock::new();
-static INTERNAL_OPENAPI: OnceLock<Result<String, String>> = OnceLock::new();
-/// The last public document and the choices it was built for: they change
-/// rarely, and the document is the same until they do.
-static PUBLIC_OPENAPI: Mutex<Option<(ApiAccess, Arc<str>)>> = Mutex::new(None);
-
-/// The route inventory document (`--dump-routes`), with the exposable API
-/// groups as `access` resolves them.
-pub fn routes_catalog(access: &ApiAccess) -> Result<String, String> {
-    let base = ROUTES_CATALOG
-        .get_or_init(build_routes_catalog)
-        .as_ref()
-        .map_err(Clone::clone)?;
-    let mut catalog = base.clone();
-    if let Some(object) = catalog.as_object_mut() {
-        object.insert("externallyExposableApis".to_owned(), access.describe());
-    }
-    Ok(catalog.to_string())
-}
-
-/// The HTTP tools resource (`--dump-tools-min`).
-pub fn tools_min() -> Result<&'static str, String> {
-    cached(&TOOLS_MIN, build_tools_min)
-}
-
-/// OpenAPI 3.0.3 of every operation (`--dump-openapi`).
-pub fn internal_openapi() -> Result<&'static str, String> {
-    cached(&INTERNAL_OPENAPI, build_internal_openapi)
-}
-
-/// OpenAPI 3.0.3 of the exposed API groups (`--dump-openapi-public`).
-pub fn public_openapi(access: &ApiAccess) -> Result<Arc<str>, String> {
-    let mut last = PUBLIC_OPENAPI
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    if let Some((built_for, text)) = last.as_ref()
-        && built_for == access
-    {
-        return Ok(text.clone());
-    }
-    let text: Arc<str> = build_public_openapi(access)?.to_string().into();
-    *last = Some((access.clone(), text.clone()));
-    Ok(text)
-}
-
-/// The Socket.IO event inventory (`--dump-events`).
-pub fn events_json() -> Result<&'static str, String> {
-    cached(&EVENTS_JSON, build_events_json)
-}
-
-/// AsyncAPI 3.0.0 of the Socket.IO transport (`--dump-asyncapi`). The server
-/// address is the configured bind address; one configuration per process.
-pub fn asyncapi(config: &Config) -> Result<&'static str, String> {
-    ASYNCAPI
-        .get_or_init(|| {
-            event_inventory().map(|events| {
-                events
-                    .asyncapi(env!("CARGO_PKG_VERSION"), &config.bind.to_string())
-                    .to_string()
-            })
-        })
-        .as_deref()
-        .map_err(Clone::clone)
-}
-
 /// The Socket.IO events: names, directions, payload schemas.
 #[portos_route(method = "GET", path = "/api/api-docs/events.json", summary = "Event inventory", response = serde_json::Value)]
-async fn events_json_route() -> Response {
-    json_response(events_json())
+async fn events_json_route(State(app): State<App>) -> Response {
+    json_response(app.documents.events_json())
 }
 
 /// AsyncAPI 3.0.0 for the Socket.IO transport.
 #[portos_route(method = "GET", path = "/api/api-docs/asyncapi.json", summary = "AsyncAPI", response = serde_json::Value)]
 async fn asyncapi_route(State(app): State<App>) -> Response {
-    json_response(asyncapi(&app.config))
+    json_response(app.documents.asyncapi())
 }
 
 /// The HTTP route inventory: domains, access and side-effect classes.
 #[portos_route(method = "GET", path = "/api/api-docs/catalog.json", summary = "Route inventory", response = serde_json::Value)]
 async fn catalog_json(State(app): State<App>) -> Response {
-    json_response(routes_catalog(&app.api_access.current()))
+    json_response(app.documents.routes_catalog(&app.api_access.current()))
 }
 
 /// OpenAPI 3.0.3 for every mounted HTTP operation.
 #[portos_route(method = "GET", path = "/api/api-docs/internal/openapi.json", summary = "Internal OpenAPI", response = serde_json::Value)]
-async fn internal_openapi_json() -> Response {
-    json_response(internal_openapi())
+async fn internal_openapi_json(State(app): State<App>) -> Response {
+    json_response(app.documents.internal_openapi())
 }
 
 /// OpenAPI 3.0.3 for only the APIs exposed through API Access.
 #[portos_route(method = "GET", path = "/api/api-docs/openapi.json", summary = "Public OpenAPI", response = serde_json::Value)]
 async fn public_openapi_json(State(app): State<App>) -> Response {
-    json_response(public_openapi(&app.api_access.current()).map(|text| text.to_string()))
+    json_response(
+        app.documents
+            .public_openapi(&app.api_access.current())
+            .map(|text| text.to_string()),
+    )
 }
 
 /// The operations annotated as HTTP tools, one small record each, with
 /// their binding and declared failures.
 #[portos_route(method = "GET", path = "/api/api-docs/tools.min.json", summary = "HTTP tool resource", response = serde_json::Value)]
-async fn tools_min_json() -> Response {
-    json_response(tools_min())
+async fn tools_min_json(State(app): State<App>) -> Response {
+    json_response(app.documents.tools_min())
 }

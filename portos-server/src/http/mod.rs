@@ -1,33 +1,20 @@
-//! The HTTP surface, one module per endpoint family.
+//! The runtime's HTTP surface, one module per endpoint family, and the
+//! pieces an application's routes use: [`ApiError`], [`body::JsonBody`],
+//! [`query`].
 
 mod agent_context;
 mod auth;
-mod body;
-mod brain;
-mod calendar;
+pub mod body;
 mod catalog_cache;
-mod cos;
-mod creative_catalog;
 pub mod docs;
-mod eidoverse;
-mod eidoverse_guest;
 mod error;
 mod explorer;
-mod feeds;
-mod goals;
-mod health;
-mod journal;
-mod location;
 mod mind;
-mod processes;
-mod public;
-mod query;
+pub mod query;
 mod route;
 mod settings;
-mod sources;
 mod system;
 mod tools;
-mod user_actions;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

@@ -9,7 +9,7 @@ use portos_core::{Authority, CatalogFormat, CatalogQuery, CatalogScope, Scope, T
 use serde_json::{Map, Value, json};
 
 use super::config::AgentContextConfig;
-use super::context::{self, Outcome, Sources};
+use super::context_tools::{Outcome, cap};
 use super::jsonrpc::{self, INVALID_PARAMS, METHOD_NOT_FOUND, Message};
 use crate::app::App;
 
@@ -21,12 +21,6 @@ pub const SCHEMA_VERSION: u32 = 5;
 /// Error texts are cut to this many characters.
 const MAX_ERROR_CHARS: usize = 500;
 const MAX_NAME_CHARS: usize = 120;
-
-const INSTRUCTIONS: &str = "PortOS Agent Tools: a local-only MCP server (loopback connections only). \
-The context tools (search_context, get_context, list_context, resolve_navigation, context_profile) \
-are read-only and return bounded, redacted context items. Semantic PortOS actions are listed and \
-callable only when the owner separately granted them in Settings → Agent Tools. Call \
-context_profile first to see the active profile, scopes, grants, limits and exclusions.";
 
 /// Where the configuration is read: the in-memory copy (the HTTP server,
 /// which is the only writer of its store), or the store itself on every
@@ -96,8 +90,8 @@ impl McpServer {
             },
             "profile": config.profile,
             "scopes": config.scopes,
-            "limits": context::limits(),
-            "exclusions": context::EXCLUSIONS,
+            "limits": self.app.context_tools.limits(),
+            "exclusions": self.app.context_tools.exclusions(),
             "actions": config.actions,
             "tools": self.tools(config),
         })
@@ -105,7 +99,7 @@ impl McpServer {
 
     /// Context tools, then the granted agent-scope semantic tools in MCP form.
     pub fn tools(&self, config: &AgentContextConfig) -> Vec<Value> {
-        let mut tools = context::definitions(config);
+        let mut tools = self.app.context_tools.definitions(config);
         if config.active() {
             tools.extend(self.semantic_tools(config));
         }
@@ -148,7 +142,11 @@ impl McpServer {
             return None;
         };
         let answer = match method.as_str() {
-            "initialize" => initialize(params.as_ref()),
+            "initialize" => initialize(
+                params.as_ref(),
+                &self.app.identity.agent_tools_name,
+                self.app.context_tools.instructions(),
+            ),
             "ping" => Ok(json!({})),
             "tools/list" => match list_params_ok(params.as_ref()) {
                 true => {
@@ -191,12 +189,12 @@ impl McpServer {
         if !config.active() {
             return error_result("Agent context is disabled or invalid.");
         }
-        if context::is_context_tool(name) {
-            let sources = Sources {
-                store: self.app.store.clone(),
-                workspaces: self.app.workspaces.clone(),
-            };
-            return match context::call(name, arguments.as_ref(), &config, &sources).await {
+        if self.app.context_tools.is_context_tool(name) {
+            let tools = &self.app.context_tools;
+            return match tools
+                .call(&self.app, name, arguments.as_ref(), &config)
+                .await
+            {
                 Outcome::Output(output) => ToolReply::structured(output.to_string(), false),
                 Outcome::Refused(message) => error_result(&message),
             };
@@ -314,13 +312,13 @@ fn error_result(message: &str) -> ToolReply {
     ToolReply::Refused(cap(message, MAX_ERROR_CHARS))
 }
 
-fn cap(text: &str, max: usize) -> String {
-    context::redact::cap(text, max)
-}
-
 /// `initialize`: strict params; the requested version when supported,
 /// else the newest.
-fn initialize(params: Option<&Map<String, Value>>) -> Result<Value, (i64, &'static str)> {
+fn initialize(
+    params: Option<&Map<String, Value>>,
+    server_name: &str,
+    instructions: &str,
+) -> Result<Value, (i64, &'static str)> {
     let invalid = (INVALID_PARAMS, "Invalid initialize params");
     let params = params.ok_or(invalid)?;
     if params.keys().any(|key| {
@@ -357,8 +355,8 @@ fn initialize(params: Option<&Map<String, Value>>) -> Result<Value, (i64, &'stat
     Ok(json!({
         "protocolVersion": negotiated,
         "capabilities": { "tools": { "listChanged": false } },
-        "serverInfo": { "name": "PortOS Agent Tools", "version": "1" },
-        "instructions": INSTRUCTIONS,
+        "serverInfo": { "name": server_name, "version": "1" },
+        "instructions": instructions,
     }))
 }
 
@@ -437,17 +435,17 @@ mod tests {
         };
         for version in SUPPORTED_VERSIONS {
             assert_eq!(
-                initialize(params(version).as_ref()).expect("ok")["protocolVersion"],
+                initialize(params(version).as_ref(), "t", "i").expect("ok")["protocolVersion"],
                 version
             );
         }
         assert_eq!(
-            initialize(params("2024-11-05").as_ref()).expect("ok")["protocolVersion"],
+            initialize(params("2024-11-05").as_ref(), "t", "i").expect("ok")["protocolVersion"],
             PROTOCOL_VERSION
         );
         let bad = json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": ""}});
-        assert!(initialize(bad.as_object()).is_err());
-        assert!(initialize(None).is_err());
+        assert!(initialize(bad.as_object(), "t", "i").is_err());
+        assert!(initialize(None, "t", "i").is_err());
     }
 
     #[test]

@@ -16,10 +16,11 @@ use tokio::sync::mpsc;
 use super::jsonrpc;
 use super::server::{CallMeta, ConfigReads, McpServer};
 use crate::app::App;
-use crate::config::Config;
+use crate::builder::ServerBuilder;
 
-/// `portos --mcp-stdio`: runs [`serve`] on a runtime of its own.
-pub fn run(config: Config) -> std::process::ExitCode {
+/// `--mcp-stdio`: builds the server and runs [`serve`] on a runtime of its
+/// own.
+pub fn run(builder: ServerBuilder) -> std::process::ExitCode {
     crate::serve::init_tracing();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -31,22 +32,24 @@ pub fn run(config: Config) -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(serve(config)) {
+    match runtime.block_on(async move {
+        let app = builder.build().map_err(|error| error.to_string())?;
+        serve(app).await
+    }) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(message) => {
-            tracing::error!(%message, "portos --mcp-stdio stopped");
+            tracing::error!(%message, "--mcp-stdio stopped");
             std::process::ExitCode::FAILURE
         }
     }
 }
 
-/// Serves until standard input closes.
-pub async fn serve(config: Config) -> Result<(), String> {
-    let line_limit = config.body_limit;
-    let app = App::open(config).map_err(|error| error.to_string())?;
+/// Serves `app` until standard input closes.
+pub async fn serve(app: App) -> Result<(), String> {
+    let line_limit = app.config.body_limit;
     let registry = app.registry.clone();
+    tracing::info!("{} MCP on stdio", app.identity.name);
     let server = Arc::new(McpServer::new(app, ConfigReads::Live));
-    tracing::info!("portos MCP on stdio");
 
     let (sender, mut receiver) = mpsc::channel::<String>(64);
     let writer = tokio::spawn(async move {

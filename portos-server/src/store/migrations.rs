@@ -1,316 +1,99 @@
-//! Versioned schema migrations. Each entry runs once, in order, inside one
-//! transaction with the `user_version` bump; never edit a shipped entry.
+//! Versioned schema migrations, one numbered list per component (the runtime
+//! itself, then each of the application's domains). Each step runs once, in
+//! order, inside one transaction with its version bump; never edit a shipped
+//! step. Versions are kept per component in `store_migrations`, so a data
+//! directory can hold the tables of several components and a server that
+//! links fewer of them leaves the others alone.
+//!
+//! Stores written before components existed kept one `PRAGMA user_version`;
+//! every component's first step uses `IF NOT EXISTS`, so adopting such a
+//! store creates only what it lacks.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreError;
 
-const MIGRATIONS: &[&str] = &[
-    // 1: settings and the brain inbox.
-    "CREATE TABLE settings (
-        key        TEXT PRIMARY KEY,
-        value      TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE TABLE brain_captures (
-        id          TEXT PRIMARY KEY,
-        text        TEXT NOT NULL,
-        captured_at TEXT NOT NULL,
-        local_date  TEXT NOT NULL,
-        seq         INTEGER NOT NULL
-    );
-    CREATE INDEX brain_captures_recent ON brain_captures (seq DESC);",
-    // 2: login sessions. Only a digest of each token is kept.
-    "CREATE TABLE auth_sessions (
-        token_digest TEXT PRIMARY KEY,
-        created_at   TEXT NOT NULL,
-        expires_at   INTEGER NOT NULL
-    );
-    CREATE INDEX auth_sessions_expiry ON auth_sessions (expires_at);",
-    // 3: cos/ledger: the user-actions ledger, CoS tasks and their agent runs.
-    "CREATE TABLE user_actions (
-        seq            INTEGER PRIMARY KEY AUTOINCREMENT,
-        happened_at_ms INTEGER NOT NULL,
-        type           TEXT NOT NULL,
-        actor          TEXT NOT NULL CHECK (actor IN ('user', 'mind', 'schedule', 'system')),
-        summary        TEXT NOT NULL,
-        target         TEXT,
-        target_name    TEXT,
-        payload        TEXT NOT NULL,
-        source_route   TEXT,
-        source_method  TEXT
-    );
-    CREATE INDEX user_actions_recent ON user_actions (happened_at_ms DESC, seq DESC);
-    CREATE TABLE cos_tasks (
-        id          TEXT PRIMARY KEY,
-        description TEXT NOT NULL,
-        app         TEXT,
-        status      TEXT NOT NULL CHECK (status IN
-                      ('pending', 'in_progress', 'blocked', 'completed', 'failed', 'cancelled')),
-        priority    TEXT NOT NULL CHECK (priority IN ('LOW', 'MEDIUM', 'HIGH', 'CRITICAL')),
-        created_at  TEXT NOT NULL,
-        updated_at  TEXT NOT NULL,
-        seq         INTEGER NOT NULL
-    );
-    CREATE INDEX cos_tasks_recent ON cos_tasks (seq DESC);
-    CREATE INDEX cos_tasks_app ON cos_tasks (app, status);
-    CREATE TABLE cos_agent_runs (
-        id             TEXT PRIMARY KEY,
-        task_id        TEXT NOT NULL REFERENCES cos_tasks (id) ON DELETE CASCADE,
-        phase          TEXT NOT NULL,
-        started_at_ms  INTEGER NOT NULL,
-        finished_at_ms INTEGER,
-        outcome        TEXT CHECK (outcome IN ('completed', 'failed', 'cancelled'))
-    );
-    CREATE INDEX cos_agent_runs_running ON cos_agent_runs (finished_at_ms, started_at_ms);
-    CREATE INDEX cos_agent_runs_task ON cos_agent_runs (task_id);",
-    // 4: health, goals, journal: health logs (drinks, nicotine, weight,
-    // workouts), goals with their notes, and the daily journal's segments.
-    // Every `local_date` is the user's local date, `YYYY-MM-DD`.
-    "CREATE TABLE health_drinks (
-        id              TEXT PRIMARY KEY,
-        local_date      TEXT NOT NULL,
-        logged_at       TEXT NOT NULL,
-        name            TEXT NOT NULL,
-        count           REAL NOT NULL,
-        oz              REAL NOT NULL,
-        abv             REAL NOT NULL,
-        standard_drinks REAL NOT NULL
-    );
-    CREATE INDEX health_drinks_by_date ON health_drinks (local_date);
-    CREATE TABLE health_nicotine (
-        id          TEXT PRIMARY KEY,
-        local_date  TEXT NOT NULL,
-        logged_at   TEXT NOT NULL,
-        product     TEXT NOT NULL,
-        count       REAL NOT NULL,
-        mg_per_unit REAL NOT NULL,
-        total_mg    REAL NOT NULL
-    );
-    CREATE INDEX health_nicotine_by_date ON health_nicotine (local_date);
-    CREATE TABLE health_weights (
-        id            TEXT PRIMARY KEY,
-        local_date    TEXT NOT NULL,
-        logged_at     TEXT NOT NULL,
-        pounds        REAL NOT NULL,
-        entered_value REAL NOT NULL,
-        entered_unit  TEXT NOT NULL CHECK (entered_unit IN ('lb', 'kg'))
-    );
-    CREATE INDEX health_weights_by_date ON health_weights (local_date);
-    CREATE TABLE health_workouts (
-        id               TEXT PRIMARY KEY,
-        local_date       TEXT NOT NULL,
-        logged_at        TEXT NOT NULL,
-        type             TEXT NOT NULL,
-        duration_minutes REAL,
-        intensity        TEXT CHECK (intensity IN ('light', 'moderate', 'vigorous')),
-        notes            TEXT
-    );
-    CREATE INDEX health_workouts_by_date ON health_workouts (local_date);
-    CREATE TABLE goals (
-        id         TEXT PRIMARY KEY,
-        title      TEXT NOT NULL,
-        horizon    TEXT NOT NULL,
-        category   TEXT NOT NULL,
-        urgency    REAL NOT NULL,
-        progress   INTEGER NOT NULL CHECK (progress BETWEEN 0 AND 100),
-        status     TEXT NOT NULL CHECK (status IN ('active', 'completed', 'archived')),
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE INDEX goals_by_urgency ON goals (status, urgency DESC);
-    CREATE TABLE goal_notes (
-        id               TEXT PRIMARY KEY,
-        goal_id          TEXT NOT NULL REFERENCES goals (id) ON DELETE CASCADE,
-        local_date       TEXT NOT NULL,
-        note             TEXT NOT NULL,
-        duration_minutes REAL,
-        created_at       TEXT NOT NULL
-    );
-    CREATE INDEX goal_notes_by_goal ON goal_notes (goal_id);
-    CREATE TABLE journal_segments (
-        id         TEXT PRIMARY KEY,
-        local_date TEXT NOT NULL,
-        text       TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE INDEX journal_segments_by_date ON journal_segments (local_date);",
-    // 5: feeds and calendar: feed subscriptions and their items (deduplicated
-    // by guid per feed); calendar sources and events (a source's events are
-    // replaced on refresh; API events have no source). Event starts are civil
-    // date-times with their zone (NULL: the user's zone), so a recurrence
-    // keeps its wall-clock time across DST.
-    "CREATE TABLE feeds (
-        id           TEXT PRIMARY KEY,
-        title        TEXT NOT NULL,
-        custom_title INTEGER NOT NULL,
-        source       TEXT NOT NULL UNIQUE,
-        created_at   TEXT NOT NULL,
-        refreshed_at TEXT,
-        seq          INTEGER NOT NULL
-    );
-    CREATE TABLE feed_items (
-        id           TEXT PRIMARY KEY,
-        feed_id      TEXT NOT NULL REFERENCES feeds (id) ON DELETE CASCADE,
-        guid         TEXT NOT NULL,
-        title        TEXT NOT NULL,
-        link         TEXT,
-        published_at TEXT,
-        fetched_at   TEXT NOT NULL,
-        read         INTEGER NOT NULL DEFAULT 0,
-        seq          INTEGER NOT NULL,
-        UNIQUE (feed_id, guid)
-    );
-    CREATE INDEX feed_items_unread ON feed_items (read, seq DESC);
-    CREATE TABLE calendar_sources (
-        id           TEXT PRIMARY KEY,
-        title        TEXT NOT NULL,
-        source       TEXT NOT NULL UNIQUE,
-        created_at   TEXT NOT NULL,
-        refreshed_at TEXT,
-        seq          INTEGER NOT NULL
-    );
-    CREATE TABLE calendar_events (
-        id         TEXT PRIMARY KEY,
-        source_id  TEXT REFERENCES calendar_sources (id) ON DELETE CASCADE,
-        uid        TEXT,
-        title      TEXT NOT NULL,
-        location   TEXT,
-        all_day    INTEGER NOT NULL,
-        start_at   TEXT NOT NULL,
-        end_at     TEXT,
-        tzid       TEXT,
-        rrule      TEXT,
-        exdates    TEXT,
-        created_at TEXT NOT NULL
-    );
-    CREATE INDEX calendar_events_source ON calendar_events (source_id);",
-    // 6: catalog: the creative catalog's entries and user-defined types.
-    // `refs` is a JSON array of strings.
-    "CREATE TABLE catalog_types (
-        name       TEXT PRIMARY KEY,
-        label      TEXT NOT NULL,
-        active     INTEGER NOT NULL DEFAULT 1,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE catalog_entries (
-        id         TEXT PRIMARY KEY,
-        name       TEXT NOT NULL,
-        type       TEXT NOT NULL,
-        body       TEXT NOT NULL,
-        refs       TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE INDEX catalog_entries_type ON catalog_entries (type);",
-    // 7: eidoverse: the local world (one row, its id drawn here), its
-    // entities, chat log (AUTOINCREMENT, so a cursor is never reused), grants,
-    // peer worlds, and visits in both directions.
-    "CREATE TABLE eidoverse_world (
-        id            INTEGER PRIMARY KEY CHECK (id = 1),
-        world_id      TEXT NOT NULL,
-        name          TEXT NOT NULL,
-        recipe        TEXT NOT NULL,
-        setup         TEXT NOT NULL,
-        presence_name TEXT NOT NULL,
-        presence_seen TEXT,
-        accept_guests INTEGER NOT NULL DEFAULT 0,
-        created_at    TEXT NOT NULL
-    );
-    INSERT INTO eidoverse_world
-        (id, world_id, name, recipe, setup, presence_name, accept_guests, created_at)
-    VALUES (1, lower(hex(randomblob(16))), 'PortOS world', 'portos-garden',
-        '{\"terrain\":{\"preset\":\"flat\",\"height\":0},\"grass\":{\"density\":0.5,\"color\":\"#4a7c3a\"},\"sky\":{\"preset\":\"day\",\"sunAngle\":60}}',
-        'Chief of Staff', 0, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
-    CREATE TABLE eidoverse_entities (
-        id         TEXT PRIMARY KEY,
-        kind       TEXT NOT NULL,
-        label      TEXT NOT NULL,
-        x          REAL NOT NULL,
-        y          REAL NOT NULL,
-        z          REAL NOT NULL,
-        components TEXT NOT NULL,
-        source     TEXT NOT NULL,
-        source_key TEXT,
-        digest     TEXT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE UNIQUE INDEX eidoverse_entities_source
-        ON eidoverse_entities (source, source_key) WHERE source_key IS NOT NULL;
-    CREATE TABLE eidoverse_grants (
-        subject    TEXT NOT NULL,
-        permission TEXT NOT NULL,
-        granted_at TEXT NOT NULL,
-        PRIMARY KEY (subject, permission)
-    );
-    CREATE TABLE eidoverse_chat (
-        cursor      INTEGER PRIMARY KEY AUTOINCREMENT,
-        author      TEXT NOT NULL,
-        author_kind TEXT NOT NULL,
-        visit_id    TEXT,
-        text        TEXT NOT NULL,
-        posted_at   TEXT NOT NULL
-    );
-    CREATE TABLE eidoverse_peers (
-        id         TEXT PRIMARY KEY,
-        url        TEXT NOT NULL,
-        name       TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-    CREATE TABLE eidoverse_outgoing_visits (
-        visit_id   TEXT PRIMARY KEY,
-        peer_id    TEXT NOT NULL,
-        peer_url   TEXT NOT NULL,
-        world_name TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        left_at    TEXT
-    );
-    CREATE TABLE eidoverse_guest_visits (
-        visit_id   TEXT PRIMARY KEY,
-        guest_name TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        left_at    TEXT
-    );",
-];
-
-fn known_version() -> u32 {
-    u32::try_from(MIGRATIONS.len()).unwrap_or(u32::MAX)
+/// The tables of one component and the steps that build them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schema {
+    /// A stable name: the key its version is stored under.
+    pub component: &'static str,
+    /// The steps, oldest first; step `n` (1-based) brings the component to
+    /// version `n`.
+    pub migrations: &'static [&'static str],
 }
 
-fn current_version(connection: &Connection) -> Result<u32, StoreError> {
-    Ok(connection.pragma_query_value(None, "user_version", |row| row.get(0))?)
-}
-
-pub fn apply(connection: &mut Connection) -> Result<(), StoreError> {
-    let found = current_version(connection)?;
-    if found > known_version() {
-        return Err(StoreError::TooNew {
-            found,
-            known: known_version(),
-        });
+impl Schema {
+    pub fn version(&self) -> u32 {
+        u32::try_from(self.migrations.len()).unwrap_or(u32::MAX)
     }
-    for (index, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        let transaction = connection.transaction()?;
-        transaction.execute_batch(sql)?;
-        transaction.pragma_update(
-            None,
-            "user_version",
-            i64::try_from(index + 1).unwrap_or(i64::MAX),
-        )?;
-        transaction.commit()?;
+}
+
+const VERSIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS store_migrations (
+    component  TEXT PRIMARY KEY,
+    version    INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+)";
+
+fn stored_version(connection: &Connection, component: &str) -> Result<u32, StoreError> {
+    let exists: Option<i64> = connection
+        .query_row(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_migrations'",
+            [],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if exists.is_none() {
+        return Ok(0);
+    }
+    let version: Option<u32> = connection
+        .query_row(
+            "SELECT version FROM store_migrations WHERE component = ?1",
+            [component],
+            |row| row.get(0),
+        )
+        .optional()?;
+    Ok(version.unwrap_or(0))
+}
+
+/// Brings every component to its newest version, refusing a store that a
+/// newer build already moved past this one (nothing is changed then).
+pub fn apply(connection: &mut Connection, schemas: &[Schema]) -> Result<(), StoreError> {
+    check_readable(connection, schemas)?;
+    connection.execute_batch(VERSIONS_TABLE)?;
+    for schema in schemas {
+        let found = stored_version(connection, schema.component)?;
+        for (index, sql) in schema.migrations.iter().enumerate().skip(found as usize) {
+            let transaction = connection.transaction()?;
+            transaction.execute_batch(sql)?;
+            transaction.execute(
+                "INSERT INTO store_migrations (component, version, updated_at)
+                 VALUES (?1, ?2, ?3)
+                 ON CONFLICT (component) DO UPDATE
+                 SET version = excluded.version, updated_at = excluded.updated_at",
+                params![
+                    schema.component,
+                    i64::try_from(index + 1).unwrap_or(i64::MAX),
+                    jiff::Timestamp::now().to_string()
+                ],
+            )?;
+            transaction.commit()?;
+        }
     }
     Ok(())
 }
 
 /// A read-only opener cannot migrate: it only refuses a newer schema.
-pub fn check_readable(connection: &Connection) -> Result<(), StoreError> {
-    let found = current_version(connection)?;
-    if found > known_version() {
-        return Err(StoreError::TooNew {
-            found,
-            known: known_version(),
-        });
+pub fn check_readable(connection: &Connection, schemas: &[Schema]) -> Result<(), StoreError> {
+    for schema in schemas {
+        let found = stored_version(connection, schema.component)?;
+        if found > schema.version() {
+            return Err(StoreError::TooNew {
+                component: schema.component,
+                found,
+                known: schema.version(),
+            });
+        }
     }
     Ok(())
 }
@@ -319,21 +102,51 @@ pub fn check_readable(connection: &Connection) -> Result<(), StoreError> {
 mod tests {
     use super::*;
 
+    const ONE: Schema = Schema {
+        component: "one",
+        migrations: &[
+            "CREATE TABLE IF NOT EXISTS a (x INTEGER)",
+            "CREATE TABLE b (y INTEGER)",
+        ],
+    };
+    const TWO: Schema = Schema {
+        component: "two",
+        migrations: &["CREATE TABLE IF NOT EXISTS c (z INTEGER)"],
+    };
+
     #[test]
-    fn migrates_once_and_refuses_newer() {
+    fn migrates_each_component_once_and_refuses_newer() {
         let mut connection = Connection::open_in_memory().expect("memory db");
-        apply(&mut connection).expect("first run");
-        apply(&mut connection).expect("second run is a no-op");
-        assert_eq!(
-            current_version(&connection).expect("version"),
-            known_version()
-        );
+        apply(&mut connection, &[ONE]).expect("first run");
+        apply(&mut connection, &[ONE, TWO]).expect("a new component is added");
+        apply(&mut connection, &[ONE, TWO]).expect("a second run is a no-op");
+        assert_eq!(stored_version(&connection, "one").expect("version"), 2);
+        assert_eq!(stored_version(&connection, "two").expect("version"), 1);
         connection
-            .pragma_update(None, "user_version", known_version() + 1)
+            .execute(
+                "UPDATE store_migrations SET version = 5 WHERE component = 'two'",
+                [],
+            )
             .expect("bump");
-        assert!(matches!(
-            apply(&mut connection),
-            Err(StoreError::TooNew { .. })
-        ));
+        let refused = apply(&mut connection, &[ONE, TWO]);
+        assert!(
+            matches!(
+                refused,
+                Err(StoreError::TooNew {
+                    component: "two",
+                    found: 5,
+                    known: 1
+                })
+            ),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn a_component_left_out_keeps_its_tables() {
+        let mut connection = Connection::open_in_memory().expect("memory db");
+        apply(&mut connection, &[ONE, TWO]).expect("both");
+        apply(&mut connection, &[ONE]).expect("only one");
+        assert_eq!(stored_version(&connection, "two").expect("version"), 1);
     }
 }

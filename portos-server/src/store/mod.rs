@@ -1,16 +1,86 @@
 //! The embedded store: one SQLite database in the data directory, in WAL mode
 //! with `synchronous=FULL`, so a write that was answered as done survives a
-//! crash (and a power cut). Migrations are versioned by `PRAGMA user_version`.
+//! crash (and a power cut). Each component (the runtime, then each of the
+//! application's domains) brings its own versioned migrations ([`Schema`]).
 
-pub mod goals;
-pub mod health;
-pub mod journal;
 mod migrations;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rusqlite::{Connection, OpenFlags};
+
+pub use migrations::Schema;
+
+/// Every schema linked into the binary ([`store_schema!`](crate::store_schema)):
+/// a crate that keeps tables declares them where its SQL lives, and every
+/// server that links it migrates them.
+#[linkme::distributed_slice]
+pub static SCHEMAS: [Schema];
+
+/// The linked schemas, by component name (a stable migration order).
+pub fn linked_schemas() -> Vec<Schema> {
+    let mut schemas: Vec<Schema> = SCHEMAS.iter().copied().collect();
+    schemas.sort_by_key(|schema| schema.component);
+    schemas
+}
+
+/// Declares a component's tables where its SQL lives; every server that
+/// links the crate migrates them when its store opens.
+///
+/// ```ignore
+/// portos_server::store_schema!(
+///     /// The notes.
+///     NOTES = Schema {
+///     component: "notes",
+///     migrations: &["CREATE TABLE IF NOT EXISTS notes (id TEXT PRIMARY KEY, text TEXT NOT NULL)"],
+/// });
+/// ```
+#[macro_export]
+macro_rules! store_schema {
+    ($(#[$attr:meta])* $name:ident = $schema:expr) => {
+        $(#[$attr])*
+        #[$crate::__private::linkme::distributed_slice($crate::store::SCHEMAS)]
+        #[linkme(crate = $crate::__private::linkme)]
+        pub static $name: $crate::store::Schema = $schema;
+    };
+}
+
+/// The runtime's own tables: settings (grants, API access, Agent Tools, the
+/// password hash), login sessions, and the user-actions ledger that records
+/// every change of them.
+pub const RUNTIME_SCHEMA: Schema = Schema {
+    component: "portos-server",
+    migrations: &[
+        // 1: settings, login sessions (only a digest of each token is kept),
+        // the user-actions ledger.
+        "CREATE TABLE IF NOT EXISTS settings (
+            key        TEXT PRIMARY KEY,
+            value      TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS auth_sessions (
+            token_digest TEXT PRIMARY KEY,
+            created_at   TEXT NOT NULL,
+            expires_at   INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at);
+        CREATE TABLE IF NOT EXISTS user_actions (
+            seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+            happened_at_ms INTEGER NOT NULL,
+            type           TEXT NOT NULL,
+            actor          TEXT NOT NULL CHECK (actor IN ('user', 'mind', 'schedule', 'system')),
+            summary        TEXT NOT NULL,
+            target         TEXT,
+            target_name    TEXT,
+            payload        TEXT NOT NULL,
+            source_route   TEXT,
+            source_method  TEXT
+        );
+        CREATE INDEX IF NOT EXISTS user_actions_recent
+            ON user_actions (happened_at_ms DESC, seq DESC);",
+    ],
+};
 
 /// The database file inside the data directory.
 pub const DATABASE_FILE: &str = "portos.db";
@@ -25,9 +95,13 @@ pub enum StoreError {
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error(
-        "the database is at schema version {found}, newer than this build knows ({known}); use a newer portos"
+        "the database's `{component}` tables are at schema version {found}, newer than this build knows ({known}); use a newer build"
     )]
-    TooNew { found: u32, known: u32 },
+    TooNew {
+        component: &'static str,
+        found: u32,
+        known: u32,
+    },
     #[error("the store worker stopped: {0}")]
     Worker(String),
 }
@@ -42,8 +116,9 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if needed) the store in `data_dir` and migrates it.
-    pub fn open(data_dir: &Path) -> Result<Store, StoreError> {
+    /// Opens (creating if needed) the store in `data_dir` and migrates the
+    /// runtime's tables and each of `schemas`.
+    pub fn open(data_dir: &Path, schemas: &[Schema]) -> Result<Store, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir {
             path: data_dir.to_owned(),
             source,
@@ -51,7 +126,7 @@ impl Store {
         let path = data_dir.join(DATABASE_FILE);
         let mut connection = Connection::open(&path)?;
         configure(&connection)?;
-        migrations::apply(&mut connection)?;
+        migrations::apply(&mut connection, &with_runtime(schemas))?;
         Ok(Store {
             connection: Arc::new(Mutex::new(connection)),
             path: Some(Arc::from(path)),
@@ -60,7 +135,10 @@ impl Store {
 
     /// Opens an existing store read-only (for the CLI's dumps), or `None` when
     /// the data directory has no database yet. Nothing is created.
-    pub fn open_existing_read_only(data_dir: &Path) -> Result<Option<Store>, StoreError> {
+    pub fn open_existing_read_only(
+        data_dir: &Path,
+        schemas: &[Schema],
+    ) -> Result<Option<Store>, StoreError> {
         let path = data_dir.join(DATABASE_FILE);
         if !path.exists() {
             return Ok(None);
@@ -69,7 +147,7 @@ impl Store {
             &path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        migrations::check_readable(&connection)?;
+        migrations::check_readable(&connection, &with_runtime(schemas))?;
         register_functions(&connection)?;
         Ok(Some(Store {
             connection: Arc::new(Mutex::new(connection)),
@@ -78,10 +156,10 @@ impl Store {
     }
 
     /// A private in-memory store (tests, benchmarks).
-    pub fn open_in_memory() -> Result<Store, StoreError> {
+    pub fn open_in_memory(schemas: &[Schema]) -> Result<Store, StoreError> {
         let mut connection = Connection::open_in_memory()?;
         configure(&connection)?;
-        migrations::apply(&mut connection)?;
+        migrations::apply(&mut connection, &with_runtime(schemas))?;
         Ok(Store {
             connection: Arc::new(Mutex::new(connection)),
             path: None,
@@ -118,6 +196,18 @@ impl Store {
             .unwrap_or_else(PoisonError::into_inner);
         work(&mut guard)
     }
+}
+
+/// The runtime's schema first, then the application's (a repeated component
+/// is migrated once).
+fn with_runtime(schemas: &[Schema]) -> Vec<Schema> {
+    let mut all = vec![RUNTIME_SCHEMA];
+    for schema in schemas {
+        if !all.iter().any(|known| known.component == schema.component) {
+            all.push(*schema);
+        }
+    }
+    all
 }
 
 fn configure(connection: &Connection) -> Result<(), StoreError> {

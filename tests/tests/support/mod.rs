@@ -7,9 +7,9 @@
 
 use std::cell::Cell;
 
+use portos::build_registry;
 use portos_core::{Authority, Capabilities, Capability, Registry, ToolCall, ToolError, ToolResult};
 use portos_server::Config;
-use portos_server::app::build_registry;
 use portos_server::store::Store;
 use serde_json::Value;
 
@@ -36,8 +36,9 @@ impl RegistryFixture {
             timezone: Some(zone.to_owned()),
             ..Config::default()
         };
-        let store = Store::open(dir.path()).expect("store");
-        let registry = build_registry(&config, store.clone()).expect("registry");
+        let store = portos::store::open(dir.path()).expect("store");
+        let registry =
+            build_registry(config.clone(), &portos::Options::default(), &store).expect("registry");
         RegistryFixture {
             registry,
             store,

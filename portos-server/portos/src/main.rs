@@ -2,5 +2,5 @@
 //! a document with a `--dump-*` flag. `portos --help` lists every flag.
 
 fn main() -> std::process::ExitCode {
-    portos_server::cli::main()
+    portos_server::cli::main::<portos::Portos>()
 }

@@ -3,16 +3,15 @@
 //! normalize. Compared in the same run with calling the adapter function
 //! directly, so the difference is the registry's overhead.
 //!
-//! `cargo bench -p portos-server --bench call_path`
+//! `cargo bench -p portos --bench call_path`
 
 use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use portos::build_registry;
 use portos_core::{Authority, ToolCall, ToolContext};
 use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -25,8 +24,12 @@ fn call_path(c: &mut Criterion) {
         timezone: Some("Europe/Paris".to_owned()),
         ..Config::default()
     };
-    let registry =
-        build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
+    let registry = build_registry(
+        config,
+        &portos::Options::default(),
+        &portos::store::open_in_memory().expect("store"),
+    )
+    .expect("registry");
     let authority = Authority::voice();
     let mut group = c.benchmark_group("time_now");
 
@@ -38,7 +41,7 @@ fn call_path(c: &mut Criterion) {
             registry.state().clone(),
         );
         b.iter(|| {
-            let result = runtime.block_on(portos_server::adapters::time::now(&ctx));
+            let result = runtime.block_on(portos::adapters::time::now(&ctx));
             black_box(result.map(|r| r.ok).unwrap_or(false))
         });
     });
@@ -51,7 +54,7 @@ fn call_path(c: &mut Criterion) {
             registry.state().clone(),
         );
         b.iter(|| {
-            let result = runtime.block_on(portos_server::adapters::time::now(&ctx));
+            let result = runtime.block_on(portos::adapters::time::now(&ctx));
             black_box(result.ok().and_then(|r| serde_json::to_value(r).ok()))
         });
     });

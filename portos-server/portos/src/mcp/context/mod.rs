@@ -83,12 +83,70 @@ pub struct Sources {
     pub workspaces: std::sync::Arc<dyn WorkspaceSource>,
 }
 
-/// How a context tool call ended, before it becomes an MCP result.
-#[derive(Debug)]
-pub enum Outcome {
-    Output(Value),
-    /// The text of an `isError` result.
-    Refused(String),
+pub use crate::mcp::Outcome;
+
+const INSTRUCTIONS: &str = "PortOS Agent Tools: a local-only MCP server (loopback connections only). \
+The context tools (search_context, get_context, list_context, resolve_navigation, context_profile) \
+are read-only and return bounded, redacted context items. Semantic PortOS actions are listed and \
+callable only when the owner separately granted them in Settings → Agent Tools. Call \
+context_profile first to see the active profile, scopes, grants, limits and exclusions.";
+
+/// PortOS's five context tools, plugged into the runtime's Agent Tools MCP.
+#[derive(Debug, Default)]
+pub struct PortosContext {
+    /// Where workspaces come from; `None`: the server's CoS task store.
+    workspaces: Option<std::sync::Arc<dyn WorkspaceSource>>,
+}
+
+impl PortosContext {
+    /// Workspaces from another source than the task store.
+    pub fn with_workspaces(workspaces: std::sync::Arc<dyn WorkspaceSource>) -> PortosContext {
+        PortosContext {
+            workspaces: Some(workspaces),
+        }
+    }
+}
+
+impl crate::mcp::ContextTools for PortosContext {
+    fn definitions(&self, config: &AgentContextConfig) -> Vec<Value> {
+        definitions(config)
+    }
+
+    fn is_context_tool(&self, name: &str) -> bool {
+        is_context_tool(name)
+    }
+
+    fn call<'a>(
+        &'a self,
+        app: &'a portos_server::App,
+        name: &'a str,
+        arguments: Option<&'a Value>,
+        config: &'a AgentContextConfig,
+    ) -> crate::mcp::OutcomeFuture<'a> {
+        Box::pin(async move {
+            let workspaces = match &self.workspaces {
+                Some(source) => source.clone(),
+                None => std::sync::Arc::new(TaskStoreWorkspaces::new(app.store.clone())),
+            };
+            let sources = Sources {
+                store: app.store.clone(),
+                workspaces,
+            };
+            call(name, arguments, config, &sources).await
+        })
+    }
+
+    fn limits(&self) -> Value {
+        limits()
+    }
+
+    fn exclusions(&self) -> &[&'static str] {
+        &EXCLUSIONS
+    }
+
+    fn instructions(&self) -> &str {
+        INSTRUCTIONS
+    }
 }
 
 /// Runs a context tool (the caller checked the name and that the

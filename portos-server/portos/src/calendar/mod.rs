@@ -485,13 +485,12 @@ mod tests {
     use jiff::tz::TimeZone;
 
     use super::{EventTime, NewEvent, insert_event, occurrences};
-    use crate::store::Store;
 
     /// A weekly 09:15 in Berlin stays 09:15 there across the spring DST
     /// change (2026-03-29), so its UTC time moves by an hour.
     #[test]
     fn a_series_keeps_its_wall_clock_time_across_dst() {
-        let store = Store::open_in_memory().expect("store");
+        let store = crate::store::open_in_memory().expect("store");
         let starts = store
             .run_blocking(|connection| {
                 let now = jiff::Timestamp::now();

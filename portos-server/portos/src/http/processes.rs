@@ -16,8 +16,7 @@ use crate::processes::{self, ProcessWatch, ProcessesStatus};
     response = ProcessesStatus,
 )]
 async fn status(State(app): State<App>) -> Result<Json<ProcessesStatus>, ApiError> {
-    let watch = ProcessWatch::new(app.config.watch_processes.clone());
-    processes::status(&watch)
+    processes::status(app.state::<ProcessWatch>()?)
         .await
         .map(Json)
         .map_err(ApiError::internal)

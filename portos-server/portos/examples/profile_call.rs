@@ -2,7 +2,7 @@
 //! instruction counts that do not depend on machine noise:
 //!
 //! ```sh
-//! cargo build --release -p portos-server --example profile_call
+//! cargo build --release -p portos --example profile_call
 //! valgrind --tool=callgrind target/release/examples/profile_call fresh 20000
 //! valgrind --tool=callgrind target/release/examples/profile_call direct 20000
 //! ```
@@ -15,10 +15,9 @@
 
 use std::sync::Arc;
 
+use portos::build_registry;
 use portos_core::{Authority, ToolCall, ToolContext};
 use portos_server::Config;
-use portos_server::app::build_registry;
-use portos_server::store::Store;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -36,8 +35,12 @@ fn main() {
         timezone: Some("Europe/Paris".to_owned()),
         ..Config::default()
     };
-    let registry =
-        build_registry(&config, Store::open_in_memory().expect("store")).expect("registry");
+    let registry = build_registry(
+        config,
+        &portos::Options::default(),
+        &portos::store::open_in_memory().expect("store"),
+    )
+    .expect("registry");
     let authority = Authority::voice();
     let ctx = ToolContext::new(
         authority,
@@ -60,7 +63,7 @@ fn main() {
     let started = std::time::Instant::now();
     for body in &bodies {
         if mode == "direct" {
-            let output = runtime.block_on(portos_server::adapters::time::now(&ctx));
+            let output = runtime.block_on(portos::adapters::time::now(&ctx));
             std::hint::black_box(output.ok().and_then(|o| serde_json::to_value(o).ok()));
         } else {
             let call = ToolCall::parse(body).expect("valid");

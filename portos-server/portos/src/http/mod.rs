@@ -1,0 +1,20 @@
+//! PortOS's REST routes, one module per domain, on the runtime's HTTP
+//! pieces (the error body, the strict JSON body and query).
+
+pub use portos_server::http::{ApiError, body, query};
+
+mod brain;
+mod calendar;
+mod cos;
+mod creative_catalog;
+mod eidoverse;
+mod eidoverse_guest;
+mod feeds;
+mod goals;
+mod health;
+mod journal;
+mod location;
+mod processes;
+mod public;
+mod sources;
+mod user_actions;

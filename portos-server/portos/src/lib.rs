@@ -1,0 +1,178 @@
+//! PortOS: the personal operating system's own domains on the portos
+//! serving runtime. Every `#[portos_tool]`, `#[portos_route]` and
+//! `#[portos_event]` here is linked into the `portos` binary; [`install`]
+//! gives the runtime what these domains need (their tables, state, the
+//! exposable API groups, the Agent Tools context and the contract's facts).
+
+pub mod adapters;
+pub mod calendar;
+pub mod cos;
+pub mod creative_catalog;
+pub mod feeds;
+mod http;
+pub mod location;
+pub mod mcp;
+pub mod open_meteo;
+pub mod outbound;
+pub mod processes;
+pub mod source_fetch;
+pub mod store;
+pub mod title_match;
+
+// The runtime's modules the domains build on, under the names they use.
+pub use portos_server::{app, auth, clock, ledger, redact, settings};
+
+use std::path::PathBuf;
+
+use portos_core::Registry;
+use portos_server::cli::Application;
+use portos_server::{Config, ExposableApi, ServerBuilder, StartError};
+use serde::Deserialize;
+
+/// The product name in documents and on Agent Tools MCP.
+pub const NAME: &str = "PortOS";
+/// Base URL of the Open-Meteo forecast API (`weather.now`).
+pub const DEFAULT_WEATHER_URL: &str = "https://api.open-meteo.com";
+
+/// PortOS's settings beside the runtime's.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Base URL of the Open-Meteo forecast API (`weather.now`).
+    pub weather_url: String,
+    /// Service names `system.processes.status` reports on; empty = every
+    /// process of this machine.
+    pub watch_processes: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            weather_url: DEFAULT_WEATHER_URL.to_owned(),
+            watch_processes: Vec::new(),
+        }
+    }
+}
+
+/// The API groups Settings → API Access can expose (BEHAVIOUR §9.3).
+pub const EXPOSABLE_APIS: [ExposableApi; 2] = [
+    ExposableApi {
+        id: "brain",
+        label: "Brain inbox",
+        description: "Capture thoughts into the brain inbox and read the latest ones from other devices.",
+        prefix: "/api/public/brain/",
+    },
+    ExposableApi {
+        id: "clock",
+        label: "Clock",
+        description: "The time and date in the user's timezone, for displays and automations.",
+        prefix: "/api/public/clock/",
+    },
+];
+
+/// Adds PortOS's domains to a runtime builder.
+pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilder, StartError> {
+    let weather = open_meteo::OpenMeteo::new(&options.weather_url).map_err(|error| {
+        StartError::Application(format!("cannot build the outbound HTTP client: {error}"))
+    })?;
+    let mut builder = builder
+        .state(weather)
+        .state(processes::ProcessWatch::new(
+            options.watch_processes.clone(),
+        ))
+        .context_tools(mcp::context::PortosContext::default());
+    for api in EXPOSABLE_APIS {
+        builder = builder.exposable_api(api);
+    }
+    Ok(builder)
+}
+
+/// The PortOS server for `config` and `options`.
+pub fn builder(config: Config, options: &Options) -> Result<ServerBuilder, StartError> {
+    install(
+        ServerBuilder::new(NAME, env!("CARGO_PKG_VERSION"), config),
+        options,
+    )
+}
+
+/// The registry of every linked tool over `store`, with PortOS's state
+/// (tests, benchmarks).
+pub fn build_registry(
+    config: Config,
+    options: &Options,
+    store: &store::Store,
+) -> Result<Registry, StartError> {
+    builder(config, options)?.build_registry(store)
+}
+
+/// The `portos` command line.
+#[derive(Debug)]
+pub struct Portos;
+
+/// PortOS's flags.
+#[derive(Debug, clap::Args)]
+pub struct Flags {
+    /// Base URL of the Open-Meteo API for weather.now (default https://api.open-meteo.com).
+    #[arg(long, env = "PORTOS_WEATHER_URL", value_name = "URL")]
+    pub weather_url: Option<String>,
+
+    /// A service process system.processes.status watches (repeatable; the
+    /// environment variable takes a comma-separated list). None: every process.
+    #[arg(
+        long = "watch-process",
+        env = "PORTOS_WATCH_PROCESSES",
+        value_name = "NAME",
+        value_delimiter = ','
+    )]
+    pub watch_processes: Vec<String>,
+}
+
+/// PortOS's keys of the TOML file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FileKeys {
+    pub weather_url: Option<String>,
+    pub watch_processes: Option<Vec<String>>,
+}
+
+impl Application for Portos {
+    type Flags = Flags;
+    type FileKeys = FileKeys;
+
+    const COMMAND: &'static str = "portos";
+    const ABOUT: &'static str = "PortOS: governed agent tools over HTTP and MCP";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    fn builder(config: Config, flags: &Flags, file: FileKeys) -> Result<ServerBuilder, String> {
+        let options = Options {
+            weather_url: flags
+                .weather_url
+                .clone()
+                .or(file.weather_url)
+                .unwrap_or_else(|| DEFAULT_WEATHER_URL.to_owned()),
+            watch_processes: watch_list(&flags.watch_processes, file.watch_processes),
+        };
+        builder(config, &options).map_err(|error| error.to_string())
+    }
+}
+
+/// The watched process names: the flags (or environment) win over the file;
+/// blanks are dropped, so `PORTOS_WATCH_PROCESSES=""` watches nothing.
+fn watch_list(flags: &[String], file: Option<Vec<String>>) -> Vec<String> {
+    let chosen = if flags.is_empty() {
+        file.unwrap_or_default()
+    } else {
+        flags.to_vec()
+    };
+    let mut names: Vec<String> = Vec::new();
+    for name in chosen.iter().map(|name| name.trim()) {
+        if !name.is_empty() && !names.iter().any(|known| known == name) {
+            names.push(name.to_owned());
+        }
+    }
+    names
+}
+
+/// The default data directory, for messages.
+pub fn default_data_dir() -> PathBuf {
+    Config::default().data_dir
+}

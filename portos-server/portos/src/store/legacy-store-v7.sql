@@ -1,0 +1,268 @@
+-- The store as the last single-list build left it (PRAGMA user_version 7):
+-- every table of that build, for the test that a newer build adopts it.
+
+-- 1
+CREATE TABLE settings (
+        key        TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE brain_captures (
+        id          TEXT PRIMARY KEY,
+        text        TEXT NOT NULL,
+        captured_at TEXT NOT NULL,
+        local_date  TEXT NOT NULL,
+        seq         INTEGER NOT NULL
+    );
+    CREATE INDEX brain_captures_recent ON brain_captures (seq DESC);
+
+-- 2
+CREATE TABLE auth_sessions (
+        token_digest TEXT PRIMARY KEY,
+        created_at   TEXT NOT NULL,
+        expires_at   INTEGER NOT NULL
+    );
+    CREATE INDEX auth_sessions_expiry ON auth_sessions (expires_at);
+
+-- 3
+CREATE TABLE user_actions (
+        seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+        happened_at_ms INTEGER NOT NULL,
+        type           TEXT NOT NULL,
+        actor          TEXT NOT NULL CHECK (actor IN ('user', 'mind', 'schedule', 'system')),
+        summary        TEXT NOT NULL,
+        target         TEXT,
+        target_name    TEXT,
+        payload        TEXT NOT NULL,
+        source_route   TEXT,
+        source_method  TEXT
+    );
+    CREATE INDEX user_actions_recent ON user_actions (happened_at_ms DESC, seq DESC);
+    CREATE TABLE cos_tasks (
+        id          TEXT PRIMARY KEY,
+        description TEXT NOT NULL,
+        app         TEXT,
+        status      TEXT NOT NULL CHECK (status IN
+                      ('pending', 'in_progress', 'blocked', 'completed', 'failed', 'cancelled')),
+        priority    TEXT NOT NULL CHECK (priority IN ('LOW', 'MEDIUM', 'HIGH', 'CRITICAL')),
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        seq         INTEGER NOT NULL
+    );
+    CREATE INDEX cos_tasks_recent ON cos_tasks (seq DESC);
+    CREATE INDEX cos_tasks_app ON cos_tasks (app, status);
+    CREATE TABLE cos_agent_runs (
+        id             TEXT PRIMARY KEY,
+        task_id        TEXT NOT NULL REFERENCES cos_tasks (id) ON DELETE CASCADE,
+        phase          TEXT NOT NULL,
+        started_at_ms  INTEGER NOT NULL,
+        finished_at_ms INTEGER,
+        outcome        TEXT CHECK (outcome IN ('completed', 'failed', 'cancelled'))
+    );
+    CREATE INDEX cos_agent_runs_running ON cos_agent_runs (finished_at_ms, started_at_ms);
+    CREATE INDEX cos_agent_runs_task ON cos_agent_runs (task_id);
+
+-- 4
+CREATE TABLE health_drinks (
+        id              TEXT PRIMARY KEY,
+        local_date      TEXT NOT NULL,
+        logged_at       TEXT NOT NULL,
+        name            TEXT NOT NULL,
+        count           REAL NOT NULL,
+        oz              REAL NOT NULL,
+        abv             REAL NOT NULL,
+        standard_drinks REAL NOT NULL
+    );
+    CREATE INDEX health_drinks_by_date ON health_drinks (local_date);
+    CREATE TABLE health_nicotine (
+        id          TEXT PRIMARY KEY,
+        local_date  TEXT NOT NULL,
+        logged_at   TEXT NOT NULL,
+        product     TEXT NOT NULL,
+        count       REAL NOT NULL,
+        mg_per_unit REAL NOT NULL,
+        total_mg    REAL NOT NULL
+    );
+    CREATE INDEX health_nicotine_by_date ON health_nicotine (local_date);
+    CREATE TABLE health_weights (
+        id            TEXT PRIMARY KEY,
+        local_date    TEXT NOT NULL,
+        logged_at     TEXT NOT NULL,
+        pounds        REAL NOT NULL,
+        entered_value REAL NOT NULL,
+        entered_unit  TEXT NOT NULL CHECK (entered_unit IN ('lb', 'kg'))
+    );
+    CREATE INDEX health_weights_by_date ON health_weights (local_date);
+    CREATE TABLE health_workouts (
+        id               TEXT PRIMARY KEY,
+        local_date       TEXT NOT NULL,
+        logged_at        TEXT NOT NULL,
+        type             TEXT NOT NULL,
+        duration_minutes REAL,
+        intensity        TEXT CHECK (intensity IN ('light', 'moderate', 'vigorous')),
+        notes            TEXT
+    );
+    CREATE INDEX health_workouts_by_date ON health_workouts (local_date);
+    CREATE TABLE goals (
+        id         TEXT PRIMARY KEY,
+        title      TEXT NOT NULL,
+        horizon    TEXT NOT NULL,
+        category   TEXT NOT NULL,
+        urgency    REAL NOT NULL,
+        progress   INTEGER NOT NULL CHECK (progress BETWEEN 0 AND 100),
+        status     TEXT NOT NULL CHECK (status IN ('active', 'completed', 'archived')),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX goals_by_urgency ON goals (status, urgency DESC);
+    CREATE TABLE goal_notes (
+        id               TEXT PRIMARY KEY,
+        goal_id          TEXT NOT NULL REFERENCES goals (id) ON DELETE CASCADE,
+        local_date       TEXT NOT NULL,
+        note             TEXT NOT NULL,
+        duration_minutes REAL,
+        created_at       TEXT NOT NULL
+    );
+    CREATE INDEX goal_notes_by_goal ON goal_notes (goal_id);
+    CREATE TABLE journal_segments (
+        id         TEXT PRIMARY KEY,
+        local_date TEXT NOT NULL,
+        text       TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX journal_segments_by_date ON journal_segments (local_date);
+
+-- 5
+CREATE TABLE feeds (
+        id           TEXT PRIMARY KEY,
+        title        TEXT NOT NULL,
+        custom_title INTEGER NOT NULL,
+        source       TEXT NOT NULL UNIQUE,
+        created_at   TEXT NOT NULL,
+        refreshed_at TEXT,
+        seq          INTEGER NOT NULL
+    );
+    CREATE TABLE feed_items (
+        id           TEXT PRIMARY KEY,
+        feed_id      TEXT NOT NULL REFERENCES feeds (id) ON DELETE CASCADE,
+        guid         TEXT NOT NULL,
+        title        TEXT NOT NULL,
+        link         TEXT,
+        published_at TEXT,
+        fetched_at   TEXT NOT NULL,
+        read         INTEGER NOT NULL DEFAULT 0,
+        seq          INTEGER NOT NULL,
+        UNIQUE (feed_id, guid)
+    );
+    CREATE INDEX feed_items_unread ON feed_items (read, seq DESC);
+    CREATE TABLE calendar_sources (
+        id           TEXT PRIMARY KEY,
+        title        TEXT NOT NULL,
+        source       TEXT NOT NULL UNIQUE,
+        created_at   TEXT NOT NULL,
+        refreshed_at TEXT,
+        seq          INTEGER NOT NULL
+    );
+    CREATE TABLE calendar_events (
+        id         TEXT PRIMARY KEY,
+        source_id  TEXT REFERENCES calendar_sources (id) ON DELETE CASCADE,
+        uid        TEXT,
+        title      TEXT NOT NULL,
+        location   TEXT,
+        all_day    INTEGER NOT NULL,
+        start_at   TEXT NOT NULL,
+        end_at     TEXT,
+        tzid       TEXT,
+        rrule      TEXT,
+        exdates    TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX calendar_events_source ON calendar_events (source_id);
+
+-- 6
+CREATE TABLE catalog_types (
+        name       TEXT PRIMARY KEY,
+        label      TEXT NOT NULL,
+        active     INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE catalog_entries (
+        id         TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        type       TEXT NOT NULL,
+        body       TEXT NOT NULL,
+        refs       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX catalog_entries_type ON catalog_entries (type);
+
+-- 7
+CREATE TABLE eidoverse_world (
+        id            INTEGER PRIMARY KEY CHECK (id = 1),
+        world_id      TEXT NOT NULL,
+        name          TEXT NOT NULL,
+        recipe        TEXT NOT NULL,
+        setup         TEXT NOT NULL,
+        presence_name TEXT NOT NULL,
+        presence_seen TEXT,
+        accept_guests INTEGER NOT NULL DEFAULT 0,
+        created_at    TEXT NOT NULL
+    );
+    INSERT INTO eidoverse_world
+        (id, world_id, name, recipe, setup, presence_name, accept_guests, created_at)
+    VALUES (1, lower(hex(randomblob(16))), 'PortOS world', 'portos-garden',
+        '{"terrain":{"preset":"flat","height":0},"grass":{"density":0.5,"color":"#4a7c3a"},"sky":{"preset":"day","sunAngle":60}}',
+        'Chief of Staff', 0, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
+    CREATE TABLE eidoverse_entities (
+        id         TEXT PRIMARY KEY,
+        kind       TEXT NOT NULL,
+        label      TEXT NOT NULL,
+        x          REAL NOT NULL,
+        y          REAL NOT NULL,
+        z          REAL NOT NULL,
+        components TEXT NOT NULL,
+        source     TEXT NOT NULL,
+        source_key TEXT,
+        digest     TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX eidoverse_entities_source
+        ON eidoverse_entities (source, source_key) WHERE source_key IS NOT NULL;
+    CREATE TABLE eidoverse_grants (
+        subject    TEXT NOT NULL,
+        permission TEXT NOT NULL,
+        granted_at TEXT NOT NULL,
+        PRIMARY KEY (subject, permission)
+    );
+    CREATE TABLE eidoverse_chat (
+        cursor      INTEGER PRIMARY KEY AUTOINCREMENT,
+        author      TEXT NOT NULL,
+        author_kind TEXT NOT NULL,
+        visit_id    TEXT,
+        text        TEXT NOT NULL,
+        posted_at   TEXT NOT NULL
+    );
+    CREATE TABLE eidoverse_peers (
+        id         TEXT PRIMARY KEY,
+        url        TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE eidoverse_outgoing_visits (
+        visit_id   TEXT PRIMARY KEY,
+        peer_id    TEXT NOT NULL,
+        peer_url   TEXT NOT NULL,
+        world_name TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        left_at    TEXT
+    );
+    CREATE TABLE eidoverse_guest_visits (
+        visit_id   TEXT PRIMARY KEY,
+        guest_name TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        left_at    TEXT
+    );
+
+PRAGMA user_version = 7;

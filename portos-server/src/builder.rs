@@ -1,0 +1,258 @@
+//! [`ServerBuilder`]: what an application hands the runtime — its identity,
+//! configuration, typed state, tables, exposable API groups and Agent Tools
+//! context — and what it gets back: an [`App`] serving every linked tool,
+//! route and event.
+//!
+//! ```no_run
+//! use portos_server::{Config, ServerBuilder};
+//!
+//! #[derive(Debug)]
+//! struct Greeting(String);
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let app = ServerBuilder::new("Hello", env!("CARGO_PKG_VERSION"), Config::default())
+//!     .state(Greeting("hi".to_owned()))
+//!     .build()?;
+//! portos_server::serve(app).await?;
+//! # Ok(()) }
+//! ```
+
+use std::sync::Arc;
+
+use portos_core::{Registry, RegistryBuilder, StateMap};
+
+use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
+use crate::app::{App, AppState, Identity, StartError};
+use crate::auth::Auth;
+use crate::clock::UserClock;
+use crate::config::Config;
+use crate::events::Events;
+use crate::http::CatalogCache;
+use crate::http::docs::Documents;
+use crate::mcp::{AgentContextCache, ContextTools, NoContextTools};
+use crate::settings::GrantsCache;
+use crate::store::{Schema, Store};
+
+/// Where every exposable API group must live (the route inventory's
+/// externally-exposable class).
+const PUBLIC_PREFIX: &str = "/api/public/";
+
+type StateFromStore = Box<dyn FnOnce(&Store, &mut StateMap) + Send>;
+type RegistryStep = Box<dyn FnOnce(RegistryBuilder) -> RegistryBuilder + Send>;
+
+/// Builds a server around the tools, routes and events linked into the
+/// binary. Nothing of any particular application is built in: PortOS's
+/// domains come through this same builder (`portos::install`).
+pub struct ServerBuilder {
+    identity: Identity,
+    config: Config,
+    schemas: Vec<Schema>,
+    state: StateMap,
+    state_from_store: Vec<StateFromStore>,
+    exposable_apis: Vec<ExposableApi>,
+    context_tools: Arc<dyn ContextTools>,
+    registry_steps: Vec<RegistryStep>,
+    store: Option<Store>,
+}
+
+impl std::fmt::Debug for ServerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerBuilder")
+            .field("identity", &self.identity)
+            .field("config", &self.config)
+            .field("schemas", &self.schemas)
+            .field("exposable_apis", &self.exposable_apis)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerBuilder {
+    /// A server named `name` (document titles, the MCP server name) at
+    /// `version` (the documents' version).
+    pub fn new(name: &str, version: &str, config: Config) -> ServerBuilder {
+        ServerBuilder {
+            identity: Identity::new(name, version),
+            config,
+            schemas: crate::store::linked_schemas(),
+            state: StateMap::new(),
+            state_from_store: Vec::new(),
+            exposable_apis: Vec::new(),
+            context_tools: Arc::new(NoContextTools),
+            registry_steps: Vec::new(),
+            store: None,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// The tables of one component of the application, migrated when the
+    /// store opens (after the runtime's own). Schemas declared with
+    /// [`store_schema!`](crate::store_schema) in a linked crate are added
+    /// without this.
+    #[must_use]
+    pub fn schema(mut self, schema: Schema) -> Self {
+        if !self.schemas.contains(&schema) {
+            self.schemas.push(schema);
+        }
+        self
+    }
+
+    /// State of the application, by type: read by tools through
+    /// `ToolContext::state::<T>()` and by routes through `App::state::<T>()`.
+    #[must_use]
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// State built from the opened store (a repository over its tables).
+    #[must_use]
+    pub fn state_from_store<T, F>(mut self, make: F) -> Self
+    where
+        T: Send + Sync + 'static,
+        F: FnOnce(&Store) -> T + Send + 'static,
+    {
+        self.state_from_store.push(Box::new(move |store, state| {
+            state.insert(make(store));
+        }));
+        self
+    }
+
+    /// An API group Settings → API Access may expose to other devices; its
+    /// operations live under `prefix` (inside `/api/public/`).
+    #[must_use]
+    pub fn exposable_api(mut self, api: ExposableApi) -> Self {
+        self.exposable_apis.push(api);
+        self
+    }
+
+    /// The application's read-only context tools on Agent Tools MCP.
+    #[must_use]
+    pub fn context_tools(mut self, tools: impl ContextTools) -> Self {
+        self.context_tools = Arc::new(tools);
+        self
+    }
+
+    /// A change to the registry before it is built (its order, limits,
+    /// observers).
+    #[must_use]
+    pub fn configure_registry(
+        mut self,
+        step: impl FnOnce(RegistryBuilder) -> RegistryBuilder + Send + 'static,
+    ) -> Self {
+        self.registry_steps.push(Box::new(step));
+        self
+    }
+
+    /// Serve from an already opened store instead of the configured data
+    /// directory (tests, read-only dumps). It must hold this builder's
+    /// schemas: open it with [`ServerBuilder::open_store`].
+    #[must_use]
+    pub fn with_store(mut self, store: Store) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// The application's schemas, for opening a store elsewhere.
+    pub fn schemas(&self) -> &[Schema] {
+        &self.schemas
+    }
+
+    /// Opens (creating and migrating) the store in the data directory.
+    pub fn open_store(&self) -> Result<Store, StartError> {
+        Ok(Store::open(&self.config.data_dir, &self.schemas)?)
+    }
+
+    /// The exposable API groups, checked: each under `/api/public/`, ending
+    /// in `/`, ids and prefixes unique.
+    pub fn exposable_apis(&self) -> Result<ExposableApis, StartError> {
+        let mut problems = Vec::new();
+        for (index, api) in self.exposable_apis.iter().enumerate() {
+            if !api.prefix.starts_with(PUBLIC_PREFIX) || !api.prefix.ends_with('/') {
+                problems.push(format!(
+                    "API group `{}`: prefix `{}` must start with `{PUBLIC_PREFIX}` and end with `/`",
+                    api.id, api.prefix
+                ));
+            }
+            if self.exposable_apis[..index]
+                .iter()
+                .any(|other| other.id == api.id || other.prefix == api.prefix)
+            {
+                problems.push(format!("API group `{}` is declared twice", api.id));
+            }
+        }
+        if problems.is_empty() {
+            Ok(self.exposable_apis.clone().into())
+        } else {
+            Err(StartError::Application(problems.join("; ")))
+        }
+    }
+
+    /// The registry alone, over `store` (the catalog dump, benchmarks).
+    pub fn build_registry(mut self, store: &Store) -> Result<Registry, StartError> {
+        let (registry, _) = self.registry_builder(store)?;
+        Ok(registry.build()?)
+    }
+
+    fn registry_builder(
+        &mut self,
+        store: &Store,
+    ) -> Result<(RegistryBuilder, UserClock), StartError> {
+        let clock = UserClock::new(self.config.timezone.as_deref())?;
+        let mut state = std::mem::take(&mut self.state);
+        state.insert(store.clone());
+        state.insert(clock.clone());
+        for make in self.state_from_store.drain(..) {
+            make(store, &mut state);
+        }
+        let mut builder = Registry::builder().state(state);
+        for step in self.registry_steps.drain(..) {
+            builder = step(builder);
+        }
+        Ok((builder, clock))
+    }
+
+    /// Opens the store (unless one was given), builds the registry and
+    /// loads the settings: the server, ready to be served.
+    pub fn build(mut self) -> Result<App, StartError> {
+        let exposable_apis = self.exposable_apis()?;
+        // Same check the documents rely on: one declaration per operation.
+        crate::http::inventory()?;
+        let store = match self.store.take() {
+            Some(store) => store,
+            None => self.open_store()?,
+        };
+        let (socket_layer, events) = Events::new();
+        let (registry, clock) = self.registry_builder(&store)?;
+        let registry = registry.on_result(events.tool_observer()).build()?;
+        let auth = Auth::load(store.clone(), self.config.session_ttl)?;
+        let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
+        let api_access = store
+            .run_blocking(|connection| ApiAccessCache::load(connection, exposable_apis.clone()))?;
+        let agent_context = store.run_blocking(|connection| AgentContextCache::load(connection))?;
+        let documents = Documents::new(&self.identity, self.config.bind);
+        Ok(App(Arc::new(AppState {
+            identity: self.identity,
+            grants,
+            api_access,
+            exposable_apis,
+            catalogs: CatalogCache::default(),
+            registry: Arc::new(registry),
+            store,
+            auth,
+            events,
+            socket_layer,
+            config: Arc::new(self.config),
+            clock,
+            agent_context,
+            context_tools: self.context_tools,
+            documents,
+        })))
+    }
+}
