@@ -117,7 +117,7 @@ pub fn http_client() -> reqwest::Client {
 
 /// [`http_client`]'s builder, for tests that set cookies, redirects or timeouts.
 pub fn http_client_builder() -> reqwest::ClientBuilder {
-    // The same provider as `portos::outbound`, installed here rather
+    // The same provider as `portos::shared::outbound`, installed here rather
     // than through it: naming the server's crate from this library would link
     // its tools into every test binary, and the registry tests count tools.
     static INSTALL: std::sync::Once = std::sync::Once::new();

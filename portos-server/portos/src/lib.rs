@@ -8,16 +8,15 @@ pub mod adapters;
 pub mod calendar;
 pub mod cos;
 pub mod creative_catalog;
+pub mod domains;
 pub mod feeds;
 mod http;
 pub mod location;
 pub mod mcp;
 pub mod open_meteo;
-pub mod outbound;
 pub mod processes;
-pub mod source_fetch;
+pub mod shared;
 pub mod store;
-pub mod title_match;
 
 // The runtime's modules the domains build on, under the names they use.
 pub use portos_server::{app, auth, clock, ledger, redact, settings};

@@ -28,7 +28,7 @@ pub struct OpenMeteo {
 
 impl OpenMeteo {
     pub fn new(base_url: &str) -> Result<OpenMeteo, reqwest::Error> {
-        let client = crate::outbound::client_builder()
+        let client = crate::shared::outbound::client_builder()
             .timeout(TIMEOUT)
             .connect_timeout(TIMEOUT)
             .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")))

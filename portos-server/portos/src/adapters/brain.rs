@@ -6,9 +6,9 @@ use rusqlite::params;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::clamp_limit;
 use crate::clock::UserClock;
 use crate::ledger::{self, ActionType, Actor, NewAction};
+use crate::shared::limits::clamp_limit;
 use crate::store::Store;
 
 const SEARCH_DEFAULT: usize = 5;

@@ -6,9 +6,9 @@ use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::clamp_limit;
 use crate::calendar::{self, Occurrence};
 use crate::clock::UserClock;
+use crate::shared::limits::clamp_limit;
 use crate::store::Store;
 
 const TODAY_DEFAULT: usize = 10;

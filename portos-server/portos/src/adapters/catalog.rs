@@ -5,8 +5,8 @@ use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::clamp_limit;
 use crate::creative_catalog::{self, Hit};
+use crate::shared::limits::clamp_limit;
 use crate::store::Store;
 
 const SEARCH_DEFAULT: usize = 5;

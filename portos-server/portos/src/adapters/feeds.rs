@@ -5,11 +5,11 @@ use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::clamp_limit;
 use crate::clock::UserClock;
 use crate::feeds;
+use crate::shared::limits::clamp_limit;
+use crate::shared::title_match;
 use crate::store::Store;
-use crate::title_match;
 
 const DIGEST_DEFAULT: usize = 5;
 const DIGEST_MAX: usize = 10;

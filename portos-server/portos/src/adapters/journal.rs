@@ -5,8 +5,8 @@ use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::adapters::local_date;
 use crate::clock::UserClock;
+use crate::shared::local_date;
 use crate::store::Store;
 use crate::store::journal::{self, Segment};
 

@@ -5,9 +5,9 @@ use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::clamp_limit;
 use crate::clock::UserClock;
 use crate::ledger::{self, ActionFilter, ActionPage, ActionType, Actor, DateBound};
+use crate::shared::limits::clamp_limit;
 use crate::store::Store;
 
 const TOOL_NAME: &str = "user-actions.query";

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::ApiError;
 use super::body::JsonBody;
 use super::health::{Deleted, query_error, store_error, validation};
-use crate::adapters::local_date;
 use crate::app::App;
+use crate::shared::local_date;
 use crate::store::goals::{self, Goal, GoalNote};
 
 const DEFAULT_URGENCY: f64 = 0.5;

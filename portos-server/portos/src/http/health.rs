@@ -14,8 +14,8 @@ use super::ApiError;
 use super::body::JsonBody;
 use crate::adapters::health::rules::{self, LogError};
 use crate::adapters::health::{LogDrinkArgs, LogNicotineArgs, LogWeightArgs, LogWorkoutArgs};
-use crate::adapters::local_date;
 use crate::app::App;
+use crate::shared::local_date;
 use crate::store::StoreError;
 use crate::store::health::{self, DayEntries, Drink, Nicotine, Weight, Workout};
 

@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 use super::ApiError;
 use super::body::JsonBody;
 use super::health::{Deleted, store_error, validation};
-use crate::adapters::{journal as journal_tools, local_date};
+use crate::adapters::journal as journal_tools;
 use crate::app::App;
+use crate::shared::local_date;
 use crate::store::journal::{self, Segment};
 
 /// One day of the journal.

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::ApiError;
-use crate::source_fetch::{Location, load};
+use crate::shared::source_fetch::{Location, load};
 use crate::store::StoreError;
 
 /// Where to read from: exactly one of `url` or `path`.

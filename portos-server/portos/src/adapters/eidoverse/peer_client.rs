@@ -51,7 +51,7 @@ fn client() -> Result<&'static reqwest::Client, String> {
     static CLIENT: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
     CLIENT
         .get_or_init(|| {
-            crate::outbound::client_builder()
+            crate::shared::outbound::client_builder()
                 .timeout(PEER_TIMEOUT)
                 .connect_timeout(PEER_TIMEOUT)
                 .redirect(reqwest::redirect::Policy::none())

@@ -6,12 +6,12 @@ use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::clamp_limit;
-use crate::adapters::local_date;
 use crate::clock::UserClock;
+use crate::shared::limits::clamp_limit;
+use crate::shared::local_date;
+use crate::shared::title_match;
 use crate::store::Store;
 use crate::store::goals::{self, Goal, GoalNote};
-use crate::title_match;
 
 const LIST_DEFAULT: usize = 10;
 const LIST_MAX: usize = 20;

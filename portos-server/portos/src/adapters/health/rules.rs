@@ -3,8 +3,8 @@
 //! Bad input is refused here, before anything is stored.
 
 use super::{LogDrinkArgs, LogNicotineArgs, LogWeightArgs, LogWorkoutArgs, WeightUnit};
-use crate::adapters::local_date;
 use crate::clock::UserClock;
+use crate::shared::local_date;
 use crate::store::health::{self, Drink, Nicotine, Weight, Workout};
 use crate::store::{Store, StoreError};
 

@@ -109,7 +109,7 @@ async fn fetch(url: &str) -> Result<Vec<u8>, LoadError> {
         url: url.to_owned(),
         reason: describe(&error),
     };
-    let client = crate::outbound::client_builder()
+    let client = crate::shared::outbound::client_builder()
         .timeout(FETCH_TIMEOUT)
         .connect_timeout(FETCH_TIMEOUT)
         .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")))

@@ -1,0 +1,3 @@
+//! PortOS's domains, one folder each: its model and rules, its store (all of
+//! its SQL, with its `store_schema!`), its tools and its routes. Adding a
+//! domain is adding a folder and its line here.
