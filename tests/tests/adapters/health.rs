@@ -10,7 +10,7 @@ use portos_tests as _;
 use serde_json::{Value, json};
 use support::{read_write, result};
 
-mod support;
+use crate::support;
 
 type Fixture = support::RegistryFixture;
 

@@ -12,7 +12,7 @@ use portos_tests as _;
 use serde_json::{Value, json};
 use support::result;
 
-mod support;
+use crate::support;
 
 const ZONE: &str = "America/Los_Angeles";
 

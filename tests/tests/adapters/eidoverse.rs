@@ -9,7 +9,7 @@ use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolResult, To
 use portos_tests as _;
 use serde_json::{Value, json};
 
-mod support;
+use crate::support;
 
 type Fixture = support::RegistryFixture;
 

@@ -1,0 +1,20 @@
+//! PortOS as a user meets it: the real `portos` binary on an ephemeral
+//! loopback port, over HTTP, MCP (HTTP and stdio), Socket.IO and its command
+//! line.
+//!
+//! One test binary for the group: each module was its own binary before,
+//! and each linked the whole server.
+
+mod cli_catalog;
+mod eidoverse_visit;
+mod http_auth;
+mod http_cos_ledger;
+mod http_docs;
+mod http_feeds_calendar;
+mod http_health_goals_journal;
+mod http_public;
+mod http_tools;
+mod http_weather_processes_catalog;
+mod mcp_http;
+mod mcp_stdio;
+mod socket_events;
