@@ -5,11 +5,8 @@
 //! exposable API groups, the Agent Tools context and the contract's facts).
 
 pub mod adapters;
-pub mod calendar;
-pub mod cos;
 pub mod creative_catalog;
 pub mod domains;
-pub mod feeds;
 mod http;
 pub mod location;
 pub mod mcp;

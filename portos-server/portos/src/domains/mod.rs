@@ -1,3 +1,7 @@
 //! PortOS's domains, one folder each: its model and rules, its store (all of
 //! its SQL, with its `store_schema!`), its tools and its routes. Adding a
 //! domain is adding a folder and its line here.
+
+pub mod calendar;
+pub mod cos;
+pub mod feeds;

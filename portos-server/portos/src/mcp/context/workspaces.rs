@@ -51,7 +51,7 @@ impl WorkspaceSource for TaskStoreWorkspaces {
         Box::pin(async move {
             let apps = self
                 .store
-                .run(|connection| crate::cos::store::managed_apps(connection))
+                .run(|connection| crate::domains::cos::store::managed_apps(connection))
                 .await
                 .map_err(|error| error.to_string())?;
             Ok(WorkspaceList {

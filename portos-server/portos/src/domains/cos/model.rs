@@ -9,6 +9,11 @@ use crate::ledger::{Actor, Source};
 pub const DESCRIPTION_MAX_CHARS: usize = 500;
 pub const APP_MAX_CHARS: usize = 128;
 pub const PHASE_MAX_CHARS: usize = 64;
+/// Tasks one listing returns unless asked otherwise, and at most.
+pub const LIST_DEFAULT: usize = 50;
+pub const LIST_MAX: usize = 200;
+/// The phase an agent run starts in unless told otherwise.
+pub const DEFAULT_PHASE: &str = "starting";
 
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
@@ -204,6 +209,68 @@ pub fn checked_phase(text: &str) -> Result<String, String> {
     }
 }
 
+/// Which tasks to list, checked: a known status, a page of 1..200 tasks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskFilter {
+    pub status: Option<TaskStatus>,
+    pub app: Option<String>,
+    pub limit: usize,
+    pub offset: usize,
+}
+
+impl TaskFilter {
+    /// The filter, or what to fix.
+    pub fn checked(
+        status: Option<&str>,
+        app: Option<String>,
+        limit: Option<i64>,
+        offset: Option<i64>,
+    ) -> Result<TaskFilter, String> {
+        let status = status
+            .map(|name| {
+                TaskStatus::parse(name).ok_or_else(|| {
+                    format!(
+                        "Unknown status '{name}': use pending, in_progress, blocked, completed, failed or cancelled"
+                    )
+                })
+            })
+            .transpose()?;
+        let limit = match limit {
+            None => LIST_DEFAULT,
+            Some(n) if (1..=LIST_MAX as i64).contains(&n) => usize::try_from(n).unwrap_or(LIST_MAX),
+            Some(_) => return Err(format!("limit must be between 1 and {LIST_MAX}")),
+        };
+        let offset = match offset {
+            None => 0,
+            Some(n) => usize::try_from(n).map_err(|_| "offset must be 0 or more".to_owned())?,
+        };
+        Ok(TaskFilter {
+            status,
+            app,
+            limit,
+            offset,
+        })
+    }
+}
+
+/// The phase a new agent run starts in ([`DEFAULT_PHASE`] when none is
+/// given), checked.
+pub fn starting_phase(phase: Option<&str>) -> Result<String, String> {
+    checked_phase(phase.unwrap_or(DEFAULT_PHASE))
+}
+
+/// A running agent's progress report, checked: a new phase and/or an
+/// outcome, at least one of them.
+pub fn checked_progress(
+    phase: Option<&str>,
+    outcome: Option<AgentOutcome>,
+) -> Result<(Option<String>, Option<AgentOutcome>), String> {
+    if phase.is_none() && outcome.is_none() {
+        return Err("Nothing to change: give phase and/or outcome".to_owned());
+    }
+    Ok((phase.map(checked_phase).transpose()?, outcome))
+}
+
 /// How an agent run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -265,6 +332,75 @@ pub struct AgentRun {
     pub started_at_ms: i64,
     pub finished_at_ms: Option<i64>,
     pub outcome: Option<AgentOutcome>,
+}
+
+// An agent at work now, as `cos.agents.status` tells it (no doc comment:
+// it would become the schema's description).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunningAgent {
+    pub task_id: String,
+    pub agent_id: String,
+    pub description: String,
+    pub phase: String,
+    pub app: Option<String>,
+    /// Time since the agent started, by the user's clock.
+    pub elapsed_ms: i64,
+}
+
+impl RunningAgent {
+    /// A running `run` seen at `now_ms` (Unix milliseconds).
+    pub fn at(run: AgentRun, now_ms: i64) -> RunningAgent {
+        RunningAgent {
+            elapsed_ms: (now_ms - run.started_at_ms).max(0),
+            task_id: run.task_id,
+            agent_id: run.agent_id,
+            description: run.description,
+            phase: run.phase,
+            app: run.app,
+        }
+    }
+}
+
+/// What is running, in a sentence: each agent's task, app and phase (and
+/// for a single agent, for how long).
+pub fn running_summary(agents: &[RunningAgent]) -> String {
+    match agents {
+        [] => "No agents are running.".to_owned(),
+        [agent] => format!(
+            "1 agent running: \"{}\"{} ({}, {}).",
+            agent.description,
+            in_app(agent.app.as_deref()),
+            agent.phase,
+            minutes(agent.elapsed_ms)
+        ),
+        _ => {
+            let each: Vec<String> = agents
+                .iter()
+                .map(|agent| {
+                    format!(
+                        "\"{}\"{} ({})",
+                        agent.description,
+                        in_app(agent.app.as_deref()),
+                        agent.phase
+                    )
+                })
+                .collect();
+            format!("{} agents running: {}.", agents.len(), each.join("; "))
+        }
+    }
+}
+
+fn in_app(app: Option<&str>) -> String {
+    app.map(|app| format!(" in {app}")).unwrap_or_default()
+}
+
+fn minutes(elapsed_ms: i64) -> String {
+    match elapsed_ms / 60_000 {
+        0 => "under a minute".to_owned(),
+        1 => "1 minute".to_owned(),
+        n => format!("{n} minutes"),
+    }
 }
 
 /// Who makes a change and through which route: what the ledger row says.

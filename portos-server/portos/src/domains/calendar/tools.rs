@@ -1,19 +1,18 @@
 //! calendar.today and calendar.next (BEHAVIOUR §3 rows 18–19): the user's
 //! events, from ICS sources and the API, in the user's time zone.
 
-use jiff::ZonedDateTime;
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::calendar::{self, Occurrence};
+use super::model::{LOOK_AHEAD_DAYS, Window, spoken_time, spoken_when};
+use super::ops;
 use crate::clock::UserClock;
 use crate::shared::limits::clamp_limit;
 use crate::store::Store;
 
 const TODAY_DEFAULT: usize = 10;
 const TODAY_MAX: usize = 20;
-const LOOK_AHEAD_DAYS: i64 = 30;
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -59,13 +58,7 @@ pub async fn today(ctx: &ToolContext, args: TodayArgs) -> Result<Today, AdapterE
     let store = ctx.state::<Store>()?.clone();
     let clock = ctx.state::<UserClock>()?;
     let now = clock.now();
-    let day_start = now.start_of_day()?;
-    let day_end = day_start.tomorrow()?.start_of_day()?;
-    let zone = clock.zone().clone();
-    let (from, to) = (day_start.timestamp(), day_end.timestamp());
-    let found = store
-        .run(move |connection| calendar::occurrences(connection, &zone, from, to))
-        .await?;
+    let found = ops::occurrences(&store, clock.zone(), Window::today(&now)?).await?;
     let total = found.len();
     let events: Vec<TodayEvent> = found
         .into_iter()
@@ -97,7 +90,7 @@ pub async fn today(ctx: &ToolContext, args: TodayArgs) -> Result<Today, AdapterE
     };
     Ok(Today {
         ok: true,
-        date: day_start.date().to_string(),
+        date: now.date().to_string(),
         count: events.len(),
         events,
         summary,
@@ -133,16 +126,12 @@ pub async fn next(ctx: &ToolContext) -> Result<Next, AdapterError> {
     let store = ctx.state::<Store>()?.clone();
     let clock = ctx.state::<UserClock>()?;
     let now = clock.now();
-    let horizon = now.checked_add(jiff::Span::new().days(LOOK_AHEAD_DAYS))?;
-    let zone = clock.zone().clone();
-    let (from, to) = (now.timestamp(), horizon.timestamp());
-    let found = store
-        .run(move |connection| calendar::occurrences(connection, &zone, from, to))
-        .await?;
+    let window = Window::look_ahead(&now)?;
+    let found = ops::occurrences(&store, clock.zone(), window).await?;
     // Upcoming means starting from now on: one already under way is not next.
     let Some(event) = found
         .into_iter()
-        .find(|occurrence| occurrence.starts_at.timestamp() >= from)
+        .find(|occurrence| occurrence.starts_at.timestamp() >= window.from)
     else {
         return Ok(Next {
             ok: true,
@@ -169,30 +158,4 @@ pub async fn next(ctx: &ToolContext) -> Result<Next, AdapterError> {
         location: event.location,
         all_day: Some(event.all_day),
     })
-}
-
-/// `9:30 AM` in the user's zone, or `All day`.
-fn spoken_time(occurrence: &Occurrence) -> String {
-    if occurrence.all_day {
-        "All day".to_owned()
-    } else {
-        occurrence.starts_at.strftime("%-I:%M %p").to_string()
-    }
-}
-
-/// `today at 9:30 AM`, `tomorrow (all day)`, `on Friday, December 4 at …`.
-fn spoken_when(occurrence: &Occurrence, now: &ZonedDateTime) -> String {
-    let date = occurrence.starts_at.date();
-    let day = if date == now.date() {
-        "today".to_owned()
-    } else if now.date().tomorrow().is_ok_and(|tomorrow| tomorrow == date) {
-        "tomorrow".to_owned()
-    } else {
-        format!("on {}", occurrence.starts_at.strftime("%A, %B %-d"))
-    };
-    if occurrence.all_day {
-        format!("{day} (all day)")
-    } else {
-        format!("{day} at {}", spoken_time(occurrence))
-    }
 }

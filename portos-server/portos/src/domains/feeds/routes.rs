@@ -8,14 +8,14 @@ use portos_core::portos_route;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::ApiError;
-use super::body::JsonBody;
-use super::sources::{SourceBody, load_document, store_failure, validation};
-use crate::app::App;
-use crate::feeds::{self, Feed, FeedItem, RefreshOutcome, parse};
+use portos_server::http::ApiError;
+use portos_server::http::body::JsonBody;
 
-/// At most this many items per listing.
-const ITEMS_MAX: usize = 500;
+use super::model::{AlreadySubscribed, Feed, FeedItem, ITEM_WINDOW, RefreshOutcome};
+use super::ops::{self, RefreshError};
+use super::store;
+use crate::app::App;
+use crate::shared::subscriptions::{SourceBody, store_failure, validation};
 
 /// Every subscription.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -49,7 +49,7 @@ pub struct ItemsQuery {
 async fn list(State(app): State<App>) -> Result<Json<FeedList>, ApiError> {
     let feeds = app
         .store
-        .run(|connection| feeds::list(connection))
+        .run(|connection| store::list(connection))
         .await
         .map_err(store_failure)?;
     Ok(Json(FeedList { feeds }))
@@ -74,17 +74,16 @@ async fn subscribe(
     State(app): State<App>,
     body: JsonBody,
 ) -> Result<(StatusCode, Json<Feed>), ApiError> {
-    let (location, title) = body.into_typed::<SourceBody>()?.checked()?;
-    let source = location.as_source();
-    let now = jiff::Timestamp::now();
-    let outcome = app
-        .store
-        .run(move |connection| feeds::subscribe(connection, &source, title.as_deref(), now))
+    let (location, title) = body
+        .into_typed::<SourceBody>()?
+        .checked()
+        .map_err(validation)?;
+    let outcome = ops::subscribe(&app.store, &location, title)
         .await
         .map_err(store_failure)?;
     match outcome {
         Ok(feed) => Ok((StatusCode::CREATED, Json(feed))),
-        Err(feeds::AlreadySubscribed(feed)) => Err(ApiError::new(
+        Err(AlreadySubscribed(feed)) => Err(ApiError::new(
             StatusCode::CONFLICT,
             "ALREADY_SUBSCRIBED",
             format!("Already subscribed to {} (feed {})", feed.source, feed.id),
@@ -106,7 +105,7 @@ async fn unsubscribe(
 ) -> Result<StatusCode, ApiError> {
     let removed = app
         .store
-        .run(move |connection| feeds::unsubscribe(connection, &id))
+        .run(move |connection| store::unsubscribe(connection, &id))
         .await
         .map_err(store_failure)?;
     if removed {
@@ -134,29 +133,17 @@ async fn refresh(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<RefreshOutcome>, ApiError> {
-    let lookup = id.clone();
-    let feed = app
-        .store
-        .run(move |connection| feeds::get(connection, &lookup))
-        .await
-        .map_err(store_failure)?
-        .ok_or_else(feed_not_found)?;
-    let bytes = load_document(&feed.source).await?;
-    let parsed = parse::parse(&bytes).map_err(|reason| {
-        ApiError::new(
+    match ops::refresh(&app.store, id).await {
+        Ok(outcome) => Ok(Json(outcome)),
+        Err(RefreshError::NotFound) => Err(feed_not_found()),
+        Err(RefreshError::Load(failure)) => Err(failure.into()),
+        Err(RefreshError::Parse(message)) => Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "FEED_PARSE_ERROR",
-            format!("{} is {reason}", feed.source),
-        )
-    })?;
-    let now = jiff::Timestamp::now();
-    let outcome = app
-        .store
-        .run(move |connection| feeds::store_refresh(connection, &id, &parsed, now))
-        .await
-        .map_err(store_failure)?
-        .ok_or_else(feed_not_found)?;
-    Ok(Json(outcome))
+            message,
+        )),
+        Err(RefreshError::Store(error)) => Err(store_failure(error)),
+    }
 }
 
 /// Feed items, newest first (at most 500).
@@ -174,11 +161,7 @@ async fn items(
 ) -> Result<Json<ItemList>, ApiError> {
     let Query(ItemsQuery { unread, feed }) =
         query.map_err(|rejection| validation(rejection.body_text()))?;
-    let items = app
-        .store
-        .run(move |connection| {
-            feeds::items(connection, unread == Some(true), feed.as_deref(), ITEMS_MAX)
-        })
+    let items = ops::items(&app.store, unread == Some(true), feed, ITEM_WINDOW)
         .await
         .map_err(store_failure)?;
     Ok(Json(ItemList { items }))
@@ -196,8 +179,7 @@ async fn mark_read(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<FeedItem>, ApiError> {
-    app.store
-        .run(move |connection| feeds::mark_item_read(connection, &id))
+    ops::mark_read(&app.store, id)
         .await
         .map_err(store_failure)?
         .map(Json)

@@ -1,5 +1,6 @@
-//! The CoS tasks and agent runs in SQLite. Each write runs in one
-//! transaction with its ledger row, so a change is recorded iff it commits.
+//! The CoS tasks and agent runs in SQLite: their tables and every statement
+//! on them. Each write runs in one transaction with its ledger row, so a
+//! change is recorded iff it commits.
 
 use std::collections::BTreeMap;
 
@@ -9,11 +10,48 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use portos_server::store::Schema;
+
 use super::model::{
-    AgentOutcome, AgentRun, AgentStatus, NewTask, Origin, Priority, Task, TaskChanges, TaskStatus,
+    AgentOutcome, AgentRun, AgentStatus, NewTask, Origin, Priority, Task, TaskChanges, TaskFilter,
+    TaskStatus,
 };
 use crate::ledger::{self, ActionType, Actor, NewAction};
 use crate::store::StoreError;
+
+portos_server::store_schema!(
+    /// CoS tasks and their agent runs.
+    COS = Schema {
+        component: "cos",
+        migrations: &["
+            CREATE TABLE IF NOT EXISTS cos_tasks (
+                id          TEXT PRIMARY KEY,
+                description TEXT NOT NULL,
+                app         TEXT,
+                status      TEXT NOT NULL CHECK (status IN
+                              ('pending', 'in_progress', 'blocked', 'completed', 'failed', 'cancelled')),
+                priority    TEXT NOT NULL CHECK (priority IN ('LOW', 'MEDIUM', 'HIGH', 'CRITICAL')),
+                created_at  TEXT NOT NULL,
+                updated_at  TEXT NOT NULL,
+                seq         INTEGER NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS cos_tasks_recent ON cos_tasks (seq DESC);
+            CREATE INDEX IF NOT EXISTS cos_tasks_app ON cos_tasks (app, status);
+
+            CREATE TABLE IF NOT EXISTS cos_agent_runs (
+                id             TEXT PRIMARY KEY,
+                task_id        TEXT NOT NULL REFERENCES cos_tasks (id) ON DELETE CASCADE,
+                phase          TEXT NOT NULL,
+                started_at_ms  INTEGER NOT NULL,
+                finished_at_ms INTEGER,
+                outcome        TEXT CHECK (outcome IN ('completed', 'failed', 'cancelled'))
+            );
+            CREATE INDEX IF NOT EXISTS cos_agent_runs_running
+                ON cos_agent_runs (finished_at_ms, started_at_ms);
+            CREATE INDEX IF NOT EXISTS cos_agent_runs_task ON cos_agent_runs (task_id);
+        "],
+    }
+);
 
 const TASK_COLUMNS: &str = "id, description, app, status, priority, created_at, updated_at";
 const RUN_COLUMNS: &str = "r.id, r.task_id, t.description, t.app, r.phase, r.started_at_ms,
@@ -59,13 +97,7 @@ fn run_of(row: &Row<'_>) -> rusqlite::Result<AgentRun> {
 }
 
 /// Tasks, newest first, optionally of one status and/or one app.
-pub fn list_tasks(
-    connection: &Connection,
-    status: Option<TaskStatus>,
-    app: Option<&str>,
-    limit: usize,
-    offset: usize,
-) -> Result<Vec<Task>, StoreError> {
+pub fn list_tasks(connection: &Connection, filter: &TaskFilter) -> Result<Vec<Task>, StoreError> {
     let mut statement = connection.prepare_cached(&format!(
         "SELECT {TASK_COLUMNS} FROM cos_tasks
          WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR app = ?2)
@@ -73,10 +105,10 @@ pub fn list_tasks(
     ))?;
     let rows = statement.query_map(
         params![
-            status.map(TaskStatus::as_str),
-            app,
-            i64::try_from(limit).unwrap_or(i64::MAX),
-            i64::try_from(offset).unwrap_or(i64::MAX),
+            filter.status.map(TaskStatus::as_str),
+            filter.app,
+            i64::try_from(filter.limit).unwrap_or(i64::MAX),
+            i64::try_from(filter.offset).unwrap_or(i64::MAX),
         ],
         task_of,
     )?;

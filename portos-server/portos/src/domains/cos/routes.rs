@@ -1,6 +1,6 @@
 //! `/api/cos/tasks` and `/api/cos/agents`: CoS tasks and the agent runs on
 //! them, for people and the agent runner. Every task change is recorded in
-//! the user-actions ledger (see `crate::cos::store`).
+//! the user-actions ledger (see `store`); the checks are the model's.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -9,18 +9,15 @@ use portos_core::portos_route;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::ApiError;
-use super::body::JsonBody;
-use super::query::{invalid, strict_query};
+use portos_server::http::ApiError;
+use portos_server::http::body::JsonBody;
+use portos_server::http::query::{invalid, strict_query};
+
+use super::model::{self, AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChanges, TaskFilter};
+use super::store::{self, RunUpdate, StartOutcome};
 use crate::app::App;
-use crate::cos::store::{self, RunUpdate, StartOutcome};
-use crate::cos::{AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChanges, TaskStatus, model};
 use crate::ledger::{Actor, Source};
 use crate::store::StoreError;
-
-const LIST_DEFAULT: usize = 50;
-const LIST_MAX: usize = 200;
-const DEFAULT_PHASE: &str = "starting";
 
 /// Which tasks to list.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -101,31 +98,16 @@ pub struct AgentList {
 )]
 async fn list_tasks(State(app): State<App>, uri: Uri) -> Result<Json<TaskList>, ApiError> {
     let query: TasksQuery = strict_query(&uri)?;
-    let status = query
-        .status
-        .as_deref()
-        .map(|name| {
-            TaskStatus::parse(name).ok_or_else(|| {
-                invalid(format!(
-                    "Unknown status '{name}': use pending, in_progress, blocked, completed, failed or cancelled"
-                ))
-            })
-        })
-        .transpose()?;
-    let limit = match query.limit {
-        None => LIST_DEFAULT,
-        Some(n) if (1..=LIST_MAX as i64).contains(&n) => usize::try_from(n).unwrap_or(LIST_MAX),
-        Some(_) => return Err(invalid(format!("limit must be between 1 and {LIST_MAX}"))),
-    };
-    let offset = match query.offset {
-        None => 0,
-        Some(n) => usize::try_from(n).map_err(|_| invalid("offset must be 0 or more"))?,
-    };
+    let filter = TaskFilter::checked(
+        query.status.as_deref(),
+        query.app,
+        query.limit,
+        query.offset,
+    )
+    .map_err(invalid)?;
     let tasks = app
         .store
-        .run(move |connection| {
-            store::list_tasks(connection, status, query.app.as_deref(), limit, offset)
-        })
+        .run(move |connection| store::list_tasks(connection, &filter))
         .await
         .map_err(internal)?;
     Ok(Json(TaskList { tasks }))
@@ -265,8 +247,7 @@ async fn start_agent(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<AgentRun>), ApiError> {
     let start: StartAgent = body.into_typed()?;
-    let phase =
-        model::checked_phase(start.phase.as_deref().unwrap_or(DEFAULT_PHASE)).map_err(invalid)?;
+    let phase = model::starting_phase(start.phase.as_deref()).map_err(invalid)?;
     let now = app.clock.now();
     let origin = by_user("POST", "/api/cos/tasks/{id}/agents");
     let outcome = app
@@ -331,28 +312,14 @@ async fn update_agent(
     body: JsonBody,
 ) -> Result<Json<AgentRun>, ApiError> {
     let progress: AgentProgress = body.into_typed()?;
-    if progress.phase.is_none() && progress.outcome.is_none() {
-        return Err(invalid("Nothing to change: give phase and/or outcome"));
-    }
-    let phase = progress
-        .phase
-        .as_deref()
-        .map(model::checked_phase)
-        .transpose()
-        .map_err(invalid)?;
+    let (phase, outcome) =
+        model::checked_progress(progress.phase.as_deref(), progress.outcome).map_err(invalid)?;
     let now = app.clock.now();
     let source = Source::http("PUT", "/api/cos/agents/{id}");
     let outcome = app
         .store
         .run(move |connection| {
-            store::update_agent(
-                connection,
-                &id,
-                phase.as_deref(),
-                progress.outcome,
-                &now,
-                &source,
-            )
+            store::update_agent(connection, &id, phase.as_deref(), outcome, &now, &source)
         })
         .await
         .map_err(internal)?;

@@ -1,74 +1,48 @@
-//! Feed subscriptions and their items in the store. A subscription points at
-//! an RSS/Atom URL or file; a refresh parses it and adds the items not seen
-//! before (by guid, or link), keeping each item's read state.
+//! Feed subscriptions and their items in SQLite: the tables and every
+//! statement on them. A refresh adds the items not seen before (by guid, or
+//! link), keeping each item's read state.
 //!
 //! Functions take the connection so callers compose them inside
 //! `Store::run` (and a transaction where several statements must agree).
 
-pub mod parse;
-
+use portos_server::store::Schema;
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use schemars::JsonSchema;
-use serde::Serialize;
 
+use super::model::{AlreadySubscribed, Feed, FeedItem, RefreshOutcome};
+use super::parse;
 use crate::store::StoreError;
 
-/// A subscription, with its item counts.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Feed {
-    pub id: String,
-    pub title: String,
-    /// The URL or file path it is read from.
-    pub source: String,
-    pub created_at: String,
-    /// When it was last refreshed (`null` before the first refresh).
-    pub refreshed_at: Option<String>,
-    pub unread: i64,
-    pub items: i64,
-}
+portos_server::store_schema!(
+    /// Feed subscriptions and their items (replaced on refresh).
+    FEEDS = Schema {
+        component: "feeds",
+        migrations: &["
+            CREATE TABLE IF NOT EXISTS feeds (
+                id           TEXT PRIMARY KEY,
+                title        TEXT NOT NULL,
+                custom_title INTEGER NOT NULL,
+                source       TEXT NOT NULL UNIQUE,
+                created_at   TEXT NOT NULL,
+                refreshed_at TEXT,
+                seq          INTEGER NOT NULL
+            );
 
-/// One item of a feed.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FeedItem {
-    pub id: String,
-    pub feed_id: String,
-    pub feed_title: String,
-    pub title: String,
-    pub link: Option<String>,
-    /// RFC 3339 (UTC), when the feed gave a date.
-    pub published_at: Option<String>,
-    /// RFC 3339 (UTC), when this server first saw it.
-    pub fetched_at: String,
-    pub read: bool,
-}
-
-impl FeedItem {
-    /// The instant the item stands for: published, else first seen.
-    pub fn instant(&self) -> Option<jiff::Timestamp> {
-        self.published_at
-            .as_deref()
-            .unwrap_or(&self.fetched_at)
-            .parse()
-            .ok()
+            CREATE TABLE IF NOT EXISTS feed_items (
+                id           TEXT PRIMARY KEY,
+                feed_id      TEXT NOT NULL REFERENCES feeds (id) ON DELETE CASCADE,
+                guid         TEXT NOT NULL,
+                title        TEXT NOT NULL,
+                link         TEXT,
+                published_at TEXT,
+                fetched_at   TEXT NOT NULL,
+                read         INTEGER NOT NULL DEFAULT 0,
+                seq          INTEGER NOT NULL,
+                UNIQUE (feed_id, guid)
+            );
+            CREATE INDEX IF NOT EXISTS feed_items_unread ON feed_items (read, seq DESC);
+        "],
     }
-}
-
-/// What a refresh did.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RefreshOutcome {
-    pub feed: Feed,
-    /// Items new to this server.
-    pub added: usize,
-    /// Items the document listed.
-    pub seen: usize,
-}
-
-/// A second subscription to the same source.
-#[derive(Debug)]
-pub struct AlreadySubscribed(pub Feed);
+);
 
 const FEED_COLUMNS: &str = "f.id, f.title, f.source, f.created_at, f.refreshed_at,
     (SELECT COUNT(*) FROM feed_items i WHERE i.feed_id = f.id AND i.read = 0),
