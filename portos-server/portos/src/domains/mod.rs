@@ -2,6 +2,7 @@
 //! its SQL, with its `store_schema!`), its tools and its routes. Adding a
 //! domain is adding a folder and its line here.
 
+pub mod agent_context;
 pub mod calendar;
 pub mod cos;
 pub mod feeds;

@@ -1,8 +1,10 @@
 //! The brain scope: the records of the brain inbox (`brain_captures`).
 
+use portos_server::mcp::config::{ContextScope, Profile};
+
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
-use crate::mcp::config::{ContextScope, Profile};
+use super::store;
 use crate::store::{Store, StoreError};
 
 /// The one record type this server keeps.
@@ -11,16 +13,9 @@ const RECORD_TYPE: &str = "inbox";
 /// The newest records first; one more than the cap is read so the scope
 /// knows whether it was truncated.
 pub async fn snapshot(store: &Store, profile: Profile) -> Result<Snapshot, StoreError> {
-    let limit = i64::try_from(super::MAX_SOURCE_ITEMS + 1).unwrap_or(i64::MAX);
-    let rows: Vec<(String, String)> = store
-        .run(move |connection| {
-            let mut statement = connection
-                .prepare_cached("SELECT id, text FROM brain_captures ORDER BY seq DESC LIMIT ?1")?;
-            let rows = statement
-                .query_map([limit], |row| Ok((row.get(0)?, row.get(1)?)))?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
+    let limit = super::MAX_SOURCE_ITEMS + 1;
+    let rows = store
+        .run(move |connection| store::newest_captures(connection, limit))
         .await?;
     let entries = rows
         .iter()

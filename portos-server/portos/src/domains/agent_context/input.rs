@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{MAX_QUERY_CHARS, MAX_REF_CHARS, MAX_RESULTS};
-use crate::mcp::config::ContextScope;
+use portos_server::mcp::config::ContextScope;
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum ContextInput {

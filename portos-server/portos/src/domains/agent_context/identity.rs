@@ -2,33 +2,29 @@
 //! server would contain, and whether each has data. Raw records are never
 //! returned; credentials (the password hash, sessions) are not a section.
 
-use rusqlite::OptionalExtension;
+use portos_server::mcp::config::ContextScope;
 
 use super::item::{Entry, Snapshot};
-use crate::mcp::config::ContextScope;
+use super::store::{self, Evidence};
 use crate::store::{Store, StoreError};
 
-/// (key, label, SQL answering whether the section has data).
-const SECTIONS: &[(&str, &str, &str)] = &[
-    (
-        "brain-inbox",
-        "Brain inbox",
-        "SELECT 1 FROM brain_captures LIMIT 1",
-    ),
+/// (key, label, what shows the section has data).
+const SECTIONS: &[(&str, &str, Evidence)] = &[
+    ("brain-inbox", "Brain inbox", Evidence::BrainCaptures),
     (
         "agent-tools-settings",
         "Agent Tools settings",
-        "SELECT 1 FROM settings WHERE key = 'agentContext'",
+        Evidence::Setting("agentContext"),
     ),
     (
         "persistent-mind-grants",
         "Persistent Mind grants",
-        "SELECT 1 FROM settings WHERE key = 'persistentMindCapabilities'",
+        Evidence::Setting("persistentMindCapabilities"),
     ),
     (
         "api-access",
         "API Access settings",
-        "SELECT 1 FROM settings WHERE key = 'apiAccess'",
+        Evidence::Setting("apiAccess"),
     ),
 ];
 
@@ -37,12 +33,7 @@ pub async fn snapshot(store: &Store) -> Result<Snapshot, StoreError> {
         .run(|connection| {
             SECTIONS
                 .iter()
-                .map(|(_, _, sql)| {
-                    Ok(connection
-                        .query_row(sql, [], |_| Ok(()))
-                        .optional()?
-                        .is_some())
-                })
+                .map(|(_, _, evidence)| store::has_data(connection, *evidence))
                 .collect::<Result<Vec<bool>, StoreError>>()
         })
         .await?;

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 
 use super::redact::cap;
 use super::{MAX_APPROX_TOKENS, MAX_RESPONSE_CHARS, MAX_SOURCE_ITEMS};
-use crate::mcp::config::ContextScope;
+use portos_server::mcp::config::ContextScope;
 
 const MAX_REF_CHARS: usize = 180;
 const MAX_KIND_CHARS: usize = 80;

@@ -5,8 +5,8 @@ use std::pin::Pin;
 
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
-use crate::mcp::config::{ContextScope, Profile};
 use crate::store::Store;
+use portos_server::mcp::config::{ContextScope, Profile};
 
 /// One managed app as the workspaces scope sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]

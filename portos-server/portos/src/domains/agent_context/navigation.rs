@@ -2,7 +2,7 @@
 //! alias-based resolution behind `resolve_navigation`.
 
 use super::item::{Entry, Snapshot};
-use crate::mcp::config::ContextScope;
+use portos_server::mcp::config::ContextScope;
 
 /// One page or document of this server.
 struct Page {

@@ -2,7 +2,9 @@
 //! `search_context`, `get_context`, `list_context`, `resolve_navigation`,
 //! `context_profile`, over four sources — navigation (this server's pages
 //! and documents), workspaces (managed apps), brain (the inbox records) and
-//! identity (the sections of a local identity export).
+//! identity (the sections of a local identity export). [`PortosContext`]
+//! plugs them into the runtime's Agent Tools MCP; they read brain captures
+//! and the CoS tasks' managed apps, never write.
 
 mod brain;
 mod identity;
@@ -11,13 +13,15 @@ pub mod item;
 mod navigation;
 pub mod redact;
 mod schemas;
+mod store;
 pub mod workspaces;
 
 use serde_json::{Value, json};
 
+use portos_server::mcp::config::{AgentContextConfig, ContextScope};
+
 use self::input::{ContextInput, parse_input};
 use self::item::{ContextItem, Snapshot, select_within_budget};
-use crate::mcp::config::{AgentContextConfig, ContextScope};
 use crate::store::Store;
 pub use workspaces::{TaskStoreWorkspaces, Workspace, WorkspaceList, WorkspaceSource};
 
@@ -83,7 +87,7 @@ pub struct Sources {
     pub workspaces: std::sync::Arc<dyn WorkspaceSource>,
 }
 
-pub use crate::mcp::Outcome;
+pub use portos_server::mcp::Outcome;
 
 const INSTRUCTIONS: &str = "PortOS Agent Tools: a local-only MCP server (loopback connections only). \
 The context tools (search_context, get_context, list_context, resolve_navigation, context_profile) \
@@ -107,7 +111,7 @@ impl PortosContext {
     }
 }
 
-impl crate::mcp::ContextTools for PortosContext {
+impl portos_server::mcp::ContextTools for PortosContext {
     fn definitions(&self, config: &AgentContextConfig) -> Vec<Value> {
         definitions(config)
     }
@@ -122,7 +126,7 @@ impl crate::mcp::ContextTools for PortosContext {
         name: &'a str,
         arguments: Option<&'a Value>,
         config: &'a AgentContextConfig,
-    ) -> crate::mcp::OutcomeFuture<'a> {
+    ) -> portos_server::mcp::OutcomeFuture<'a> {
         Box::pin(async move {
             let workspaces = match &self.workspaces {
                 Some(source) => source.clone(),
