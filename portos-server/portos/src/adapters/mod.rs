@@ -3,7 +3,6 @@
 
 pub mod brain;
 pub mod catalog;
-pub mod eidoverse;
 pub mod goals;
 pub mod health;
 pub mod journal;

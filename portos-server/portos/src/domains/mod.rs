@@ -5,4 +5,5 @@
 pub mod agent_context;
 pub mod calendar;
 pub mod cos;
+pub mod eidoverse;
 pub mod feeds;

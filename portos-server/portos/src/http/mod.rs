@@ -5,8 +5,6 @@ pub use portos_server::http::{ApiError, body, query};
 
 mod brain;
 mod creative_catalog;
-mod eidoverse;
-mod eidoverse_guest;
 mod goals;
 mod health;
 mod journal;

@@ -22,6 +22,29 @@ pub struct Arrival {
     pub from_world: String,
 }
 
+impl Arrival {
+    /// The arrival with its names trimmed, or what to fix: each 1..80
+    /// (guest) or 1..120 (world) characters, without control characters.
+    pub fn checked(self) -> Result<Arrival, String> {
+        Ok(Arrival {
+            guest_name: bounded("guestName", &self.guest_name, 80)?,
+            from_world: bounded("fromWorld", &self.from_world, 120)?,
+        })
+    }
+}
+
+/// Trims and bounds a string a guest sent.
+fn bounded(field: &str, text: &str, max: usize) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > max {
+        return Err(format!("{field} must be 1..{max} characters"));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(format!("{field} must not hold control characters"));
+    }
+    Ok(text.to_owned())
+}
+
 /// The host world as a guest sees it.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]

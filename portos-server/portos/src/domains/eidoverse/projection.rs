@@ -6,24 +6,20 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
 use rusqlite::Connection;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, json};
 use sha2::{Digest, Sha256};
 
-use super::entities::{self, Entity};
+use super::entities::{Entity, HALF_EXTENT};
+use super::store::{brain, entities, peers};
 use crate::store::{Store, StoreError};
 
 const BRAIN: &str = "brain";
 const PEER: &str = "peer";
 /// Radius of the ring of portals, inside the world's extent.
 const PORTAL_RING: f64 = 400.0;
-
-#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ProjectArgs {}
 
 /// What one run did to the mirrors of one kind of resource.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
@@ -50,20 +46,8 @@ pub struct Projected {
     pub summary: String,
 }
 
-/// Synchronize PortOS resources (brain captures, peer worlds) into the Eidoverse world.
-#[portos_tool(
-    name = "eidoverse.project",
-    aliases = ["eidoverse_project"],
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["readPortos", "manageEidoverse"],
-    side_effect = "write",
-    idempotent = true,
-)]
-pub async fn eidoverse_project(
-    ctx: &ToolContext,
-    _args: ProjectArgs,
-) -> Result<Projected, AdapterError> {
-    let store = ctx.state::<Store>()?.clone();
+/// Brings every mirror in line with what it mirrors, in one transaction.
+pub async fn project(store: &Store) -> Result<Projected, StoreError> {
     let sources = store
         .run(|connection| {
             let transaction = connection.transaction()?;
@@ -111,20 +95,15 @@ pub async fn eidoverse_project(
 
 /// The entity a resource should be, keyed by the resource's id.
 fn brain_mirrors(connection: &Connection) -> Result<Vec<(String, Entity)>, StoreError> {
-    let mut statement = connection
-        .prepare_cached("SELECT id, text, captured_at, local_date, seq FROM brain_captures")?;
-    let rows = statement.query_map([], |row| {
-        Ok((
-            row.get::<_, String>(0)?,
-            row.get::<_, String>(1)?,
-            row.get::<_, String>(2)?,
-            row.get::<_, String>(3)?,
-            row.get::<_, i64>(4)?,
-        ))
-    })?;
     let mut mirrors = Vec::new();
-    for row in rows {
-        let (id, text, captured_at, date, seq) = row?;
+    for capture in brain::captures(connection)? {
+        let brain::Capture {
+            id,
+            text,
+            captured_at,
+            local_date: date,
+            seq,
+        } = capture;
         let mut components = Map::new();
         components.insert(
             "capture".to_owned(),
@@ -147,7 +126,7 @@ fn brain_mirrors(connection: &Connection) -> Result<Vec<(String, Entity)>, Store
 }
 
 fn peer_mirrors(connection: &Connection) -> Result<Vec<(String, Entity)>, StoreError> {
-    let peers = super::peers::list(connection)?;
+    let peers = peers::list(connection)?;
     let count = peers.len().max(1) as f64;
     Ok(peers
         .into_iter()
@@ -183,7 +162,7 @@ fn peer_mirrors(connection: &Connection) -> Result<Vec<(String, Entity)>, StoreE
 fn spiral(seq: i64) -> [f64; 3] {
     let n = seq.max(0) as f64;
     let angle = n * 2.399_963;
-    let radius = (4.0 + 1.5 * n.sqrt()).min(entities::HALF_EXTENT - 100.0);
+    let radius = (4.0 + 1.5 * n.sqrt()).min(HALF_EXTENT - 100.0);
     [
         round(radius * angle.cos()),
         0.0,

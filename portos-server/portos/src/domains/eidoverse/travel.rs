@@ -1,19 +1,18 @@
-//! The guest side of travel: `eidoverse.destinations`, `.visit`,
+//! The guest side of travel, behind `eidoverse.destinations`, `.visit`,
 //! `.visit-chat` and `.leave`. Each is a real HTTP exchange with the peer's
 //! guest routes (`peer_client`); this world remembers its open visits so a
-//! visit id it never opened is refused before anything is sent.
+//! visit id it never opened is refused before anything is sent. Failures
+//! are told in words the caller can act on.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
-use rusqlite::{Connection, OptionalExtension, params};
+use portos_core::AdapterError;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::chat::{self, Message, Page};
 use super::peer_client::{PeerError, PeerLink};
-use super::peers;
 use super::protocol::{Arrival, GuestLine, HostWorld};
-use super::world;
-use crate::store::{Store, StoreError};
+use super::store::{peers, visits, world};
+use crate::store::Store;
 
 /// An open visit of this world's presence to a peer.
 #[derive(Clone, Debug)]
@@ -22,33 +21,18 @@ struct OutgoingVisit {
     link: PeerLink,
 }
 
-fn open_visit(
-    connection: &Connection,
-    visit_id: &str,
-) -> Result<Option<OutgoingVisit>, StoreError> {
-    Ok(connection
-        .query_row(
-            "SELECT peer_id, peer_url, world_name FROM eidoverse_outgoing_visits
-             WHERE visit_id = ?1 AND left_at IS NULL",
-            [visit_id],
-            |row| {
-                Ok(OutgoingVisit {
-                    peer_id: row.get(0)?,
-                    link: PeerLink {
-                        url: row.get(1)?,
-                        name: row.get(2)?,
-                    },
-                })
-            },
-        )
-        .optional()?)
-}
-
 async fn require_open_visit(store: &Store, visit_id: &str) -> Result<OutgoingVisit, AdapterError> {
     let id = visit_id.to_owned();
     store
-        .run(move |connection| open_visit(connection, &id))
+        .run(move |connection| visits::open_outgoing(connection, &id))
         .await?
+        .map(|visit| OutgoingVisit {
+            peer_id: visit.peer_id,
+            link: PeerLink {
+                url: visit.peer_url,
+                name: visit.world_name,
+            },
+        })
         .ok_or_else(|| {
             AdapterError::new(format!(
                 "There is no open visit {visit_id}; start one with eidoverse.visit."
@@ -59,10 +43,6 @@ async fn require_open_visit(store: &Store, visit_id: &str) -> Result<OutgoingVis
 fn failed(error: &PeerError) -> AdapterError {
     AdapterError::new(format!("{error}."))
 }
-
-#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DestinationsArgs {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -98,20 +78,8 @@ pub struct Destinations {
     pub summary: String,
 }
 
-/// List the peer worlds configured for this PortOS and which accept guest visits.
-#[portos_tool(
-    name = "eidoverse.destinations",
-    aliases = ["eidoverse_destinations"],
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["visitEidoversePeers"],
-    side_effect = "read",
-    confirmation = "capability-grant",
-)]
-pub async fn eidoverse_destinations(
-    ctx: &ToolContext,
-    _args: DestinationsArgs,
-) -> Result<Destinations, AdapterError> {
-    let store = ctx.state::<Store>()?.clone();
+/// Every configured peer, each asked whether it takes guests now.
+pub async fn destinations(store: &Store) -> Result<Destinations, AdapterError> {
     let peers = store.run(|connection| peers::list(connection)).await?;
     // Every peer is asked at once, so one slow peer costs 10 s, not 10 s each.
     let mut probes = tokio::task::JoinSet::new();
@@ -179,14 +147,6 @@ pub async fn eidoverse_destinations(
     })
 }
 
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct VisitArgs {
-    /// The configured peer to visit.
-    #[schemars(length(min = 1, max = 80), regex(pattern = r"^[a-zA-Z0-9_-]+$"))]
-    pub peer_id: String,
-}
-
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Visiting {
@@ -199,25 +159,15 @@ pub struct Visiting {
     pub summary: String,
 }
 
-/// Visit a peer Eidoverse world as a guest.
-#[portos_tool(
-    name = "eidoverse.visit",
-    aliases = ["eidoverse_visit"],
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["visitEidoversePeers"],
-    side_effect = "write",
-    idempotent = false,
-)]
-pub async fn eidoverse_visit(ctx: &ToolContext, args: VisitArgs) -> Result<Visiting, AdapterError> {
-    let store = ctx.state::<Store>()?.clone();
-    let peer_id = args.peer_id.clone();
+/// Visits peer `peer_id` as this world's presence and remembers the visit.
+pub async fn visit(store: &Store, peer_id: String) -> Result<Visiting, AdapterError> {
+    let wanted = peer_id.clone();
     let (peer, home) = store
-        .run(move |connection| Ok((peers::get(connection, &peer_id)?, world::load(connection)?)))
+        .run(move |connection| Ok((peers::get(connection, &wanted)?, world::load(connection)?)))
         .await?;
     let Some(peer) = peer else {
         return Err(AdapterError::new(format!(
-            "There is no peer '{}'; add it with POST /api/eidoverse/peers, or list them with eidoverse.destinations.",
-            args.peer_id
+            "There is no peer '{peer_id}'; add it with POST /api/eidoverse/peers, or list them with eidoverse.destinations."
         )));
     };
     let link = PeerLink::from(&peer);
@@ -233,12 +183,7 @@ pub async fn eidoverse_visit(ctx: &ToolContext, args: VisitArgs) -> Result<Visit
     store
         .run(move |connection| {
             let (visit_id, peer) = record;
-            connection.execute(
-                "INSERT INTO eidoverse_outgoing_visits (visit_id, peer_id, peer_url, world_name, started_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![visit_id, peer.id, peer.url, peer.name, jiff::Timestamp::now().to_string()],
-            )?;
-            Ok(())
+            visits::record_outgoing(connection, &visit_id, &peer)
         })
         .await?;
     Ok(Visiting {
@@ -254,22 +199,6 @@ pub async fn eidoverse_visit(ctx: &ToolContext, args: VisitArgs) -> Result<Visit
     })
 }
 
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct VisitChatArgs {
-    /// The open visit (48 lowercase hex characters).
-    #[schemars(regex(pattern = r"^[a-f0-9]{48}$"))]
-    pub visit_id: String,
-    /// Read the host's chat after this cursor (default -1: from the start).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = -1))]
-    pub after: Option<i64>,
-    /// Say this in the host world first (1..2000 characters, trimmed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 2000), regex(pattern = r"\S"))]
-    pub text: Option<String>,
-}
-
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VisitChat {
@@ -283,30 +212,25 @@ pub struct VisitChat {
     pub summary: String,
 }
 
-/// Say something in and read the chat of the peer world being visited.
-#[portos_tool(
-    name = "eidoverse.visit-chat",
-    aliases = ["eidoverse_visit_chat"],
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["visitEidoversePeers"],
-    side_effect = "write",
-    idempotent = false,
-)]
-pub async fn eidoverse_visit_chat(
-    ctx: &ToolContext,
-    args: VisitChatArgs,
+/// In open visit `visit_id`: says `text` first when given, then reads the
+/// host's chat after cursor `after`.
+pub async fn visit_chat(
+    store: &Store,
+    visit_id: String,
+    after: Option<i64>,
+    text: Option<String>,
 ) -> Result<VisitChat, AdapterError> {
-    let text = match args.text.as_deref() {
+    let text = match text.as_deref() {
         Some(text) => Some(chat::checked_text(text).map_err(AdapterError::new)?),
         None => None,
     };
-    let store = ctx.state::<Store>()?.clone();
-    let visit = require_open_visit(&store, &args.visit_id).await?;
+    let after = chat::checked_cursor(after).map_err(AdapterError::new)?;
+    let visit = require_open_visit(store, &visit_id).await?;
     let posted = match text {
         Some(text) => Some(
             visit
                 .link
-                .say(&args.visit_id, &GuestLine { text })
+                .say(&visit_id, &GuestLine { text })
                 .await
                 .map_err(|error| failed(&error))?,
         ),
@@ -314,7 +238,7 @@ pub async fn eidoverse_visit_chat(
     };
     let page = visit
         .link
-        .read(&args.visit_id, args.after.unwrap_or(-1))
+        .read(&visit_id, after)
         .await
         .map_err(|error| failed(&error))?;
     let heard = chat::page_summary(&page);
@@ -329,19 +253,11 @@ pub async fn eidoverse_visit_chat(
     };
     Ok(VisitChat {
         ok: true,
-        visit_id: args.visit_id,
+        visit_id,
         posted,
         page,
         summary,
     })
-}
-
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct LeaveArgs {
-    /// The open visit (48 lowercase hex characters).
-    #[schemars(regex(pattern = r"^[a-f0-9]{48}$"))]
-    pub visit_id: String,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -353,38 +269,23 @@ pub struct Left {
     pub summary: String,
 }
 
-/// Leave the peer world being visited.
-#[portos_tool(
-    name = "eidoverse.leave",
-    aliases = ["eidoverse_leave"],
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["visitEidoversePeers"],
-    side_effect = "write",
-    idempotent = false,
-)]
-pub async fn eidoverse_leave(ctx: &ToolContext, args: LeaveArgs) -> Result<Left, AdapterError> {
-    let store = ctx.state::<Store>()?.clone();
-    let visit = require_open_visit(&store, &args.visit_id).await?;
-    let note = match visit.link.leave(&args.visit_id).await {
+/// Leaves open visit `visit_id` (and forgets it here).
+pub async fn leave(store: &Store, visit_id: String) -> Result<Left, AdapterError> {
+    let visit = require_open_visit(store, &visit_id).await?;
+    let note = match visit.link.leave(&visit_id).await {
         Ok(_) => String::new(),
         // The host no longer knows the visit: it is over there already.
         Err(error) if error.status() == Some(404) => " (the host had already closed it)".to_owned(),
         Err(error) => return Err(failed(&error)),
     };
-    let visit_id = args.visit_id.clone();
+    let key = visit_id.clone();
     store
-        .run(move |connection| {
-            connection.execute(
-                "UPDATE eidoverse_outgoing_visits SET left_at = ?2 WHERE visit_id = ?1",
-                params![visit_id, jiff::Timestamp::now().to_string()],
-            )?;
-            Ok(())
-        })
+        .run(move |connection| visits::end_outgoing(connection, &key))
         .await?;
     Ok(Left {
         ok: true,
         summary: format!("Left {}{note}.", visit.link.name),
-        visit_id: args.visit_id,
+        visit_id,
         peer_id: visit.peer_id,
     })
 }

@@ -1,6 +1,6 @@
 //! `/api/eidoverse/*` for people: the world, its chat, the peer worlds and
 //! whether this world takes guests. The guest routes other worlds call are in
-//! `eidoverse_guest.rs`.
+//! `guest_routes.rs`.
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -9,19 +9,20 @@ use portos_core::portos_route;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::ApiError;
-use super::body::JsonBody;
-use crate::adapters::eidoverse::chat::{self, AuthorKind, Message, Page};
-use crate::adapters::eidoverse::entities::{self, Entity};
-use crate::adapters::eidoverse::peers::{self, NewPeer, Peer};
-use crate::adapters::eidoverse::world::{self, Status};
+use portos_server::http::ApiError;
+use portos_server::http::body::JsonBody;
+
+use super::chat::{self, Message, Page};
+use super::entities::Entity;
+use super::ops::{self, SayError, Speaker};
+use super::peers::{self, NewPeer, Peer};
+use super::store::{peers as stored_peers, world};
+use super::world::Status;
 use crate::app::App;
 use crate::store::StoreError;
 
 /// The most entities the world view lists.
 const WORLD_VIEW_ENTITIES: i64 = 500;
-/// The name the owner's chat lines carry.
-const OWNER_NAME: &str = "Owner";
 
 // By value so it fits `.map_err(…)`.
 #[allow(clippy::needless_pass_by_value)]
@@ -54,17 +55,10 @@ pub struct WorldView {
     response = WorldView,
 )]
 async fn read_world(State(app): State<App>) -> Result<Json<WorldView>, ApiError> {
-    let view = app
-        .store
-        .run(|connection| {
-            Ok(WorldView {
-                status: world::status(connection)?,
-                entities: entities::list(connection, WORLD_VIEW_ENTITIES)?,
-            })
-        })
+    let (status, entities) = ops::view(&app.store, WORLD_VIEW_ENTITIES)
         .await
         .map_err(store_error)?;
-    Ok(Json(view))
+    Ok(Json(WorldView { status, entities }))
 }
 
 /// Where to read the chat from.
@@ -87,15 +81,8 @@ pub(super) fn chat_cursor(
             rejection.body_text(),
         )
     })?;
-    let after = after.unwrap_or(-1);
-    if after < -1 {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "VALIDATION_ERROR",
-            "after must be -1 or more",
-        ));
-    }
-    Ok(after)
+    chat::checked_cursor(after)
+        .map_err(|message| ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message))
 }
 
 /// The world chat after a cursor, at most 50 messages.
@@ -112,9 +99,7 @@ async fn read_chat(
     query: Result<Query<ChatQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Page>, ApiError> {
     let after = chat_cursor(query)?;
-    let page = app
-        .store
-        .run(move |connection| chat::page(connection, after))
+    let page = ops::read_chat(&app.store, after)
         .await
         .map_err(store_error)?;
     Ok(Json(page))
@@ -143,12 +128,13 @@ async fn post_chat(
     body: JsonBody,
 ) -> Result<(StatusCode, Json<Message>), ApiError> {
     let OwnerLine { text } = body.into_typed()?;
-    let text = chat::checked_text(&text).map_err(unprocessable)?;
-    let message = app
-        .store
-        .run(move |connection| chat::post(connection, OWNER_NAME, AuthorKind::Person, None, &text))
-        .await
-        .map_err(store_error)?;
+    let message =
+        ops::say(&app.store, Speaker::Owner, &text)
+            .await
+            .map_err(|error| match error {
+                SayError::Invalid(message) => unprocessable(message),
+                SayError::Store(error) => store_error(error),
+            })?;
     Ok((StatusCode::CREATED, Json(message)))
 }
 
@@ -167,7 +153,7 @@ pub struct PeerList {
 async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, ApiError> {
     let peers = app
         .store
-        .run(|connection| peers::list(connection))
+        .run(|connection| stored_peers::list(connection))
         .await
         .map_err(store_error)?;
     Ok(Json(PeerList { peers }))
@@ -191,7 +177,7 @@ async fn add_peer(
     let peer = new_peer.checked().map_err(unprocessable)?;
     let stored = peer.clone();
     app.store
-        .run(move |connection| peers::upsert(connection, &stored))
+        .run(move |connection| stored_peers::upsert(connection, &stored))
         .await
         .map_err(store_error)?
         .map_err(unprocessable)?;
@@ -226,7 +212,7 @@ async fn remove_peer(
     let key = id.clone();
     let removed = app
         .store
-        .run(move |connection| peers::remove(connection, &key))
+        .run(move |connection| stored_peers::remove(connection, &key))
         .await
         .map_err(store_error)?;
     if !removed {

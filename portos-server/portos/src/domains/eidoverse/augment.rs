@@ -3,15 +3,15 @@
 //! (applied after clamping, with notes) or refused (with the reason; nothing
 //! of that operation is applied, the others still are).
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::entities::{self, AUGMENT, Entity, HALF_EXTENT, MAX_ENTITIES, MAX_HEIGHT};
+use super::entities::{AUGMENT, Entity, HALF_EXTENT, MAX_ENTITIES, MAX_HEIGHT, new_id};
 use super::op_args::{OpArgs, Refusal};
-use super::world;
+use super::store::{entities, grants, world};
+use super::world::Setup;
 use crate::store::{Store, StoreError};
 
 /// The largest `args` of one operation, as JSON text, in characters.
@@ -107,37 +107,30 @@ pub struct Augmented {
     pub summary: String,
 }
 
-/// Apply bounded construction operations to the Eidoverse world.
-#[portos_tool(
-    name = "eidoverse.augment",
-    aliases = ["eidoverse_augment"],
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["manageEidoverse"],
-    side_effect = "write",
-    idempotent = false,
-)]
-pub async fn eidoverse_augment(
-    ctx: &ToolContext,
-    args: AugmentArgs,
-) -> Result<Augmented, AdapterError> {
-    // The one bound JSON Schema cannot say: the size of each `args` as JSON.
-    for (index, operation) in args.operations.iter().enumerate() {
+/// The one bound JSON Schema cannot say: the size of each operation's
+/// `args` as JSON. What is wrong, when one is too big (nothing is applied).
+pub fn check_sizes(operations: &[Operation]) -> Result<(), String> {
+    for (index, operation) in operations.iter().enumerate() {
         let chars = Value::Object(operation.args.clone())
             .to_string()
             .chars()
             .count();
         if chars > ARGS_MAX_JSON_CHARS {
-            return Err(AdapterError::new(format!(
+            return Err(format!(
                 "operation {index}'s args are {chars} characters as JSON; at most {ARGS_MAX_JSON_CHARS} are allowed — nothing was applied"
-            )));
+            ));
         }
     }
-    let store = ctx.state::<Store>()?.clone();
+    Ok(())
+}
+
+/// Applies `operations` (their sizes checked) in one transaction, in order,
+/// each with its own outcome.
+pub async fn augment(store: &Store, operations: Vec<Operation>) -> Result<Augmented, StoreError> {
     let outcomes = store
         .run(move |connection| {
             let transaction = connection.transaction()?;
-            let outcomes = args
-                .operations
+            let outcomes = operations
                 .iter()
                 .enumerate()
                 .map(|(index, operation)| apply(&transaction, index, operation))
@@ -277,7 +270,7 @@ fn spawn(connection: &Connection, args: &Map<String, Value>) -> VerbResult {
             "'kind' may hold only lowercase letters, digits and '-'".to_owned(),
         ));
     }
-    let id = refuse_on!(reader.id("id")).unwrap_or_else(entities::new_id);
+    let id = refuse_on!(reader.id("id")).unwrap_or_else(new_id);
     let label = refuse_on!(reader.string("label", 120)).unwrap_or_else(|| kind.clone());
     let position = refuse_on!(position(&mut reader, [0.0; 3]));
     let entity = Entity {
@@ -384,7 +377,7 @@ fn light(connection: &Connection, args: &Map<String, Value>) -> VerbResult {
     ));
     let kind = refuse_on!(reader.choice("type", &["ambient", "directional", "point", "spot"]))
         .unwrap_or_else(|| "point".to_owned());
-    let id = refuse_on!(reader.id("id")).unwrap_or_else(entities::new_id);
+    let id = refuse_on!(reader.id("id")).unwrap_or_else(new_id);
     let color = refuse_on!(reader.color("color")).unwrap_or_else(|| "#ffffff".to_owned());
     let intensity = refuse_on!(reader.number("intensity", 0.0, 10.0)).unwrap_or(1.0);
     let position = refuse_on!(position(&mut reader, [0.0, 10.0, 0.0]));
@@ -408,7 +401,7 @@ fn light(connection: &Connection, args: &Map<String, Value>) -> VerbResult {
 /// Changes the world setup with `change`, which reads the operation's args.
 fn change_setup(
     connection: &Connection,
-    change: impl FnOnce(&mut world::Setup) -> Result<Vec<String>, Refusal>,
+    change: impl FnOnce(&mut Setup) -> Result<Vec<String>, Refusal>,
 ) -> VerbResult {
     let mut setup = world::load(connection)?.setup;
     let rewrites = refuse_on!(change(&mut setup));
@@ -474,11 +467,7 @@ fn grant(connection: &Connection, args: &Map<String, Value>) -> VerbResult {
     let permission = refuse_on!(reader.choice("permission", &["build", "chat", "visit"]))
         .ok_or_else(|| "'permission' is required".to_owned());
     let permission = refuse_on!(permission);
-    connection.execute(
-        "INSERT INTO eidoverse_grants (subject, permission, granted_at) VALUES (?1, ?2, ?3)
-         ON CONFLICT (subject, permission) DO NOTHING",
-        params![to, permission, jiff::Timestamp::now().to_string()],
-    )?;
+    grants::grant(connection, &to, &permission)?;
     Ok(Ok(Applied {
         entity_id: None,
         rewrites: Vec::new(),

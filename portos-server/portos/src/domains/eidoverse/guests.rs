@@ -1,11 +1,13 @@
 //! The host side of travel: the guest visits this world receives. The guest
-//! routes (`http/eidoverse_guest.rs`) call these.
+//! routes (`guest_routes.rs`) call these; every one but leaving is refused
+//! while the owner keeps the world closed to guests.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::Connection;
 
-use super::chat::{self, AuthorKind, Message};
-use super::protocol::{self, Arrival, HostWorld, Welcome};
-use super::world;
+use super::chat::{AuthorKind, Message, Page};
+use super::protocol::{self, Arrival, Door, HostWorld, Welcome};
+use super::store::{chat, visits, world};
+use super::world::World;
 use crate::store::StoreError;
 
 /// The most guests at once.
@@ -34,7 +36,7 @@ pub fn accepting(connection: &Connection) -> Result<bool, StoreError> {
     Ok(world::load(connection)?.accept_guests)
 }
 
-pub fn host_world(world: &world::World) -> HostWorld {
+pub fn host_world(world: &World) -> HostWorld {
     HostWorld {
         id: world.identity.id.clone(),
         name: world.identity.name.clone(),
@@ -42,7 +44,20 @@ pub fn host_world(world: &world::World) -> HostWorld {
     }
 }
 
-/// Lets a guest in (the caller has validated the arrival's shape).
+/// This world as a guest sees it at the door.
+pub fn door(connection: &Connection) -> Result<Result<Door, Refused>, StoreError> {
+    let world = world::load(connection)?;
+    if !world.accept_guests {
+        return Ok(Err(Refused::NotAccepting));
+    }
+    Ok(Ok(Door {
+        world: host_world(&world),
+        accept_guests: true,
+    }))
+}
+
+/// Lets a guest in (the caller has checked the arrival, see
+/// [`Arrival::checked`]).
 pub fn arrive(
     connection: &mut Connection,
     arrival: &Arrival,
@@ -52,41 +67,18 @@ pub fn arrive(
     if !world.accept_guests {
         return Ok(Err(Refused::NotAccepting));
     }
-    let active: i64 = transaction.query_row(
-        "SELECT COUNT(*) FROM eidoverse_guest_visits WHERE left_at IS NULL",
-        [],
-        |row| row.get(0),
-    )?;
-    if active >= MAX_ACTIVE_GUESTS {
+    if visits::active_guests(&transaction)? >= MAX_ACTIVE_GUESTS {
         return Ok(Err(Refused::Full));
     }
     let visit_id =
         protocol::new_visit_id().map_err(|error| StoreError::Worker(error.to_string()))?;
-    transaction.execute(
-        "INSERT INTO eidoverse_guest_visits (visit_id, guest_name, started_at) VALUES (?1, ?2, ?3)",
-        params![
-            visit_id,
-            display_name(arrival),
-            jiff::Timestamp::now().to_string()
-        ],
-    )?;
+    visits::open_guest_visit(&transaction, &visit_id, &display_name(arrival))?;
     transaction.commit()?;
     Ok(Ok(Welcome {
         visit_id,
         world: host_world(&world),
         host: world.presence.name,
     }))
-}
-
-/// The guest name of an active visit.
-fn active_guest(connection: &Connection, visit_id: &str) -> Result<Option<String>, StoreError> {
-    Ok(connection
-        .query_row(
-            "SELECT guest_name FROM eidoverse_guest_visits WHERE visit_id = ?1 AND left_at IS NULL",
-            [visit_id],
-            |row| row.get(0),
-        )
-        .optional()?)
 }
 
 /// Posts a guest's line into this world's chat.
@@ -98,7 +90,7 @@ pub fn say(
     if !accepting(connection)? {
         return Ok(Err(Refused::NotAccepting));
     }
-    let Some(guest) = active_guest(connection, visit_id)? else {
+    let Some(guest) = visits::active_guest(connection, visit_id)? else {
         return Ok(Err(Refused::UnknownVisit));
     };
     Ok(Ok(chat::post(
@@ -115,11 +107,11 @@ pub fn read(
     connection: &Connection,
     visit_id: &str,
     after: i64,
-) -> Result<Result<chat::Page, Refused>, StoreError> {
+) -> Result<Result<Page, Refused>, StoreError> {
     if !accepting(connection)? {
         return Ok(Err(Refused::NotAccepting));
     }
-    if active_guest(connection, visit_id)?.is_none() {
+    if visits::active_guest(connection, visit_id)?.is_none() {
         return Ok(Err(Refused::UnknownVisit));
     }
     Ok(Ok(chat::page(connection, after)?))
@@ -128,11 +120,7 @@ pub fn read(
 /// Ends an active visit. Leaving is always allowed, even after the owner
 /// closed the world to guests.
 pub fn leave(connection: &Connection, visit_id: &str) -> Result<Result<(), Refused>, StoreError> {
-    let changed = connection.execute(
-        "UPDATE eidoverse_guest_visits SET left_at = ?2 WHERE visit_id = ?1 AND left_at IS NULL",
-        params![visit_id, jiff::Timestamp::now().to_string()],
-    )?;
-    Ok(if changed == 1 {
+    Ok(if visits::end_guest_visit(connection, visit_id)? {
         Ok(())
     } else {
         Err(Refused::UnknownVisit)

@@ -9,15 +9,13 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use portos_core::portos_route;
 
-use super::ApiError;
-use super::body::JsonBody;
-use super::eidoverse::{ChatQuery, chat_cursor};
-use crate::adapters::eidoverse::chat::{self, Page};
-use crate::adapters::eidoverse::guests::{self, Refused};
-use crate::adapters::eidoverse::protocol::{
-    Arrival, Door, Farewell, GuestLine, Posted, Welcome, is_visit_id,
-};
-use crate::adapters::eidoverse::world;
+use portos_server::http::ApiError;
+use portos_server::http::body::JsonBody;
+
+use super::chat::{self, Page};
+use super::guests::{self, Refused};
+use super::protocol::{Arrival, Door, Farewell, GuestLine, Posted, Welcome, is_visit_id};
+use super::routes::{ChatQuery, chat_cursor};
 use crate::app::App;
 
 fn refused(refusal: &Refused) -> ApiError {
@@ -61,18 +59,6 @@ fn checked_visit_id(visit_id: &str) -> Result<(), ApiError> {
     }
 }
 
-/// Trims and bounds a string a guest sent.
-fn bounded(field: &str, text: &str, max: usize) -> Result<String, ApiError> {
-    let text = text.trim();
-    if text.is_empty() || text.chars().count() > max {
-        return Err(invalid(format!("{field} must be 1..{max} characters")));
-    }
-    if text.chars().any(char::is_control) {
-        return Err(invalid(format!("{field} must not hold control characters")));
-    }
-    Ok(text.to_owned())
-}
-
 /// This world as a guest sees it, and whether it takes guests (403 when not).
 #[portos_route(
     method = "GET",
@@ -82,18 +68,12 @@ fn bounded(field: &str, text: &str, max: usize) -> Result<String, ApiError> {
     errors = [(403, "GUESTS_NOT_ACCEPTED")],
 )]
 async fn door(State(app): State<App>) -> Result<Json<Door>, ApiError> {
-    let world = app
-        .store
-        .run(|connection| world::load(connection))
+    app.store
+        .run(|connection| guests::door(connection))
         .await
-        .map_err(internal)?;
-    if !world.accept_guests {
-        return Err(refused(&Refused::NotAccepting));
-    }
-    Ok(Json(Door {
-        world: guests::host_world(&world),
-        accept_guests: true,
-    }))
+        .map_err(internal)?
+        .map(Json)
+        .map_err(|refusal| refused(&refusal))
 }
 
 /// A guest from another world arrives; the answer holds the visit id.
@@ -115,11 +95,7 @@ async fn arrive(
     State(app): State<App>,
     body: JsonBody,
 ) -> Result<(StatusCode, Json<Welcome>), ApiError> {
-    let arrival: Arrival = body.into_typed()?;
-    let arrival = Arrival {
-        guest_name: bounded("guestName", &arrival.guest_name, 80)?,
-        from_world: bounded("fromWorld", &arrival.from_world, 120)?,
-    };
+    let arrival = body.into_typed::<Arrival>()?.checked().map_err(invalid)?;
     let welcome = app
         .store
         .run(move |connection| guests::arrive(connection, &arrival))
