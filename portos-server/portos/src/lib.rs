@@ -5,14 +5,10 @@
 //! exposable API groups, the Agent Tools context and the contract's facts).
 
 pub mod adapters;
-pub mod calendar;
-pub mod cos;
 pub mod creative_catalog;
 pub mod domains;
-pub mod feeds;
 mod http;
 pub mod location;
-pub mod mcp;
 pub mod open_meteo;
 pub mod processes;
 pub mod shared;
@@ -78,7 +74,7 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         .state(processes::ProcessWatch::new(
             options.watch_processes.clone(),
         ))
-        .context_tools(mcp::context::PortosContext::default());
+        .context_tools(domains::agent_context::PortosContext::default());
     for api in EXPOSABLE_APIS {
         builder = builder.exposable_api(api);
     }

@@ -6,7 +6,7 @@
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
-use portos::calendar;
+use portos::domains::calendar;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
 use portos_tests as _;
 use serde_json::{Value, json};
@@ -67,8 +67,8 @@ impl Fixture {
         self.store
             .run(move |connection| {
                 let now = Timestamp::now();
-                let added = calendar::add_source(connection, &source, None, now)?.expect("new");
-                Ok(calendar::store_refresh(connection, &added.id, parsed, now)?.expect("exists"))
+                let added = calendar::store::add_source(connection, &source, None, now)?.expect("new");
+                Ok(calendar::store::store_refresh(connection, &added.id, parsed, now)?.expect("exists"))
             })
             .await
             .expect("store")
@@ -371,11 +371,11 @@ async fn the_fixture_calendar_parses_with_its_zone_all_day_and_weekly_rule() {
     let occurrences = store
         .run(move |connection| {
             let now = Timestamp::now();
-            let source = calendar::add_source(connection, "/fixture.ics", None, now)?.expect("new");
-            calendar::store_refresh(connection, &source.id, parsed, now)?;
+            let source = calendar::store::add_source(connection, "/fixture.ics", None, now)?.expect("new");
+            calendar::store::store_refresh(connection, &source.id, parsed, now)?;
             let from: Timestamp = "2026-11-30T08:00:00Z".parse().expect("instant");
             let to: Timestamp = "2026-12-31T08:00:00Z".parse().expect("instant");
-            calendar::occurrences(connection, &la, from, to)
+            calendar::store::occurrences(connection, &la, from, to)
         })
         .await
         .expect("store");

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use jiff::{SignedDuration, ZonedDateTime};
 use portos::build_registry;
-use portos::cos::store::{self, RunUpdate, StartOutcome};
-use portos::cos::{AgentOutcome, NewTask, Origin, Priority, TaskChanges, TaskStatus};
+use portos::domains::cos::store::{self, RunUpdate, StartOutcome};
+use portos::domains::cos::{AgentOutcome, NewTask, Origin, Priority, TaskChanges, TaskStatus};
 use portos_core::ToolState;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult};
 use portos_server::Config;

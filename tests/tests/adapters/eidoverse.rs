@@ -4,7 +4,8 @@
 //! travel tools' failures that need no second server (eidoverse_visit.rs
 //! runs a real visit between two servers).
 
-use portos::adapters::eidoverse::peers::{self, Peer};
+use portos::domains::eidoverse::peers::Peer;
+use portos::domains::eidoverse::store::peers;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolResult, ToolState};
 use portos_tests as _;
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! store in a temporary directory, with feeds parsed from the RSS and Atom
 //! fixtures (BEHAVIOUR §3 rows 13–14).
 
-use portos::feeds;
+use portos::domains::feeds;
 use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
 use portos_tests as _;
 use serde_json::json;
@@ -32,8 +32,8 @@ impl Fixture {
             .run(move |connection| {
                 let now = jiff::Timestamp::now();
                 let feed =
-                    feeds::subscribe(connection, &source, None, now)?.expect("new subscription");
-                Ok(feeds::store_refresh(connection, &feed.id, &parsed, now)?
+                    feeds::store::subscribe(connection, &source, None, now)?.expect("new subscription");
+                Ok(feeds::store::store_refresh(connection, &feed.id, &parsed, now)?
                     .expect("feed exists")
                     .feed)
             })
@@ -43,7 +43,7 @@ impl Fixture {
 
     async fn unread(&self) -> i64 {
         self.store
-            .run(|connection| feeds::unread_count(connection))
+            .run(|connection| feeds::store::unread_count(connection))
             .await
             .expect("store")
     }
@@ -114,8 +114,8 @@ async fn digest_clamps_its_limit() {
     f.store
         .run(move |connection| {
             let now = jiff::Timestamp::now();
-            let feed = feeds::subscribe(connection, "/many.rss", None, now)?.expect("new");
-            feeds::store_refresh(connection, &feed.id, &parsed, now)?;
+            let feed = feeds::store::subscribe(connection, "/many.rss", None, now)?.expect("new");
+            feeds::store::store_refresh(connection, &feed.id, &parsed, now)?;
             Ok(())
         })
         .await
@@ -138,7 +138,7 @@ async fn a_refresh_adds_only_new_items_and_keeps_read_state() {
         .store
         .run(move |connection| {
             Ok(
-                feeds::store_refresh(connection, &news.id, &parsed, jiff::Timestamp::now())?
+                feeds::store::store_refresh(connection, &news.id, &parsed, jiff::Timestamp::now())?
                     .expect("exists"),
             )
         })

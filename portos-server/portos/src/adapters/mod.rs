@@ -2,11 +2,7 @@
 //! `#[portos_tool]`; nothing else registers them.
 
 pub mod brain;
-pub mod calendar;
 pub mod catalog;
-pub mod cos;
-pub mod eidoverse;
-pub mod feeds;
 pub mod goals;
 pub mod health;
 pub mod journal;

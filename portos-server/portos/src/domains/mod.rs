@@ -1,3 +1,9 @@
 //! PortOS's domains, one folder each: its model and rules, its store (all of
 //! its SQL, with its `store_schema!`), its tools and its routes. Adding a
 //! domain is adding a folder and its line here.
+
+pub mod agent_context;
+pub mod calendar;
+pub mod cos;
+pub mod eidoverse;
+pub mod feeds;

@@ -1,0 +1,105 @@
+//! What feed and calendar subscriptions share: the body that names a source
+//! (a URL or a file), loading a subscribed source's document, and how its
+//! failures answer over HTTP. Both domains subscribe to documents the same
+//! way, so the rules for a source are written here once.
+
+use axum::http::StatusCode;
+use portos_server::http::ApiError;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::shared::source_fetch::{Location, load};
+use crate::store::StoreError;
+
+/// Where to read from: exactly one of `url` or `path`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceBody {
+    /// An `http://` or `https://` URL.
+    pub url: Option<String>,
+    /// A file path on the server's machine.
+    pub path: Option<String>,
+    /// A name to show instead of the one the document gives.
+    pub title: Option<String>,
+}
+
+impl SourceBody {
+    /// The location and the trimmed title, or what to fix.
+    pub fn checked(self) -> Result<(Location, Option<String>), String> {
+        let location = match (self.url, self.path) {
+            (Some(url), None) => {
+                let location = Location::parse(&url)?;
+                if !matches!(location, Location::Url(_)) {
+                    return Err("`url` must be an http:// or https:// URL".into());
+                }
+                location
+            }
+            (None, Some(path)) => {
+                if path.trim().is_empty() {
+                    return Err("`path` must not be empty".into());
+                }
+                if path.contains("://") {
+                    return Err("`path` must be a file path; put URLs in `url`".into());
+                }
+                Location::Path(path.trim().into())
+            }
+            (Some(_), Some(_)) => return Err("give `url` or `path`, not both".into()),
+            (None, None) => return Err("give the source as `url` or `path`".into()),
+        };
+        let title = match self.title {
+            Some(title) if title.trim().is_empty() => {
+                return Err("`title` must not be empty when given".into());
+            }
+            title => title.map(|title| title.trim().to_owned()),
+        };
+        Ok((location, title))
+    }
+}
+
+/// Why a subscribed source's document could not be loaded.
+#[derive(Debug)]
+pub enum LoadFailure {
+    /// The stored source or its file cannot be read here (the user's input).
+    Unreadable(String),
+    /// The server it is fetched from failed or could not be reached.
+    Unreachable(String),
+}
+
+/// The document at a stored source.
+pub async fn load_document(source: &str) -> Result<Vec<u8>, LoadFailure> {
+    let location = Location::parse(source).map_err(LoadFailure::Unreadable)?;
+    load(&location).await.map_err(|error| {
+        if error.is_upstream() {
+            LoadFailure::Unreachable(error.to_string())
+        } else {
+            LoadFailure::Unreadable(error.to_string())
+        }
+    })
+}
+
+/// An unreachable or failing server is 502, a source that cannot be read 422.
+impl From<LoadFailure> for ApiError {
+    fn from(failure: LoadFailure) -> ApiError {
+        match failure {
+            LoadFailure::Unreachable(message) => {
+                ApiError::new(StatusCode::BAD_GATEWAY, "SOURCE_UNREACHABLE", message)
+            }
+            LoadFailure::Unreadable(message) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "SOURCE_UNREADABLE",
+                message,
+            ),
+        }
+    }
+}
+
+/// A request the subscription routes cannot take: 400 saying what to fix.
+pub fn validation(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
+}
+
+/// The store failing is the server's fault.
+#[allow(clippy::needless_pass_by_value)]
+pub fn store_failure(error: StoreError) -> ApiError {
+    ApiError::internal(error.to_string())
+}
