@@ -1,16 +1,7 @@
 //! The semantic adapters, one file per tool family. Each is a
 //! `#[portos_tool]`; nothing else registers them.
 
-pub mod brain;
 pub mod calendar;
-pub mod catalog;
 pub mod cos;
 pub mod eidoverse;
 pub mod feeds;
-pub mod goals;
-pub mod health;
-pub mod journal;
-pub mod processes;
-pub mod time;
-pub mod user_actions;
-pub mod weather;

@@ -1,3 +1,13 @@
 //! PortOS's domains, one folder each: its model and rules, its store (all of
 //! its SQL, with its `store_schema!`), its tools and its routes. Adding a
 //! domain is adding a folder and its line here.
+
+pub mod brain;
+pub mod creative_catalog;
+pub mod goals;
+pub mod health;
+pub mod journal;
+pub mod processes;
+pub mod time;
+pub mod user_actions;
+pub mod weather;

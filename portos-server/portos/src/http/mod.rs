@@ -3,18 +3,9 @@
 
 pub use portos_server::http::{ApiError, body, query};
 
-mod brain;
 mod calendar;
 mod cos;
-mod creative_catalog;
 mod eidoverse;
 mod eidoverse_guest;
 mod feeds;
-mod goals;
-mod health;
-mod journal;
-mod location;
-mod processes;
-mod public;
 mod sources;
-mod user_actions;
