@@ -41,7 +41,7 @@ fn call_path(c: &mut Criterion) {
             registry.state().clone(),
         );
         b.iter(|| {
-            let result = runtime.block_on(portos::adapters::time::now(&ctx));
+            let result = runtime.block_on(portos::domains::time::tools::now(&ctx));
             black_box(result.map(|r| r.ok).unwrap_or(false))
         });
     });
@@ -54,7 +54,7 @@ fn call_path(c: &mut Criterion) {
             registry.state().clone(),
         );
         b.iter(|| {
-            let result = runtime.block_on(portos::adapters::time::now(&ctx));
+            let result = runtime.block_on(portos::domains::time::tools::now(&ctx));
             black_box(result.ok().and_then(|r| serde_json::to_value(r).ok()))
         });
     });

@@ -63,7 +63,7 @@ fn main() {
     let started = std::time::Instant::now();
     for body in &bodies {
         if mode == "direct" {
-            let output = runtime.block_on(portos::adapters::time::now(&ctx));
+            let output = runtime.block_on(portos::domains::time::tools::now(&ctx));
             std::hint::black_box(output.ok().and_then(|o| serde_json::to_value(o).ok()));
         } else {
             let call = ToolCall::parse(body).expect("valid");

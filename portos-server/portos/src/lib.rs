@@ -4,13 +4,7 @@
 //! gives the runtime what these domains need (their tables, state, the
 //! exposable API groups, the Agent Tools context and the contract's facts).
 
-pub mod adapters;
-pub mod creative_catalog;
 pub mod domains;
-mod http;
-pub mod location;
-pub mod open_meteo;
-pub mod processes;
 pub mod shared;
 pub mod store;
 
@@ -66,12 +60,12 @@ pub const EXPOSABLE_APIS: [ExposableApi; 2] = [
 
 /// Adds PortOS's domains to a runtime builder.
 pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilder, StartError> {
-    let weather = open_meteo::OpenMeteo::new(&options.weather_url).map_err(|error| {
+    let weather = domains::weather::OpenMeteo::new(&options.weather_url).map_err(|error| {
         StartError::Application(format!("cannot build the outbound HTTP client: {error}"))
     })?;
     let mut builder = builder
         .state(weather)
-        .state(processes::ProcessWatch::new(
+        .state(domains::processes::ProcessWatch::new(
             options.watch_processes.clone(),
         ))
         .context_tools(domains::agent_context::PortosContext::default());

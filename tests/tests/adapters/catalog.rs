@@ -1,7 +1,8 @@
 //! catalog.search through the registry on a real store (BEHAVIOUR §3 row 22).
 
 use portos::build_registry;
-use portos::creative_catalog::{self, EntryInput, TypeChange, TypeInput};
+use portos::domains::creative_catalog::model::{EntryInput, TypeChange, TypeInput};
+use portos::domains::creative_catalog::ops as creative_catalog;
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
 };

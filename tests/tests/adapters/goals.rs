@@ -2,7 +2,8 @@
 //! on a real SQLite store in a temporary directory (BEHAVIOUR §3 rows 9–11).
 //! Goals are created over REST, so these tests seed them in the store.
 
-use portos::store::goals::{self, Goal, GoalNote};
+use portos::domains::goals::model::{Goal, GoalNote};
+use portos::domains::goals::store as goals;
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolResult,
     ToolState,

@@ -2,7 +2,8 @@
 //! through the registry on a real SQLite store in a temporary directory
 //! (BEHAVIOUR §3 rows 4–8).
 
-use portos::store::health::{self, Drink, Nicotine};
+use portos::domains::health::model::{DayEntries, Drink, Nicotine};
+use portos::domains::health::store as health;
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolState,
 };
@@ -29,7 +30,7 @@ impl Fixture {
             .date()
     }
 
-    fn entries(&self, date: &str) -> health::DayEntries {
+    fn entries(&self, date: &str) -> DayEntries {
         let date = date.to_owned();
         self.store
             .run_blocking(|connection| health::entries_on(connection, &date))

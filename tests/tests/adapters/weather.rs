@@ -12,7 +12,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use portos::build_registry;
-use portos::location::{self, Location};
+use portos::domains::weather::model::Location;
+use portos::domains::weather::store as location;
 use portos_core::{
     Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
 };
@@ -158,7 +159,7 @@ impl Fixture {
 
     fn set_location(&self, place: &Location) {
         self.store
-            .run_blocking(|connection| location::store(connection, place))
+            .run_blocking(|connection| location::save_location(connection, place))
             .expect("stored");
     }
 }

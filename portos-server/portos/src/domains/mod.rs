@@ -3,7 +3,16 @@
 //! domain is adding a folder and its line here.
 
 pub mod agent_context;
+pub mod brain;
 pub mod calendar;
 pub mod cos;
+pub mod creative_catalog;
 pub mod eidoverse;
 pub mod feeds;
+pub mod goals;
+pub mod health;
+pub mod journal;
+pub mod processes;
+pub mod time;
+pub mod user_actions;
+pub mod weather;

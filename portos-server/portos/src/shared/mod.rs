@@ -1,11 +1,16 @@
-//! Helpers more than one domain uses: the contract's limit clamping, the
-//! user's local dates, title matching (goals, feeds), the outbound HTTP
-//! client, reading a feed or calendar document from a URL or a file, and
-//! the source subscriptions feeds and calendar share.
+//! Helpers more than one domain uses: numbers as said (`amount`), the
+//! contract's limit clamping, the user's local dates, title matching (goals,
+//! feeds), the outbound HTTP client, reading a feed or calendar document
+//! from a URL or a file, the source subscriptions feeds and calendar share,
+//! the REST pieces several domains' routes use, and running a tool for the
+//! exposable public API groups.
 
+pub mod amount;
 pub mod limits;
 pub mod local_date;
 pub mod outbound;
+pub mod public_api;
+pub mod rest;
 pub mod source_fetch;
 pub mod subscriptions;
 pub mod title_match;

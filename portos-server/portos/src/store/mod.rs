@@ -1,10 +1,5 @@
-//! PortOS's tables on the runtime's store: each domain's schema, and the
-//! store opened with all of them.
-
-pub mod goals;
-pub mod health;
-pub mod journal;
-pub mod schemas;
+//! PortOS's store: the runtime's store opened with every linked schema
+//! (each domain folder declares its own in its `store.rs`).
 
 use std::path::Path;
 

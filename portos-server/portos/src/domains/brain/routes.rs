@@ -1,0 +1,147 @@
+//! `/api/brain/inbox`: the brain inbox for people. A capture goes through
+//! the registry's `brain.capture` as `ui`, so it passes the same checks and
+//! lands in the user-actions ledger like any other capture.
+
+use axum::Json;
+use axum::extract::{Extension, State};
+use axum::http::{StatusCode, Uri};
+use portos_core::{Authority, ToolCall, portos_route};
+use portos_server::app::App;
+use portos_server::auth::AuthContext;
+use portos_server::http::ApiError;
+use portos_server::http::body::JsonBody;
+use portos_server::http::query::{invalid, strict_query};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::ops;
+use super::tools::Captured;
+use crate::shared::rest::store_error;
+
+const LIST_DEFAULT: i64 = 20;
+const LIST_MAX: i64 = 100;
+
+/// Which captures to list.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InboxQuery {
+    /// 1 to 100 (default 20).
+    pub limit: Option<i64>,
+    /// Captures to skip, newest first (default 0).
+    pub offset: Option<i64>,
+}
+
+/// One capture.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InboxItem {
+    pub id: String,
+    pub text: String,
+    /// The user-local date, `YYYY-MM-DD`.
+    pub date: String,
+    /// When it was captured (RFC 3339).
+    pub captured_at: String,
+}
+
+/// A page of captures, newest first, and how many there are in all.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct InboxPage {
+    pub items: Vec<InboxItem>,
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// What to capture.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InboxCapture {
+    /// The thought (trimmed; must not be empty).
+    pub text: String,
+}
+
+/// The brain inbox, newest first.
+#[portos_route(
+    method = "GET",
+    path = "/api/brain/inbox",
+    summary = "Brain inbox",
+    query = InboxQuery,
+    response = InboxPage,
+    errors = [(400, "VALIDATION_ERROR")],
+)]
+async fn list(State(app): State<App>, uri: Uri) -> Result<Json<InboxPage>, ApiError> {
+    let query: InboxQuery = strict_query(&uri)?;
+    let limit = match query.limit {
+        None => LIST_DEFAULT,
+        Some(n) if (1..=LIST_MAX).contains(&n) => n,
+        Some(_) => return Err(invalid(format!("limit must be between 1 and {LIST_MAX}"))),
+    };
+    let offset = match query.offset {
+        None => 0,
+        Some(n) if n >= 0 => n,
+        Some(_) => return Err(invalid("offset must be 0 or more")),
+    };
+    let (captures, total) = ops::page(&app.store, limit, offset)
+        .await
+        .map_err(store_error)?;
+    let items = captures
+        .into_iter()
+        .map(|capture| InboxItem {
+            id: capture.id,
+            text: capture.text,
+            date: capture.date,
+            captured_at: capture.captured_at,
+        })
+        .collect();
+    Ok(Json(InboxPage {
+        items,
+        total,
+        limit,
+        offset,
+    }))
+}
+
+/// Captures a thought into the brain inbox (recorded as `brain.capture` by
+/// the user). Like every `ui` write, it needs an authenticated session.
+#[portos_route(
+    method = "POST",
+    path = "/api/brain/inbox",
+    summary = "Capture into the brain inbox",
+    request = InboxCapture,
+    response = Captured,
+    status = 201,
+    errors = [
+        (400, "VALIDATION_ERROR"),
+        (403, "TOOL_AUTH_REQUIRED"),
+        (415, "UNSUPPORTED_MEDIA_TYPE"),
+    ],
+)]
+async fn capture(
+    State(app): State<App>,
+    Extension(auth): Extension<AuthContext>,
+    body: JsonBody,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let InboxCapture { text } = body.into_typed()?;
+    let mut arguments = Map::new();
+    arguments.insert("text".to_owned(), Value::String(text));
+    let call = ToolCall {
+        request_id: format!("brain-inbox:{}", uuid::Uuid::new_v4()),
+        name: "brain.capture".to_owned(),
+        version: 1,
+        arguments,
+    };
+    let result = app
+        .registry
+        .call(&Authority::ui(auth.authenticated), call)
+        .await?;
+    match (result.is_completed(), result.result) {
+        (true, Some(value)) => Ok((StatusCode::CREATED, Json(Value::clone(&value)))),
+        // A failed capture (empty text) changed nothing: say what to fix.
+        _ => Err(invalid(
+            result
+                .error
+                .unwrap_or_else(|| "The capture failed".to_owned()),
+        )),
+    }
+}

@@ -1,0 +1,96 @@
+//! `GET /api/user-actions`: the user-actions ledger for people, with the
+//! filters of `user-actions.query` (BEHAVIOUR §2.8).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::Uri;
+use portos_core::portos_route;
+use portos_server::app::App;
+use portos_server::http::ApiError;
+use portos_server::http::query::{invalid, strict_query};
+use portos_server::ledger::{ActionPage, ActionType, Actor};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::model::{QueryArgs, filter_of};
+use super::ops;
+use crate::shared::rest::store_error;
+
+/// The filters; every one is optional.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UserActionsQuery {
+    /// Earliest time: RFC 3339, local `YYYY-MM-DDTHH:MM`, or `YYYY-MM-DD`
+    /// (the user's time zone).
+    pub from: Option<String>,
+    /// Latest time, in the same forms; a date includes its whole day.
+    pub to: Option<String>,
+    /// One action type, e.g. `brain.capture`.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// Several action types, comma-separated.
+    pub types: Option<String>,
+    /// `user`, `mind`, `schedule` or `system`.
+    pub actor: Option<String>,
+    /// 1 or more; at most 100 are returned (default 100).
+    pub limit: Option<i64>,
+}
+
+/// The recorded user actions, newest first; `truncated` says more matched.
+#[portos_route(
+    method = "GET",
+    path = "/api/user-actions",
+    summary = "User actions",
+    query = UserActionsQuery,
+    response = ActionPage,
+    errors = [(400, "VALIDATION_ERROR")],
+)]
+async fn list(State(app): State<App>, uri: Uri) -> Result<Json<ActionPage>, ApiError> {
+    let query: UserActionsQuery = strict_query(&uri)?;
+    let args = QueryArgs {
+        from: query.from,
+        to: query.to,
+        kind: query.kind.as_deref().map(action_type).transpose()?,
+        types: query
+            .types
+            .as_deref()
+            .map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+                    .map(action_type)
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?,
+        actor: query
+            .actor
+            .as_deref()
+            .map(|name| {
+                Actor::parse(name).ok_or_else(|| {
+                    invalid(format!(
+                        "Unknown actor '{name}': use user, mind, schedule or system"
+                    ))
+                })
+            })
+            .transpose()?,
+        limit: match query.limit {
+            Some(limit) if limit < 1 => return Err(invalid("limit must be 1 or more")),
+            other => other,
+        },
+    };
+    let filter = filter_of(&args, &app.clock).map_err(invalid)?;
+    let page = ops::query(&app.store, &app.clock, filter)
+        .await
+        .map_err(store_error)?;
+    Ok(Json(page))
+}
+
+fn action_type(name: &str) -> Result<ActionType, ApiError> {
+    ActionType::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = ActionType::ALL.iter().map(|kind| kind.as_str()).collect();
+        invalid(format!(
+            "Unknown action type '{name}': use one of {}",
+            known.join(", ")
+        ))
+    })
+}

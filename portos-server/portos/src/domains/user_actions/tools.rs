@@ -1,0 +1,24 @@
+//! `user-actions.query` (BEHAVIOUR §2.8): what the user, the mind, schedules
+//! and the system changed, read from the ledger.
+
+use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_server::clock::UserClock;
+use portos_server::ledger::ActionPage;
+use portos_server::store::Store;
+
+use super::model::{QueryArgs, filter_of};
+use super::ops;
+
+/// List the user's recent actions in PortOS (captures, settings and task
+/// changes…), newest first.
+#[portos_tool(
+    name = "user-actions.query",
+    scopes = ["agent", "mind", "ui"],
+    capabilities = ["readPortos"],
+    side_effect = "read",
+)]
+pub async fn query(ctx: &ToolContext, args: QueryArgs) -> Result<ActionPage, AdapterError> {
+    let clock = ctx.state::<UserClock>()?;
+    let filter = filter_of(&args, clock).map_err(AdapterError::new)?;
+    Ok(ops::query(ctx.state::<Store>()?, clock, filter).await?)
+}
