@@ -202,4 +202,8 @@ async fn the_dumps_are_what_the_server_serves() {
             "{flag} differs from GET {path}"
         );
     }
+    // The API Explorer reads those documents; it carries the server's name.
+    let page = get_text(&client, &server, "/explorer").await;
+    assert!(page.contains("<title>Homelab API Explorer</title>"));
+    assert!(!page.contains("PortOS API Explorer"));
 }

@@ -69,9 +69,10 @@ impl<'a> Polling<'a> {
         assert_eq!(response.status(), StatusCode::OK);
     }
 
-    /// Polls (answering pings) until a packet passes `wanted`.
+    /// Polls (answering pings) until a packet passes `wanted`; an idle poll
+    /// lasts one ping interval (25 s), so a missing packet fails in minutes.
     async fn wait_for(&self, wanted: impl Fn(&str) -> bool) -> String {
-        for _ in 0..10 {
+        for _ in 0..4 {
             let body = self
                 .client
                 .get(self.url())
