@@ -229,6 +229,8 @@ impl ServerBuilder {
             None => self.open_store()?,
         };
         let (socket_layer, events) = Events::new();
+        // Tools emit the application's events through the same handle.
+        self.state.insert(events.clone());
         let (registry, clock) = self.registry_builder(&store)?;
         let registry = registry.on_result(events.tool_observer()).build()?;
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;

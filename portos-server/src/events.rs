@@ -76,7 +76,8 @@ pub struct ToolsUnsubscribed {
     pub room: String,
 }
 
-/// The Socket.IO handle the server emits through.
+/// The Socket.IO handle the server emits through: `App::events` in a route,
+/// `ctx.state::<Events>()` in a tool.
 #[derive(Clone, Debug)]
 pub struct Events {
     io: SocketIo,
@@ -126,6 +127,18 @@ impl Events {
                 });
             }
         })
+    }
+
+    /// Sends `payload` as its `#[portos_event]` to every connected client
+    /// (an application's own events; the password gate already decided who
+    /// is connected). Nobody listening is not an error.
+    pub async fn emit<E: PortosEvent>(&self, payload: &E) {
+        let _ = self.io.emit(E::NAME, payload).await;
+    }
+
+    /// Sends `payload` as its `#[portos_event]` to the clients in `room`.
+    pub async fn emit_to<E: PortosEvent>(&self, room: &str, payload: &E) {
+        let _ = self.io.to(room.to_owned()).emit(E::NAME, payload).await;
     }
 
     pub async fn catalog_changed(&self, reason: &str) {

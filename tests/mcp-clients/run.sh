@@ -2,29 +2,29 @@
 # Agent Tools MCP through the official SDK clients (Python `mcp` and
 # TypeScript `@modelcontextprotocol/sdk`, pinned; install.sh installs them),
 # over Streamable HTTP against a real server (tests/support/with-servers.sh)
-# and over stdio (`portos --mcp-stdio` on a data directory of its own).
-# Needs target/debug/portos.
+# and over stdio (`--mcp-stdio` on a data directory of its own): PortOS
+# (client.py, client.mjs), then the homelab example server (homelab.py), a
+# second server on the same runtime.
+# Needs target/debug/portos and target/debug/homelab (`cargo test --workspace`
+# builds both; $CARGO_TARGET_DIR is honoured).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=target/mcp-clients-venv
 [[ -x $venv/bin/python ]] || { echo "run.sh: the Python SDK is missing: bash tests/mcp-clients/install.sh" >&2; exit 1; }
 [[ -d tests/mcp-clients/node_modules/@modelcontextprotocol/sdk ]] || { echo "run.sh: the TypeScript SDK is missing: bash tests/mcp-clients/install.sh" >&2; exit 1; }
+bin_dir=$(cd "${CARGO_TARGET_DIR:-target}/debug" && pwd)
+for program in portos homelab; do
+  [[ -x $bin_dir/$program ]] || { echo "run.sh: $bin_dir/$program is missing: run \`cargo test --workspace\` first" >&2; exit 1; }
+done
 
-if [[ ${1:-} != --inner ]]; then
-  exec bash tests/support/with-servers.sh bash "$0" --inner
-fi
-
-settings='{"enabled":true,"scopes":["navigation","workspaces","brain","identity"],"actions":{"readPortos":true}}'
-# The HTTP server (no password) from with-servers.sh.
-curl -fsS -X PUT -H 'content-type: application/json' -d "$settings" \
-  "$PORTOS_URL/api/settings/agent-context" >/dev/null
-
-# The stdio server's own data directory, with the same settings: created and
-# migrated by portos itself, the settings row written with Python's sqlite3.
-stdio_dir=$(mktemp -d "${TMPDIR:-/tmp}/portos-mcp-stdio.XXXXXX")
-trap 'rm -rf "$stdio_dir"' EXIT
-target/debug/portos --mcp-stdio --data-dir "$stdio_dir" </dev/null 2>/dev/null
-python3 - "$stdio_dir/portos.db" "$settings" <<'PY'
+# stdio_data_dir BINARY SETTINGS: a fresh data directory created and migrated
+# by BINARY itself, with the Agent Tools settings row written with Python's
+# sqlite3 (the stdio server re-reads it on every message).
+stdio_data_dir() {
+  local dir
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/portos-mcp-stdio.XXXXXX")
+  "$1" --mcp-stdio --data-dir "$dir" </dev/null >/dev/null 2>&1
+  python3 - "$dir/portos.db" "$2" <<'PY'
 import sqlite3, sys, datetime
 db = sqlite3.connect(sys.argv[1])
 db.execute(
@@ -33,7 +33,34 @@ db.execute(
 )
 db.commit()
 PY
+  echo "$dir"
+}
 
-export PORTOS_BIN=$PWD/target/debug/portos PORTOS_STDIO_DATA_DIR=$stdio_dir
-"$venv/bin/python" tests/mcp-clients/client.py
-node --test-reporter=spec tests/mcp-clients/client.mjs
+case ${1:-} in
+  --portos)
+    settings='{"enabled":true,"scopes":["navigation","workspaces","brain","identity"],"actions":{"readPortos":true}}'
+    # The HTTP server (no password) from with-servers.sh.
+    curl -fsS -X PUT -H 'content-type: application/json' -d "$settings" \
+      "$PORTOS_URL/api/settings/agent-context" >/dev/null
+    stdio_dir=$(stdio_data_dir "$bin_dir/portos" "$settings")
+    trap 'rm -rf "$stdio_dir"' EXIT
+    export PORTOS_BIN=$bin_dir/portos PORTOS_STDIO_DATA_DIR=$stdio_dir
+    "$venv/bin/python" tests/mcp-clients/client.py
+    node --test-reporter=spec tests/mcp-clients/client.mjs
+    ;;
+  --homelab)
+    # homelab.py grants over HTTP itself (reads first, then writes too).
+    stdio_dir=$(stdio_data_dir "$bin_dir/homelab" '{"enabled":true,"actions":{"readPortos":true,"writePortos":true}}')
+    trap 'rm -rf "$stdio_dir"' EXIT
+    HOMELAB_URL=$PORTOS_URL HOMELAB_BIN=$bin_dir/homelab HOMELAB_STDIO_DATA_DIR=$stdio_dir \
+      "$venv/bin/python" tests/mcp-clients/homelab.py
+    ;;
+  "")
+    bash tests/support/with-servers.sh bash "$0" --portos
+    WITH_SERVERS_BIN=$bin_dir/homelab bash tests/support/with-servers.sh bash "$0" --homelab
+    ;;
+  *)
+    echo "usage: run.sh" >&2
+    exit 2
+    ;;
+esac

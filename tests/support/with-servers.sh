@@ -6,12 +6,15 @@
 # servers' last log lines are printed.
 #
 # Builds nothing: it expects target/debug/portos (`cargo test --workspace` or
-# `cargo build -p portos` builds it). Shared by the Node.js suites
-# (tests/browser, tests/socket-client, …).
+# `cargo build -p portos` builds it; $CARGO_TARGET_DIR is honoured). Another
+# server built on the runtime is started instead with WITH_SERVERS_BIN (e.g.
+# the homelab: WITH_SERVERS_BIN=target/debug/homelab). Shared by the Node.js
+# suites (tests/browser, tests/socket-client, …) and tests/mcp-clients.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-bin=target/debug/portos
+bin=${WITH_SERVERS_BIN:-${CARGO_TARGET_DIR:-target}/debug/portos}
+program=$(basename "$bin")
 [[ -x $bin ]] || { echo "with-servers.sh: $bin is missing: run \`cargo test --workspace\` (or \`cargo build -p portos\`) first" >&2; exit 1; }
 [[ $# -gt 0 ]] || { echo "usage: with-servers.sh COMMAND…" >&2; exit 2; }
 
@@ -36,8 +39,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start NAME [VAR=value…]: starts portos, sets $server_url from the line it
-# prints on stderr (`portos listening on http://127.0.0.1:PORT`).
+# start NAME [VAR=value…]: starts $bin, sets $server_url from the line
+# it prints on stderr (`PortOS listening on http://127.0.0.1:PORT`).
 start() {
   local name=$1
   shift
@@ -51,16 +54,16 @@ start() {
     line=$(grep -m1 -o 'listening on http://[0-9.:]*' "$work/$name.log" || true)
     if [[ -n $line ]]; then
       server_url=${line#listening on }
-      echo "with-servers.sh: portos ($name) on $server_url"
+      echo "with-servers.sh: $program ($name) on $server_url"
       return 0
     fi
     if ! kill -0 "$pid" 2>/dev/null; then
-      echo "with-servers.sh: portos ($name) exited before listening" >&2
+      echo "with-servers.sh: $program ($name) exited before listening" >&2
       return 1
     fi
     sleep 0.1
   done
-  echo "with-servers.sh: portos ($name) did not report its address within 60 s" >&2
+  echo "with-servers.sh: $program ($name) did not report its address within 60 s" >&2
   return 1
 }
 

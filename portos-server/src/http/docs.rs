@@ -172,9 +172,13 @@ impl Documents {
     /// AsyncAPI 3.0.0 of the Socket.IO transport (`--dump-asyncapi`).
     pub fn asyncapi(&self) -> Result<Bytes, String> {
         text_of(&self.asyncapi, || {
-            Ok(event_inventory()?
-                .asyncapi(&self.version, &self.bind.to_string())
-                .to_string())
+            let mut document = event_inventory()?.asyncapi(&self.version, &self.bind.to_string());
+            // portos-core words these for PortOS; the document names this
+            // server, as the OpenAPI documents do.
+            document["info"]["title"] = format!("{} Socket.IO API", self.name).into();
+            document["servers"]["local"]["description"] =
+                format!("This {} server's Socket.IO endpoint.", self.name).into();
+            Ok(document.to_string())
         })
     }
 }

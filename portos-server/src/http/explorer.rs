@@ -3,11 +3,17 @@
 //! documents under `/api/api-docs/` and the tool catalog, and calls tools
 //! through `POST /api/cos/tools/call`, with the browser's own credentials.
 
+use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::portos_route;
 
+use crate::app::App;
+
 const PAGE: &str = include_str!("../../assets/explorer.html");
+
+/// The page's heading and title as written; served with the server's name.
+const HEADING: &str = "PortOS API Explorer";
 
 /// The page's script and styles are inline; it may talk only to this origin
 /// and may not be framed, so even a mistake in it cannot send data elsewhere.
@@ -26,7 +32,7 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'unsafe-in
     summary = "API Explorer",
     side_effect = "read"
 )]
-async fn explorer() -> Response {
+async fn explorer(State(app): State<App>) -> Response {
     (
         [
             (
@@ -51,7 +57,36 @@ async fn explorer() -> Response {
                 HeaderValue::from_static("DENY"),
             ),
         ],
-        PAGE,
+        named(&app.identity.name),
     )
         .into_response()
+}
+
+/// The page titled with `name` (the application's, HTML-escaped).
+fn named(name: &str) -> String {
+    let mut escaped = String::with_capacity(name.len());
+    for c in name.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            c => escaped.push(c),
+        }
+    }
+    PAGE.replace(HEADING, &format!("{escaped} API Explorer"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_carries_the_servers_name_escaped() {
+        assert_eq!(named("PortOS"), PAGE);
+        let page = named("Lab <&> \"1\"");
+        assert!(page.contains("<title>Lab &lt;&amp;&gt; &quot;1&quot; API Explorer</title>"));
+        assert!(!page.contains(HEADING));
+    }
 }

@@ -1,0 +1,45 @@
+//! Homelab: a second, different server on the portos runtime, and the worked
+//! example of docs/build-your-own-server.md. It keeps a home lab's hosts in
+//! its own table and reports this machine's uptime, with four tools of its
+//! own (`lab.hosts.list`, `lab.hosts.add`, `lab.hosts.remove`, `lab.uptime`),
+//! its own typed state ([`LabConfig`], from `--site-name`), one REST route
+//! (`GET /api/lab/hosts`) and one Socket.IO event (`lab:host-added`).
+//!
+//! It depends on `portos-core` and `portos-server` only: none of PortOS's
+//! domains, tools, routes or tables are linked into `homelab`.
+
+pub mod config;
+pub mod events;
+pub mod hosts;
+mod routes;
+mod tools;
+pub mod uptime;
+
+pub use config::{FileKeys, Flags, LabConfig};
+
+use portos_server::cli::Application;
+use portos_server::{Config, ServerBuilder};
+
+/// The product name in documents and on Agent Tools MCP.
+pub const NAME: &str = "Homelab";
+
+/// The `homelab` command line.
+#[derive(Debug)]
+pub struct Homelab;
+
+impl Application for Homelab {
+    type Flags = Flags;
+    type FileKeys = FileKeys;
+
+    const COMMAND: &'static str = "homelab";
+    const ABOUT: &'static str = "Homelab: a home lab's hosts and this machine's uptime as governed agent tools over HTTP and MCP";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    fn builder(config: Config, flags: &Flags, file: FileKeys) -> Result<ServerBuilder, String> {
+        let lab = LabConfig::resolve(flags, file)?;
+        // The `lab` table comes in through `store_schema!` (hosts.rs); the
+        // state is what tools read with `ctx.state::<LabConfig>()` and routes
+        // with `app.state::<LabConfig>()`.
+        Ok(ServerBuilder::new(NAME, env!("CARGO_PKG_VERSION"), config).state(lab))
+    }
+}

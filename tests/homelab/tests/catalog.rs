@@ -1,0 +1,227 @@
+//! The homelab's catalog holds exactly its four tools — none of PortOS's —
+//! in every format and every scope, the same from `--dump-catalog` as from
+//! `GET /api/cos/tools`, and grants widen the agent and mind catalogs to
+//! exactly the granted ones.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+use support::{Server, dump, get_text, http_client, put};
+
+const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
+const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
+
+/// (canonical name, scopes, required capability) of every homelab tool.
+const TOOLS: [(&str, &[&str], &str); 4] = [
+    ("lab.hosts.add", &["agent", "mind", "ui"], "writePortos"),
+    (
+        "lab.hosts.list",
+        &["agent", "mind", "ui", "voice"],
+        "readPortos",
+    ),
+    ("lab.hosts.remove", &["agent", "ui"], "writePortos"),
+    (
+        "lab.uptime",
+        &["agent", "mind", "ui", "voice"],
+        "readPortos",
+    ),
+];
+
+/// What the user granted, per grant-governed scope.
+#[derive(Clone, Copy)]
+struct Grants<'a> {
+    agent: &'a [&'a str],
+    mind: &'a [&'a str],
+}
+
+const NONE: Grants<'static> = Grants {
+    agent: &[],
+    mind: &[],
+};
+
+fn provider(name: &str) -> String {
+    name.replace(['.', '-'], "_")
+}
+
+/// The names a catalog of `scope` and `format` must list. The portos format
+/// lists every tool of the scope (with `granted`); the provider formats of
+/// the agent and mind scopes list only granted ones.
+fn expected(scope: &str, format: &str, grants: Grants<'_>) -> Vec<String> {
+    let granted: Option<&[&str]> = match scope {
+        "agent" => Some(grants.agent),
+        "mind" => Some(grants.mind),
+        _ => None,
+    };
+    TOOLS
+        .iter()
+        .filter(|(_, scopes, _)| scope == "all" || scopes.contains(&scope))
+        .filter(|(_, _, capability)| {
+            format == "portos" || granted.is_none_or(|granted| granted.contains(capability))
+        })
+        .map(|(name, _, _)| {
+            if format == "portos" {
+                (*name).to_owned()
+            } else {
+                provider(name)
+            }
+        })
+        .collect()
+}
+
+fn names(catalog: &Value, format: &str) -> Vec<String> {
+    catalog["tools"]
+        .as_array()
+        .expect("a tools array")
+        .iter()
+        .map(|tool| {
+            let name = if format == "openai" {
+                &tool["function"]["name"]
+            } else {
+                &tool["name"]
+            };
+            name.as_str().expect("a name").to_owned()
+        })
+        .collect()
+}
+
+fn check(catalog: &Value, scope: &str, format: &str, grants: Grants<'_>, from: &str) {
+    assert_eq!(
+        catalog["type"],
+        format!("{format}_tool_catalog"),
+        "{from} {scope}/{format}"
+    );
+    assert_eq!(catalog["scope"], scope, "{from} {scope}/{format}");
+    let listed = names(catalog, format);
+    let mut wanted = expected(scope, format, grants);
+    // Deterministic order: tools no contract orders come by name.
+    wanted.sort();
+    assert_eq!(listed, wanted, "{from} scope={scope} format={format}");
+}
+
+#[test]
+fn dump_catalog_lists_exactly_the_homelab_tools_in_every_scope_and_format() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let dir = data.path().to_str().expect("utf-8 path");
+    for scope in SCOPES {
+        for format in FORMATS {
+            let catalog = dump(&[
+                "--data-dir",
+                dir,
+                "--dump-catalog",
+                "--scope",
+                scope,
+                "--format",
+                format,
+            ]);
+            check(&catalog, scope, format, NONE, "--dump-catalog");
+        }
+    }
+    // A dump creates nothing.
+    assert!(
+        std::fs::read_dir(data.path())
+            .expect("dir")
+            .next()
+            .is_none()
+    );
+}
+
+#[test]
+fn the_portos_format_carries_each_tools_policy() {
+    let catalog = dump(&["--dump-catalog"]);
+    let policy = |name: &str| -> Value {
+        catalog["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .find(|tool| tool["name"] == name)
+            .map(|tool| tool["policy"].clone())
+            .unwrap_or_else(|| panic!("{name} is listed"))
+    };
+    let remove = policy("lab.hosts.remove");
+    assert_eq!(remove["sideEffect"], "destructive");
+    assert_eq!(remove["requiredCapabilities"], json!(["writePortos"]));
+    assert_eq!(remove["scopes"], json!(["agent", "ui"]));
+    assert_eq!(remove["idempotent"], false);
+    assert_eq!(policy("lab.hosts.add")["sideEffect"], "write");
+    assert_eq!(policy("lab.uptime")["idempotent"], true);
+    assert_eq!(
+        catalog["stats"],
+        json!({"total": 4, "read": 2, "write": 2, "granted": 0})
+    );
+
+    let mcp = dump(&["--dump-catalog", "--format", "mcp"]);
+    let remove = mcp["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .find(|tool| tool["name"] == "lab_hosts_remove")
+        .expect("listed");
+    assert_eq!(remove["annotations"]["destructiveHint"], true);
+    assert_eq!(remove["annotations"]["readOnlyHint"], false);
+    // The input schema is closed and requires the name.
+    assert_eq!(remove["inputSchema"]["additionalProperties"], false);
+    assert_eq!(remove["inputSchema"]["required"], json!(["name"]));
+}
+
+#[tokio::test]
+async fn served_catalogs_match_the_dumps_before_and_after_grants() {
+    let server = Server::start(&[]);
+    let client = http_client();
+    let dir = server.data_dir.path().to_str().expect("utf-8 path");
+
+    let compare = async |grants: Grants<'_>| {
+        for scope in SCOPES {
+            for format in FORMATS {
+                let path = format!("/api/cos/tools?scope={scope}&format={format}");
+                let served = get_text(&client, &server, &path).await;
+                let catalog: Value = serde_json::from_str(&served).expect("JSON");
+                check(&catalog, scope, format, grants, "GET /api/cos/tools");
+                let dumped = dump(&[
+                    "--data-dir",
+                    dir,
+                    "--dump-catalog",
+                    "--scope",
+                    scope,
+                    "--format",
+                    format,
+                ]);
+                assert_eq!(dumped, catalog, "dump and served differ: {scope}/{format}");
+            }
+        }
+    };
+    compare(NONE).await;
+
+    put(
+        &client,
+        &server,
+        "/api/cos/mind/capabilities",
+        &json!({"readPortos": true}),
+    )
+    .await;
+    put(
+        &client,
+        &server,
+        "/api/settings/agent-context",
+        &json!({"enabled": true, "actions": {"readPortos": true, "writePortos": true}}),
+    )
+    .await;
+    compare(Grants {
+        agent: &["readPortos", "writePortos"],
+        mind: &["readPortos"],
+    })
+    .await;
+
+    let mind: Value =
+        serde_json::from_str(&get_text(&client, &server, "/api/cos/tools?scope=mind").await)
+            .expect("JSON");
+    let granted: BTreeSet<&str> = mind["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter(|tool| tool["granted"] == true)
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert_eq!(granted, BTreeSet::from(["lab.hosts.list", "lab.uptime"]));
+}

@@ -1,0 +1,209 @@
+//! The homelab's documents list its route and its event beside the
+//! runtime's own, and nothing of PortOS's: the route inventory, the internal
+//! and public OpenAPI, tools.min, the event inventory and AsyncAPI, from the
+//! `--dump-*` flags and byte for byte the same over HTTP.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use support::{Server, dump, get_text, http_client};
+
+/// Paths PortOS serves (one of each of its domains); none may be here.
+const PORTOS_PATHS: [&str; 10] = [
+    "/api/goals",
+    "/api/brain/inbox",
+    "/api/health/today",
+    "/api/journal/{date}",
+    "/api/feeds",
+    "/api/calendar/events",
+    "/api/settings/location",
+    "/api/system/processes",
+    "/api/eidoverse/world",
+    "/api/public/clock/now",
+];
+
+/// The Socket.IO events the runtime itself declares.
+const RUNTIME_EVENTS: [&str; 6] = [
+    "cos:tools:called",
+    "cos:tools:catalog-changed",
+    "cos:tools:subscribe",
+    "cos:tools:subscribed",
+    "cos:tools:unsubscribe",
+    "cos:tools:unsubscribed",
+];
+
+fn set<'a>(values: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
+    values.into_iter().collect()
+}
+
+#[test]
+fn the_route_inventory_holds_the_runtimes_routes_and_the_homelabs() {
+    let routes = dump(&["--dump-routes"]);
+    let operations = routes["operations"].as_array().expect("operations");
+    let lab: Vec<&Value> = operations
+        .iter()
+        .filter(|operation| {
+            operation["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("/api/lab/"))
+        })
+        .collect();
+    assert_eq!(lab.len(), 1, "{lab:?}");
+    assert_eq!(lab[0]["method"], "GET");
+    assert_eq!(lab[0]["path"], "/api/lab/hosts");
+    assert_eq!(lab[0]["summary"], "Lab hosts");
+    assert_eq!(
+        lab[0]["sources"],
+        serde_json::json!(["tests/homelab/src/routes.rs"])
+    );
+    // Every other operation is the runtime's own: none comes from PortOS.
+    for operation in operations {
+        let sources: Vec<&str> = operation["sources"]
+            .as_array()
+            .expect("sources")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            sources
+                .iter()
+                .all(|s| s.starts_with("portos-server/src/") || s.starts_with("tests/homelab/src/")),
+            "{} {} comes from {sources:?}",
+            operation["method"],
+            operation["path"]
+        );
+        let path = operation["path"].as_str().expect("path");
+        assert!(!PORTOS_PATHS.contains(&path), "PortOS's {path} is served");
+    }
+    // The runtime's endpoints are all there.
+    let paths = set(operations.iter().filter_map(|o| o["path"].as_str()));
+    for path in [
+        "/api/cos/tools",
+        "/api/cos/tools/call",
+        "/api/agent-context/mcp",
+        "/api/auth/login",
+        "/api/api-docs/openapi.json",
+    ] {
+        assert!(paths.contains(path), "{path} is missing");
+    }
+    // No API group can be exposed: the homelab declares none.
+    assert_eq!(routes["externallyExposableApis"], serde_json::json!([]));
+}
+
+#[test]
+fn openapi_documents_model_the_homelab_route_only_beside_the_runtime() {
+    let internal = dump(&["--dump-openapi"]);
+    assert_eq!(internal["openapi"], "3.0.3");
+    assert!(
+        internal["info"]["title"]
+            .as_str()
+            .expect("title")
+            .contains("Homelab"),
+        "{}",
+        internal["info"]
+    );
+    let paths = internal["paths"].as_object().expect("paths");
+    let hosts = &paths["/api/lab/hosts"]["get"];
+    assert_eq!(hosts["summary"], "Lab hosts");
+    let parameters: Vec<&str> = hosts["parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(parameters, ["role"]);
+    let text = internal.to_string();
+    assert!(text.contains("HostsPage"), "the response is modeled");
+    for path in PORTOS_PATHS {
+        assert!(!paths.contains_key(path), "PortOS's {path} is documented");
+    }
+    for word in ["brain", "goals", "eidoverse", "Goal"] {
+        assert!(
+            !paths.keys().any(|path| path.contains(word)),
+            "a PortOS path ({word}) is documented"
+        );
+    }
+
+    let public = dump(&["--dump-openapi-public"]);
+    assert_eq!(public["openapi"], "3.0.3");
+    assert_eq!(
+        public["paths"].as_object().map(serde_json::Map::len),
+        Some(0)
+    );
+
+    // No `tool` annotations on any homelab route: nothing in tools.min.
+    let tools_min = dump(&["--dump-tools-min"]);
+    assert_eq!(tools_min["tools"], serde_json::json!([]));
+}
+
+#[test]
+fn events_and_asyncapi_list_lab_host_added_beside_the_runtimes_events() {
+    let events = dump(&["--dump-events"]);
+    let names = set(events["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["event"].as_str()));
+    let mut expected = set(RUNTIME_EVENTS);
+    expected.insert("lab:host-added");
+    assert_eq!(names, expected);
+    let added = events["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["event"] == "lab:host-added")
+        .expect("listed");
+    assert_eq!(added["directions"], serde_json::json!(["server-to-client"]));
+    assert_eq!(added["domain"], "lab");
+    let payload = &added["payloadSchemas"]["server-to-client"];
+    assert!(payload["properties"]["host"].is_object(), "{payload}");
+    assert!(payload["properties"]["site"].is_object(), "{payload}");
+
+    let asyncapi = dump(&["--dump-asyncapi"]);
+    assert_eq!(asyncapi["asyncapi"], "3.0.0");
+    assert_eq!(asyncapi["info"]["title"], "Homelab Socket.IO API");
+    let addresses = set(asyncapi["channels"]
+        .as_object()
+        .expect("channels")
+        .values()
+        .filter_map(|channel| channel["address"].as_str()));
+    assert_eq!(addresses, expected);
+}
+
+#[tokio::test]
+async fn the_dumps_are_what_the_server_serves() {
+    let server = Server::start(&[]);
+    let client = http_client();
+    let dir = server.data_dir.path().to_str().expect("utf-8 path");
+    for (flag, path) in [
+        ("--dump-routes", "/api/api-docs/catalog.json"),
+        ("--dump-openapi", "/api/api-docs/internal/openapi.json"),
+        ("--dump-openapi-public", "/api/api-docs/openapi.json"),
+        ("--dump-tools-min", "/api/api-docs/tools.min.json"),
+        ("--dump-events", "/api/api-docs/events.json"),
+        ("--dump-asyncapi", "/api/api-docs/asyncapi.json"),
+    ] {
+        let output = support::run(&[
+            "--data-dir",
+            dir,
+            "--bind",
+            // The documents name the configured address: the server's.
+            "127.0.0.1:0",
+            flag,
+        ]);
+        assert!(output.status.success(), "{flag}");
+        let dumped = String::from_utf8(output.stdout).expect("utf-8");
+        let served = get_text(&client, &server, path).await;
+        // Not assert_eq!: a difference would print both documents whole.
+        assert!(
+            dumped.trim_end() == served.trim_end(),
+            "{flag} differs from GET {path}"
+        );
+    }
+    // The API Explorer reads those documents; it carries the server's name.
+    let page = get_text(&client, &server, "/explorer").await;
+    assert!(page.contains("<title>Homelab API Explorer</title>"));
+    assert!(!page.contains("PortOS API Explorer"));
+}
