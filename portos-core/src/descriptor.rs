@@ -1,19 +1,13 @@
 //! What `#[portos_tool]` emits: a `static ToolDescriptor` of const data and
-//! function pointers, collected at link time into [`TOOLS`].
+//! function pointers, collected at link time (see [`linked`](crate::linked)).
 
 use std::fmt;
 
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::catalog::IntentGroup;
 use crate::context::ToolContext;
 use crate::contract::{Capability, Confirmation, Scope, SideEffect};
-
-/// Every tool linked into the binary. Read it through
-/// [`Registry`](crate::Registry), which checks it once at start-up.
-#[linkme::distributed_slice]
-pub static TOOLS: [ToolDescriptor];
 
 /// One tool, as declared. Const data only; schemas are computed from the
 /// function pointers when the registry is built.
@@ -57,9 +51,13 @@ pub struct PolicyDecl {
 
 /// How the catalog's intent filter treats the tool (BEHAVIOUR §2.6). A tool
 /// with no group and no suppression is always listed.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IntentRule {
-    pub group: Option<IntentGroup>,
+    /// The intent group that lists the tool. Which groups exist, and what
+    /// switches each on, is the application's
+    /// `catalog::IntentGroups`; the catalog layer
+    /// refuses a group it was not given.
+    pub group: Option<&'static str>,
     /// Dropped when the intent looks like filling in a UI form.
     pub suppress_on_form_fill: bool,
 }

@@ -28,15 +28,23 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let mut name: Option<Spanned<String>> = None;
     let mut direction: Option<Spanned<String>> = None;
     let mut summary: Option<Spanned<String>> = None;
+    let mut krate: Option<syn::Path> = None;
     let parser = syn::meta::parser(|meta| {
         let key = meta.path.to_token_stream().to_string();
+        if key == "crate" {
+            if krate.is_some() {
+                cx.error_spanned_by(&meta.path, "duplicate portos_event key `crate`: remove it");
+            }
+            krate = Some(crate::krate::parse(&meta)?);
+            return Ok(());
+        }
         let slot = match key.as_str() {
             "name" => &mut name,
             "direction" => &mut direction,
             "summary" => &mut summary,
             other => {
                 return Err(meta.error(format!(
-                    "unknown portos_event key `{other}`; expected one of: name, direction, summary"
+                    "unknown portos_event key `{other}`; expected one of: name, direction, summary, crate"
                 )));
             }
         };
@@ -101,23 +109,24 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
         return quote!(#errors #input);
     }
 
+    let private = crate::krate::private_path(krate.as_ref());
     let ty = &input.ident;
     let name = name.map(|n| n.value).unwrap_or_default();
     let directions = match direction.as_ref().map(|d| d.value.as_str()) {
-        Some("client-to-server") => quote!(&[::portos_core::inventory::Direction::ClientToServer]),
+        Some("client-to-server") => quote!(&[#private::Direction::ClientToServer]),
         Some("both") => quote!(&[
-            ::portos_core::inventory::Direction::ClientToServer,
-            ::portos_core::inventory::Direction::ServerToClient,
+            #private::Direction::ClientToServer,
+            #private::Direction::ServerToClient,
         ]),
-        _ => quote!(&[::portos_core::inventory::Direction::ServerToClient]),
+        _ => quote!(&[#private::Direction::ServerToClient]),
     };
     let unit = matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit));
     let payload = if unit {
         quote!(::core::option::Option::None)
     } else {
         quote!(::core::option::Option::Some(
-            ::portos_core::__private::schemars::SchemaGenerator::subschema_for::<#ty>
-                as ::portos_core::inventory::SchemaFn
+            #private::schemars::SchemaGenerator::subschema_for::<#ty>
+                as #private::SchemaFn
         ))
     };
     let static_name = format_ident!(
@@ -128,25 +137,23 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     quote! {
         #input
 
-        impl ::portos_core::inventory::PortosEvent for #ty {
+        impl #private::PortosEvent for #ty {
             const NAME: &'static str = #name;
         }
 
         #[doc(hidden)]
         const _: () = {
-            #[::portos_core::__private::linkme::distributed_slice(::portos_core::inventory::EVENTS)]
-            #[linkme(crate = ::portos_core::__private::linkme)]
-            static #static_name: ::portos_core::inventory::EventSpec = ::portos_core::inventory::EventSpec {
+            #private::register!(EVENTS, #static_name: #private::EventSpec = #private::EventSpec {
                 name: #name,
                 directions: #directions,
                 summary: #summary,
                 payload: #payload,
-                location: ::portos_core::SourceLocation {
+                location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),
                     column: ::core::column!(),
                 },
-            };
+            });
         };
     }
 }

@@ -219,7 +219,7 @@ mod tests {
             assert!(api.prefix.starts_with(PUBLIC_PREFIX) && api.prefix.ends_with('/'));
         }
         assert_eq!(
-            portos_core::inventory::classify::EXTERNALLY_EXPOSABLE_PREFIXES,
+            crate::contract_facts::EXTERNALLY_EXPOSABLE_PREFIXES,
             [PUBLIC_PREFIX]
         );
     }

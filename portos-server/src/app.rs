@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use portos_core::{Registry, RegistryBuildError, RegistryBuilder, StateMap};
+use portos_core::{
+    CatalogBuildError, Catalogs, Registry, RegistryBuildError, RegistryBuilder, StateMap,
+};
 use socketioxide::layer::SocketIoLayer;
 
 use crate::api_access::ApiAccessCache;
@@ -10,7 +12,6 @@ use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
 use crate::events::Events;
-use crate::http::CatalogCache;
 use crate::settings::GrantsCache;
 use crate::store::{Store, StoreError};
 
@@ -35,8 +36,9 @@ pub struct AppState {
     pub events: Events,
     /// The stored grants, in memory (refreshed by the routes that change them).
     pub grants: GrantsCache,
-    /// Served catalog bodies and ETags by query and grants.
-    pub catalogs: CatalogCache,
+    /// The catalogs of `registry` (PortOS's intent groups), with their
+    /// served bodies and ETags memoized by query and grants.
+    pub catalogs: Arc<Catalogs>,
     /// Which API groups are exposed (Settings → API Access), in memory.
     pub api_access: ApiAccessCache,
     /// The Socket.IO layer, mounted on the same port as HTTP.
@@ -67,6 +69,8 @@ pub enum StartError {
     #[error(transparent)]
     Registry(#[from] RegistryBuildError),
     #[error(transparent)]
+    Catalogs(#[from] CatalogBuildError),
+    #[error(transparent)]
     TimeZone(#[from] UnknownTimeZone),
     #[error("cannot build the outbound HTTP client: {0}")]
     Outbound(#[from] reqwest::Error),
@@ -81,9 +85,12 @@ impl App {
 
     pub fn with_store(config: Config, store: Store) -> Result<App, StartError> {
         let (socket_layer, events) = Events::new();
-        let registry = registry_builder(&config, store.clone())?
-            .on_result(events.tool_observer())
-            .build()?;
+        let registry = Arc::new(
+            registry_builder(&config, store.clone())?
+                .on_result(events.tool_observer())
+                .build()?,
+        );
+        let catalogs = Arc::new(crate::contract_facts::catalogs(registry.clone())?);
         let auth = Auth::load(store.clone(), config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
         let api_access = store.run_blocking(|connection| ApiAccessCache::load(connection))?;
@@ -94,8 +101,8 @@ impl App {
         Ok(App(Arc::new(AppState {
             grants,
             api_access,
-            catalogs: CatalogCache::default(),
-            registry: Arc::new(registry),
+            catalogs,
+            registry,
             store,
             auth,
             events,
@@ -127,5 +134,5 @@ fn registry_builder(config: &Config, store: Store) -> Result<RegistryBuilder, St
     state.insert(crate::processes::ProcessWatch::new(
         config.watch_processes.clone(),
     ));
-    Ok(Registry::builder().state(state))
+    Ok(crate::contract_facts::registry_builder().state(state))
 }

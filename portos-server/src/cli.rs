@@ -291,11 +291,17 @@ fn dump_catalog(cli: &Cli, config: &Config) -> ExitCode {
         Ok(grants) => grants,
         Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
     };
-    let registry = match app::build_registry(config, store) {
-        Ok(registry) => registry,
-        Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
+    let catalogs = app::build_registry(config, store)
+        .map_err(|error| error.to_string())
+        .and_then(|registry| {
+            crate::contract_facts::catalogs(std::sync::Arc::new(registry))
+                .map_err(|error| error.to_string())
+        });
+    let catalogs = match catalogs {
+        Ok(catalogs) => catalogs,
+        Err(message) => return fail(&message, ExitCode::FAILURE),
     };
-    let catalog = registry.catalog(&query, grants.for_catalog(query.scope));
+    let catalog = catalogs.render(&query, grants.for_catalog(query.scope));
     print_document(catalog.to_json())
 }
 

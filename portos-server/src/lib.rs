@@ -16,6 +16,7 @@ pub mod calendar;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod contract_facts;
 pub mod cos;
 pub mod creative_catalog;
 pub mod events;

@@ -3,8 +3,7 @@
 //! Goals are created over REST, so these tests seed them in the store.
 
 use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolResult,
-    ToolState,
+    Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolResult, ToolState,
 };
 use portos_server::store::goals::{self, Goal, GoalNote};
 use portos_tests as _;
@@ -426,7 +425,7 @@ fn the_catalog_describes_the_goal_tools() {
         assert_eq!(tool.descriptor.policy.scopes, Scope::ALL);
         assert_eq!(tool.descriptor.policy.capabilities, [capability]);
         assert_eq!(tool.descriptor.policy.side_effect, side_effect);
-        assert_eq!(tool.descriptor.intent.group, Some(IntentGroup::Goals));
+        assert_eq!(tool.descriptor.intent.group, Some("goals"));
         let schema = tool.input_schema.to_string();
         assert!(
             !schema.contains("minimum") && !schema.contains("maximum"),

@@ -2,9 +2,7 @@
 //! through the registry on a real SQLite store in a temporary directory
 //! (BEHAVIOUR §3 rows 4–8).
 
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolState,
-};
+use portos_core::{Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolState};
 use portos_server::store::health::{self, Drink, Nicotine};
 use portos_tests as _;
 use serde_json::{Value, json};
@@ -551,7 +549,7 @@ fn the_catalog_describes_the_health_tools() {
         assert_eq!(descriptor.policy.scopes, Scope::ALL);
         assert_eq!(descriptor.policy.capabilities, [capability]);
         assert_eq!(descriptor.policy.side_effect, side_effect);
-        assert_eq!(descriptor.intent.group, Some(IntentGroup::Meatspace));
+        assert_eq!(descriptor.intent.group, Some("meatspace"));
         // Ranges are the adapter's to check: the schema carries JSON types only.
         let schema = tool.input_schema.to_string();
         assert!(

@@ -183,7 +183,7 @@ fn the_internal_openapi_document_holds_together() {
                 assert!(declared, "{method} {path} declares {param}");
             }
             let security = operation["security"].as_array().expect("security");
-            if portos_core::inventory::classify::is_always_public(path) {
+            if portos_server::contract_facts::ROUTE_CLASSIFIER.is_always_public(path) {
                 assert!(security.is_empty());
             } else {
                 assert_eq!(security.len(), 2, "{method} {path}");

@@ -45,10 +45,6 @@ impl fmt::Debug for EventSpec {
     }
 }
 
-/// Every `#[portos_event]` linked into the binary.
-#[linkme::distributed_slice]
-pub static EVENTS: [EventSpec];
-
 /// A payload type declared with `#[portos_event]`: emit it by its name.
 pub trait PortosEvent: Serialize {
     const NAME: &'static str;

@@ -172,7 +172,3 @@ impl fmt::Debug for RouteEntry {
             .finish_non_exhaustive()
     }
 }
-
-/// Every `#[portos_route]` linked into the binary.
-#[linkme::distributed_slice]
-pub static ROUTES: [RouteEntry];

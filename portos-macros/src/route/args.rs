@@ -21,6 +21,7 @@ pub const KEYS: &[&str] = &[
     "access",
     "side_effect",
     "tool",
+    "crate",
 ];
 
 /// The keys of `tool(...)`, the `x-portos-tool` annotation (BEHAVIOUR §9.3).
@@ -56,6 +57,8 @@ pub struct RouteArgs {
     pub access: Option<Spanned<String>>,
     pub side_effect: Option<Spanned<String>>,
     pub tool: Option<ToolArg>,
+    /// `crate = path`: where portos-core is reached from the user's crate.
+    pub krate: Option<syn::Path>,
 }
 
 /// `tool(name = "clock.now", privacy = "internal", side_effect = "read", async)`:
@@ -103,6 +106,7 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
             }
             "errors" => out.errors = errors(cx, meta.value()?)?,
             "tool" => out.tool = tool(cx, &meta, span)?,
+            "crate" => out.krate = Some(crate::krate::parse(&meta)?),
             other => {
                 if meta.input.peek(Token![=]) {
                     meta.value()?.parse::<syn::Expr>()?;

@@ -4,6 +4,7 @@
 //! it, so what is served and what is documented are the same list.
 
 mod args;
+mod server;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -58,8 +59,8 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
         fn_name.to_string().to_ascii_uppercase(),
         span = Span::call_site()
     );
-    let core = quote!(::portos_core::inventory);
-    let server = quote!(::portos_server::__private);
+    let private = crate::krate::private_path(args.krate.as_ref());
+    let server::ServerPaths { method_route, axum } = server::server_paths();
     let method_name = args.method.as_ref().map_or("GET", |m| m.value.as_str());
     let method = format_ident!(
         "{}",
@@ -72,21 +73,21 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     let access = match &args.access {
         Some(a) => {
             let v = format_ident!("{}", crate::names::variant_name(&a.value));
-            quote!(::core::option::Option::Some(#core::Access::#v))
+            quote!(::core::option::Option::Some(#private::Access::#v))
         }
         None => quote!(::core::option::Option::None),
     };
     let side_effect = match &args.side_effect {
         Some(a) => {
             let v = format_ident!("{}", crate::names::variant_name(&a.value));
-            quote!(::core::option::Option::Some(#core::RouteEffect::#v))
+            quote!(::core::option::Option::Some(#private::RouteEffect::#v))
         }
         None => quote!(::core::option::Option::None),
     };
     let schema = |ty: Option<&syn::Type>| match ty {
         Some(ty) => quote_spanned! {ty.span()=>
             ::core::option::Option::Some(
-                ::portos_core::__private::schemars::SchemaGenerator::subschema_for::<#ty> as #core::SchemaFn
+                #private::schemars::SchemaGenerator::subschema_for::<#ty> as #private::SchemaFn
             )
         },
         None => quote!(::core::option::Option::None),
@@ -97,7 +98,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     let status = args.status.as_ref().map_or(200, |s| s.value);
     let errors = args.errors.iter().map(|e| {
         let (status, code) = (e.status, &e.code);
-        quote!(#core::ErrorSpec { status: #status, code: #code })
+        quote!(#private::ErrorSpec { status: #status, code: #code })
     });
     let tool = match &args.tool {
         Some(tool) => {
@@ -119,11 +120,11 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                 )
             );
             let is_async = tool.is_async;
-            quote!(::core::option::Option::Some(#core::HttpToolSpec {
+            quote!(::core::option::Option::Some(#private::HttpToolSpec {
                 name: #name,
                 version: 1,
-                privacy: #core::ToolPrivacy::#privacy,
-                side_effect: #core::HttpToolEffect::#effect,
+                privacy: #private::ToolPrivacy::#privacy,
+                side_effect: #private::HttpToolEffect::#effect,
                 is_async: #is_async,
             }))
         }
@@ -132,11 +133,9 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            #[::portos_core::__private::linkme::distributed_slice(#core::ROUTES)]
-            #[linkme(crate = ::portos_core::__private::linkme)]
-            static #static_name: #core::RouteEntry = #core::RouteEntry {
-                spec: #core::RouteSpec {
-                    method: #core::HttpMethod::#method,
+            #private::register!(ROUTES, #static_name: #private::RouteEntry = #private::RouteEntry {
+                spec: #private::RouteSpec {
+                    method: #private::HttpMethod::#method,
                     path: #path,
                     summary: #summary,
                     description: #description,
@@ -148,7 +147,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                     success_status: #status,
                     errors: &[#(#errors),*],
                     tool: #tool,
-                    location: ::portos_core::SourceLocation {
+                    location: #private::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),
                         column: ::core::column!(),
@@ -156,11 +155,11 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                 },
                 handler: || {
                     // The concrete type is checked here, at compile time.
-                    let handler: ::portos_server::http::MethodRoute =
-                        #server::axum::routing::on(#server::axum::routing::MethodFilter::#filter, #fn_name);
+                    let handler: #method_route =
+                        #axum::routing::on(#axum::routing::MethodFilter::#filter, #fn_name);
                     ::std::boxed::Box::new(handler)
                 },
-            };
+            });
         };
     }
 }

@@ -88,7 +88,8 @@ pub async fn gate(
         authenticated: method.is_some(),
         method,
     };
-    if method.is_none() && !portos_core::inventory::classify::is_always_public(request.uri().path())
+    if method.is_none()
+        && !crate::contract_facts::ROUTE_CLASSIFIER.is_always_public(request.uri().path())
     {
         return ApiError::new(
             StatusCode::UNAUTHORIZED,

@@ -6,9 +6,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use portos_core::inventory::classify;
-use portos_core::inventory::{Access, EVENTS, EventInventory, OpenApiOptions, Placement};
-use portos_core::portos_route;
+use portos_core::inventory::{Access, AsyncApiOptions, EventInventory, OpenApiOptions, Placement};
+use portos_core::{linked, portos_route};
 use serde_json::Value;
 
 use super::{ApiError, inventory};
@@ -55,7 +54,7 @@ fn build_internal_openapi() -> Result<Value, String> {
             description: "Every HTTP operation this server mounts, derived from its #[portos_route] declarations.",
             server_url: None,
         },
-        |route| Some(Placement::by_domain(route)),
+        |route| Some(Placement::by_domain(route, inventory.classifier())),
     ))
 }
 
@@ -72,7 +71,7 @@ fn build_public_openapi(access: &ApiAccess) -> Result<Value, String> {
             server_url: None,
         },
         |route| {
-            if classify::access(route) != Access::ExternallyExposable || !route.is_modeled() {
+            if inventory.access(route) != Access::ExternallyExposable || !route.is_modeled() {
                 return None;
             }
             let (api, exposure) = access.for_path(route.path)?;
@@ -93,7 +92,7 @@ fn build_tools_min() -> Result<Value, String> {
 }
 
 fn event_inventory() -> Result<EventInventory, String> {
-    EventInventory::new(EVENTS.iter()).map_err(|error| error.to_string())
+    EventInventory::new(linked::events()).map_err(|error| error.to_string())
 }
 
 fn build_events_json() -> Result<Value, String> {
@@ -159,8 +158,15 @@ pub fn asyncapi(config: &Config) -> Result<&'static str, String> {
     ASYNCAPI
         .get_or_init(|| {
             event_inventory().map(|events| {
+                let host = config.bind.to_string();
                 events
-                    .asyncapi(env!("CARGO_PKG_VERSION"), &config.bind.to_string())
+                    .asyncapi(&AsyncApiOptions {
+                        title: crate::contract_facts::ASYNCAPI_TITLE,
+                        version: env!("CARGO_PKG_VERSION"),
+                        description: crate::contract_facts::ASYNCAPI_DESCRIPTION,
+                        host: &host,
+                        server_description: crate::contract_facts::ASYNCAPI_SERVER_DESCRIPTION,
+                    })
                     .to_string()
             })
         })

@@ -5,7 +5,6 @@ mod auth;
 mod body;
 mod brain;
 mod calendar;
-mod catalog_cache;
 mod cos;
 mod creative_catalog;
 pub mod docs;
@@ -35,7 +34,6 @@ use portos_core::inventory::InventoryError;
 use tower::Layer;
 use tower_http::trace::TraceLayer;
 
-pub use catalog_cache::{CatalogCache, ServedCatalog};
 pub use error::ApiError;
 pub use route::{MethodRoute, inventory};
 

@@ -1,0 +1,114 @@
+//! The `crate = path` key of every attribute, like serde's
+//! `#[serde(crate = "...")]`: a crate that re-exports portos-core names the
+//! path it is reached by, and the generated code goes through it.
+//!
+//! Generated code names only items under `<crate>::__private::v1`, a
+//! versioned module, so the macros and portos-core can change their private
+//! contract without breaking code expanded by another release.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{Lit, Path, Token};
+
+/// `<crate>::__private::v1`, for the given `crate` key or `::portos_core`.
+pub fn private_path(krate: Option<&Path>) -> TokenStream {
+    match krate {
+        Some(path) => quote!(#path::__private::v1),
+        None => quote!(::portos_core::__private::v1),
+    }
+}
+
+/// Parses the value of `crate = ...`: a plain path, not a string.
+pub fn parse(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Path> {
+    const EXAMPLE: &str = "write `crate = my_sdk::portos_core`";
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!(
+            "`crate` takes the path portos-core is reached by: {EXAMPLE}"
+        )));
+    }
+    let value = meta.value()?;
+    if value.peek(Lit) {
+        let lit: Lit = value.parse()?;
+        let hint = match &lit {
+            Lit::Str(_) => format!("`crate` takes a path, not a string: {EXAMPLE}"),
+            _ => format!("`crate` takes a path: {EXAMPLE}"),
+        };
+        return Err(syn::Error::new_spanned(lit, hint));
+    }
+    let path: Path = value.parse().map_err(|error| {
+        syn::Error::new(error.span(), format!("`crate` takes a path: {EXAMPLE}"))
+    })?;
+    if let Some(segment) = path.segments.iter().find(|s| !s.arguments.is_none()) {
+        return Err(syn::Error::new_spanned(
+            &segment.arguments,
+            format!(
+                "`crate` takes a plain path, without generic arguments: remove `{}`",
+                segment.arguments.to_token_stream()
+            ),
+        ));
+    }
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    fn expansions(krate: TokenStream) -> Vec<String> {
+        vec![
+            crate::expand::portos_tool(
+                quote!(#krate name = "demo.a", scopes = ["ui", "mind"], capabilities = ["readPortos"], side_effect = "supervised-write", intent_group = "feeds"),
+                &quote!(#[doc = "Do a."] async fn a(ctx: &ToolContext, args: Args) -> Result<Out, E> { todo!() }),
+            ),
+            crate::route::portos_route(
+                quote!(#krate method = "POST", path = "/api/demo/{id}", access = "loopback", response = Out, errors = [(404, "NOT_FOUND")], tool(name = "demo.b", privacy = "internal", side_effect = "read")),
+                &quote!(#[doc = "Do b."] async fn b() {}),
+            ),
+            crate::event::portos_event(
+                quote!(#krate name = "demo:c", direction = "both"),
+                &quote!(#[doc = "C happened."] struct C { ok: bool }),
+            ),
+        ]
+        .into_iter()
+        .map(|tokens| tokens.to_string())
+        .collect()
+    }
+
+    /// The only private paths are `v1` ones; the server's two (the route's
+    /// handler type) are the one exception, kept in `route::server`.
+    fn assert_versioned(text: &str) {
+        assert!(!text.contains("compile_error"), "{text}");
+        let without_server = text.replace(":: portos_server :: __private :: axum", "");
+        for (at, _) in without_server.match_indices("__private ::") {
+            assert!(
+                without_server[at..].starts_with("__private :: v1 ::"),
+                "an unversioned private path in: {}",
+                &without_server[at.saturating_sub(40)..(at + 40).min(without_server.len())]
+            );
+        }
+    }
+
+    #[test]
+    fn by_default_generated_code_names_portos_core_v1() {
+        for text in expansions(TokenStream::new()) {
+            assert_versioned(&text);
+            assert!(
+                text.contains(":: portos_core :: __private :: v1 ::"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn with_a_crate_path_generated_code_never_names_portos_core() {
+        for text in expansions(quote!(crate = my_sdk::core,)) {
+            assert_versioned(&text);
+            assert!(!text.contains("portos_core"), "{text}");
+            assert!(
+                text.contains("my_sdk :: core :: __private :: v1 ::"),
+                "{text}"
+            );
+        }
+    }
+}
