@@ -35,7 +35,7 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
             if krate.is_some() {
                 cx.error_spanned_by(&meta.path, "duplicate portos_event key `crate`: remove it");
             }
-            krate = Some(crate::krate::parse(&meta)?);
+            krate = crate::krate::parse_or_skip(&cx, &meta)?;
             return Ok(());
         }
         let slot = match key.as_str() {

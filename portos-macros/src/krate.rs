@@ -10,11 +10,32 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::{Lit, Path, Token};
 
+use crate::ctxt::Ctxt;
+
 /// `<crate>::__private::v1`, for the given `crate` key or `::portos_core`.
 pub fn private_path(krate: Option<&Path>) -> TokenStream {
     match krate {
         Some(path) => quote!(#path::__private::v1),
         None => quote!(::portos_core::__private::v1),
+    }
+}
+
+/// Parses `crate = ...`; on a malformed value, records the error in `cx`
+/// and skips to the next key, so the attribute's other keys are still read
+/// (one error, not a cascade of "missing key" ones).
+pub fn parse_or_skip(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<Option<Path>> {
+    match parse(meta) {
+        Ok(path) => Ok(Some(path)),
+        Err(error) => {
+            cx.syn_error(error);
+            while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                meta.input.parse::<proc_macro2::TokenTree>()?;
+            }
+            Ok(None)
+        }
     }
 }
 
@@ -43,7 +64,11 @@ pub fn parse(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Path> {
             &segment.arguments,
             format!(
                 "`crate` takes a plain path, without generic arguments: remove `{}`",
-                segment.arguments.to_token_stream()
+                segment
+                    .arguments
+                    .to_token_stream()
+                    .to_string()
+                    .replace(' ', "")
             ),
         ));
     }
@@ -109,6 +134,45 @@ mod tests {
                 text.contains("my_sdk :: core :: __private :: v1 ::"),
                 "{text}"
             );
+        }
+    }
+
+    /// A malformed `crate` is one error; the keys after it are still read.
+    #[test]
+    fn a_malformed_crate_is_one_error_in_every_attribute() {
+        let outputs = [
+            crate::expand::portos_tool(
+                quote!(
+                    crate = "sdk",
+                    name = "demo.a",
+                    scopes = ["ui"],
+                    side_effect = "read"
+                ),
+                &quote!(
+                    #[doc = "Do a."]
+                    async fn a() -> Result<Out, E> {
+                        todo!()
+                    }
+                ),
+            ),
+            crate::route::portos_route(
+                quote!(crate = "sdk", method = "GET", path = "/api/demo"),
+                &quote!(
+                    async fn b() {}
+                ),
+            ),
+            crate::event::portos_event(
+                quote!(crate = "sdk", name = "demo:c", direction = "both"),
+                &quote!(
+                    #[doc = "C happened."]
+                    struct C;
+                ),
+            ),
+        ];
+        for output in outputs {
+            let text = output.to_string();
+            assert_eq!(text.matches("compile_error").count(), 1, "{text}");
+            assert!(text.contains("not a string"), "{text}");
         }
     }
 }

@@ -207,8 +207,29 @@ const LOCAL: [&str; 11] = [
 
 // ---- helpers ----------------------------------------------------------------
 
-/// Exactly this file's tools, in the catalog layer with PortOS's intent
-/// groups (the patterns these tests' intents are written against).
+/// The intent groups this file's tools name. The filtering rules are
+/// core's; which words switch a group on is an application's choice (PortOS's
+/// own table is tested beside it, in `portos_server::contract_facts`).
+/// Naming nothing of portos-server also keeps the linker from bringing its
+/// tools into this binary.
+const INTENTS: IntentConfig = IntentConfig {
+    groups: &[
+        IntentGroup {
+            name: "brain",
+            pattern: r"\b(search|find|look\s*up|recall|brain|remember|remind\s+me)\b",
+        },
+        IntentGroup {
+            name: "weather",
+            pattern: r"\b(weather|forecast|raining|snowing)\b",
+        },
+    ],
+    form_fill: Some(concat!(
+        r"\b(fill|type|enter|put|write|set)\b.{0,60}",
+        r"\b(description|name|title|subject|body|field|input|form)\b",
+    )),
+};
+
+/// Exactly this file's tools, in the catalog layer.
 fn registry() -> Catalogs {
     catalogs(
         Registry::builder()
@@ -218,12 +239,8 @@ fn registry() -> Catalogs {
     )
 }
 
-// The constant, not `contract_facts::catalogs`: calling into the server
-// would make the linker keep more of its object files, and with them tools
-// this file does not test.
 fn catalogs(registry: Registry) -> Catalogs {
-    Catalogs::new(Arc::new(registry), &portos_server::contract_facts::INTENTS)
-        .expect("PortOS defines every intent group its tools name")
+    Catalogs::new(Arc::new(registry), &INTENTS).expect("every intent group named is defined")
 }
 
 fn query(pairs: &[(&str, &str)]) -> CatalogQuery {

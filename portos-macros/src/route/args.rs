@@ -106,7 +106,7 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
             }
             "errors" => out.errors = errors(cx, meta.value()?)?,
             "tool" => out.tool = tool(cx, &meta, span)?,
-            "crate" => out.krate = Some(crate::krate::parse(&meta)?),
+            "crate" => out.krate = crate::krate::parse_or_skip(cx, &meta)?,
             other => {
                 if meta.input.peek(Token![=]) {
                     meta.value()?.parse::<syn::Expr>()?;
