@@ -155,11 +155,9 @@ pub mod __private {
         pub use crate::context::ToolContext;
         pub use crate::contract::{Capability, Confirmation, Scope, SideEffect};
         pub use crate::descriptor::{
-            ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation, ToolDescriptor,
-        };
-        pub use crate::inventory::{
-            Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec,
-            PortosEvent, RouteEffect, RouteEntry, RouteSpec, SchemaFn, ToolPrivacy,
+            Access, ArgumentError, BoundCall, Direction, ErrorSpec, EventSpec, HttpMethod,
+            HttpToolEffect, HttpToolSpec, IntentRule, PolicyDecl, PortosEvent, RouteEffect,
+            RouteEntry, RouteSpec, SchemaFn, SourceLocation, ToolDescriptor, ToolPrivacy,
         };
         #[cfg(not(feature = "inventory-collector"))]
         pub use crate::linked::{EVENTS, ROUTES, TOOLS};

@@ -13,8 +13,7 @@
 //! Either way a crate that is only a Cargo dependency contributes nothing:
 //! name it with [`link_tools!`](crate::link_tools).
 
-use crate::descriptor::ToolDescriptor;
-use crate::inventory::{EventSpec, RouteEntry};
+use crate::descriptor::{EventSpec, RouteEntry, ToolDescriptor};
 
 // linkme: one distributed slice per list. Written out rather than generated
 // by a local macro: linkme's declaration emits a `macro_export` macro that
@@ -44,6 +43,13 @@ inventory::collect!(ToolDescriptor);
 inventory::collect!(RouteEntry);
 #[cfg(feature = "inventory-collector")]
 inventory::collect!(EventSpec);
+
+/// Which back end collects the lists: `"linkme"` or `"inventory"`.
+pub const COLLECTOR: &str = if cfg!(feature = "inventory-collector") {
+    "inventory"
+} else {
+    "linkme"
+};
 
 /// Every tool linked into the binary, in no particular order. The
 /// [`Registry`](crate::Registry) checks and orders them once at start-up.

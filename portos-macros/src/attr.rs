@@ -110,7 +110,7 @@ fn parse_key(
         "open_world" => set(cx, &mut out.open_world, span, key, flag(meta, key, span)?),
         "crate" => {
             let path = crate::krate::parse(meta)?;
-            set(cx, &mut out.krate, span, key, Spanned { value: path, span })
+            set(cx, &mut out.krate, span, key, Spanned { value: path, span });
         }
         "suppress_on_form_fill" => set(
             cx,

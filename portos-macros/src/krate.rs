@@ -80,7 +80,7 @@ mod tests {
     use proc_macro2::TokenStream;
     use quote::quote;
 
-    fn expansions(krate: TokenStream) -> Vec<String> {
+    fn expansions(krate: &TokenStream) -> Vec<String> {
         vec![
             crate::expand::portos_tool(
                 quote!(#krate name = "demo.a", scopes = ["ui", "mind"], capabilities = ["readPortos"], side_effect = "supervised-write", intent_group = "feeds"),
@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn by_default_generated_code_names_portos_core_v1() {
-        for text in expansions(TokenStream::new()) {
+        for text in expansions(&TokenStream::new()) {
             assert_versioned(&text);
             assert!(
                 text.contains(":: portos_core :: __private :: v1 ::"),
@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn with_a_crate_path_generated_code_never_names_portos_core() {
-        for text in expansions(quote!(crate = my_sdk::core,)) {
+        for text in expansions(&quote!(crate = my_sdk::core,)) {
             assert_versioned(&text);
             assert!(!text.contains("portos_core"), "{text}");
             assert!(

@@ -1,7 +1,7 @@
 //! The derived fields of an operation (BEHAVIOUR §9.2, §9.3): domain, label,
 //! summary, access class, side-effect class and operationId.
 
-use super::route::{Access, HttpMethod, RouteEffect, RouteSpec};
+use crate::descriptor::{Access, HttpMethod, RouteEffect, RouteSpec};
 
 /// Paths named exactly, and path prefixes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 use super::classify::{base36, fnv1a_utf16, title_case};
-use super::event::{Direction, EventSpec};
+use crate::descriptor::{Direction, EventSpec};
 
 /// What the application says about itself in its AsyncAPI document.
 #[derive(Clone, Debug)]

@@ -5,10 +5,8 @@
 
 mod catalog;
 pub mod classify;
-mod event;
 mod events_doc;
 mod openapi;
-mod route;
 mod tools_min;
 
 use std::collections::HashMap;
@@ -16,13 +14,15 @@ use std::fmt;
 
 pub use catalog::DERIVED_FROM;
 pub use classify::{Classifier, PathSet};
-pub use event::{Direction, EventSpec, PortosEvent};
+// The declarations the documents are derived from (what `#[portos_route]`
+// and `#[portos_event]` emit) live with the tool descriptor; they are
+// re-exported here, where they have always been named.
+pub use crate::descriptor::{
+    Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec, PortosEvent,
+    RouteEffect, RouteEntry, RouteSpec, SchemaFn, ToolPrivacy,
+};
 pub use events_doc::{AsyncApiOptions, EventInventory, EventInventoryError};
 pub use openapi::{OpenApiOptions, Placement};
-pub use route::{
-    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, RouteEffect, RouteEntry,
-    RouteSpec, SchemaFn, ToolPrivacy,
-};
 pub use tools_min::ToolsMinError;
 
 /// Every declared operation, checked and in document order (path, then

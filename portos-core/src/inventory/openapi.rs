@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::Inventory;
 use super::classify::{self, Classifier, title_case};
-use super::route::{Access, RouteSpec};
+use crate::descriptor::{Access, RouteSpec};
 
 /// What varies between the internal and the public document.
 #[derive(Clone, Debug)]

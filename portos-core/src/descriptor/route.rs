@@ -7,7 +7,7 @@ use std::fmt;
 use schemars::{Schema, SchemaGenerator};
 use serde::Serialize;
 
-use crate::descriptor::SourceLocation;
+use super::SourceLocation;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "UPPERCASE")]

@@ -6,8 +6,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::SourceLocation;
 use super::route::SchemaFn;
-use crate::descriptor::SourceLocation;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -1,5 +1,17 @@
-//! What `#[portos_tool]` emits: a `static ToolDescriptor` of const data and
-//! function pointers, collected at link time (see [`linked`](crate::linked)).
+//! What the attributes emit: const data and function pointers, collected at
+//! link time (see [`linked`](crate::linked)). `#[portos_tool]` emits a
+//! [`ToolDescriptor`] (here), `#[portos_route]` a [`RouteEntry`] (`route`)
+//! and `#[portos_event]` an [`EventSpec`] (`event`). The registry and the
+//! inventory are built from these; they depend on nothing above them.
+
+mod event;
+mod route;
+
+pub use event::{Direction, EventSpec, PortosEvent};
+pub use route::{
+    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, RouteEffect, RouteEntry,
+    RouteSpec, SchemaFn, ToolPrivacy,
+};
 
 use std::fmt;
 
