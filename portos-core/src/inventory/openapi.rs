@@ -25,7 +25,7 @@ pub struct OpenApiOptions<'a> {
 #[derive(Clone, Debug)]
 pub struct Placement {
     pub tag: String,
-    /// The tag's description; `None` → "<Label> API (<n> operations)".
+    /// The tag's description; `None` → `"<Label> API (<n> operations)"`.
     pub tag_description: Option<String>,
     pub secured: bool,
 }
