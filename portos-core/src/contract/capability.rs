@@ -17,6 +17,9 @@ impl Capability {
     }
 }
 
+// A grant set is one bit per capability of the vocabulary.
+const _: () = assert!(Capability::ALL.len() <= u16::BITS as usize);
+
 /// The normalized set of granted capabilities: a key is granted only when it
 /// was strictly `true`; everything else (absent, `"true"`, `1`) is not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
