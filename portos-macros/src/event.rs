@@ -10,7 +10,14 @@ use syn::{DeriveInput, LitStr};
 use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
 
-const DIRECTIONS: &[&str] = &["server-to-client", "client-to-server", "both"];
+/// `both` is the attribute's shorthand for the two directions of the table.
+const BOTH: &str = "both";
+
+fn directions() -> Vec<&'static str> {
+    let mut all = crate::names::names(crate::names::EVENT_DIRECTIONS);
+    all.push(BOTH);
+    all
+}
 
 pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(item.clone()) {
@@ -79,9 +86,9 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
         ),
     }
     match &direction {
-        Some(d) if !DIRECTIONS.contains(&d.value.as_str()) => cx.error_at(
+        Some(d) if !directions().contains(&d.value.as_str()) => cx.error_at(
             d.span,
-            format!("unknown direction `{}`; expected one of: {}", d.value, DIRECTIONS.join(", ")),
+            format!("unknown direction `{}`; expected one of: {}", d.value, directions().join(", ")),
         ),
         Some(_) => {}
         None => cx.error_at(
@@ -112,14 +119,14 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let private = crate::krate::private_path(krate.as_ref());
     let ty = &input.ident;
     let name = name.map(|n| n.value).unwrap_or_default();
-    let directions = match direction.as_ref().map(|d| d.value.as_str()) {
-        Some("client-to-server") => quote!(&[#private::Direction::ClientToServer]),
-        Some("both") => quote!(&[
-            #private::Direction::ClientToServer,
-            #private::Direction::ServerToClient,
-        ]),
-        _ => quote!(&[#private::Direction::ServerToClient]),
-    };
+    // Checked above: `both` (every direction, in the table's order) or one
+    // word of the table.
+    let chosen = direction.as_ref().map(|d| d.value.as_str());
+    let variants = crate::names::EVENT_DIRECTIONS
+        .iter()
+        .filter(|term| chosen == Some(BOTH) || chosen == Some(term.name))
+        .map(|term| proc_macro2::Ident::new(term.variant, Span::call_site()));
+    let directions = quote!(&[#(#private::Direction::#variants),*]);
     let unit = matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit));
     let payload = if unit {
         quote!(::core::option::Option::None)

@@ -8,7 +8,7 @@ mod names;
 mod policy;
 mod result;
 mod scope;
-mod vocabulary;
+pub(crate) mod vocabulary;
 pub mod wire;
 
 pub use call::{FieldIssue, ToolCall, ValidationFailure, check_request_id};
@@ -18,6 +18,7 @@ pub use names::{RESERVED_NAME_PREFIX, is_callable_name, is_provider_name, provid
 pub use policy::{Confirmation, Policy, SideEffect};
 pub use result::{ToolResult, ToolState};
 pub use scope::{CatalogScope, Scope};
+pub(crate) use vocabulary::contract_enum;
 
 /// `COS_TOOL_SCHEMA_VERSION`: the only call/result/catalog version there is.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -59,6 +59,9 @@ macro_rules! contract_enum {
     };
 }
 
+// Reached by path from the other modules whose enums come from a table.
+pub(crate) use contract_enum;
+
 portos_vocabulary::scopes!(contract_enum);
 portos_vocabulary::capabilities!(contract_enum);
 portos_vocabulary::side_effects!(contract_enum);

@@ -9,21 +9,8 @@ use serde::Serialize;
 use super::SourceLocation;
 use super::route::SchemaFn;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Direction {
-    ClientToServer,
-    ServerToClient,
-}
-
-impl Direction {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Direction::ClientToServer => "client-to-server",
-            Direction::ServerToClient => "server-to-client",
-        }
-    }
-}
+// Generated from its table in portos-vocabulary, as the macro checks it.
+portos_vocabulary::event_directions!(crate::contract::contract_enum);
 
 /// One event, as declared.
 #[derive(Clone, Copy)]

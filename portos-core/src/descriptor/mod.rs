@@ -133,3 +133,34 @@ impl fmt::Debug for BoundCall {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct ArgumentError(pub String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The route and event enums and the tables `#[portos_route]` and
+    /// `#[portos_event]` check against are one list.
+    #[test]
+    fn route_and_event_enums_follow_the_tables() {
+        fn same<T: Copy + fmt::Debug + serde::Serialize>(
+            all: &[T],
+            terms: &[portos_vocabulary::Term],
+        ) {
+            assert_eq!(all.len(), terms.len());
+            for (value, term) in all.iter().zip(terms) {
+                assert_eq!(format!("{value:?}"), term.variant);
+                assert_eq!(
+                    serde_json::to_value(value).ok(),
+                    Some(serde_json::Value::from(term.name))
+                );
+            }
+        }
+        same(&HttpMethod::ALL, portos_vocabulary::HTTP_METHODS);
+        same(&Access::ALL, portos_vocabulary::ROUTE_ACCESS);
+        same(&RouteEffect::ALL, portos_vocabulary::ROUTE_EFFECTS);
+        same(&ToolPrivacy::ALL, portos_vocabulary::TOOL_PRIVACY);
+        same(&HttpToolEffect::ALL, portos_vocabulary::HTTP_TOOL_EFFECTS);
+        same(&Direction::ALL, portos_vocabulary::EVENT_DIRECTIONS);
+        assert_eq!(HttpMethod::Patch.lowercase(), "patch");
+    }
+}

@@ -2,7 +2,9 @@
 //!
 //! `portos-macros` checks an attribute's keys against it at compile time and
 //! `portos-core` generates its enums (`Scope`, `Capability`, `SideEffect`,
-//! `Confirmation`) and their string forms from the same tables, so the words
+//! `Confirmation`, and the route and event words: `HttpMethod`, `Access`,
+//! `RouteEffect`, `ToolPrivacy`, `HttpToolEffect`, `Direction`) and their
+//! string forms from the same tables, so the words
 //! a tool is declared with and the words on the wire cannot drift apart.
 //!
 //! Each table is a `macro_rules!` that hands its rows to a callback macro:
@@ -47,6 +49,23 @@ pub const CAPABILITIES: &[Term] = capabilities!(terms);
 pub const SIDE_EFFECTS: &[Term] = side_effects!(terms);
 /// What a call needs before it runs.
 pub const CONFIRMATIONS: &[Term] = confirmations!(terms);
+/// The HTTP methods of `#[portos_route]`.
+pub const HTTP_METHODS: &[Term] = http_methods!(terms);
+/// A route's declared `access`.
+pub const ROUTE_ACCESS: &[Term] = route_access!(terms);
+/// A route's declared `side_effect`.
+pub const ROUTE_EFFECTS: &[Term] = route_effects!(terms);
+/// An HTTP tool's `privacy`.
+pub const TOOL_PRIVACY: &[Term] = tool_privacy!(terms);
+/// An HTTP tool's `side_effect`.
+pub const HTTP_TOOL_EFFECTS: &[Term] = http_tool_effects!(terms);
+/// A Socket.IO event's directions.
+pub const EVENT_DIRECTIONS: &[Term] = event_directions!(terms);
+
+/// The string forms of a table, for messages.
+pub fn names(terms: &[Term]) -> Vec<&'static str> {
+    terms.iter().map(|term| term.name).collect()
+}
 
 #[cfg(test)]
 mod tests {
@@ -69,7 +88,18 @@ mod tests {
 
     #[test]
     fn names_are_unique() {
-        for table in [SCOPES, CAPABILITIES, SIDE_EFFECTS, CONFIRMATIONS] {
+        for table in [
+            SCOPES,
+            CAPABILITIES,
+            SIDE_EFFECTS,
+            CONFIRMATIONS,
+            HTTP_METHODS,
+            ROUTE_ACCESS,
+            ROUTE_EFFECTS,
+            TOOL_PRIVACY,
+            HTTP_TOOL_EFFECTS,
+            EVENT_DIRECTIONS,
+        ] {
             for (index, term) in table.iter().enumerate() {
                 assert!(
                     table[index + 1..]

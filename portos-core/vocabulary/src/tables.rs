@@ -59,3 +59,80 @@ macro_rules! confirmations {
         } }
     };
 }
+
+/// `HttpMethod`: the methods `#[portos_route]` declares.
+#[macro_export]
+macro_rules! http_methods {
+    ($($callback:tt)*) => {
+        $($callback)*! { HttpMethod {
+            Get = "GET",
+            Post = "POST",
+            Put = "PUT",
+            Patch = "PATCH",
+            Delete = "DELETE",
+        } }
+    };
+}
+
+/// `Access`: who may reach an operation (BEHAVIOUR §9.2 `access`).
+#[macro_export]
+macro_rules! route_access {
+    ($($callback:tt)*) => {
+        $($callback)*! { Access {
+            AlwaysPublic = "always-public",
+            Loopback = "loopback",
+            ExternallyExposable = "externally-exposable",
+            AuthenticatedUi = "authenticated-ui",
+        } }
+    };
+}
+
+/// `RouteEffect`: what an operation does (BEHAVIOUR §9.2 `sideEffect`).
+#[macro_export]
+macro_rules! route_effects {
+    ($($callback:tt)*) => {
+        $($callback)*! { RouteEffect {
+            Read = "read",
+            Write = "write",
+            Destructive = "destructive",
+            ProcessControl = "process-control",
+        } }
+    };
+}
+
+/// `ToolPrivacy`: whose data an HTTP tool handles (`personal`: the user's
+/// own; `internal`: only data about the server itself).
+#[macro_export]
+macro_rules! tool_privacy {
+    ($($callback:tt)*) => {
+        $($callback)*! { ToolPrivacy {
+            Personal = "personal",
+            Internal = "internal",
+        } }
+    };
+}
+
+/// `HttpToolEffect`: what an HTTP tool does (`local-compute`: computes on
+/// this machine and changes nothing kept).
+#[macro_export]
+macro_rules! http_tool_effects {
+    ($($callback:tt)*) => {
+        $($callback)*! { HttpToolEffect {
+            Read = "read",
+            LocalCompute = "local-compute",
+            Write = "write",
+            Destructive = "destructive",
+        } }
+    };
+}
+
+/// `Direction`: which way a Socket.IO event travels.
+#[macro_export]
+macro_rules! event_directions {
+    ($($callback:tt)*) => {
+        $($callback)*! { Direction {
+            ClientToServer = "client-to-server",
+            ServerToClient = "server-to-client",
+        } }
+    };
+}

@@ -6,12 +6,13 @@
 mod args;
 mod server;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ItemFn;
 use syn::spanned::Spanned as _;
 
 use crate::ctxt::Ctxt;
+use crate::names::{self, Term};
 
 pub fn portos_route(args: TokenStream, item: &TokenStream) -> TokenStream {
     let item_fn: ItemFn = match syn::parse2(item.clone()) {
@@ -62,24 +63,21 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     let private = crate::krate::private_path(args.krate.as_ref());
     let server::ServerPaths { method_route, axum } = server::server_paths();
     let method_name = args.method.as_ref().map_or("GET", |m| m.value.as_str());
-    let method = format_ident!(
-        "{}",
-        crate::names::variant_name(&method_name.to_ascii_lowercase())
-    );
+    let method = variant(names::HTTP_METHODS, method_name);
     let filter = format_ident!("{}", method_name);
     let path = args.path.as_ref().map_or("/", |p| p.value.as_str());
     let summary = option_str(args.summary.as_ref().map(|s| s.value.as_str()));
     let description = crate::doc::doc_text(&item.attrs);
     let access = match &args.access {
         Some(a) => {
-            let v = format_ident!("{}", crate::names::variant_name(&a.value));
+            let v = variant(names::ROUTE_ACCESS, &a.value);
             quote!(::core::option::Option::Some(#private::Access::#v))
         }
         None => quote!(::core::option::Option::None),
     };
     let side_effect = match &args.side_effect {
         Some(a) => {
-            let v = format_ident!("{}", crate::names::variant_name(&a.value));
+            let v = variant(names::ROUTE_EFFECTS, &a.value);
             quote!(::core::option::Option::Some(#private::RouteEffect::#v))
         }
         None => quote!(::core::option::Option::None),
@@ -103,21 +101,17 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     let tool = match &args.tool {
         Some(tool) => {
             let name = tool.name.as_ref().map_or("", |n| n.value.as_str());
-            let privacy = format_ident!(
-                "{}",
-                crate::names::variant_name(
-                    tool.privacy
-                        .as_ref()
-                        .map_or("internal", |p| p.value.as_str())
-                )
+            let privacy = variant(
+                names::TOOL_PRIVACY,
+                tool.privacy
+                    .as_ref()
+                    .map_or("internal", |p| p.value.as_str()),
             );
-            let effect = format_ident!(
-                "{}",
-                crate::names::variant_name(
-                    tool.side_effect
-                        .as_ref()
-                        .map_or("read", |p| p.value.as_str())
-                )
+            let effect = variant(
+                names::HTTP_TOOL_EFFECTS,
+                tool.side_effect
+                    .as_ref()
+                    .map_or("read", |p| p.value.as_str()),
             );
             let is_async = tool.is_async;
             quote!(::core::option::Option::Some(#private::HttpToolSpec {
@@ -162,6 +156,13 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
             });
         };
     }
+}
+
+/// The portos-core variant of a checked word (registration runs only when
+/// every word was found in its table).
+fn variant(terms: &[Term], name: &str) -> Ident {
+    let variant = names::find(terms, name).map_or("Unknown", |term| term.variant);
+    Ident::new(variant, Span::call_site())
 }
 
 fn option_str(value: Option<&str>) -> TokenStream {
