@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-/// The raw generated schema of `T` (transformed later by [`project`]).
+/// The raw generated schema of `T` (transformed later by [`project_input`] or [`project_output`]).
 pub fn generate<T: JsonSchema>() -> Value {
     let mut settings = SchemaSettings::draft2020_12();
     settings.inline_subschemas = true;

@@ -27,6 +27,7 @@ pub const KEYS: &[&str] = &[
     "open_world",
     "intent_group",
     "suppress_on_form_fill",
+    "crate",
 ];
 
 /// A value with the span of its token, so `check` can point at it.
@@ -52,6 +53,8 @@ pub struct ToolArgs {
     pub open_world: Option<Spanned<bool>>,
     pub intent_group: Option<Spanned<String>>,
     pub suppress_on_form_fill: Option<Spanned<bool>>,
+    /// `crate = path`: where portos-core is reached from the user's crate.
+    pub krate: Option<Spanned<syn::Path>>,
     /// Keys that were given with a value of the wrong shape (already
     /// reported), so `check` does not report them missing as well.
     pub malformed: Vec<String>,
@@ -105,6 +108,10 @@ fn parse_key(
         "idempotent" => set(cx, &mut out.idempotent, span, key, flag(meta, key, span)?),
         "async" => set(cx, &mut out.is_async, span, key, flag(meta, key, span)?),
         "open_world" => set(cx, &mut out.open_world, span, key, flag(meta, key, span)?),
+        "crate" => {
+            let path = crate::krate::parse(meta)?;
+            set(cx, &mut out.krate, span, key, Spanned { value: path, span });
+        }
         "suppress_on_form_fill" => set(
             cx,
             &mut out.suppress_on_form_fill,

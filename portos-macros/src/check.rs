@@ -5,7 +5,7 @@ use proc_macro2::Span;
 
 use crate::attr::{Spanned, ToolArgs};
 use crate::ctxt::Ctxt;
-use crate::names;
+use crate::names::{self, Term};
 
 /// The checked tool attribute, ready to expand.
 pub struct Tool {
@@ -14,15 +14,24 @@ pub struct Tool {
     pub description: String,
     pub provider_name: String,
     pub aliases: Vec<String>,
-    pub scopes: Vec<String>,
-    pub capabilities: Vec<String>,
-    pub side_effect: String,
     pub idempotent: bool,
     pub is_async: bool,
-    pub confirmation: String,
     pub open_world: bool,
     pub intent_group: Option<String>,
     pub suppress_on_form_fill: bool,
+    /// The variants of `scopes`, `capabilities`, `side_effect` and
+    /// `confirmation`, looked up in the vocabulary.
+    pub variants: Variants,
+}
+
+/// The portos-core variant of each checked word (unknown words are already
+/// errors and are left out).
+#[derive(Default)]
+pub struct Variants {
+    pub scopes: Vec<&'static str>,
+    pub capabilities: Vec<&'static str>,
+    pub side_effect: &'static str,
+    pub confirmation: &'static str,
 }
 
 /// Checks `args`; `doc` is the function's doc comment, `fn_span` points at its
@@ -122,7 +131,8 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
         None => vec![provider_name.clone()],
     };
 
-    let scopes = match &args.scopes {
+    let mut variants = Variants::default();
+    match &args.scopes {
         Some(scopes) => {
             if scopes.value.is_empty() {
                 cx.error_at(
@@ -133,23 +143,23 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
                     ),
                 );
             }
-            vocabulary_list(cx, &scopes.value, names::SCOPES, "scope")
+            variants.scopes = vocabulary_list(cx, &scopes.value, names::SCOPES, "scope");
         }
         None => {
             missing(
                 "scopes",
-                "#[portos_tool] needs `scopes = [...]` (any of \"agent\", \"mind\", \"ui\", \"voice\")",
+                &format!(
+                    "#[portos_tool] needs `scopes = [...]` (any of {})",
+                    quoted(names::SCOPES)
+                ),
             );
-            Vec::new()
         }
-    };
+    }
 
-    let capabilities = match &args.capabilities {
-        Some(capabilities) => {
-            vocabulary_list(cx, &capabilities.value, names::CAPABILITIES, "capability")
-        }
-        None => Vec::new(),
-    };
+    if let Some(capabilities) = &args.capabilities {
+        variants.capabilities =
+            vocabulary_list(cx, &capabilities.value, names::CAPABILITIES, "capability");
+    }
 
     let side_effect = match &args.side_effect {
         Some(side_effect) => {
@@ -159,7 +169,10 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
         None => {
             missing(
                 "side_effect",
-                "#[portos_tool] needs `side_effect = \"read\"` (or \"write\", \"supervised-write\", \"destructive\")",
+                &format!(
+                    "#[portos_tool] needs `side_effect = \"read\"` (or {})",
+                    quoted(&names::SIDE_EFFECTS[1..])
+                ),
             );
             "read".to_owned()
         }
@@ -174,9 +187,18 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
         None if is_read => "none".to_owned(),
         None => "capability-grant".to_owned(),
     };
+    variants.side_effect = variant_of(names::SIDE_EFFECTS, &side_effect);
+    variants.confirmation = variant_of(names::CONFIRMATIONS, &confirmation);
 
+    // Which groups exist is the application's choice (checked when its
+    // catalogs are built); only the spelling is checked here.
     let intent_group = args.intent_group.as_ref().map(|group| {
-        vocabulary(cx, group, names::INTENT_GROUPS, "intent_group");
+        if let Some(problem) = names::intent_group_problem(&group.value) {
+            cx.error_at(
+                group.span,
+                format!("invalid intent_group `{}`: {problem}", group.value),
+            );
+        }
         group.value.clone()
     });
 
@@ -186,18 +208,15 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
         description,
         provider_name,
         aliases,
-        scopes,
-        capabilities,
-        side_effect,
         idempotent: args.idempotent.as_ref().map_or(is_read, |flag| flag.value),
         is_async: args.is_async.as_ref().is_some_and(|flag| flag.value),
-        confirmation,
         open_world: args.open_world.as_ref().is_some_and(|flag| flag.value),
         intent_group,
         suppress_on_form_fill: args
             .suppress_on_form_fill
             .as_ref()
             .is_some_and(|flag| flag.value),
+        variants,
     }
 }
 
@@ -210,7 +229,7 @@ fn check_canonical_name(cx: &Ctxt, name: &Spanned<String>) {
         );
     } else if let Some(problem) = names::callable_name_problem(value) {
         cx.error_at(name.span, format!("invalid tool name: {problem}"));
-    } else if value.starts_with("recipe.") {
+    } else if value.starts_with(names::RESERVED_NAME_PREFIX) {
         cx.error_at(
             name.span,
             "tool names starting with `recipe.` are reserved for saved recipes: choose another prefix",
@@ -239,8 +258,14 @@ fn derived_provider_name(cx: &Ctxt, name: Option<&Spanned<String>>) -> String {
     derived
 }
 
-fn vocabulary(cx: &Ctxt, value: &Spanned<String>, allowed: &[&str], what: &str) {
-    if !allowed.contains(&value.value.as_str()) {
+/// The variant of a word; the empty string for an unknown word (already an
+/// error, so nothing is expanded).
+fn variant_of(terms: &[Term], name: &str) -> &'static str {
+    names::find(terms, name).map_or("", |term| term.variant)
+}
+
+fn vocabulary(cx: &Ctxt, value: &Spanned<String>, allowed: &[Term], what: &str) {
+    if names::find(allowed, &value.value).is_none() {
         cx.error_at(
             value.span,
             format!(
@@ -252,13 +277,16 @@ fn vocabulary(cx: &Ctxt, value: &Spanned<String>, allowed: &[&str], what: &str) 
     }
 }
 
+/// The variants of the known names, each once; unknown and repeated names
+/// are errors.
 fn vocabulary_list(
     cx: &Ctxt,
     values: &[Spanned<String>],
-    allowed: &[&str],
+    allowed: &[Term],
     what: &str,
-) -> Vec<String> {
+) -> Vec<&'static str> {
     let mut out: Vec<String> = Vec::new();
+    let mut found = Vec::new();
     for value in values {
         vocabulary(cx, value, allowed, what);
         if out.contains(&value.value) {
@@ -268,15 +296,18 @@ fn vocabulary_list(
             );
         } else {
             out.push(value.value.clone());
+            if let Some(term) = names::find(allowed, &value.value) {
+                found.push(term.variant);
+            }
         }
     }
-    out
+    found
 }
 
-fn quoted(values: &[&str]) -> String {
+fn quoted(values: &[Term]) -> String {
     values
         .iter()
-        .map(|v| format!("\"{v}\""))
+        .map(|v| format!("\"{}\"", v.name))
         .collect::<Vec<_>>()
         .join(", ")
 }

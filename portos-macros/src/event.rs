@@ -10,7 +10,14 @@ use syn::{DeriveInput, LitStr};
 use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
 
-const DIRECTIONS: &[&str] = &["server-to-client", "client-to-server", "both"];
+/// `both` is the attribute's shorthand for the two directions of the table.
+const BOTH: &str = "both";
+
+fn directions() -> Vec<&'static str> {
+    let mut all = crate::names::names(crate::names::EVENT_DIRECTIONS);
+    all.push(BOTH);
+    all
+}
 
 pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(item.clone()) {
@@ -28,15 +35,23 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let mut name: Option<Spanned<String>> = None;
     let mut direction: Option<Spanned<String>> = None;
     let mut summary: Option<Spanned<String>> = None;
+    let mut krate: Option<syn::Path> = None;
     let parser = syn::meta::parser(|meta| {
         let key = meta.path.to_token_stream().to_string();
+        if key == "crate" {
+            if krate.is_some() {
+                cx.error_spanned_by(&meta.path, "duplicate portos_event key `crate`: remove it");
+            }
+            krate = crate::krate::parse_or_skip(&cx, &meta)?;
+            return Ok(());
+        }
         let slot = match key.as_str() {
             "name" => &mut name,
             "direction" => &mut direction,
             "summary" => &mut summary,
             other => {
                 return Err(meta.error(format!(
-                    "unknown portos_event key `{other}`; expected one of: name, direction, summary"
+                    "unknown portos_event key `{other}`; expected one of: name, direction, summary, crate"
                 )));
             }
         };
@@ -71,9 +86,9 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
         ),
     }
     match &direction {
-        Some(d) if !DIRECTIONS.contains(&d.value.as_str()) => cx.error_at(
+        Some(d) if !directions().contains(&d.value.as_str()) => cx.error_at(
             d.span,
-            format!("unknown direction `{}`; expected one of: {}", d.value, DIRECTIONS.join(", ")),
+            format!("unknown direction `{}`; expected one of: {}", d.value, directions().join(", ")),
         ),
         Some(_) => {}
         None => cx.error_at(
@@ -101,23 +116,24 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
         return quote!(#errors #input);
     }
 
+    let private = crate::krate::private_path(krate.as_ref());
     let ty = &input.ident;
     let name = name.map(|n| n.value).unwrap_or_default();
-    let directions = match direction.as_ref().map(|d| d.value.as_str()) {
-        Some("client-to-server") => quote!(&[::portos_core::inventory::Direction::ClientToServer]),
-        Some("both") => quote!(&[
-            ::portos_core::inventory::Direction::ClientToServer,
-            ::portos_core::inventory::Direction::ServerToClient,
-        ]),
-        _ => quote!(&[::portos_core::inventory::Direction::ServerToClient]),
-    };
+    // Checked above: `both` (every direction, in the table's order) or one
+    // word of the table.
+    let chosen = direction.as_ref().map(|d| d.value.as_str());
+    let variants = crate::names::EVENT_DIRECTIONS
+        .iter()
+        .filter(|term| chosen == Some(BOTH) || chosen == Some(term.name))
+        .map(|term| proc_macro2::Ident::new(term.variant, Span::call_site()));
+    let directions = quote!(&[#(#private::Direction::#variants),*]);
     let unit = matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit));
     let payload = if unit {
         quote!(::core::option::Option::None)
     } else {
         quote!(::core::option::Option::Some(
-            ::portos_core::__private::schemars::SchemaGenerator::subschema_for::<#ty>
-                as ::portos_core::inventory::SchemaFn
+            #private::schemars::SchemaGenerator::subschema_for::<#ty>
+                as #private::SchemaFn
         ))
     };
     let static_name = format_ident!(
@@ -128,25 +144,23 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     quote! {
         #input
 
-        impl ::portos_core::inventory::PortosEvent for #ty {
+        impl #private::PortosEvent for #ty {
             const NAME: &'static str = #name;
         }
 
         #[doc(hidden)]
         const _: () = {
-            #[::portos_core::__private::linkme::distributed_slice(::portos_core::inventory::EVENTS)]
-            #[linkme(crate = ::portos_core::__private::linkme)]
-            static #static_name: ::portos_core::inventory::EventSpec = ::portos_core::inventory::EventSpec {
+            #private::register!(EVENTS, #static_name: #private::EventSpec = #private::EventSpec {
                 name: #name,
                 directions: #directions,
                 summary: #summary,
                 payload: #payload,
-                location: ::portos_core::SourceLocation {
+                location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),
                     column: ::core::column!(),
                 },
-            };
+            });
         };
     }
 }

@@ -1,5 +1,5 @@
 //! Emits the user's function unchanged plus a `static ToolDescriptor` in
-//! portos_core's link-time slice.
+//! portos_core's link-time list, naming only `<crate>::__private::v1` paths.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -9,7 +9,7 @@ use syn::spanned::Spanned;
 use crate::ast::{Adapter, Output, ParamKind};
 use crate::check::{self, Tool};
 use crate::ctxt::Ctxt;
-use crate::{attr, names};
+use crate::{attr, krate};
 
 pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(item.clone()) {
@@ -37,7 +37,8 @@ pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
 
     match (cx.check(), &adapter.output) {
         (Ok(()), Some(output)) => {
-            let descriptor = descriptor(&tool, &adapter, output);
+            let private = krate::private_path(raw.krate.as_ref().map(|k| &k.value));
+            let descriptor = descriptor(&tool, &adapter, output, &private);
             quote!(#item #descriptor)
         }
         // On any mistake (a missing return type is one), emit only the
@@ -66,15 +67,18 @@ fn item_kind(item: &TokenStream) -> &'static str {
     }
 }
 
-fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenStream {
+fn descriptor(
+    tool: &Tool,
+    adapter: &Adapter<'_>,
+    output: &Output<'_>,
+    private: &TokenStream,
+) -> TokenStream {
     let fn_name = &adapter.item.sig.ident;
     let static_name = format_ident!(
         "__PORTOS_TOOL_{}",
         fn_name.to_string().to_ascii_uppercase(),
         span = Span::call_site()
     );
-    let private = quote!(::portos_core::__private);
-
     let Tool {
         name,
         version,
@@ -83,23 +87,20 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenS
         aliases,
         ..
     } = tool;
-    let scopes = variants(&quote!(::portos_core::Scope), &tool.scopes);
-    let capabilities = variants(&quote!(::portos_core::Capability), &tool.capabilities);
-    let side_effect = variant(&quote!(::portos_core::SideEffect), &tool.side_effect);
-    let confirmation = variant(&quote!(::portos_core::Confirmation), &tool.confirmation);
+    let scopes = variants(&quote!(#private::Scope), &tool.variants.scopes);
+    let capabilities = variants(&quote!(#private::Capability), &tool.variants.capabilities);
+    let side_effect = variant(&quote!(#private::SideEffect), tool.variants.side_effect);
+    let confirmation = variant(&quote!(#private::Confirmation), tool.variants.confirmation);
     let idempotent = tool.idempotent;
     let is_async = tool.is_async;
     let open_world = tool.open_world;
     let suppress_on_form_fill = tool.suppress_on_form_fill;
     let intent_group = match &tool.intent_group {
-        Some(group) => {
-            let group = variant(&quote!(::portos_core::IntentGroup), group);
-            quote!(::core::option::Option::Some(#group))
-        }
+        Some(group) => quote!(::core::option::Option::Some(#group)),
         None => quote!(::core::option::Option::None),
     };
 
-    let checks = type_checks(adapter.input, output);
+    let checks = type_checks(adapter.input, output, private);
     let probe = |ty: &syn::Type| quote!((&#private::Probe::<#ty>::NEW));
     let (input_schema, parse_input) = match adapter.input {
         Some(ty) => {
@@ -148,7 +149,7 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenS
                 #parse_input
                 ::core::result::Result::Ok(#private::BoundCall::new(
                     __normalized,
-                    move |__ctx: ::portos_core::ToolContext| {
+                    move |__ctx: #private::ToolContext| {
                         ::std::boxed::Box::pin(async move {
                             #output_probe.outcome(#call)
                         })
@@ -156,15 +157,13 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenS
                 ))
             }
 
-            #[#private::linkme::distributed_slice(#private::TOOLS)]
-            #[linkme(crate = #private::linkme)]
-            static #static_name: ::portos_core::ToolDescriptor = ::portos_core::ToolDescriptor {
+            #private::register!(TOOLS, #static_name: #private::ToolDescriptor = #private::ToolDescriptor {
                 name: #name,
                 version: #version,
                 description: #description,
                 provider_name: #provider_name,
                 aliases: &[#(#aliases),*],
-                policy: ::portos_core::PolicyDecl {
+                policy: #private::PolicyDecl {
                     scopes: &[#(#scopes),*],
                     capabilities: &[#(#capabilities),*],
                     side_effect: #side_effect,
@@ -173,19 +172,19 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenS
                     confirmation: #confirmation,
                     open_world: #open_world,
                 },
-                intent: ::portos_core::IntentRule {
+                intent: #private::IntentRule {
                     group: #intent_group,
                     suppress_on_form_fill: #suppress_on_form_fill,
                 },
                 input_schema: __portos_input_schema,
                 output_schema: __portos_output_schema,
                 bind: #bind_fn,
-                location: ::portos_core::SourceLocation {
+                location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),
                     column: ::core::column!(),
                 },
-            };
+            });
         };
     }
 }
@@ -193,8 +192,11 @@ fn descriptor(tool: &Tool, adapter: &Adapter<'_>, output: &Output<'_>) -> TokenS
 /// The type checks, each in a `const` item spanned on the user's own token so
 /// a type that does not fit is reported there, with the note of its
 /// `#[diagnostic::on_unimplemented]` trait, and nowhere else.
-fn type_checks(input: Option<&syn::Type>, output: &Output<'_>) -> TokenStream {
-    let private = quote!(::portos_core::__private);
+fn type_checks(
+    input: Option<&syn::Type>,
+    output: &Output<'_>,
+    private: &TokenStream,
+) -> TokenStream {
     let check = |ty: &syn::Type, assert: &str| {
         let assert = Ident::new(assert, Span::call_site());
         quote_spanned! {ty.span()=>
@@ -222,12 +224,13 @@ fn type_checks(input: Option<&syn::Type>, output: &Output<'_>) -> TokenStream {
     quote!(#input #output)
 }
 
-fn variant(enum_path: &TokenStream, value: &str) -> TokenStream {
-    let ident = Ident::new(&names::variant_name(value), Span::call_site());
+/// `Enum::Variant`, the variant named by the vocabulary's table.
+fn variant(enum_path: &TokenStream, variant: &str) -> TokenStream {
+    let ident = Ident::new(variant, Span::call_site());
     quote!(#enum_path::#ident)
 }
 
-fn variants(enum_path: &TokenStream, values: &[String]) -> Vec<TokenStream> {
+fn variants(enum_path: &TokenStream, values: &[&str]) -> Vec<TokenStream> {
     values
         .iter()
         .map(|value| variant(enum_path, value))

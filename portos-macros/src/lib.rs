@@ -1,7 +1,10 @@
 //! Procedural macros for portos.
 //!
 //! Use them through `portos_core` (which re-exports them), not directly: the
-//! generated code names `::portos_core` paths.
+//! generated code names `::portos_core::__private::v1` paths, or
+//! `<path>::__private::v1` under `crate = path` for a crate that re-exports
+//! portos-core. The contract's words and naming rules come from
+//! `portos-vocabulary`, the table portos-core's enums are generated from.
 //!
 //! The pipeline follows serde_derive: parse the attribute (`attr`), model the
 //! function (`ast`), run every cross-field rule (`check`), then `expand`. All
@@ -16,6 +19,7 @@ mod ctxt;
 mod doc;
 mod event;
 mod expand;
+mod krate;
 mod names;
 mod route;
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use portos_core::{Registry, RegistryBuildError};
+use portos_core::{CatalogBuildError, Catalogs, Registry, RegistryBuildError};
 use socketioxide::layer::SocketIoLayer;
 
 use crate::api_access::{ApiAccessCache, ExposableApis};
@@ -11,7 +11,6 @@ use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
 use crate::events::Events;
-use crate::http::CatalogCache;
 use crate::http::docs::Documents;
 use crate::mcp::ContextTools;
 use crate::settings::GrantsCache;
@@ -60,8 +59,13 @@ pub struct AppState {
     pub events: Events,
     /// The stored grants, in memory (refreshed by the routes that change them).
     pub grants: GrantsCache,
-    /// Served catalog bodies and ETags by query and grants.
-    pub catalogs: CatalogCache,
+    /// The catalogs of `registry` (the application's intent groups), with their
+    /// served bodies and ETags memoized by query and grants.
+    pub catalogs: Arc<Catalogs>,
+    /// Which paths pass the gate without credentials, answer on loopback
+    /// only, or may be exposed (the runtime's, with the application's
+    /// always-public prefixes).
+    pub classifier: portos_core::inventory::Classifier,
     /// Which API groups are exposed (Settings → API Access), in memory.
     pub api_access: ApiAccessCache,
     /// The groups that can be exposed, as the application declared them.
@@ -116,6 +120,8 @@ pub enum StartError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Registry(#[from] RegistryBuildError),
+    #[error(transparent)]
+    Catalogs(#[from] CatalogBuildError),
     #[error(transparent)]
     TimeZone(#[from] UnknownTimeZone),
     #[error(transparent)]

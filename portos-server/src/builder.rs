@@ -19,7 +19,9 @@
 
 use std::sync::Arc;
 
-use portos_core::{Registry, RegistryBuilder, StateMap};
+use portos_core::catalog::IntentConfig;
+use portos_core::inventory::Classifier;
+use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
 use crate::app::{App, AppState, Identity, StartError};
@@ -27,7 +29,6 @@ use crate::auth::Auth;
 use crate::clock::UserClock;
 use crate::config::Config;
 use crate::events::Events;
-use crate::http::CatalogCache;
 use crate::http::docs::Documents;
 use crate::mcp::{AgentContextCache, ContextTools, NoContextTools};
 use crate::settings::GrantsCache;
@@ -52,6 +53,8 @@ pub struct ServerBuilder {
     exposable_apis: Vec<ExposableApi>,
     context_tools: Arc<dyn ContextTools>,
     registry_steps: Vec<RegistryStep>,
+    intents: IntentConfig,
+    always_public_prefixes: &'static [&'static str],
     store: Option<Store>,
 }
 
@@ -79,6 +82,8 @@ impl ServerBuilder {
             exposable_apis: Vec::new(),
             context_tools: Arc::new(NoContextTools),
             registry_steps: Vec::new(),
+            intents: IntentConfig::default(),
+            always_public_prefixes: &[],
             store: None,
         }
     }
@@ -150,6 +155,40 @@ impl ServerBuilder {
         self
     }
 
+    /// The catalog order: these canonical names first, in this order; every
+    /// other tool after them by name.
+    #[must_use]
+    pub fn tool_order(self, order: &'static [&'static str]) -> Self {
+        self.configure_registry(move |registry| registry.order(order))
+    }
+
+    /// The intent groups a catalog's `intent` filter switches on (BEHAVIOUR
+    /// §2.6); a tool's `intent_group` must name one of them. None by default.
+    #[must_use]
+    pub fn intents(mut self, intents: IntentConfig) -> Self {
+        self.intents = intents;
+        self
+    }
+
+    /// Path prefixes of the application's routes that pass the password
+    /// gate without credentials (each route must then check its caller).
+    #[must_use]
+    pub fn always_public_prefixes(mut self, prefixes: &'static [&'static str]) -> Self {
+        self.always_public_prefixes = prefixes;
+        self
+    }
+
+    /// The access classes of paths: the runtime's, with the application's
+    /// always-public prefixes.
+    pub fn classifier(&self) -> Classifier {
+        crate::http::access::classifier(self.always_public_prefixes)
+    }
+
+    /// The documents of this server (before it is built: the CLI's dumps).
+    pub fn documents(&self) -> Documents {
+        Documents::new(&self.identity, self.config.bind, self.classifier())
+    }
+
     /// Serve from an already opened store instead of the configured data
     /// directory (tests, read-only dumps). It must hold this builder's
     /// schemas: open it with [`ServerBuilder::open_store`].
@@ -194,10 +233,17 @@ impl ServerBuilder {
         }
     }
 
-    /// The registry alone, over `store` (the catalog dump, benchmarks).
+    /// The registry alone, over `store` (benchmarks, tests).
     pub fn build_registry(mut self, store: &Store) -> Result<Registry, StartError> {
         let (registry, _) = self.registry_builder(store)?;
         Ok(registry.build()?)
+    }
+
+    /// The catalogs alone, over `store` (the catalog dump).
+    pub fn build_catalogs(self, store: &Store) -> Result<Catalogs, StartError> {
+        let intents = self.intents;
+        let registry = self.build_registry(store)?;
+        Ok(Catalogs::new(Arc::new(registry), &intents)?)
     }
 
     fn registry_builder(
@@ -223,7 +269,8 @@ impl ServerBuilder {
     pub fn build(mut self) -> Result<App, StartError> {
         let exposable_apis = self.exposable_apis()?;
         // Same check the documents rely on: one declaration per operation.
-        crate::http::inventory()?;
+        let classifier = self.classifier();
+        crate::http::inventory(classifier)?;
         let store = match self.store.take() {
             Some(store) => store,
             None => self.open_store()?,
@@ -232,20 +279,22 @@ impl ServerBuilder {
         // Tools emit the application's events through the same handle.
         self.state.insert(events.clone());
         let (registry, clock) = self.registry_builder(&store)?;
-        let registry = registry.on_result(events.tool_observer()).build()?;
+        let registry = Arc::new(registry.on_result(events.tool_observer()).build()?);
+        let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
         let api_access = store
             .run_blocking(|connection| ApiAccessCache::load(connection, exposable_apis.clone()))?;
         let agent_context = store.run_blocking(|connection| AgentContextCache::load(connection))?;
-        let documents = Documents::new(&self.identity, self.config.bind);
+        let documents = self.documents();
         Ok(App(Arc::new(AppState {
             identity: self.identity,
             grants,
             api_access,
             exposable_apis,
-            catalogs: CatalogCache::default(),
-            registry: Arc::new(registry),
+            catalogs,
+            classifier,
+            registry,
             store,
             auth,
             events,

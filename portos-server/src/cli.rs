@@ -13,7 +13,6 @@ use portos_core::{CatalogFormat, CatalogQuery, CatalogScope};
 use crate::api_access::ApiAccess;
 use crate::builder::ServerBuilder;
 use crate::config::{Config, FileConfig};
-use crate::docs::Documents;
 use crate::store::Store;
 use crate::{auth, serve, settings};
 
@@ -195,7 +194,7 @@ pub fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
 
 /// The document a `--dump-*` flag asks for, if any.
 fn dump_document(cli: &RuntimeArgs, builder: &ServerBuilder) -> Option<Result<String, String>> {
-    let documents = Documents::new(builder.identity(), builder.config().bind);
+    let documents = builder.documents();
     let document = if cli.dump_routes {
         stored_api_access(builder).and_then(|access| documents.routes_catalog(&access))
     } else if cli.dump_openapi {
@@ -316,11 +315,11 @@ fn dump_catalog(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
         Ok(grants) => grants,
         Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
     };
-    let registry = match builder.build_registry(&store) {
-        Ok(registry) => registry,
+    let catalogs = match builder.build_catalogs(&store) {
+        Ok(catalogs) => catalogs,
         Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
     };
-    let catalog = registry.catalog(&query, grants.for_catalog(query.scope));
+    let catalog = catalogs.render(&query, grants.for_catalog(query.scope));
     print_document(catalog.to_json())
 }
 

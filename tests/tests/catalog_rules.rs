@@ -4,12 +4,14 @@
 //! is recomputed here independently.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use portos_core::{
     AdapterError, Authority, Capabilities, Capability, Catalog, CatalogFormat, CatalogQuery,
-    CatalogScope, ErrorCode, Registry, Scope, TOOLS, ToolCall, ToolError, ToolState, portos_tool,
+    CatalogScope, Catalogs, ErrorCode, IntentConfig, IntentGroup, Registry, Scope, ToolCall,
+    ToolError, ToolState, linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -205,23 +207,51 @@ const LOCAL: [&str; 11] = [
 
 // ---- helpers ----------------------------------------------------------------
 
-/// Exactly this file's tools.
-fn registry() -> Registry {
-    Registry::builder()
-        .descriptors(TOOLS.iter().filter(|d| d.name.starts_with("cat.")))
-        .build()
-        .expect("the tools are valid")
+/// The intent groups this file's tools name. The filtering rules are
+/// core's; which words switch a group on is an application's choice (PortOS's
+/// own table is tested beside it, in `portos_server::contract_facts`).
+/// Naming nothing of portos-server also keeps the linker from bringing its
+/// tools into this binary.
+const INTENTS: IntentConfig = IntentConfig {
+    groups: &[
+        IntentGroup {
+            name: "brain",
+            pattern: r"\b(search|find|look\s*up|recall|brain|remember|remind\s+me)\b",
+        },
+        IntentGroup {
+            name: "weather",
+            pattern: r"\b(weather|forecast|raining|snowing)\b",
+        },
+    ],
+    form_fill: Some(concat!(
+        r"\b(fill|type|enter|put|write|set)\b.{0,60}",
+        r"\b(description|name|title|subject|body|field|input|form)\b",
+    )),
+};
+
+/// Exactly this file's tools, in the catalog layer.
+fn registry() -> Catalogs {
+    catalogs(
+        Registry::builder()
+            .descriptors(linked::tools().filter(|d| d.name.starts_with("cat.")))
+            .build()
+            .expect("the tools are valid"),
+    )
+}
+
+fn catalogs(registry: Registry) -> Catalogs {
+    Catalogs::new(Arc::new(registry), &INTENTS).expect("every intent group named is defined")
 }
 
 fn query(pairs: &[(&str, &str)]) -> CatalogQuery {
     CatalogQuery::parse(pairs.iter().copied()).expect("a valid query")
 }
 
-fn catalog(registry: &Registry, pairs: &[(&str, &str)], grants: Capabilities) -> Catalog {
-    registry.catalog(&query(pairs), grants)
+fn catalog(registry: &Catalogs, pairs: &[(&str, &str)], grants: Capabilities) -> Catalog {
+    registry.render(&query(pairs), grants)
 }
 
-fn body(registry: &Registry, pairs: &[(&str, &str)], grants: Capabilities) -> Value {
+fn body(registry: &Catalogs, pairs: &[(&str, &str)], grants: Capabilities) -> Value {
     catalog(registry, pairs, grants).body()
 }
 
@@ -532,7 +562,12 @@ fn scope_filters_by_the_policy_scopes() {
 #[test]
 fn the_order_follows_the_registry_in_every_scope() {
     let registry = registry();
-    let order: Vec<&str> = registry.tools().iter().map(|t| t.name()).collect();
+    let order: Vec<&str> = registry
+        .registry()
+        .tools()
+        .iter()
+        .map(|t| t.name())
+        .collect();
     for scope in SCOPES {
         let body = body(&registry, &[("scope", scope)], Capabilities::NONE);
         let names: Vec<&str> = tools(&body)
@@ -877,8 +912,8 @@ fn the_etag_changes_exactly_when_the_body_changes() {
 
 #[test]
 fn the_body_is_byte_for_byte_deterministic_across_builds() {
-    let first = Registry::builder().build().expect("valid");
-    let second = Registry::builder().build().expect("valid");
+    let first = catalogs(Registry::builder().build().expect("valid"));
+    let second = catalogs(Registry::builder().build().expect("valid"));
     for scope in SCOPES {
         for format in FORMATS {
             for intent in ["", "what time is it", "search my brain"] {
@@ -896,9 +931,50 @@ fn the_body_is_byte_for_byte_deterministic_across_builds() {
 
 // ---- §2.6 intent filtering ------------------------------------------------------------------
 
+#[test]
+fn a_tool_naming_an_undefined_intent_group_is_refused() {
+    let registry = Registry::builder()
+        .descriptors(linked::tools().filter(|d| d.name.starts_with("cat.")))
+        .build()
+        .expect("valid");
+    let only_brain = IntentConfig {
+        groups: &[IntentGroup {
+            name: "brain",
+            pattern: r"\bbrain\b",
+        }],
+        form_fill: None,
+    };
+    let error = match Catalogs::new(Arc::new(registry), &only_brain) {
+        Ok(_) => panic!("`weather` is not defined"),
+        Err(error) => error,
+    };
+    assert_eq!(error.problems.len(), 1, "{error}");
+    let problem = &error.problems[0];
+    assert!(
+        problem.contains("cat.weather")
+            && problem.contains("`weather`")
+            && problem.contains("catalog_rules.rs")
+            && problem.contains("defined: brain"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn a_served_catalog_is_rendered_once_and_shared() {
+    let registry = registry();
+    let q = query(&[("scope", "voice"), ("intent", "is it raining")]);
+    let first = registry.catalog(&q, Capabilities::NONE);
+    let again = registry.catalog(&q, Capabilities::NONE);
+    assert!(Arc::ptr_eq(&first, &again));
+    assert_eq!(*first, registry.render(&q, Capabilities::NONE));
+    let other = registry.catalog(&query(&[("scope", "ui")]), Capabilities::NONE);
+    assert!(!Arc::ptr_eq(&first, &other));
+    assert_eq!(first.shared_bytes().as_ref(), first.to_json().as_bytes());
+}
+
 const GROUPED: [&str; 3] = ["cat.brain-capture", "cat.brain-search", "cat.weather"];
 
-fn with_intent(registry: &Registry, intent: &str) -> BTreeSet<String> {
+fn with_intent(registry: &Catalogs, intent: &str) -> BTreeSet<String> {
     listed(&body(registry, &[("intent", intent)], Capabilities::NONE))
 }
 
@@ -914,8 +990,8 @@ fn a_blank_intent_filters_nothing() {
         ..CatalogQuery::default()
     };
     assert_eq!(
-        registry.catalog(&q, Capabilities::NONE),
-        registry.catalog(&CatalogQuery::default(), Capabilities::NONE)
+        registry.render(&q, Capabilities::NONE),
+        registry.render(&CatalogQuery::default(), Capabilities::NONE)
     );
 }
 
@@ -1029,6 +1105,7 @@ async fn intent_never_limits_what_can_be_called() {
     let call =
         ToolCall::parse(&json!({ "requestId": "w1", "name": "cat_weather" })).expect("valid");
     let result = registry
+        .registry()
         .call(&Authority::voice(), call)
         .await
         .expect("callable");
@@ -1072,7 +1149,7 @@ fn assert_closed_everywhere(schema: &Value, at: &str) {
 
 #[test]
 fn input_schemas_are_closed_at_every_depth_and_self_contained() {
-    let registry = Registry::builder().build().expect("valid");
+    let registry = catalogs(Registry::builder().build().expect("valid"));
     let body = body(&registry, &[], Capabilities::NONE);
     // This file's tools and the named extra crate's are all there. The
     // server's own tools may be linked too (through `portos_tests`): which
@@ -1141,7 +1218,7 @@ fn a_tool_without_input_has_the_empty_closed_schema() {
 
 #[test]
 fn the_output_schema_is_always_an_open_object() {
-    let registry = Registry::builder().build().expect("valid");
+    let registry = catalogs(Registry::builder().build().expect("valid"));
     for format in ["portos", "mcp"] {
         let body = body(&registry, &[("format", format)], Capabilities::NONE);
         let key = if format == "mcp" {

@@ -6,8 +6,8 @@
 use futures::FutureExt;
 use portos_core::{
     AdapterError, ArgumentError, Authority, BoundCall, Confirmation, IntentRule, PolicyDecl,
-    Registry, RegistryBuildError, Scope, SideEffect, SourceLocation, TOOLS, ToolCall,
-    ToolDescriptor, ToolState, portos_tool,
+    Registry, RegistryBuildError, Scope, SideEffect, SourceLocation, ToolCall, ToolDescriptor,
+    ToolState, linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -181,7 +181,7 @@ fn the_registry_holds_every_linked_tool() {
         not_the_servers,
         portos_extra_tools::TOOL_COUNT + LOCAL_TOOLS
     );
-    assert_eq!(TOOLS.len(), registry.tools().len());
+    assert_eq!(linked::tools().count(), registry.tools().len());
     let names = names(&registry);
     for name in [
         "extra.shout",
@@ -252,6 +252,21 @@ fn the_order_is_deterministic() {
 }
 
 #[test]
+fn an_application_order_comes_first_then_names() {
+    // Without an order: by canonical name.
+    let by_name = build(&[&ORDER_Z, &ORDER_X, &ORDER_Y]).expect("valid");
+    assert_eq!(names(&by_name), ["order.x", "order.y", "order.z"]);
+    // With one: its names in its order (unknown names ignored), then the
+    // rest by canonical name, whatever order they came in.
+    let ordered = Registry::builder()
+        .order(&["order.z", "not.linked", "order.x"])
+        .descriptors([&ORDER_Y, &ORDER_X, &ORDER_Z])
+        .build()
+        .expect("valid");
+    assert_eq!(names(&ordered), ["order.z", "order.x", "order.y"]);
+}
+
+#[test]
 fn an_exact_tool_set_can_be_chosen() {
     let registry = build(&[&ORDER_X, &SELF_ALIAS]).expect("valid");
     let mut names = names(&registry);
@@ -292,7 +307,7 @@ fn an_alias_may_not_be_another_tools_name() {
 fn a_clash_with_a_linked_tool_names_the_other_crate() {
     let linked = Registry::builder().build().expect("valid");
     let shout = linked.resolve("extra.shout").expect("linked").descriptor;
-    let all: Vec<&'static ToolDescriptor> = TOOLS.iter().chain([&CLASHES_WITH_EXTRA]).collect();
+    let all: Vec<&'static ToolDescriptor> = linked::tools().chain([&CLASHES_WITH_EXTRA]).collect();
     let error = refused(&all);
     assert_names_both(&error, "extra.shout", shout, &CLASHES_WITH_EXTRA);
 }

@@ -1,5 +1,6 @@
-//! Catalog text, rendered once per tool and format. Every entry is static once the registry is
-//! built, except `granted` in the native format, so each entry is rendered
+//! Catalog text, rendered once per tool and format and owned by the catalog
+//! layer (the registry knows nothing of it). Every entry is static once the
+//! registry is built, except `granted` in the native format, so each entry is rendered
 //! once, twice over: as served (contract key order) and in canonical form
 //! (sorted keys, for the ETag), split around the `granted` value. A catalog
 //! read is then string concatenation and one streaming SHA-256.
@@ -81,21 +82,23 @@ pub struct SharedText {
     output_schema: Text,
 }
 
-impl RegisteredTool {
-    fn shared_text(&self) -> &SharedText {
-        self.text().shared.get_or_init(|| SharedText {
-            provider_name: Text::of(&Value::from(self.descriptor.provider_name)),
-            description: Text::of(&Value::from(self.descriptor.description)),
-            input_schema: Text::of(&self.input_schema),
-            output_schema: Text::of(&self.output_schema),
+/// Every method takes the tool the text belongs to: the catalog layer keeps
+/// one `EntryText` per registered tool, in the registry's order.
+impl EntryText {
+    fn shared_text(&self, tool: &RegisteredTool) -> &SharedText {
+        self.shared.get_or_init(|| SharedText {
+            provider_name: Text::of(&Value::from(tool.descriptor.provider_name)),
+            description: Text::of(&Value::from(tool.descriptor.description)),
+            input_schema: Text::of(&tool.input_schema),
+            output_schema: Text::of(&tool.output_schema),
         })
     }
 
-    pub(crate) fn native_text(&self) -> &NativeText {
-        self.text().portos.get_or_init(|| {
-            let d = self.descriptor;
-            let shared = self.shared_text();
-            let policy = serde_json::to_value(&self.policy).unwrap_or(Value::Null);
+    pub(crate) fn native_text(&self, tool: &RegisteredTool) -> &NativeText {
+        self.portos.get_or_init(|| {
+            let d = tool.descriptor;
+            let shared = self.shared_text(tool);
+            let policy = serde_json::to_value(&tool.policy).unwrap_or(Value::Null);
             let entry = Text::object(&[
                 ("type", &Text::of(&Value::from("portos_tool"))),
                 ("name", &Text::of(&Value::from(d.name))),
@@ -120,15 +123,15 @@ impl RegisteredTool {
     }
 
     /// A provider entry (BEHAVIOUR §2.4), as served and in canonical form.
-    pub(crate) fn provider_text(&self, format: CatalogFormat) -> &Text {
+    pub(crate) fn provider_text(&self, tool: &RegisteredTool, format: CatalogFormat) -> &Text {
         let slot = match format {
-            CatalogFormat::Openai => &self.text().openai,
-            CatalogFormat::Anthropic => &self.text().anthropic,
+            CatalogFormat::Openai => &self.openai,
+            CatalogFormat::Anthropic => &self.anthropic,
             // `Portos` never asks; `Mcp` is the remaining provider.
-            CatalogFormat::Mcp | CatalogFormat::Portos => &self.text().mcp,
+            CatalogFormat::Mcp | CatalogFormat::Portos => &self.mcp,
         };
         slot.get_or_init(|| {
-            let shared = self.shared_text();
+            let shared = self.shared_text(tool);
             match format {
                 CatalogFormat::Openai => Text::object(&[
                     ("type", &Text::of(&Value::from("function"))),
@@ -151,7 +154,7 @@ impl RegisteredTool {
                     ("description", &shared.description),
                     ("inputSchema", &shared.input_schema),
                     ("outputSchema", &shared.output_schema),
-                    ("annotations", &Text::of(&format::mcp_annotations(self))),
+                    ("annotations", &Text::of(&format::mcp_annotations(tool))),
                 ]),
             }
         })

@@ -4,56 +4,12 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A grant a mind or agent principal may hold (BEHAVIOUR §4.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Capability {
-    ReadPortos,
-    WritePortos,
-    ManageEidoverse,
-    VisitEidoversePeers,
-    CreateTasks,
-    FileIssues,
-    ManageToolRecipes,
-    ManageMind,
-    ChooseThinkingPreset,
-    AdjustLocalContext,
-    CallToolRecipes,
-}
+pub use super::vocabulary::Capability;
 
 impl Capability {
-    /// Every capability, in the contract's order.
-    pub const ALL: [Capability; 11] = [
-        Capability::ReadPortos,
-        Capability::WritePortos,
-        Capability::ManageEidoverse,
-        Capability::VisitEidoversePeers,
-        Capability::CreateTasks,
-        Capability::FileIssues,
-        Capability::ManageToolRecipes,
-        Capability::ManageMind,
-        Capability::ChooseThinkingPreset,
-        Capability::AdjustLocalContext,
-        Capability::CallToolRecipes,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Capability::ReadPortos => "readPortos",
-            Capability::WritePortos => "writePortos",
-            Capability::ManageEidoverse => "manageEidoverse",
-            Capability::VisitEidoversePeers => "visitEidoversePeers",
-            Capability::CreateTasks => "createTasks",
-            Capability::FileIssues => "fileIssues",
-            Capability::ManageToolRecipes => "manageToolRecipes",
-            Capability::ManageMind => "manageMind",
-            Capability::ChooseThinkingPreset => "chooseThinkingPreset",
-            Capability::AdjustLocalContext => "adjustLocalContext",
-            Capability::CallToolRecipes => "callToolRecipes",
-        }
-    }
-
+    /// The capability a grants key names, if any.
     pub fn from_key(key: &str) -> Option<Capability> {
-        Capability::ALL.into_iter().find(|c| c.as_str() == key)
+        Capability::from_name(key)
     }
 
     fn bit(self) -> u16 {
@@ -61,17 +17,8 @@ impl Capability {
     }
 }
 
-impl fmt::Display for Capability {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for Capability {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+// A grant set is one bit per capability of the vocabulary.
+const _: () = assert!(Capability::ALL.len() <= u16::BITS as usize);
 
 /// The normalized set of granted capabilities: a key is granted only when it
 /// was strictly `true`; everything else (absent, `"true"`, `1`) is not.
@@ -153,7 +100,7 @@ impl<'de> Deserialize<'de> for Capabilities {
                 let mut granted = Capabilities::NONE;
                 while let Some(key) = map.next_key::<String>()? {
                     let capability = Capability::from_key(&key)
-                        .ok_or_else(|| de::Error::unknown_field(&key, &CAPABILITY_KEYS))?;
+                        .ok_or_else(|| de::Error::unknown_field(&key, &Capability::NAMES))?;
                     if map.next_value::<bool>()? {
                         granted = granted.with(capability);
                     }
@@ -164,20 +111,6 @@ impl<'de> Deserialize<'de> for Capabilities {
         deserializer.deserialize_map(CapabilitiesVisitor)
     }
 }
-
-const CAPABILITY_KEYS: [&str; 11] = [
-    "readPortos",
-    "writePortos",
-    "manageEidoverse",
-    "visitEidoversePeers",
-    "createTasks",
-    "fileIssues",
-    "manageToolRecipes",
-    "manageMind",
-    "chooseThinkingPreset",
-    "adjustLocalContext",
-    "callToolRecipes",
-];
 
 #[cfg(test)]
 mod tests {
@@ -194,12 +127,5 @@ mod tests {
             vec![Capability::ReadPortos]
         );
         assert_eq!(Capabilities::from_json(&json!([true])), Capabilities::NONE);
-    }
-
-    #[test]
-    fn keys_match_the_contract() {
-        for (capability, key) in Capability::ALL.iter().zip(CAPABILITY_KEYS) {
-            assert_eq!(capability.as_str(), key);
-        }
     }
 }

@@ -8,15 +8,17 @@ mod names;
 mod policy;
 mod result;
 mod scope;
+pub(crate) mod vocabulary;
 pub mod wire;
 
 pub use call::{FieldIssue, ToolCall, ValidationFailure, check_request_id};
 pub use capability::{Capabilities, Capability};
 pub use error::{ErrorCode, ToolError};
-pub use names::{is_callable_name, is_provider_name, provider_name_for};
+pub use names::{RESERVED_NAME_PREFIX, is_callable_name, is_provider_name, provider_name_for};
 pub use policy::{Confirmation, Policy, SideEffect};
 pub use result::{ToolResult, ToolState};
 pub use scope::{CatalogScope, Scope};
+pub(crate) use vocabulary::contract_enum;
 
 /// `COS_TOOL_SCHEMA_VERSION`: the only call/result/catalog version there is.
 pub const SCHEMA_VERSION: u32 = 1;

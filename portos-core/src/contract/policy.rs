@@ -1,28 +1,13 @@
 use serde::Serialize;
 
+pub use super::vocabulary::{Confirmation, SideEffect};
 use super::{Capability, Scope};
 
-/// What a tool does to the world. Everything but `read` counts as a write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SideEffect {
-    Read,
-    Write,
-    SupervisedWrite,
-    Destructive,
-}
-
 impl SideEffect {
+    /// Everything but `read` counts as a write.
     pub fn is_read(self) -> bool {
         self == SideEffect::Read
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Confirmation {
-    None,
-    CapabilityGrant,
 }
 
 /// The public policy block of a catalog entry, in the contract's key order.

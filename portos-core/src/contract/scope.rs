@@ -1,39 +1,13 @@
-use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// Where a call came in from. Derived by the server, never by the request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Scope {
-    Agent,
-    Mind,
-    Ui,
-    Voice,
-}
+pub use super::vocabulary::Scope;
 
 impl Scope {
-    pub const ALL: [Scope; 4] = [Scope::Agent, Scope::Mind, Scope::Ui, Scope::Voice];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Agent => "agent",
-            Scope::Mind => "mind",
-            Scope::Ui => "ui",
-            Scope::Voice => "voice",
-        }
-    }
-
     /// Mind and agent principals carry capability grants; ui and voice do not.
     pub fn is_granted_principal(self) -> bool {
         matches!(self, Scope::Mind | Scope::Agent)
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -46,7 +20,16 @@ pub enum CatalogScope {
 }
 
 impl CatalogScope {
-    pub const VALUES: [&'static str; 5] = ["all", "agent", "mind", "ui", "voice"];
+    /// `all`, then every scope's name.
+    pub const VALUES: [&'static str; Scope::ALL.len() + 1] = {
+        let mut values = ["all"; Scope::ALL.len() + 1];
+        let mut index = 0;
+        while index < Scope::ALL.len() {
+            values[index + 1] = Scope::ALL[index].as_str();
+            index += 1;
+        }
+        values
+    };
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -67,14 +50,10 @@ impl FromStr for CatalogScope {
     type Err = ();
 
     fn from_str(value: &str) -> Result<Self, ()> {
-        Ok(match value {
-            "all" => CatalogScope::All,
-            "agent" => CatalogScope::Only(Scope::Agent),
-            "mind" => CatalogScope::Only(Scope::Mind),
-            "ui" => CatalogScope::Only(Scope::Ui),
-            "voice" => CatalogScope::Only(Scope::Voice),
-            _ => return Err(()),
-        })
+        match value {
+            "all" => Ok(CatalogScope::All),
+            other => Scope::from_name(other).map(CatalogScope::Only).ok_or(()),
+        }
     }
 }
 

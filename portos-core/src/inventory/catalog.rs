@@ -45,7 +45,7 @@ impl Inventory {
                     "summary": route
                         .summary
                         .map_or_else(|| classify::default_summary(route.method, route.path), str::to_owned),
-                    "access": classify::access(route),
+                    "access": self.access(route),
                     "sideEffect": classify::side_effect(route),
                     "contractStatus": if route.is_modeled() { "modeled" } else { "generated" },
                 })

@@ -1,38 +1,65 @@
 //! The derived fields of an operation (BEHAVIOUR §9.2, §9.3): domain, label,
 //! summary, access class, side-effect class and operationId.
 
-use super::route::{Access, HttpMethod, RouteEffect, RouteSpec};
+use crate::descriptor::{Access, HttpMethod, RouteEffect, RouteSpec};
 
-/// Paths that pass the authentication gate without credentials: the
-/// contract's five, plus the API Explorer page, which is static (it holds no
-/// data and offers the login form; every call it makes is authenticated).
-pub const ALWAYS_PUBLIC_PATHS: [&str; 6] = [
-    "/api/auth/status",
-    "/api/auth/whoami",
-    "/api/auth/login",
-    "/api/auth/logout",
-    "/api/system/health",
-    "/explorer",
-];
-
-/// Path prefixes that pass the gate without credentials: the guest routes
-/// another PortOS calls when its presence visits this world (the peer does
-/// not hold this instance's password). The routes themselves refuse unless
-/// the owner accepts guests.
-pub const ALWAYS_PUBLIC_PREFIXES: [&str; 1] = ["/api/eidoverse/travel/guest/"];
-
-/// Whether `path` passes the gate without credentials.
-pub fn is_always_public(path: &str) -> bool {
-    ALWAYS_PUBLIC_PATHS.contains(&path)
-        || ALWAYS_PUBLIC_PREFIXES
-            .iter()
-            .any(|prefix| path.starts_with(prefix))
+/// Paths named exactly, and path prefixes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathSet {
+    pub exact: &'static [&'static str],
+    /// Matched with `starts_with`: end one with `/` to mean "under it".
+    pub prefixes: &'static [&'static str],
 }
 
-/// Where the API groups that Settings → API Access can expose live (the
-/// original's were `/api/voice/public/` and `/sdapi/`; this server's are its
-/// own groups under one prefix).
-pub const EXTERNALLY_EXPOSABLE_PREFIXES: [&str; 1] = ["/api/public/"];
+impl PathSet {
+    pub const EMPTY: PathSet = PathSet {
+        exact: &[],
+        prefixes: &[],
+    };
+
+    pub fn contains(&self, path: &str) -> bool {
+        self.exact.contains(&path) || self.prefixes.iter().any(|prefix| path.starts_with(prefix))
+    }
+}
+
+/// Which of an application's paths fall in which access class (BEHAVIOUR
+/// §9.2 `access`), for the operations that do not declare `access`
+/// themselves. Which paths those are is the application's to say; the
+/// default puts every undeclared operation behind authentication.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Classifier {
+    /// Pass the authentication gate without credentials.
+    pub always_public: PathSet,
+    /// Answer only on the loopback interface.
+    pub loopback: PathSet,
+    /// The groups an operator may expose to other machines.
+    pub externally_exposable: PathSet,
+}
+
+impl Classifier {
+    /// Whether `path` passes the gate without credentials.
+    pub fn is_always_public(&self, path: &str) -> bool {
+        self.always_public.contains(path)
+    }
+
+    /// The declared access, else the first class whose paths hold the route
+    /// (always public, loopback, externally exposable), else authenticated.
+    pub fn access(&self, route: &RouteSpec) -> Access {
+        if let Some(access) = route.access {
+            return access;
+        }
+        let path = route.path;
+        if self.always_public.contains(path) {
+            Access::AlwaysPublic
+        } else if self.loopback.contains(path) {
+            Access::Loopback
+        } else if self.externally_exposable.contains(path) {
+            Access::ExternallyExposable
+        } else {
+            Access::AuthenticatedUi
+        }
+    }
+}
 
 const DESTRUCTIVE_SEGMENTS: [&str; 8] = [
     "delete",
@@ -128,25 +155,6 @@ pub fn default_summary(method: HttpMethod, path: &str) -> String {
             .join(" ")
     };
     format!("{verb} {words}")
-}
-
-pub fn access(route: &RouteSpec) -> Access {
-    if let Some(access) = route.access {
-        return access;
-    }
-    let path = route.path;
-    if is_always_public(path) {
-        Access::AlwaysPublic
-    } else if path.starts_with("/api/agent-context/") || path == "/api/agent-context" {
-        Access::Loopback
-    } else if EXTERNALLY_EXPOSABLE_PREFIXES
-        .iter()
-        .any(|p| path.starts_with(p))
-    {
-        Access::ExternallyExposable
-    } else {
-        Access::AuthenticatedUi
-    }
 }
 
 pub fn side_effect(route: &RouteSpec) -> RouteEffect {
@@ -251,11 +259,65 @@ mod tests {
     }
 
     #[test]
-    fn guest_routes_are_always_public() {
-        assert!(is_always_public("/api/eidoverse/travel/guest/visits"));
-        assert!(is_always_public("/api/auth/login"));
-        assert!(!is_always_public("/api/eidoverse/travel"));
-        assert!(!is_always_public("/api/eidoverse/peers"));
+    fn access_classes_in_order() {
+        let classifier = Classifier {
+            always_public: PathSet {
+                exact: &["/api/auth/login"],
+                prefixes: &["/api/guest/"],
+            },
+            loopback: PathSet {
+                exact: &["/api/local"],
+                prefixes: &["/api/local/"],
+            },
+            externally_exposable: PathSet {
+                exact: &[],
+                prefixes: &["/api/"],
+            },
+        };
+        let route = |path: &'static str| RouteSpec {
+            method: HttpMethod::Get,
+            path,
+            summary: None,
+            description: "",
+            access: None,
+            side_effect: None,
+            query: None,
+            request: None,
+            response: None,
+            success_status: 200,
+            errors: &[],
+            tool: None,
+            location: crate::descriptor::SourceLocation {
+                file: "x.rs",
+                line: 1,
+                column: 1,
+            },
+        };
+        assert!(classifier.is_always_public("/api/guest/visits"));
+        assert!(!classifier.is_always_public("/api/guest"));
+        assert_eq!(
+            classifier.access(&route("/api/auth/login")),
+            Access::AlwaysPublic
+        );
+        assert_eq!(classifier.access(&route("/api/local")), Access::Loopback);
+        assert_eq!(classifier.access(&route("/api/local/x")), Access::Loopback);
+        assert_eq!(
+            classifier.access(&route("/api/other")),
+            Access::ExternallyExposable
+        );
+        assert_eq!(
+            classifier.access(&route("/sdapi/x")),
+            Access::AuthenticatedUi
+        );
+        assert_eq!(
+            Classifier::default().access(&route("/api/auth/login")),
+            Access::AuthenticatedUi
+        );
+        let declared = RouteSpec {
+            access: Some(Access::Loopback),
+            ..route("/api/auth/login")
+        };
+        assert_eq!(classifier.access(&declared), Access::Loopback);
     }
 
     #[test]

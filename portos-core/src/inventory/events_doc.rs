@@ -7,7 +7,19 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 use super::classify::{base36, fnv1a_utf16, title_case};
-use super::event::{Direction, EventSpec};
+use crate::descriptor::{Direction, EventSpec};
+
+/// What the application says about itself in its AsyncAPI document.
+#[derive(Clone, Debug)]
+pub struct AsyncApiOptions<'a> {
+    pub title: &'a str,
+    pub version: &'a str,
+    pub description: &'a str,
+    /// `servers.local.host`: where the Socket.IO endpoint listens.
+    pub host: &'a str,
+    /// `servers.local.description`.
+    pub server_description: &'a str,
+}
 
 /// Every declared event, checked and sorted by name.
 #[derive(Debug)]
@@ -132,7 +144,7 @@ impl EventInventory {
     /// `GET /api/api-docs/asyncapi.json`: AsyncAPI 3.0.0 for the Socket.IO
     /// transport; one channel per event, one message and one operation per
     /// direction (the server sends server-to-client, receives the rest).
-    pub fn asyncapi(&self, version: &str, host: &str) -> Value {
+    pub fn asyncapi(&self, options: &AsyncApiOptions<'_>) -> Value {
         let mut generator = SchemaSettings::draft2020_12()
             .with(|s| s.definitions_path = "/components/schemas".into())
             .into_generator();
@@ -199,17 +211,17 @@ impl EventInventory {
         json!({
             "asyncapi": "3.0.0",
             "info": {
-                "title": "PortOS Socket.IO API",
-                "version": version,
-                "description": "Socket.IO events of this server, derived from its #[portos_event] declarations.",
+                "title": options.title,
+                "version": options.version,
+                "description": options.description,
             },
             "defaultContentType": "application/json",
             "servers": {
                 "local": {
-                    "host": host,
+                    "host": options.host,
                     "protocol": "socket.io",
                     "pathname": "/socket.io",
-                    "description": "This PortOS server's Socket.IO endpoint.",
+                    "description": options.server_description,
                 },
             },
             "channels": channels,

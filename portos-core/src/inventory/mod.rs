@@ -5,29 +5,32 @@
 
 mod catalog;
 pub mod classify;
-mod event;
 mod events_doc;
 mod openapi;
-mod route;
 mod tools_min;
 
 use std::collections::HashMap;
 use std::fmt;
 
 pub use catalog::DERIVED_FROM;
-pub use event::{Direction, EVENTS, EventSpec, PortosEvent};
-pub use events_doc::{EventInventory, EventInventoryError};
-pub use openapi::{OpenApiOptions, Placement};
-pub use route::{
-    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, ROUTES, RouteEffect, RouteEntry,
-    RouteSpec, SchemaFn, ToolPrivacy,
+pub use classify::{Classifier, PathSet};
+// The declarations the documents are derived from (what `#[portos_route]`
+// and `#[portos_event]` emit) live with the tool descriptor; they are
+// re-exported here, where they have always been named.
+pub use crate::descriptor::{
+    Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec, PortosEvent,
+    RouteEffect, RouteEntry, RouteSpec, SchemaFn, ToolPrivacy,
 };
+pub use events_doc::{AsyncApiOptions, EventInventory, EventInventoryError};
+pub use openapi::{OpenApiOptions, Placement};
 pub use tools_min::ToolsMinError;
 
-/// Every declared operation, checked and in document order (path, then method).
+/// Every declared operation, checked and in document order (path, then
+/// method), with the application's [`Classifier`] for their access class.
 #[derive(Debug)]
 pub struct Inventory {
     routes: Vec<&'static RouteSpec>,
+    classifier: Classifier,
 }
 
 /// Two declarations of one operation, or a malformed path.
@@ -71,13 +74,32 @@ impl Inventory {
             }
         }
         if problems.is_empty() {
-            Ok(Inventory { routes })
+            Ok(Inventory {
+                routes,
+                classifier: Classifier::default(),
+            })
         } else {
             Err(InventoryError { problems })
         }
     }
 
+    /// Classifies undeclared access with the application's paths (the
+    /// default puts every undeclared operation behind authentication).
+    pub fn with_classifier(mut self, classifier: Classifier) -> Inventory {
+        self.classifier = classifier;
+        self
+    }
+
     pub fn routes(&self) -> &[&'static RouteSpec] {
         &self.routes
+    }
+
+    pub fn classifier(&self) -> &Classifier {
+        &self.classifier
+    }
+
+    /// The access class of `route`, declared or classified.
+    pub fn access(&self, route: &RouteSpec) -> Access {
+        self.classifier.access(route)
     }
 }

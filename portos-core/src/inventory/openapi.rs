@@ -7,8 +7,8 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 use super::Inventory;
-use super::classify::{self, title_case};
-use super::route::{Access, RouteSpec};
+use super::classify::{self, Classifier, title_case};
+use crate::descriptor::{Access, RouteSpec};
 
 /// What varies between the internal and the public document.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ pub struct OpenApiOptions<'a> {
 #[derive(Clone, Debug)]
 pub struct Placement {
     pub tag: String,
-    /// The tag's description; `None` → "<Label> API (<n> operations)".
+    /// The tag's description; `None` → `"<Label> API (<n> operations)"`.
     pub tag_description: Option<String>,
     pub secured: bool,
 }
@@ -33,11 +33,11 @@ pub struct Placement {
 impl Placement {
     /// The internal document's rule: tagged by domain, secured unless the
     /// operation is always public.
-    pub fn by_domain(route: &RouteSpec) -> Placement {
+    pub fn by_domain(route: &RouteSpec, classifier: &Classifier) -> Placement {
         Placement {
             tag: classify::domain(route.path),
             tag_description: None,
-            secured: classify::access(route) != Access::AlwaysPublic,
+            secured: classifier.access(route) != Access::AlwaysPublic,
         }
     }
 }
@@ -61,7 +61,7 @@ impl Inventory {
             let entry = tag_counts.entry(placement.tag.clone()).or_default();
             entry.0 += 1;
             entry.1.clone_from(&placement.tag_description);
-            let operation = operation(route, &placement, &mut generator);
+            let operation = operation(route, self.access(route), &placement, &mut generator);
             let item = paths
                 .entry(route.path.to_owned())
                 .or_insert_with(|| Value::Object(Map::new()));
@@ -101,8 +101,12 @@ impl Inventory {
     }
 }
 
-fn operation(route: &RouteSpec, placement: &Placement, generator: &mut SchemaGenerator) -> Value {
-    let access = classify::access(route);
+fn operation(
+    route: &RouteSpec,
+    access: Access,
+    placement: &Placement,
+    generator: &mut SchemaGenerator,
+) -> Value {
     let modeled = route.is_modeled();
     let mut op = Map::new();
     op.insert(

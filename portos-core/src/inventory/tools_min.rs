@@ -6,7 +6,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 use super::Inventory;
-use super::route::{HttpToolEffect, RouteSpec, SchemaFn};
+use crate::descriptor::{HttpToolEffect, RouteSpec, SchemaFn};
 use crate::schema::{SchemaError, project_input, project_output};
 
 /// The dialect of every schema in the resource.

@@ -11,11 +11,12 @@ use tokio_util::sync::CancellationToken;
 use super::idempotency::CallStore;
 use super::order::catalog_rank;
 use super::{RegisteredTool, Registry, RegistryLimits, ResultObserver};
-use crate::catalog::EntryText;
 use crate::context::StateMap;
-use crate::contract::{Policy, SCHEMA_VERSION, is_callable_name, is_provider_name};
-use crate::descriptor::{TOOLS, ToolDescriptor};
-use crate::schema;
+use crate::contract::{
+    Policy, RESERVED_NAME_PREFIX, SCHEMA_VERSION, is_callable_name, is_provider_name,
+};
+use crate::descriptor::ToolDescriptor;
+use crate::{linked, schema};
 
 /// Every problem found while building, one line each.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,12 +41,14 @@ pub struct RegistryBuilder {
     state: StateMap,
     descriptors: Option<Vec<&'static ToolDescriptor>>,
     observers: Vec<ResultObserver>,
+    order: &'static [&'static str],
 }
 
 impl fmt::Debug for RegistryBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RegistryBuilder")
             .field("limits", &self.limits)
+            .field("order", &self.order.len())
             .finish_non_exhaustive()
     }
 }
@@ -68,6 +71,14 @@ impl RegistryBuilder {
         self
     }
 
+    /// The catalog order: these canonical names first, in this order; every
+    /// other tool after them, by canonical name. Without it, every tool is
+    /// listed by canonical name. A name that no linked tool has is ignored.
+    pub fn order(mut self, names: &'static [&'static str]) -> Self {
+        self.order = names;
+        self
+    }
+
     /// Uses these descriptors instead of every linked tool (tests, embedding).
     pub fn descriptors(
         mut self,
@@ -78,8 +89,11 @@ impl RegistryBuilder {
     }
 
     pub fn build(self) -> Result<Registry, RegistryBuildError> {
-        let mut descriptors = self.descriptors.unwrap_or_else(|| TOOLS.iter().collect());
-        descriptors.sort_by_cached_key(|d| catalog_rank(d.name));
+        let mut descriptors = self
+            .descriptors
+            .unwrap_or_else(|| linked::tools().collect());
+        let order = self.order;
+        descriptors.sort_by_cached_key(|d| catalog_rank(order, d.name));
 
         let mut problems = Vec::new();
         let mut index: HashMap<&'static str, usize> = HashMap::new();
@@ -132,7 +146,7 @@ impl RegistryBuilder {
 /// descriptor can also be written by hand.
 fn check_descriptor(d: &ToolDescriptor, problems: &mut Vec<String>) {
     let at = d.location;
-    if !is_callable_name(d.name) || d.name.starts_with("recipe.") {
+    if !is_callable_name(d.name) || d.name.starts_with(RESERVED_NAME_PREFIX) {
         problems.push(format!(
             "tool name `{}` ({at}) breaks the naming rule [A-Za-z0-9._-]{{1,100}}",
             d.name
@@ -228,7 +242,6 @@ fn registered(
         output_schema: json!({"type": "object", "additionalProperties": true}),
         result_schema,
         validator,
-        text: EntryText::default(),
     }
 }
 

@@ -60,17 +60,11 @@ pub struct RegisteredTool {
     /// The adapter's own typed output schema, for documentation.
     pub result_schema: Value,
     validator: jsonschema::Validator,
-    /// The tool's catalog entries, rendered once.
-    text: crate::catalog::EntryText,
 }
 
 impl RegisteredTool {
     pub fn name(&self) -> &'static str {
         self.descriptor.name
-    }
-
-    pub(crate) fn text(&self) -> &crate::catalog::EntryText {
-        &self.text
     }
 }
 

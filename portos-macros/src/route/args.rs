@@ -8,6 +8,7 @@ use syn::{LitInt, LitStr, Token, Type, bracketed, parenthesized};
 
 use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
+use crate::names;
 
 pub const KEYS: &[&str] = &[
     "method",
@@ -21,21 +22,11 @@ pub const KEYS: &[&str] = &[
     "access",
     "side_effect",
     "tool",
+    "crate",
 ];
 
 /// The keys of `tool(...)`, the `x-portos-tool` annotation (BEHAVIOUR §9.3).
 pub const TOOL_KEYS: &[&str] = &["name", "privacy", "side_effect", "async"];
-pub const TOOL_PRIVACY: &[&str] = &["personal", "internal"];
-pub const TOOL_SIDE_EFFECTS: &[&str] = &["read", "local-compute", "write", "destructive"];
-
-pub const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE"];
-pub const ACCESS: &[&str] = &[
-    "always-public",
-    "loopback",
-    "externally-exposable",
-    "authenticated-ui",
-];
-pub const SIDE_EFFECTS: &[&str] = &["read", "write", "destructive", "process-control"];
 
 /// A declared error answer: `(status, "CODE")`.
 pub struct ErrorArg {
@@ -56,6 +47,8 @@ pub struct RouteArgs {
     pub access: Option<Spanned<String>>,
     pub side_effect: Option<Spanned<String>>,
     pub tool: Option<ToolArg>,
+    /// `crate = path`: where portos-core is reached from the user's crate.
+    pub krate: Option<syn::Path>,
 }
 
 /// `tool(name = "clock.now", privacy = "internal", side_effect = "read", async)`:
@@ -103,6 +96,7 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
             }
             "errors" => out.errors = errors(cx, meta.value()?)?,
             "tool" => out.tool = tool(cx, &meta, span)?,
+            "crate" => out.krate = crate::krate::parse_or_skip(cx, &meta)?,
             other => {
                 if meta.input.peek(Token![=]) {
                     meta.value()?.parse::<syn::Expr>()?;
@@ -226,12 +220,12 @@ fn errors(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<Vec<ErrorArg>> {
 /// Cross-field and vocabulary rules; returns false when anything is wrong.
 pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
     match &args.method {
-        Some(method) if !METHODS.contains(&method.value.as_str()) => cx.error_at(
+        Some(method) if names::find(names::HTTP_METHODS, &method.value).is_none() => cx.error_at(
             method.span,
             format!(
                 "unknown method `{}`; expected one of: {}",
                 method.value,
-                METHODS.join(", ")
+                names::names(names::HTTP_METHODS).join(", ")
             ),
         ),
         Some(_) => {}
@@ -245,18 +239,18 @@ pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
         None => cx.error_at(fn_span, "#[portos_route] needs `path = \"/api/...\"`"),
     }
     for (value, allowed, what) in [
-        (&args.access, ACCESS, "access"),
-        (&args.side_effect, SIDE_EFFECTS, "side_effect"),
+        (&args.access, names::ROUTE_ACCESS, "access"),
+        (&args.side_effect, names::ROUTE_EFFECTS, "side_effect"),
     ] {
         if let Some(value) = value
-            && !allowed.contains(&value.value.as_str())
+            && names::find(allowed, &value.value).is_none()
         {
             cx.error_at(
                 value.span,
                 format!(
                     "unknown {what} `{}`; expected one of: {}",
                     value.value,
-                    allowed.join(", ")
+                    names::names(allowed).join(", ")
                 ),
             );
         }
@@ -292,16 +286,16 @@ fn check_tool(cx: &Ctxt, tool: &ToolArg) {
         None => cx.error_at(tool.span, "`tool(...)` needs `name = \"...\"`"),
     }
     for (value, allowed, what) in [
-        (&tool.privacy, TOOL_PRIVACY, "privacy"),
-        (&tool.side_effect, TOOL_SIDE_EFFECTS, "side_effect"),
+        (&tool.privacy, names::TOOL_PRIVACY, "privacy"),
+        (&tool.side_effect, names::HTTP_TOOL_EFFECTS, "side_effect"),
     ] {
         match value {
-            Some(value) if !allowed.contains(&value.value.as_str()) => cx.error_at(
+            Some(value) if names::find(allowed, &value.value).is_none() => cx.error_at(
                 value.span,
                 format!(
                     "unknown tool {what} `{}`; expected one of: {}",
                     value.value,
-                    allowed.join(", ")
+                    names::names(allowed).join(", ")
                 ),
             ),
             Some(_) => {}
@@ -309,7 +303,7 @@ fn check_tool(cx: &Ctxt, tool: &ToolArg) {
                 tool.span,
                 format!(
                     "`tool(...)` needs `{what} = \"...\"` (one of: {})",
-                    allowed.join(", ")
+                    names::names(allowed).join(", ")
                 ),
             ),
         }

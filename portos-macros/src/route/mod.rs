@@ -4,13 +4,15 @@
 //! it, so what is served and what is documented are the same list.
 
 mod args;
+mod server;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ItemFn;
 use syn::spanned::Spanned as _;
 
 use crate::ctxt::Ctxt;
+use crate::names::{self, Term};
 
 pub fn portos_route(args: TokenStream, item: &TokenStream) -> TokenStream {
     let item_fn: ItemFn = match syn::parse2(item.clone()) {
@@ -58,35 +60,32 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
         fn_name.to_string().to_ascii_uppercase(),
         span = Span::call_site()
     );
-    let core = quote!(::portos_core::inventory);
-    let server = quote!(::portos_server::__private);
+    let private = crate::krate::private_path(args.krate.as_ref());
+    let server::ServerPaths { method_route, axum } = server::server_paths();
     let method_name = args.method.as_ref().map_or("GET", |m| m.value.as_str());
-    let method = format_ident!(
-        "{}",
-        crate::names::variant_name(&method_name.to_ascii_lowercase())
-    );
+    let method = variant(names::HTTP_METHODS, method_name);
     let filter = format_ident!("{}", method_name);
     let path = args.path.as_ref().map_or("/", |p| p.value.as_str());
     let summary = option_str(args.summary.as_ref().map(|s| s.value.as_str()));
     let description = crate::doc::doc_text(&item.attrs);
     let access = match &args.access {
         Some(a) => {
-            let v = format_ident!("{}", crate::names::variant_name(&a.value));
-            quote!(::core::option::Option::Some(#core::Access::#v))
+            let v = variant(names::ROUTE_ACCESS, &a.value);
+            quote!(::core::option::Option::Some(#private::Access::#v))
         }
         None => quote!(::core::option::Option::None),
     };
     let side_effect = match &args.side_effect {
         Some(a) => {
-            let v = format_ident!("{}", crate::names::variant_name(&a.value));
-            quote!(::core::option::Option::Some(#core::RouteEffect::#v))
+            let v = variant(names::ROUTE_EFFECTS, &a.value);
+            quote!(::core::option::Option::Some(#private::RouteEffect::#v))
         }
         None => quote!(::core::option::Option::None),
     };
     let schema = |ty: Option<&syn::Type>| match ty {
         Some(ty) => quote_spanned! {ty.span()=>
             ::core::option::Option::Some(
-                ::portos_core::__private::schemars::SchemaGenerator::subschema_for::<#ty> as #core::SchemaFn
+                #private::schemars::SchemaGenerator::subschema_for::<#ty> as #private::SchemaFn
             )
         },
         None => quote!(::core::option::Option::None),
@@ -97,33 +96,29 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     let status = args.status.as_ref().map_or(200, |s| s.value);
     let errors = args.errors.iter().map(|e| {
         let (status, code) = (e.status, &e.code);
-        quote!(#core::ErrorSpec { status: #status, code: #code })
+        quote!(#private::ErrorSpec { status: #status, code: #code })
     });
     let tool = match &args.tool {
         Some(tool) => {
             let name = tool.name.as_ref().map_or("", |n| n.value.as_str());
-            let privacy = format_ident!(
-                "{}",
-                crate::names::variant_name(
-                    tool.privacy
-                        .as_ref()
-                        .map_or("internal", |p| p.value.as_str())
-                )
+            let privacy = variant(
+                names::TOOL_PRIVACY,
+                tool.privacy
+                    .as_ref()
+                    .map_or("internal", |p| p.value.as_str()),
             );
-            let effect = format_ident!(
-                "{}",
-                crate::names::variant_name(
-                    tool.side_effect
-                        .as_ref()
-                        .map_or("read", |p| p.value.as_str())
-                )
+            let effect = variant(
+                names::HTTP_TOOL_EFFECTS,
+                tool.side_effect
+                    .as_ref()
+                    .map_or("read", |p| p.value.as_str()),
             );
             let is_async = tool.is_async;
-            quote!(::core::option::Option::Some(#core::HttpToolSpec {
+            quote!(::core::option::Option::Some(#private::HttpToolSpec {
                 name: #name,
                 version: 1,
-                privacy: #core::ToolPrivacy::#privacy,
-                side_effect: #core::HttpToolEffect::#effect,
+                privacy: #private::ToolPrivacy::#privacy,
+                side_effect: #private::HttpToolEffect::#effect,
                 is_async: #is_async,
             }))
         }
@@ -132,11 +127,9 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            #[::portos_core::__private::linkme::distributed_slice(#core::ROUTES)]
-            #[linkme(crate = ::portos_core::__private::linkme)]
-            static #static_name: #core::RouteEntry = #core::RouteEntry {
-                spec: #core::RouteSpec {
-                    method: #core::HttpMethod::#method,
+            #private::register!(ROUTES, #static_name: #private::RouteEntry = #private::RouteEntry {
+                spec: #private::RouteSpec {
+                    method: #private::HttpMethod::#method,
                     path: #path,
                     summary: #summary,
                     description: #description,
@@ -148,7 +141,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                     success_status: #status,
                     errors: &[#(#errors),*],
                     tool: #tool,
-                    location: ::portos_core::SourceLocation {
+                    location: #private::SourceLocation {
                         file: ::core::file!(),
                         line: ::core::line!(),
                         column: ::core::column!(),
@@ -156,13 +149,20 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                 },
                 handler: || {
                     // The concrete type is checked here, at compile time.
-                    let handler: ::portos_server::http::MethodRoute =
-                        #server::axum::routing::on(#server::axum::routing::MethodFilter::#filter, #fn_name);
+                    let handler: #method_route =
+                        #axum::routing::on(#axum::routing::MethodFilter::#filter, #fn_name);
                     ::std::boxed::Box::new(handler)
                 },
-            };
+            });
         };
     }
+}
+
+/// The portos-core variant of a checked word (registration runs only when
+/// every word was found in its table).
+fn variant(terms: &[Term], name: &str) -> Ident {
+    let variant = names::find(terms, name).map_or("Unknown", |term| term.variant);
+    Ident::new(variant, Span::call_site())
 }
 
 fn option_str(value: Option<&str>) -> TokenStream {

@@ -4,6 +4,7 @@
 //! gives the runtime what these domains need (their tables, state, the
 //! exposable API groups, the Agent Tools context and the contract's facts).
 
+pub mod contract_facts;
 pub mod domains;
 pub mod shared;
 pub mod store;
@@ -68,7 +69,10 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         .state(domains::processes::ProcessWatch::new(
             options.watch_processes.clone(),
         ))
-        .context_tools(domains::agent_context::PortosContext::default());
+        .context_tools(domains::agent_context::PortosContext::default())
+        .tool_order(contract_facts::TOOL_ORDER)
+        .intents(contract_facts::INTENTS)
+        .always_public_prefixes(contract_facts::ALWAYS_PUBLIC_PREFIXES);
     for api in EXPOSABLE_APIS {
         builder = builder.exposable_api(api);
     }

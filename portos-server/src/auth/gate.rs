@@ -39,6 +39,8 @@ pub struct AuthContext {
 pub struct GateState {
     pub auth: Auth,
     pub api_access: ApiAccessCache,
+    /// Which paths pass without credentials.
+    pub classifier: portos_core::inventory::Classifier,
 }
 
 pub async fn gate(
@@ -88,8 +90,7 @@ pub async fn gate(
         authenticated: method.is_some(),
         method,
     };
-    if method.is_none() && !portos_core::inventory::classify::is_always_public(request.uri().path())
-    {
+    if method.is_none() && !state.classifier.is_always_public(request.uri().path()) {
         return ApiError::new(
             StatusCode::UNAUTHORIZED,
             "AUTH_REQUIRED",

@@ -23,7 +23,7 @@ pub const PASSWORD_SETTING: &str = "auth.passwordHash";
 
 /// Paths that pass the gate without credentials (the inventory classifies
 /// them `always-public` from the same list).
-pub use portos_core::inventory::classify::ALWAYS_PUBLIC_PATHS as ALWAYS_PUBLIC;
+pub use crate::http::access::ALWAYS_PUBLIC_PATHS as ALWAYS_PUBLIC;
 
 /// The authentication state shared by the gate and the auth routes.
 #[derive(Clone, Debug)]

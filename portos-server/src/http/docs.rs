@@ -8,9 +8,10 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use portos_core::inventory::classify;
-use portos_core::inventory::{Access, EVENTS, EventInventory, OpenApiOptions, Placement};
-use portos_core::portos_route;
+use portos_core::inventory::{
+    Access, AsyncApiOptions, Classifier, EventInventory, OpenApiOptions, Placement,
+};
+use portos_core::{linked, portos_route};
 use serde_json::Value;
 
 use super::{ApiError, inventory};
@@ -38,6 +39,7 @@ pub struct Documents {
     name: String,
     version: String,
     bind: SocketAddr,
+    classifier: Classifier,
     routes_catalog: OnceLock<Result<Value, String>>,
     tools_min: OnceLock<Result<Bytes, String>>,
     events_json: OnceLock<Result<Bytes, String>>,
@@ -59,11 +61,12 @@ fn text_of(
 impl Documents {
     /// `identity` names the documents; the AsyncAPI server address is the
     /// bind address.
-    pub fn new(identity: &Identity, bind: SocketAddr) -> Documents {
+    pub fn new(identity: &Identity, bind: SocketAddr, classifier: Classifier) -> Documents {
         Documents {
             name: identity.name.clone(),
             version: identity.version.clone(),
             bind,
+            classifier,
             routes_catalog: OnceLock::new(),
             tools_min: OnceLock::new(),
             events_json: OnceLock::new(),
@@ -79,7 +82,7 @@ impl Documents {
         let base = self
             .routes_catalog
             .get_or_init(|| {
-                Ok(inventory()
+                Ok(inventory(self.classifier)
                     .map_err(|error| error.to_string())?
                     .catalog_json())
             })
@@ -95,7 +98,7 @@ impl Documents {
     /// The HTTP tools resource (`--dump-tools-min`).
     pub fn tools_min(&self) -> Result<Bytes, String> {
         text_of(&self.tools_min, || {
-            inventory()
+            inventory(self.classifier)
                 .map_err(|error| error.to_string())?
                 .tools_min(&self.version)
                 .map(|value| value.to_string())
@@ -106,7 +109,7 @@ impl Documents {
     /// OpenAPI 3.0.3 of every operation (`--dump-openapi`).
     pub fn internal_openapi(&self) -> Result<Bytes, String> {
         text_of(&self.internal_openapi, || {
-            let inventory = inventory().map_err(|error| error.to_string())?;
+            let inventory = inventory(self.classifier).map_err(|error| error.to_string())?;
             let title = format!("{} Internal HTTP API", self.name);
             Ok(inventory
                 .openapi(
@@ -116,7 +119,7 @@ impl Documents {
                         description: "Every HTTP operation this server mounts, derived from its #[portos_route] declarations.",
                         server_url: None,
                     },
-                    |route| Some(Placement::by_domain(route)),
+                    |route| Some(Placement::by_domain(route, inventory.classifier())),
                 )
                 .to_string())
         })
@@ -136,7 +139,7 @@ impl Documents {
         {
             return Ok(text.clone());
         }
-        let inventory = inventory().map_err(|error| error.to_string())?;
+        let inventory = inventory(self.classifier).map_err(|error| error.to_string())?;
         let title = format!("{} Public API", self.name);
         let document = inventory.openapi(
             &OpenApiOptions {
@@ -146,7 +149,7 @@ impl Documents {
                 server_url: None,
             },
             |route| {
-                if classify::access(route) != Access::ExternallyExposable || !route.is_modeled() {
+                if inventory.access(route) != Access::ExternallyExposable || !route.is_modeled() {
                     return None;
                 }
                 let (api, exposure) = access.for_path(route.path)?;
@@ -172,19 +175,24 @@ impl Documents {
     /// AsyncAPI 3.0.0 of the Socket.IO transport (`--dump-asyncapi`).
     pub fn asyncapi(&self) -> Result<Bytes, String> {
         text_of(&self.asyncapi, || {
-            let mut document = event_inventory()?.asyncapi(&self.version, &self.bind.to_string());
-            // portos-core words these for PortOS; the document names this
-            // server, as the OpenAPI documents do.
-            document["info"]["title"] = format!("{} Socket.IO API", self.name).into();
-            document["servers"]["local"]["description"] =
-                format!("This {} server's Socket.IO endpoint.", self.name).into();
-            Ok(document.to_string())
+            let title = format!("{} Socket.IO API", self.name);
+            let server_description = format!("This {} server's Socket.IO endpoint.", self.name);
+            let host = self.bind.to_string();
+            Ok(event_inventory()?
+                .asyncapi(&AsyncApiOptions {
+                    title: &title,
+                    version: &self.version,
+                    description: "Socket.IO events of this server, derived from its #[portos_event] declarations.",
+                    host: &host,
+                    server_description: &server_description,
+                })
+                .to_string())
         })
     }
 }
 
 fn event_inventory() -> Result<EventInventory, String> {
-    EventInventory::new(EVENTS.iter()).map_err(|error| error.to_string())
+    EventInventory::new(linked::events()).map_err(|error| error.to_string())
 }
 
 /// The Socket.IO events: names, directions, payload schemas.

@@ -2,10 +2,10 @@
 //! pieces an application's routes use: [`ApiError`], [`body::JsonBody`],
 //! [`query`].
 
+pub mod access;
 mod agent_context;
 mod auth;
 pub mod body;
-mod catalog_cache;
 pub mod docs;
 mod error;
 mod explorer;
@@ -22,7 +22,6 @@ use portos_core::inventory::InventoryError;
 use tower::Layer;
 use tower_http::trace::TraceLayer;
 
-pub use catalog_cache::{CatalogCache, ServedCatalog};
 pub use error::ApiError;
 pub use route::{MethodRoute, inventory};
 
@@ -31,12 +30,13 @@ use crate::app::App;
 /// The full router of the server, mounted from the link-time route list.
 pub fn router(app: App) -> Result<Router, InventoryError> {
     // The same check the documents rely on: one declaration per operation.
-    inventory()?;
+    inventory(app.classifier)?;
     let body_limit = app.config.body_limit;
     let gate = axum::middleware::from_fn_with_state(
         std::sync::Arc::new(crate::auth::GateState {
             auth: app.auth.clone(),
             api_access: app.api_access.clone(),
+            classifier: app.classifier,
         }),
         crate::auth::gate,
     );

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use axum::Router;
 use axum::routing::MethodRouter;
-use portos_core::inventory::{Inventory, InventoryError, ROUTES};
+use portos_core::inventory::{Classifier, Inventory, InventoryError};
+use portos_core::linked;
 
 use super::ApiError;
 use crate::app::App;
@@ -15,9 +16,11 @@ use crate::app::App;
 /// What a `#[portos_route]` handler becomes.
 pub type MethodRoute = MethodRouter<App>;
 
-/// The checked inventory of every linked route (duplicates refused).
-pub fn inventory() -> Result<Inventory, InventoryError> {
-    Inventory::new(ROUTES.iter().map(|route| &route.spec))
+/// The checked inventory of every linked route (duplicates refused), its
+/// access classes by `classifier`.
+pub fn inventory(classifier: Classifier) -> Result<Inventory, InventoryError> {
+    Inventory::new(linked::routes().map(|route| &route.spec))
+        .map(|inventory| inventory.with_classifier(classifier))
 }
 
 /// Mounts every linked route. The inventory check (run at start-up) is what
@@ -26,7 +29,7 @@ pub fn inventory() -> Result<Inventory, InventoryError> {
 pub fn mount(mut router: Router<App>) -> Result<Router<App>, InventoryError> {
     let mut by_path: BTreeMap<&str, MethodRoute> = BTreeMap::new();
     let mut problems = Vec::new();
-    for route in ROUTES.iter() {
+    for route in linked::routes() {
         let Ok(handler) = (route.handler)().downcast::<MethodRoute>() else {
             problems.push(format!(
                 "`{} {}` ({}) is not a handler of this server",

@@ -35,35 +35,32 @@ async fn catalog(State(app): State<App>, request: Request) -> Result<Response, A
     let query = CatalogQuery::parse(pairs.iter().map(|(k, v)| (k.as_ref(), v.as_ref())))?;
     let headers = request.headers();
     let grants = app.grants.current().for_catalog(query.scope);
-    let catalog = app
-        .catalogs
-        .get(&app.registry, query, grants)
+    let catalog = app.catalogs.catalog(&query, grants);
+    let etag = HeaderValue::from_str(&catalog.etag)
         .map_err(|error| ApiError::internal(error.to_string()))?;
 
     let cache = HeaderValue::from_static("private, no-cache");
     let matches = headers
         .get(header::IF_NONE_MATCH)
-        .is_some_and(|value| value == catalog.etag);
+        .is_some_and(|value| value == etag);
     if matches {
         return Ok((
             StatusCode::NOT_MODIFIED,
-            [
-                (header::ETAG, catalog.etag.clone()),
-                (header::CACHE_CONTROL, cache),
-            ],
+            [(header::ETAG, etag), (header::CACHE_CONTROL, cache)],
         )
             .into_response());
     }
     Ok((
         [
-            (header::ETAG, catalog.etag.clone()),
+            (header::ETAG, etag),
             (header::CACHE_CONTROL, cache),
             (
                 header::CONTENT_TYPE,
                 HeaderValue::from_static("application/json"),
             ),
         ],
-        catalog.body.clone(),
+        // The memoized body, shared rather than copied.
+        axum::body::Bytes::from_owner(catalog.shared_bytes()),
     )
         .into_response())
 }

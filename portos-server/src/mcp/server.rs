@@ -112,20 +112,10 @@ impl McpServer {
             intent: None,
             format: CatalogFormat::Mcp,
         };
-        // The served catalog cache already holds this body; MCP catalogs
+        // The served catalog memo already holds this body; MCP catalogs
         // list only granted tools.
-        let served = match self
-            .app
-            .catalogs
-            .get(&self.app.registry, query, config.grants())
-        {
-            Ok(served) => served,
-            Err(error) => {
-                tracing::error!(%error, "cannot render the agent catalog");
-                return Vec::new();
-            }
-        };
-        serde_json::from_slice::<Value>(&served.body)
+        let served = self.app.catalogs.catalog(&query, config.grants());
+        serde_json::from_str::<Value>(served.to_json())
             .ok()
             .and_then(|mut body| body.get_mut("tools").map(Value::take))
             .and_then(|tools| match tools {

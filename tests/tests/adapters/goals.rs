@@ -5,8 +5,7 @@
 use portos::domains::goals::model::{Goal, GoalNote};
 use portos::domains::goals::store as goals;
 use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolResult,
-    ToolState,
+    Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolResult, ToolState,
 };
 use portos_tests as _;
 use serde_json::json;
@@ -427,7 +426,7 @@ fn the_catalog_describes_the_goal_tools() {
         assert_eq!(tool.descriptor.policy.scopes, Scope::ALL);
         assert_eq!(tool.descriptor.policy.capabilities, [capability]);
         assert_eq!(tool.descriptor.policy.side_effect, side_effect);
-        assert_eq!(tool.descriptor.intent.group, Some(IntentGroup::Goals));
+        assert_eq!(tool.descriptor.intent.group, Some("goals"));
         let schema = tool.input_schema.to_string();
         assert!(
             !schema.contains("minimum") && !schema.contains("maximum"),

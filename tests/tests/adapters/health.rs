@@ -4,9 +4,7 @@
 
 use portos::domains::health::model::{DayEntries, Drink, Nicotine};
 use portos::domains::health::store as health;
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolState,
-};
+use portos_core::{Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolState};
 use portos_tests as _;
 use serde_json::{Value, json};
 use support::{read_write, result};
@@ -552,7 +550,7 @@ fn the_catalog_describes_the_health_tools() {
         assert_eq!(descriptor.policy.scopes, Scope::ALL);
         assert_eq!(descriptor.policy.capabilities, [capability]);
         assert_eq!(descriptor.policy.side_effect, side_effect);
-        assert_eq!(descriptor.intent.group, Some(IntentGroup::Meatspace));
+        assert_eq!(descriptor.intent.group, Some("meatspace"));
         // Ranges are the adapter's to check: the schema carries JSON types only.
         let schema = tool.input_schema.to_string();
         assert!(

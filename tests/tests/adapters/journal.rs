@@ -1,9 +1,7 @@
 //! journal.append / journal.read through the registry on a real SQLite
 //! store in a temporary directory (BEHAVIOUR §3 rows 15–16).
 
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, IntentGroup, Scope, SideEffect, ToolState,
-};
+use portos_core::{Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolState};
 use portos_tests as _;
 use serde_json::json;
 use support::{read_write, result};
@@ -233,7 +231,7 @@ fn the_catalog_describes_the_journal_tools() {
         [Capability::ReadPortos]
     );
     assert_eq!(read.descriptor.policy.side_effect, SideEffect::Read);
-    assert_eq!(read.descriptor.intent.group, Some(IntentGroup::Dailylog));
+    assert_eq!(read.descriptor.intent.group, Some("dailylog"));
     assert!(f.registry.resolve("journal_append").is_some());
     assert!(f.registry.resolve("journal_read").is_some());
 }

@@ -183,7 +183,10 @@ fn the_internal_openapi_document_holds_together() {
                 assert!(declared, "{method} {path} declares {param}");
             }
             let security = operation["security"].as_array().expect("security");
-            if portos_core::inventory::classify::is_always_public(path) {
+            let classifier = portos_server::http::access::classifier(
+                portos::contract_facts::ALWAYS_PUBLIC_PREFIXES,
+            );
+            if classifier.is_always_public(path) {
                 assert!(security.is_empty());
             } else {
                 assert_eq!(security.len(), 2, "{method} {path}");

@@ -10,7 +10,7 @@ use portos_core::{portos_tool, AdapterError};
     side_effect = "readonly",
     confirmation = "maybe",
     colour = "blue",
-    intent_group = "greetings",
+    intent_group = "Greetings!",
 )]
 fn hello(a: String, b: String) -> Result<String, AdapterError> {
     Ok(a + &b)

@@ -12,8 +12,7 @@ async fn request_id(ctx: ToolContext) -> Result<Value, AdapterError> {
 }
 
 fn main() {
-    let tool = portos_core::TOOLS
-        .iter()
+    let tool = portos_core::linked::tools()
         .find(|tool| tool.name == "demo.request-id")
         .expect("the tool is in the link-time list");
     portos_core::Registry::builder()

@@ -30,8 +30,7 @@ async fn greet(ctx: &ToolContext, args: GreetArgs) -> Result<Greeting, AdapterEr
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let tool = portos_core::TOOLS
-        .iter()
+    let tool = portos_core::linked::tools()
         .find(|tool| tool.name == "demo.greet")
         .expect("the tool is in the link-time list");
     // The schemas come from the types, not from a fallback.

@@ -1,4 +1,4 @@
-use portos_core::{portos_tool, AdapterError, Confirmation, IntentGroup, SideEffect, ToolContext};
+use portos_core::{portos_tool, AdapterError, Confirmation, SideEffect, ToolContext};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -39,8 +39,7 @@ async fn purge(_ctx: &ToolContext, args: PurgeArgs) -> Result<Purged, AdapterErr
 }
 
 fn main() {
-    let tool = portos_core::TOOLS
-        .iter()
+    let tool = portos_core::linked::tools()
         .find(|tool| tool.name == "demo.feeds.purge")
         .expect("the tool is in the link-time list");
     portos_core::Registry::builder()
@@ -59,6 +58,6 @@ fn main() {
     assert!(tool.policy.is_async);
     assert!(matches!(tool.policy.confirmation, Confirmation::None));
     assert!(tool.policy.open_world);
-    assert!(matches!(tool.intent.group, Some(IntentGroup::Feeds)));
+    assert_eq!(tool.intent.group, Some("feeds"));
     assert!(tool.intent.suppress_on_form_fill);
 }

@@ -16,8 +16,7 @@ async fn ping() -> Result<Pong, AdapterError> {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let tool = portos_core::TOOLS
-        .iter()
+    let tool = portos_core::linked::tools()
         .find(|tool| tool.name == "demo.ping")
         .expect("the tool is in the link-time list");
     assert_eq!(tool.provider_name, "demo_ping");

@@ -18,8 +18,7 @@ async fn calendar() -> std::result::Result<BTreeMap<String, String>, std::io::Er
 
 fn main() {
     for name in ["demo.clock", "demo.calendar"] {
-        let tool = portos_core::TOOLS
-            .iter()
+        let tool = portos_core::linked::tools()
             .find(|tool| tool.name == name)
             .expect("the tool is in the link-time list");
         portos_core::Registry::builder()

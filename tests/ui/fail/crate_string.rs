@@ -2,10 +2,10 @@ use portos_core::{portos_tool, AdapterError};
 
 /// Say hello.
 #[portos_tool(
+    crate = "my_sdk::portos_core",
     name = "demo.hello",
-    scopes = ["voice"],
+    scopes = ["ui"],
     side_effect = "read",
-    intent_group = "greetings",
 )]
 async fn hello() -> Result<String, AdapterError> {
     Ok("hello".to_owned())

@@ -1,19 +1,25 @@
-//! What `#[portos_tool]` emits: a `static ToolDescriptor` of const data and
-//! function pointers, collected at link time into [`TOOLS`].
+//! What the attributes emit: const data and function pointers, collected at
+//! link time (see [`linked`](crate::linked)). `#[portos_tool]` emits a
+//! [`ToolDescriptor`] (here), `#[portos_route]` a [`RouteEntry`] (`route`)
+//! and `#[portos_event]` an [`EventSpec`] (`event`). The registry and the
+//! inventory are built from these; they depend on nothing above them.
+
+mod event;
+mod route;
+
+pub use event::{Direction, EventSpec, PortosEvent};
+pub use route::{
+    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, RouteEffect, RouteEntry,
+    RouteSpec, SchemaFn, ToolPrivacy,
+};
 
 use std::fmt;
 
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::catalog::IntentGroup;
 use crate::context::ToolContext;
 use crate::contract::{Capability, Confirmation, Scope, SideEffect};
-
-/// Every tool linked into the binary. Read it through
-/// [`Registry`](crate::Registry), which checks it once at start-up.
-#[linkme::distributed_slice]
-pub static TOOLS: [ToolDescriptor];
 
 /// One tool, as declared. Const data only; schemas are computed from the
 /// function pointers when the registry is built.
@@ -57,9 +63,13 @@ pub struct PolicyDecl {
 
 /// How the catalog's intent filter treats the tool (BEHAVIOUR §2.6). A tool
 /// with no group and no suppression is always listed.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IntentRule {
-    pub group: Option<IntentGroup>,
+    /// The intent group that lists the tool. Which groups exist, and what
+    /// switches each on, is the application's
+    /// `catalog::IntentGroups`; the catalog layer
+    /// refuses a group it was not given.
+    pub group: Option<&'static str>,
     /// Dropped when the intent looks like filling in a UI form.
     pub suppress_on_form_fill: bool,
 }
@@ -123,3 +133,34 @@ impl fmt::Debug for BoundCall {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct ArgumentError(pub String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The route and event enums and the tables `#[portos_route]` and
+    /// `#[portos_event]` check against are one list.
+    #[test]
+    fn route_and_event_enums_follow_the_tables() {
+        fn same<T: Copy + fmt::Debug + serde::Serialize>(
+            all: &[T],
+            terms: &[portos_vocabulary::Term],
+        ) {
+            assert_eq!(all.len(), terms.len());
+            for (value, term) in all.iter().zip(terms) {
+                assert_eq!(format!("{value:?}"), term.variant);
+                assert_eq!(
+                    serde_json::to_value(value).ok(),
+                    Some(serde_json::Value::from(term.name))
+                );
+            }
+        }
+        same(&HttpMethod::ALL, portos_vocabulary::HTTP_METHODS);
+        same(&Access::ALL, portos_vocabulary::ROUTE_ACCESS);
+        same(&RouteEffect::ALL, portos_vocabulary::ROUTE_EFFECTS);
+        same(&ToolPrivacy::ALL, portos_vocabulary::TOOL_PRIVACY);
+        same(&HttpToolEffect::ALL, portos_vocabulary::HTTP_TOOL_EFFECTS);
+        same(&Direction::ALL, portos_vocabulary::EVENT_DIRECTIONS);
+        assert_eq!(HttpMethod::Patch.lowercase(), "patch");
+    }
+}

@@ -5,31 +5,19 @@
 use std::fmt;
 
 use schemars::{Schema, SchemaGenerator};
-use serde::Serialize;
 
-use crate::descriptor::SourceLocation;
+use super::SourceLocation;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum HttpMethod {
-    Get,
-    Post,
-    Put,
-    Patch,
-    Delete,
-}
+// The words of a route declaration, each enum generated from its table in
+// portos-vocabulary (the one `#[portos_route]` checks against), with its
+// string form as `as_str`, `Display` and its serde form.
+portos_vocabulary::http_methods!(crate::contract::contract_enum);
+portos_vocabulary::route_access!(crate::contract::contract_enum);
+portos_vocabulary::route_effects!(crate::contract::contract_enum);
+portos_vocabulary::tool_privacy!(crate::contract::contract_enum);
+portos_vocabulary::http_tool_effects!(crate::contract::contract_enum);
 
 impl HttpMethod {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HttpMethod::Get => "GET",
-            HttpMethod::Post => "POST",
-            HttpMethod::Put => "PUT",
-            HttpMethod::Patch => "PATCH",
-            HttpMethod::Delete => "DELETE",
-        }
-    }
-
     pub fn lowercase(self) -> &'static str {
         match self {
             HttpMethod::Get => "get",
@@ -39,53 +27,6 @@ impl HttpMethod {
             HttpMethod::Delete => "delete",
         }
     }
-}
-
-impl fmt::Display for HttpMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Who may reach an operation (BEHAVIOUR §9.2 `access`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Access {
-    AlwaysPublic,
-    Loopback,
-    ExternallyExposable,
-    AuthenticatedUi,
-}
-
-/// What an operation does (BEHAVIOUR §9.2 `sideEffect`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RouteEffect {
-    Read,
-    Write,
-    Destructive,
-    ProcessControl,
-}
-
-/// Who an HTTP tool's data concerns (`x-portos-tool.policy.privacy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ToolPrivacy {
-    /// The user's own data goes in or comes out.
-    Personal,
-    /// Only data about the server itself.
-    Internal,
-}
-
-/// What an HTTP tool does (`x-portos-tool.policy.sideEffect`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum HttpToolEffect {
-    Read,
-    /// Computes on this machine and changes nothing kept.
-    LocalCompute,
-    Write,
-    Destructive,
 }
 
 /// `#[portos_route(tool(...))]`: the operation is also an HTTP tool, with
@@ -172,7 +113,3 @@ impl fmt::Debug for RouteEntry {
             .finish_non_exhaustive()
     }
 }
-
-/// Every `#[portos_route]` linked into the binary.
-#[linkme::distributed_slice]
-pub static ROUTES: [RouteEntry];

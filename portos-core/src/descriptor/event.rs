@@ -6,24 +6,11 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::SourceLocation;
 use super::route::SchemaFn;
-use crate::descriptor::SourceLocation;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Direction {
-    ClientToServer,
-    ServerToClient,
-}
-
-impl Direction {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Direction::ClientToServer => "client-to-server",
-            Direction::ServerToClient => "server-to-client",
-        }
-    }
-}
+// Generated from its table in portos-vocabulary, as the macro checks it.
+portos_vocabulary::event_directions!(crate::contract::contract_enum);
 
 /// One event, as declared.
 #[derive(Clone, Copy)]
@@ -44,10 +31,6 @@ impl fmt::Debug for EventSpec {
             .finish_non_exhaustive()
     }
 }
-
-/// Every `#[portos_event]` linked into the binary.
-#[linkme::distributed_slice]
-pub static EVENTS: [EventSpec];
 
 /// A payload type declared with `#[portos_event]`: emit it by its name.
 pub trait PortosEvent: Serialize {

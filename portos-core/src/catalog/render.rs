@@ -1,0 +1,116 @@
+//! Assembling one catalog: the filtered entries' text concatenated as
+//! served, and their canonical text streamed through SHA-256 for the ETag.
+
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use super::{Catalog, CatalogFormat, CatalogQuery, Catalogs, etag};
+use crate::contract::{Capabilities, CatalogScope, SCHEMA_VERSION};
+
+impl Catalogs {
+    /// The catalog for `query`, rendered now and not memoized (see
+    /// [`Catalogs::catalog`] for the shared one).
+    ///
+    /// The ETag is the base64url SHA-256 of the body's canonical JSON; both
+    /// are assembled from text rendered once per tool and format.
+    pub fn render(&self, query: &CatalogQuery, grants: Capabilities) -> Catalog {
+        let intent = self.intent_filter(query.intent.as_deref());
+        let scope = query.scope;
+        let granted_applies = matches!(scope, CatalogScope::Only(s) if s.is_granted_principal());
+        let listed = self
+            .registry()
+            .tools()
+            .iter()
+            .zip(&self.entries)
+            .filter(|(tool, _)| scope.includes(&tool.policy.scopes))
+            .filter(|(tool, _)| intent.allows(&tool.descriptor.intent))
+            .map(|(tool, text)| {
+                let granted =
+                    granted_applies.then(|| grants.has_all(&tool.policy.required_capabilities));
+                (tool, text, granted)
+            });
+
+        let mut served = String::with_capacity(self.catalog_capacity());
+        let mut canonical = Sha256::new();
+        let scope_name = scope.as_str();
+        match query.format {
+            CatalogFormat::Portos => {
+                let (mut read, mut write, mut granted_count) = (0_usize, 0_usize, 0_usize);
+                let mut canonical_tools = String::with_capacity(self.catalog_capacity());
+                let _ = write!(
+                    served,
+                    "{{\"type\":\"portos_tool_catalog\",\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+                );
+                for (index, (tool, text, granted)) in listed.enumerate() {
+                    if tool.policy.side_effect.is_read() {
+                        read += 1;
+                    } else {
+                        write += 1;
+                    }
+                    if granted == Some(true) {
+                        granted_count += 1;
+                    }
+                    let granted = match granted {
+                        Some(true) => "true",
+                        Some(false) => "false",
+                        None => "null",
+                    };
+                    if index > 0 {
+                        served.push(',');
+                        canonical_tools.push(',');
+                    }
+                    let text = text.native_text(tool);
+                    served.push_str(&text.served);
+                    served.push_str(granted);
+                    served.push('}');
+                    canonical_tools.push_str(&text.canonical.0);
+                    canonical_tools.push_str(granted);
+                    canonical_tools.push_str(&text.canonical.1);
+                }
+                let total = read + write;
+                let _ = write!(
+                    served,
+                    "],\"stats\":{{\"total\":{total},\"read\":{read},\"write\":{write},\"granted\":{granted_count}}}}}"
+                );
+                canonical.update(format!(
+                    "{{\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"stats\":{{\"granted\":{granted_count},\"read\":{read},\"total\":{total},\"write\":{write}}},\"tools\":["
+                ));
+                canonical.update(canonical_tools.as_bytes());
+                canonical.update(b"],\"type\":\"portos_tool_catalog\"}");
+            }
+            provider => {
+                let kind = provider.as_str();
+                let _ = write!(
+                    served,
+                    "{{\"type\":\"{kind}_tool_catalog\",\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+                );
+                canonical.update(format!(
+                    "{{\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+                ));
+                // Provider formats drop only what is known to be ungranted.
+                let kept = listed.filter(|(_, _, granted)| *granted != Some(false));
+                for (index, (tool, text, _)) in kept.enumerate() {
+                    if index > 0 {
+                        served.push(',');
+                        canonical.update(b",");
+                    }
+                    let text = text.provider_text(tool, provider);
+                    served.push_str(&text.served);
+                    canonical.update(text.canonical.as_bytes());
+                }
+                served.push_str("]}");
+                canonical.update(format!("],\"type\":\"{kind}_tool_catalog\"}}"));
+            }
+        }
+        Catalog {
+            json: served,
+            etag: etag::quote(&canonical.finalize()),
+        }
+    }
+
+    /// A first guess of the catalog's size, to allocate once.
+    fn catalog_capacity(&self) -> usize {
+        self.registry().tools().len() * 1024 + 256
+    }
+}

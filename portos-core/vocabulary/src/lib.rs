@@ -1,0 +1,117 @@
+//! The vocabulary of the portos tool contract, written once.
+//!
+//! `portos-macros` checks an attribute's keys against it at compile time and
+//! `portos-core` generates its enums (`Scope`, `Capability`, `SideEffect`,
+//! `Confirmation`, and the route and event words: `HttpMethod`, `Access`,
+//! `RouteEffect`, `ToolPrivacy`, `HttpToolEffect`, `Direction`) and their
+//! string forms from the same tables, so the words
+//! a tool is declared with and the words on the wire cannot drift apart.
+//!
+//! Each table is a `macro_rules!` that hands its rows to a callback macro:
+//! `portos_vocabulary::scopes!(my_macro)` expands to
+//! `my_macro! { Scope { Agent = "agent", ... } }`. The constants below
+//! ([`SCOPES`], [`CAPABILITIES`], ...) are the same tables as data.
+
+mod names;
+mod tables;
+
+pub use names::{
+    INTENT_GROUP_MAX_CHARS, NAME_MAX_CHARS, PROVIDER_NAME_MAX_CHARS, RESERVED_NAME_PREFIX,
+    callable_name_problem, intent_group_problem, is_callable_name, is_provider_name,
+    provider_name_for, provider_name_problem,
+};
+
+/// One word of a vocabulary: its string form (on the wire and in attributes)
+/// and the name of the enum variant portos-core gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Term {
+    pub name: &'static str,
+    pub variant: &'static str,
+}
+
+/// Finds the term whose string form is `name`.
+pub fn find(terms: &[Term], name: &str) -> Option<Term> {
+    terms.iter().copied().find(|term| term.name == name)
+}
+
+/// A table as data: `[Term { name, variant }, ...]`.
+macro_rules! terms {
+    ($enum:ident { $($variant:ident = $name:literal),* $(,)? }) => {
+        &[$(Term { name: $name, variant: stringify!($variant) }),*]
+    };
+}
+
+/// Where a call comes in from (BEHAVIOUR §1.3).
+pub const SCOPES: &[Term] = scopes!(terms);
+/// The grants a mind or agent principal may hold (BEHAVIOUR §4.2), in the contract's order.
+pub const CAPABILITIES: &[Term] = capabilities!(terms);
+/// What a tool does to the world.
+pub const SIDE_EFFECTS: &[Term] = side_effects!(terms);
+/// What a call needs before it runs.
+pub const CONFIRMATIONS: &[Term] = confirmations!(terms);
+/// The HTTP methods of `#[portos_route]`.
+pub const HTTP_METHODS: &[Term] = http_methods!(terms);
+/// A route's declared `access`.
+pub const ROUTE_ACCESS: &[Term] = route_access!(terms);
+/// A route's declared `side_effect`.
+pub const ROUTE_EFFECTS: &[Term] = route_effects!(terms);
+/// An HTTP tool's `privacy`.
+pub const TOOL_PRIVACY: &[Term] = tool_privacy!(terms);
+/// An HTTP tool's `side_effect`.
+pub const HTTP_TOOL_EFFECTS: &[Term] = http_tool_effects!(terms);
+/// A Socket.IO event's directions.
+pub const EVENT_DIRECTIONS: &[Term] = event_directions!(terms);
+
+/// The string forms of a table, for messages.
+pub fn names(terms: &[Term]) -> Vec<&'static str> {
+    terms.iter().map(|term| term.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_as_data() {
+        assert_eq!(SCOPES.len(), 4);
+        assert_eq!(CAPABILITIES.len(), 11);
+        assert_eq!(
+            find(SIDE_EFFECTS, "supervised-write").map(|t| t.variant),
+            Some("SupervisedWrite")
+        );
+        assert_eq!(
+            find(CONFIRMATIONS, "capability-grant").map(|t| t.variant),
+            Some("CapabilityGrant")
+        );
+        assert_eq!(find(SCOPES, "root"), None);
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for table in [
+            SCOPES,
+            CAPABILITIES,
+            SIDE_EFFECTS,
+            CONFIRMATIONS,
+            HTTP_METHODS,
+            ROUTE_ACCESS,
+            ROUTE_EFFECTS,
+            TOOL_PRIVACY,
+            HTTP_TOOL_EFFECTS,
+            EVENT_DIRECTIONS,
+        ] {
+            for (index, term) in table.iter().enumerate() {
+                assert!(
+                    table[index + 1..]
+                        .iter()
+                        .all(|other| other.name != term.name)
+                );
+                assert!(
+                    table[index + 1..]
+                        .iter()
+                        .all(|other| other.variant != term.variant)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+use portos_core::{portos_tool, AdapterError};
+
+/// Say hello.
+#[portos_tool(
+    crate,
+    name = "demo.hello",
+    scopes = ["ui"],
+    side_effect = "read",
+)]
+async fn hello() -> Result<String, AdapterError> {
+    Ok("hello".to_owned())
+}
+
+fn main() {}

@@ -1,0 +1,19 @@
+// `crate = path` on a route: the registration goes through the re-export.
+mod my_sdk {
+    pub use portos_core;
+}
+
+use axum::Json;
+use my_sdk::portos_core::portos_route;
+
+/// Answers through the re-export.
+#[portos_route(crate = my_sdk::portos_core, method = "GET", path = "/api/demo/sdk")]
+async fn sdk() -> Json<bool> {
+    Json(true)
+}
+
+fn main() {
+    use portos_server as _;
+    let inventory = portos_server::http::inventory().expect("no duplicate routes");
+    assert!(inventory.routes().iter().any(|r| r.path == "/api/demo/sdk"));
+}
