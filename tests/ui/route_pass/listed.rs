@@ -27,7 +27,7 @@ async fn now() -> Json<Pong> {
 
 fn main() {
     use portos_server as _;
-    let inventory = portos_server::http::inventory().expect("no duplicate routes");
+    let inventory = portos_server::http::inventory(portos_server::http::access::classifier(&[])).expect("no duplicate routes");
     let route = inventory
         .routes()
         .iter()
