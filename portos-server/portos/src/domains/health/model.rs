@@ -216,6 +216,7 @@ pub fn nicotine_preset(product: &str) -> f64 {
         .map_or(NICOTINE_PRESETS[0].1, |(_, mg)| *mg)
 }
 
+/// US standard drinks in `count` drinks of `oz` fluid ounces at `abv` percent.
 pub fn standard_drinks(count: f64, oz: f64, abv: f64) -> f64 {
     count * oz * abv / 100.0 / OZ_ALCOHOL_PER_STANDARD_DRINK
 }
@@ -242,6 +243,7 @@ pub fn pounds(weight: f64, unit: WeightUnit) -> Result<f64, String> {
     Ok(pounds)
 }
 
+/// Text that must not be blank, trimmed; the message names `field`.
 pub fn non_empty(field: &str, text: &str) -> Result<String, String> {
     let text = text.trim();
     if text.is_empty() {

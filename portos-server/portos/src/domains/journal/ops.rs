@@ -1,5 +1,5 @@
 //! The journal's operations, for its tools and routes: append a segment to
-//! a day (today unless a date is given) and read a day.
+//! a day (today unless a date is given), read a day, delete a segment.
 
 use jiff::civil::Date;
 use portos_server::clock::UserClock;
@@ -47,5 +47,12 @@ pub async fn day(store: &Store, date: Date) -> Result<Vec<Segment>, StoreError> 
     let date = date.to_string();
     store
         .run(move |connection| store::day(connection, &date))
+        .await
+}
+
+/// Deletes one segment (to correct a day); `false` when there was none.
+pub async fn delete(store: &Store, id: String) -> Result<bool, StoreError> {
+    store
+        .run(move |connection| store::delete(connection, &id))
         .await
 }

@@ -1,4 +1,5 @@
-//! `/api/journal/*`: the daily journal the `journal.*` tools write, by day.
+//! `/api/journal/*`: the daily journal the `journal.*` tools write, by day;
+//! an append follows the same rules as `journal.append` (`ops::append`).
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -13,7 +14,6 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{Segment, join};
 use super::ops::{self, JournalError};
-use super::store;
 use crate::shared::local_date;
 use crate::shared::rest::{Deleted, store_error};
 
@@ -91,10 +91,7 @@ async fn append(
     errors = [(404, "JOURNAL_SEGMENT_NOT_FOUND")],
 )]
 async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Deleted>, ApiError> {
-    let target = id.clone();
-    let deleted = app
-        .store
-        .run(move |connection| store::delete(connection, &target))
+    let deleted = ops::delete(&app.store, id.clone())
         .await
         .map_err(store_error)?;
     if !deleted {
