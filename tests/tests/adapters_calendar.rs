@@ -67,8 +67,12 @@ impl Fixture {
         self.store
             .run(move |connection| {
                 let now = Timestamp::now();
-                let added = calendar::store::add_source(connection, &source, None, now)?.expect("new");
-                Ok(calendar::store::store_refresh(connection, &added.id, parsed, now)?.expect("exists"))
+                let added =
+                    calendar::store::add_source(connection, &source, None, now)?.expect("new");
+                Ok(
+                    calendar::store::store_refresh(connection, &added.id, parsed, now)?
+                        .expect("exists"),
+                )
             })
             .await
             .expect("store")
@@ -371,7 +375,8 @@ async fn the_fixture_calendar_parses_with_its_zone_all_day_and_weekly_rule() {
     let occurrences = store
         .run(move |connection| {
             let now = Timestamp::now();
-            let source = calendar::store::add_source(connection, "/fixture.ics", None, now)?.expect("new");
+            let source =
+                calendar::store::add_source(connection, "/fixture.ics", None, now)?.expect("new");
             calendar::store::store_refresh(connection, &source.id, parsed, now)?;
             let from: Timestamp = "2026-11-30T08:00:00Z".parse().expect("instant");
             let to: Timestamp = "2026-12-31T08:00:00Z".parse().expect("instant");

@@ -31,11 +31,13 @@ impl Fixture {
         self.store
             .run(move |connection| {
                 let now = jiff::Timestamp::now();
-                let feed =
-                    feeds::store::subscribe(connection, &source, None, now)?.expect("new subscription");
-                Ok(feeds::store::store_refresh(connection, &feed.id, &parsed, now)?
-                    .expect("feed exists")
-                    .feed)
+                let feed = feeds::store::subscribe(connection, &source, None, now)?
+                    .expect("new subscription");
+                Ok(
+                    feeds::store::store_refresh(connection, &feed.id, &parsed, now)?
+                        .expect("feed exists")
+                        .feed,
+                )
             })
             .await
             .expect("store")
