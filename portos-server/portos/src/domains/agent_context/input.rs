@@ -2,10 +2,10 @@
 //! dotted path of the offending field (`input` for the whole object), as the
 //! `Invalid tool input at: …` text names them.
 
+use portos_server::mcp::config::ContextScope;
 use serde_json::{Map, Value};
 
 use super::{MAX_QUERY_CHARS, MAX_REF_CHARS, MAX_RESULTS};
-use portos_server::mcp::config::ContextScope;
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum ContextInput {

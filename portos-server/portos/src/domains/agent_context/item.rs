@@ -1,12 +1,12 @@
 //! Context items, the source snapshots they come from, and the
 //! response-size budget (BEHAVIOUR §5.4–5.5).
 
+use portos_server::mcp::config::ContextScope;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::redact::cap;
 use super::{MAX_APPROX_TOKENS, MAX_RESPONSE_CHARS, MAX_SOURCE_ITEMS};
-use portos_server::mcp::config::ContextScope;
 
 const MAX_REF_CHARS: usize = 180;
 const MAX_KIND_CHARS: usize = 80;

@@ -16,9 +16,8 @@ mod schemas;
 mod store;
 pub mod workspaces;
 
-use serde_json::{Value, json};
-
 use portos_server::mcp::config::{AgentContextConfig, ContextScope};
+use serde_json::{Value, json};
 
 use self::input::{ContextInput, parse_input};
 use self::item::{ContextItem, Snapshot, select_within_budget};

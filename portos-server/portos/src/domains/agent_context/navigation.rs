@@ -1,8 +1,9 @@
 //! The navigation scope: the server's own pages and documents, and the
 //! alias-based resolution behind `resolve_navigation`.
 
-use super::item::{Entry, Snapshot};
 use portos_server::mcp::config::ContextScope;
+
+use super::item::{Entry, Snapshot};
 
 /// One page or document of this server.
 struct Page {

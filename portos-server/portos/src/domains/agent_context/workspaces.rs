@@ -3,10 +3,11 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use portos_server::mcp::config::{ContextScope, Profile};
+
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
 use crate::store::Store;
-use portos_server::mcp::config::{ContextScope, Profile};
 
 /// One managed app as the workspaces scope sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]

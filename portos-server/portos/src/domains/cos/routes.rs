@@ -6,12 +6,11 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, Uri};
 use portos_core::portos_route;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
 use portos_server::http::ApiError;
 use portos_server::http::body::JsonBody;
 use portos_server::http::query::{invalid, strict_query};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::model::{self, AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChanges, TaskFilter};
 use super::store::{self, RunUpdate, StartOutcome};

@@ -5,12 +5,11 @@
 use std::collections::BTreeMap;
 
 use jiff::ZonedDateTime;
+use portos_server::store::Schema;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
-
-use portos_server::store::Schema;
 
 use super::model::{
     AgentOutcome, AgentRun, AgentStatus, NewTask, Origin, Priority, Task, TaskChanges, TaskFilter,

@@ -8,7 +8,6 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use portos_core::portos_route;
-
 use portos_server::http::ApiError;
 use portos_server::http::body::JsonBody;
 

@@ -6,14 +6,14 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use portos_core::portos_route;
+use portos_server::http::ApiError;
+use portos_server::http::body::JsonBody;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
-
 use super::chat::{self, Message, Page};
 use super::entities::Entity;
+use super::guests;
 use super::ops::{self, SayError, Speaker};
 use super::peers::{self, NewPeer, Peer};
 use super::store::{peers as stored_peers, world};
@@ -242,7 +242,7 @@ pub struct EidoverseSettings {
 async fn read_settings(State(app): State<App>) -> Result<Json<EidoverseSettings>, ApiError> {
     let accept_guests = app
         .store
-        .run(|connection| Ok(world::load(connection)?.accept_guests))
+        .run(|connection| guests::accepting(connection))
         .await
         .map_err(store_error)?;
     Ok(Json(EidoverseSettings { accept_guests }))

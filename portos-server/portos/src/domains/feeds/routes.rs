@@ -5,11 +5,10 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use portos_core::portos_route;
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
 use portos_server::http::ApiError;
 use portos_server::http::body::JsonBody;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::model::{AlreadySubscribed, Feed, FeedItem, ITEM_WINDOW, RefreshOutcome};
 use super::ops::{self, RefreshError};

@@ -76,6 +76,6 @@ pub fn counts(connection: &Connection) -> Result<Counts, StoreError> {
         entities: count("SELECT COUNT(*) FROM eidoverse_entities")?,
         projected: count("SELECT COUNT(*) FROM eidoverse_entities WHERE source <> 'augment'")?,
         chat_messages: count("SELECT COUNT(*) FROM eidoverse_chat")?,
-        active_guests: count("SELECT COUNT(*) FROM eidoverse_guest_visits WHERE left_at IS NULL")?,
+        active_guests: super::visits::active_guests(connection)?,
     })
 }
