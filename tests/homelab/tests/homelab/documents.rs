@@ -3,7 +3,7 @@
 //! and public OpenAPI, tools.min, the event inventory and AsyncAPI, from the
 //! `--dump-*` flags and byte for byte the same over HTTP.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -4,7 +4,7 @@
 //! environment variable and TOML key, and its store holding only its own
 //! tables beside the runtime's.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! the "listening on" line it logs. (PortOS's own helper in tests/src starts
 //! `portos` and links PortOS's crate; this server must not.)
 
-#![allow(dead_code)] // each test crate uses a part of it
+#![allow(dead_code)] // not every helper is used by every test module
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

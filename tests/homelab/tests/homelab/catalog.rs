@@ -3,7 +3,7 @@
 //! `GET /api/cos/tools`, and grants widen the agent and mind catalogs to
 //! exactly the granted ones.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 
