@@ -9,16 +9,20 @@ use super::model::Capture;
 portos_server::store_schema!(
     /// The brain inbox.
     BRAIN = Schema {
-    component: "brain",
-    migrations: &["CREATE TABLE IF NOT EXISTS brain_captures (
-        id          TEXT PRIMARY KEY,
-        text        TEXT NOT NULL,
-        captured_at TEXT NOT NULL,
-        local_date  TEXT NOT NULL,
-        seq         INTEGER NOT NULL
-    );
-CREATE INDEX IF NOT EXISTS brain_captures_recent ON brain_captures (seq DESC);"],
-});
+        component: "brain",
+        migrations: &[
+            // 1 (IF NOT EXISTS: a store written before components has them).
+            "CREATE TABLE IF NOT EXISTS brain_captures (
+                id          TEXT PRIMARY KEY,
+                text        TEXT NOT NULL,
+                captured_at TEXT NOT NULL,
+                local_date  TEXT NOT NULL,
+                seq         INTEGER NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS brain_captures_recent ON brain_captures (seq DESC);",
+        ],
+    }
+);
 
 const CAPTURE_COLUMNS: &str = "id, text, local_date, captured_at";
 

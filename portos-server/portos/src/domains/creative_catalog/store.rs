@@ -7,26 +7,31 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::model::{CatalogType, Entry, Hit, snippet};
 
 portos_server::store_schema!(
-    /// The creative catalog's entries and user-defined types; `refs` is a JSON array of strings.
+    /// The creative catalog's entries and user-defined types; `refs` is a JSON
+    /// array of strings.
     CREATIVE_CATALOG = Schema {
-    component: "creative-catalog",
-    migrations: &["CREATE TABLE IF NOT EXISTS catalog_types (
-        name       TEXT PRIMARY KEY,
-        label      TEXT NOT NULL,
-        active     INTEGER NOT NULL DEFAULT 1,
-        created_at TEXT NOT NULL
-    );
-CREATE TABLE IF NOT EXISTS catalog_entries (
-        id         TEXT PRIMARY KEY,
-        name       TEXT NOT NULL,
-        type       TEXT NOT NULL,
-        body       TEXT NOT NULL,
-        refs       TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-CREATE INDEX IF NOT EXISTS catalog_entries_type ON catalog_entries (type);"],
-});
+        component: "creative-catalog",
+        migrations: &[
+            // 1 (IF NOT EXISTS: a store written before components has them).
+            "CREATE TABLE IF NOT EXISTS catalog_types (
+                name       TEXT PRIMARY KEY,
+                label      TEXT NOT NULL,
+                active     INTEGER NOT NULL DEFAULT 1,
+                created_at TEXT NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS catalog_entries (
+                id         TEXT PRIMARY KEY,
+                name       TEXT NOT NULL,
+                type       TEXT NOT NULL,
+                body       TEXT NOT NULL,
+                refs       TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS catalog_entries_type ON catalog_entries (type);",
+        ],
+    }
+);
 
 /// Whether the user type `name` is active; `None` when there is none.
 pub fn user_type_active(connection: &Connection, name: &str) -> Result<Option<bool>, StoreError> {

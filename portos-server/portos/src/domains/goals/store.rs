@@ -10,29 +10,33 @@ use super::model::{Goal, GoalNote};
 portos_server::store_schema!(
     /// Goals with their notes.
     GOALS = Schema {
-    component: "goals",
-    migrations: &["CREATE TABLE IF NOT EXISTS goals (
-        id         TEXT PRIMARY KEY,
-        title      TEXT NOT NULL,
-        horizon    TEXT NOT NULL,
-        category   TEXT NOT NULL,
-        urgency    REAL NOT NULL,
-        progress   INTEGER NOT NULL CHECK (progress BETWEEN 0 AND 100),
-        status     TEXT NOT NULL CHECK (status IN ('active', 'completed', 'archived')),
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-CREATE INDEX IF NOT EXISTS goals_by_urgency ON goals (status, urgency DESC);
-CREATE TABLE IF NOT EXISTS goal_notes (
-        id               TEXT PRIMARY KEY,
-        goal_id          TEXT NOT NULL REFERENCES goals (id) ON DELETE CASCADE,
-        local_date       TEXT NOT NULL,
-        note             TEXT NOT NULL,
-        duration_minutes REAL,
-        created_at       TEXT NOT NULL
-    );
-CREATE INDEX IF NOT EXISTS goal_notes_by_goal ON goal_notes (goal_id);"],
-});
+        component: "goals",
+        migrations: &[
+            // 1 (IF NOT EXISTS: a store written before components has them).
+            "CREATE TABLE IF NOT EXISTS goals (
+                id         TEXT PRIMARY KEY,
+                title      TEXT NOT NULL,
+                horizon    TEXT NOT NULL,
+                category   TEXT NOT NULL,
+                urgency    REAL NOT NULL,
+                progress   INTEGER NOT NULL CHECK (progress BETWEEN 0 AND 100),
+                status     TEXT NOT NULL CHECK (status IN ('active', 'completed', 'archived')),
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS goals_by_urgency ON goals (status, urgency DESC);
+            CREATE TABLE IF NOT EXISTS goal_notes (
+                id               TEXT PRIMARY KEY,
+                goal_id          TEXT NOT NULL REFERENCES goals (id) ON DELETE CASCADE,
+                local_date       TEXT NOT NULL,
+                note             TEXT NOT NULL,
+                duration_minutes REAL,
+                created_at       TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS goal_notes_by_goal ON goal_notes (goal_id);",
+        ],
+    }
+);
 
 const GOAL_COLUMNS: &str =
     "id, title, horizon, category, urgency, progress, status, created_at, updated_at";

@@ -7,50 +7,55 @@ use rusqlite::{Connection, params};
 use super::model::{DayEntries, Drink, Nicotine, Weight, Workout};
 
 portos_server::store_schema!(
-    /// Health logs: drinks, nicotine, weight, workouts. Every `local_date` is the user's local date, `YYYY-MM-DD`.
+    /// Health logs: drinks, nicotine, weight, workouts. Every `local_date` is
+    /// the user's local date, `YYYY-MM-DD`.
     HEALTH = Schema {
-    component: "health",
-    migrations: &["CREATE TABLE IF NOT EXISTS health_drinks (
-        id              TEXT PRIMARY KEY,
-        local_date      TEXT NOT NULL,
-        logged_at       TEXT NOT NULL,
-        name            TEXT NOT NULL,
-        count           REAL NOT NULL,
-        oz              REAL NOT NULL,
-        abv             REAL NOT NULL,
-        standard_drinks REAL NOT NULL
-    );
-CREATE INDEX IF NOT EXISTS health_drinks_by_date ON health_drinks (local_date);
-CREATE TABLE IF NOT EXISTS health_nicotine (
-        id          TEXT PRIMARY KEY,
-        local_date  TEXT NOT NULL,
-        logged_at   TEXT NOT NULL,
-        product     TEXT NOT NULL,
-        count       REAL NOT NULL,
-        mg_per_unit REAL NOT NULL,
-        total_mg    REAL NOT NULL
-    );
-CREATE INDEX IF NOT EXISTS health_nicotine_by_date ON health_nicotine (local_date);
-CREATE TABLE IF NOT EXISTS health_weights (
-        id            TEXT PRIMARY KEY,
-        local_date    TEXT NOT NULL,
-        logged_at     TEXT NOT NULL,
-        pounds        REAL NOT NULL,
-        entered_value REAL NOT NULL,
-        entered_unit  TEXT NOT NULL CHECK (entered_unit IN ('lb', 'kg'))
-    );
-CREATE INDEX IF NOT EXISTS health_weights_by_date ON health_weights (local_date);
-CREATE TABLE IF NOT EXISTS health_workouts (
-        id               TEXT PRIMARY KEY,
-        local_date       TEXT NOT NULL,
-        logged_at        TEXT NOT NULL,
-        type             TEXT NOT NULL,
-        duration_minutes REAL,
-        intensity        TEXT CHECK (intensity IN ('light', 'moderate', 'vigorous')),
-        notes            TEXT
-    );
-CREATE INDEX IF NOT EXISTS health_workouts_by_date ON health_workouts (local_date);"],
-});
+        component: "health",
+        migrations: &[
+            // 1 (IF NOT EXISTS: a store written before components has them).
+            "CREATE TABLE IF NOT EXISTS health_drinks (
+                id              TEXT PRIMARY KEY,
+                local_date      TEXT NOT NULL,
+                logged_at       TEXT NOT NULL,
+                name            TEXT NOT NULL,
+                count           REAL NOT NULL,
+                oz              REAL NOT NULL,
+                abv             REAL NOT NULL,
+                standard_drinks REAL NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS health_drinks_by_date ON health_drinks (local_date);
+            CREATE TABLE IF NOT EXISTS health_nicotine (
+                id          TEXT PRIMARY KEY,
+                local_date  TEXT NOT NULL,
+                logged_at   TEXT NOT NULL,
+                product     TEXT NOT NULL,
+                count       REAL NOT NULL,
+                mg_per_unit REAL NOT NULL,
+                total_mg    REAL NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS health_nicotine_by_date ON health_nicotine (local_date);
+            CREATE TABLE IF NOT EXISTS health_weights (
+                id            TEXT PRIMARY KEY,
+                local_date    TEXT NOT NULL,
+                logged_at     TEXT NOT NULL,
+                pounds        REAL NOT NULL,
+                entered_value REAL NOT NULL,
+                entered_unit  TEXT NOT NULL CHECK (entered_unit IN ('lb', 'kg'))
+            );
+            CREATE INDEX IF NOT EXISTS health_weights_by_date ON health_weights (local_date);
+            CREATE TABLE IF NOT EXISTS health_workouts (
+                id               TEXT PRIMARY KEY,
+                local_date       TEXT NOT NULL,
+                logged_at        TEXT NOT NULL,
+                type             TEXT NOT NULL,
+                duration_minutes REAL,
+                intensity        TEXT CHECK (intensity IN ('light', 'moderate', 'vigorous')),
+                notes            TEXT
+            );
+            CREATE INDEX IF NOT EXISTS health_workouts_by_date ON health_workouts (local_date);",
+        ],
+    }
+);
 
 pub fn insert_drink(connection: &Connection, drink: &Drink) -> Result<(), StoreError> {
     connection.execute(

@@ -8,15 +8,19 @@ use super::model::Segment;
 portos_server::store_schema!(
     /// The daily journal's segments.
     JOURNAL = Schema {
-    component: "journal",
-    migrations: &["CREATE TABLE IF NOT EXISTS journal_segments (
-        id         TEXT PRIMARY KEY,
-        local_date TEXT NOT NULL,
-        text       TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    );
-CREATE INDEX IF NOT EXISTS journal_segments_by_date ON journal_segments (local_date);"],
-});
+        component: "journal",
+        migrations: &[
+            // 1 (IF NOT EXISTS: a store written before components has them).
+            "CREATE TABLE IF NOT EXISTS journal_segments (
+                id         TEXT PRIMARY KEY,
+                local_date TEXT NOT NULL,
+                text       TEXT NOT NULL,
+                created_at TEXT NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS journal_segments_by_date ON journal_segments (local_date);",
+        ],
+    }
+);
 
 /// Appends `segment`; answers how many segments its day now has.
 pub fn append(connection: &Connection, segment: &Segment) -> Result<usize, StoreError> {
