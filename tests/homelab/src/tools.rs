@@ -85,7 +85,7 @@ pub struct AddArgs {
     pub role: Role,
 }
 
-#[derive(Debug, Default, Serialize, JsonSchema)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct HostAddedResult {
     pub ok: bool,
     /// The host as stored, or the existing host of that name.
