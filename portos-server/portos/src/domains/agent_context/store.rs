@@ -1,9 +1,11 @@
 //! What the context tools read from the store: the newest brain captures
-//! and whether an identity-export section has data. Read-only; the tables
-//! belong to the brain domain and the runtime's settings.
+//! and whether an identity-export section has data. Read-only; the brain's
+//! table is read through the brain domain's store, the settings directly
+//! (they are the runtime's).
 
 use rusqlite::{Connection, OptionalExtension};
 
+use crate::domains::brain::store as brain;
 use crate::store::StoreError;
 
 /// The newest `limit` brain captures, newest first, as `(id, text)`.
@@ -11,14 +13,11 @@ pub fn newest_captures(
     connection: &Connection,
     limit: usize,
 ) -> Result<Vec<(String, String)>, StoreError> {
-    let mut statement = connection
-        .prepare_cached("SELECT id, text FROM brain_captures ORDER BY seq DESC LIMIT ?1")?;
-    let rows = statement
-        .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |row| {
-            Ok((row.get(0)?, row.get(1)?))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    Ok(brain::latest(connection, limit, 0)?
+        .into_iter()
+        .map(|capture| (capture.id, capture.text))
+        .collect())
 }
 
 /// What shows that an identity-export section has data.
@@ -32,13 +31,11 @@ pub enum Evidence {
 
 /// Whether the `evidence` of a section is in the store.
 pub fn has_data(connection: &Connection, evidence: Evidence) -> Result<bool, StoreError> {
-    let found = match evidence {
-        Evidence::BrainCaptures => connection
-            .query_row("SELECT 1 FROM brain_captures LIMIT 1", [], |_| Ok(()))
-            .optional()?,
+    Ok(match evidence {
+        Evidence::BrainCaptures => brain::any(connection)?,
         Evidence::Setting(key) => connection
             .query_row("SELECT 1 FROM settings WHERE key = ?1", [key], |_| Ok(()))
-            .optional()?,
-    };
-    Ok(found.is_some())
+            .optional()?
+            .is_some(),
+    })
 }

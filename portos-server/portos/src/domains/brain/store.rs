@@ -79,3 +79,9 @@ pub fn latest(
 pub fn count(connection: &Connection) -> Result<i64, StoreError> {
     Ok(connection.query_row("SELECT COUNT(*) FROM brain_captures", [], |row| row.get(0))?)
 }
+
+/// Whether there is any capture (without counting them all).
+pub fn any(connection: &Connection) -> Result<bool, StoreError> {
+    let mut statement = connection.prepare_cached("SELECT 1 FROM brain_captures LIMIT 1")?;
+    Ok(statement.exists([])?)
+}
