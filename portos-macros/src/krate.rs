@@ -84,7 +84,7 @@ mod tests {
         vec![
             crate::expand::portos_tool(
                 quote!(#krate name = "demo.a", scopes = ["ui", "mind"], capabilities = ["readPortos"], side_effect = "supervised-write", intent_group = "feeds"),
-                &quote!(#[doc = "Do a."] async fn a(ctx: &ToolContext, args: Args) -> Result<Out, E> { todo!() }),
+                &quote!(#[doc = "Do a."] async fn a(ctx: &ToolContext, args: Args) -> Result<Out, E> { Ok(Out::from(args)) }),
             ),
             crate::route::portos_route(
                 quote!(#krate method = "POST", path = "/api/demo/{id}", access = "loopback", response = Out, errors = [(404, "NOT_FOUND")], tool(name = "demo.b", privacy = "internal", side_effect = "read")),
@@ -151,7 +151,7 @@ mod tests {
                 &quote!(
                     #[doc = "Do a."]
                     async fn a() -> Result<Out, E> {
-                        todo!()
+                        Ok(Out::default())
                     }
                 ),
             ),
