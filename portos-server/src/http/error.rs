@@ -72,6 +72,13 @@ impl From<ToolError> for ApiError {
     }
 }
 
+/// A store fault is the server's, not the request's: 500, logged.
+impl From<crate::store::StoreError> for ApiError {
+    fn from(error: crate::store::StoreError) -> ApiError {
+        ApiError::internal(error.to_string())
+    }
+}
+
 impl From<ValidationFailure> for ApiError {
     fn from(failure: ValidationFailure) -> ApiError {
         ApiError::from(ToolError::from(failure))

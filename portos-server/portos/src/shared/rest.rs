@@ -1,10 +1,10 @@
 //! REST pieces the domains' routes share: the answer to a deletion, and the
-//! mapping of a rejected query or a store failure to the one error body.
+//! mapping of a rejected query to the one error body (a store failure maps
+//! through `From<StoreError> for ApiError` in the runtime).
 
 use axum::extract::rejection::QueryRejection;
 use portos_server::http::ApiError;
 use portos_server::http::query::invalid;
-use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -20,10 +20,4 @@ pub struct Deleted {
 #[allow(clippy::needless_pass_by_value)]
 pub fn query_error(rejection: QueryRejection) -> ApiError {
     invalid(rejection.body_text())
-}
-
-/// A store failure: the server's fault, never the request's.
-#[allow(clippy::needless_pass_by_value)]
-pub fn store_error(error: StoreError) -> ApiError {
-    ApiError::internal(error.to_string())
 }

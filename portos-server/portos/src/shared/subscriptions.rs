@@ -9,7 +9,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::shared::source_fetch::{Location, load};
-use crate::store::StoreError;
 
 /// Where to read from: exactly one of `url` or `path`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -96,10 +95,4 @@ impl From<LoadFailure> for ApiError {
 /// A request the subscription routes cannot take: 400 saying what to fix.
 pub fn validation(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
-}
-
-/// The store failing is the server's fault.
-#[allow(clippy::needless_pass_by_value)]
-pub fn store_failure(error: StoreError) -> ApiError {
-    ApiError::internal(error.to_string())
 }

@@ -17,7 +17,6 @@ use serde_json::{Map, Value};
 
 use super::ops;
 use super::tools::Captured;
-use crate::shared::rest::store_error;
 
 const LIST_DEFAULT: i64 = 20;
 const LIST_MAX: i64 = 100;
@@ -82,9 +81,7 @@ async fn list(State(app): State<App>, uri: Uri) -> Result<Json<InboxPage>, ApiEr
         Some(n) if n >= 0 => n,
         Some(_) => return Err(invalid("offset must be 0 or more")),
     };
-    let (captures, total) = ops::page(&app.store, limit, offset)
-        .await
-        .map_err(store_error)?;
+    let (captures, total) = ops::page(&app.store, limit, offset).await?;
     let items = captures
         .into_iter()
         .map(|capture| InboxItem {

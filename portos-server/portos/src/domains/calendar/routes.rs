@@ -18,7 +18,7 @@ use super::model::{
 use super::ops::{self, RefreshError};
 use super::store;
 use crate::app::App;
-use crate::shared::subscriptions::{SourceBody, store_failure, validation};
+use crate::shared::subscriptions::{SourceBody, validation};
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SourceList {
@@ -80,8 +80,7 @@ async fn list_sources(State(app): State<App>) -> Result<Json<SourceList>, ApiErr
     let sources = app
         .store
         .run(|connection| store::list_sources(connection))
-        .await
-        .map_err(store_failure)?;
+        .await?;
     Ok(Json(SourceList { sources }))
 }
 
@@ -108,9 +107,7 @@ async fn add_source(
         .into_typed::<SourceBody>()?
         .checked()
         .map_err(validation)?;
-    let outcome = ops::add_source(&app.store, &location, title)
-        .await
-        .map_err(store_failure)?;
+    let outcome = ops::add_source(&app.store, &location, title).await?;
     match outcome {
         Ok(added) => Ok((StatusCode::CREATED, Json(added))),
         Err(AlreadyAdded(found)) => Err(ApiError::new(
@@ -139,8 +136,7 @@ async fn delete_source(
     let removed = app
         .store
         .run(move |connection| store::delete_source(connection, &id))
-        .await
-        .map_err(store_failure)?;
+        .await?;
     if removed {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -175,7 +171,7 @@ async fn refresh_source(
             "CALENDAR_PARSE_ERROR",
             message,
         )),
-        Err(RefreshError::Store(error)) => Err(store_failure(error)),
+        Err(RefreshError::Store(error)) => Err(ApiError::from(error)),
     }
 }
 
@@ -201,9 +197,7 @@ async fn list_events(
             WindowError::Time(error) => ApiError::internal(error.to_string()),
         })?;
     let zone = app.clock.zone();
-    let events = ops::occurrences(&app.store, zone, window)
-        .await
-        .map_err(store_failure)?;
+    let events = ops::occurrences(&app.store, zone, window).await?;
     let show = |at: jiff::Timestamp| local_rfc3339(&at.to_zoned_datetime(zone.clone()));
     Ok(Json(EventList {
         from: show(window.from),
@@ -236,9 +230,7 @@ async fn add_event(
     }
     .checked()
     .map_err(validation)?;
-    let id = ops::add_event(&app.store, event.clone())
-        .await
-        .map_err(store_failure)?;
+    let id = ops::add_event(&app.store, event.clone()).await?;
     let zone = app.clock.zone();
     Ok((
         StatusCode::CREATED,
@@ -269,8 +261,7 @@ async fn delete_event(
     let outcome = app
         .store
         .run(move |connection| store::delete_event(connection, &id))
-        .await
-        .map_err(store_failure)?;
+        .await?;
     match outcome {
         Some(true) => Ok(StatusCode::NO_CONTENT),
         Some(false) => Err(ApiError::new(

@@ -16,7 +16,6 @@ use super::model::{self, AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChan
 use super::store::{self, RunUpdate, StartOutcome};
 use crate::app::App;
 use crate::ledger::{Actor, Source};
-use crate::store::StoreError;
 
 /// Which tasks to list.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -107,8 +106,7 @@ async fn list_tasks(State(app): State<App>, uri: Uri) -> Result<Json<TaskList>, 
     let tasks = app
         .store
         .run(move |connection| store::list_tasks(connection, &filter))
-        .await
-        .map_err(internal)?;
+        .await?;
     Ok(Json(TaskList { tasks }))
 }
 
@@ -132,8 +130,7 @@ async fn create_task(
     let task = app
         .store
         .run(move |connection| store::create_task(connection, &input, &now, &origin))
-        .await
-        .map_err(internal)?;
+        .await?;
     Ok((StatusCode::CREATED, Json(task)))
 }
 
@@ -158,8 +155,7 @@ async fn read_task(
             let agents = store::list_agents(connection, false, Some(&id))?;
             Ok(Some(TaskDetail { task, agents }))
         })
-        .await
-        .map_err(internal)?;
+        .await?;
     detail.map(Json).ok_or_else(task_not_found)
 }
 
@@ -191,8 +187,7 @@ async fn update_task(
     let task = app
         .store
         .run(move |connection| store::update_task(connection, &id, &changes, &now, &origin))
-        .await
-        .map_err(internal)?;
+        .await?;
     task.map(Json).ok_or_else(task_not_found)
 }
 
@@ -212,8 +207,7 @@ async fn delete_task(
     let deleted = app
         .store
         .run(move |connection| store::delete_task(connection, &id, &origin))
-        .await
-        .map_err(internal)?;
+        .await?;
     deleted
         .map(|task| {
             Json(Deleted {
@@ -252,8 +246,7 @@ async fn start_agent(
     let outcome = app
         .store
         .run(move |connection| store::start_agent(connection, &id, &phase, &now, &origin))
-        .await
-        .map_err(internal)?;
+        .await?;
     match outcome {
         StartOutcome::Started(run) => Ok((StatusCode::CREATED, Json(run))),
         StartOutcome::TaskNotFound => Err(task_not_found()),
@@ -285,8 +278,7 @@ async fn list_agents(State(app): State<App>, uri: Uri) -> Result<Json<AgentList>
                 query.task_id.as_deref(),
             )
         })
-        .await
-        .map_err(internal)?;
+        .await?;
     Ok(Json(AgentList { agents }))
 }
 
@@ -320,8 +312,7 @@ async fn update_agent(
         .run(move |connection| {
             store::update_agent(connection, &id, phase.as_deref(), outcome, &now, &source)
         })
-        .await
-        .map_err(internal)?;
+        .await?;
     match outcome {
         RunUpdate::Updated(run) => Ok(Json(run)),
         RunUpdate::NotFound => Err(ApiError::new(
@@ -347,9 +338,4 @@ fn by_user(method: &str, route: &str) -> Origin {
 fn task_not_found() -> ApiError {
     // Not the route-level `NOT_FOUND`: the route exists, the task does not.
     ApiError::new(StatusCode::NOT_FOUND, "TASK_NOT_FOUND", "Task not found")
-}
-
-#[allow(clippy::needless_pass_by_value)] // by value to fit `map_err`
-fn internal(error: StoreError) -> ApiError {
-    ApiError::internal(error.to_string())
 }

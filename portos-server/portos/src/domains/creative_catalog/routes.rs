@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{CatalogError, CatalogType, Entry, EntryInput, TypeChange, TypeInput};
 use super::ops;
-use crate::shared::rest::{query_error, store_error};
+use crate::shared::rest::query_error;
 
 /// Which entries to list.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -54,8 +54,7 @@ async fn list(
     let entries = app
         .store
         .run(move |connection| ops::list_entries(connection, kind.as_deref()))
-        .await
-        .map_err(store_error)?;
+        .await?;
     Ok(Json(EntryList {
         count: entries.len(),
         entries,
@@ -80,8 +79,7 @@ async fn create(
     let entry = app
         .store
         .run(move |connection| Ok(ops::create_entry(connection, input)))
-        .await
-        .map_err(store_error)?
+        .await?
         .map_err(catalog_error)?;
     Ok((StatusCode::CREATED, Json(entry)))
 }
@@ -97,8 +95,7 @@ async fn create(
 async fn read(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Entry>, ApiError> {
     app.store
         .run(move |connection| Ok(ops::get_entry(connection, &id)))
-        .await
-        .map_err(store_error)?
+        .await?
         .map(Json)
         .map_err(catalog_error)
 }
@@ -124,8 +121,7 @@ async fn replace(
     let input: EntryInput = body.into_typed()?;
     app.store
         .run(move |connection| Ok(ops::replace_entry(connection, &id, input)))
-        .await
-        .map_err(store_error)?
+        .await?
         .map(Json)
         .map_err(catalog_error)
 }
@@ -141,8 +137,7 @@ async fn replace(
 async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     app.store
         .run(move |connection| Ok(ops::delete_entry(connection, &id)))
-        .await
-        .map_err(store_error)?
+        .await?
         .map_err(catalog_error)?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -158,8 +153,7 @@ async fn types(State(app): State<App>) -> Result<Json<TypeList>, ApiError> {
     let types = app
         .store
         .run(|connection| ops::list_types(connection))
-        .await
-        .map_err(store_error)?;
+        .await?;
     Ok(Json(TypeList { types }))
 }
 
@@ -181,8 +175,7 @@ async fn create_type(
     let created = app
         .store
         .run(move |connection| Ok(ops::create_type(connection, &input)))
-        .await
-        .map_err(store_error)?
+        .await?
         .map_err(catalog_error)?;
     Ok((StatusCode::CREATED, Json(created)))
 }
@@ -208,8 +201,7 @@ async fn change_type(
     let change: TypeChange = body.into_typed()?;
     app.store
         .run(move |connection| Ok(ops::change_type(connection, &name, &change)))
-        .await
-        .map_err(store_error)?
+        .await?
         .map(Json)
         .map_err(catalog_error)
 }
@@ -224,6 +216,6 @@ fn catalog_error(error: CatalogError) -> ApiError {
             ApiError::new(StatusCode::NOT_FOUND, "CATALOG_TYPE_NOT_FOUND", message)
         }
         CatalogError::Conflict(message) => ApiError::new(StatusCode::CONFLICT, "CONFLICT", message),
-        CatalogError::Store(error) => store_error(error),
+        CatalogError::Store(error) => ApiError::from(error),
     }
 }

@@ -41,10 +41,6 @@ fn refused(refusal: &Refused) -> ApiError {
 }
 
 // By value so it fits `.map_err(…)`.
-#[allow(clippy::needless_pass_by_value)]
-fn internal(error: crate::store::StoreError) -> ApiError {
-    ApiError::internal(error.to_string())
-}
 
 fn invalid(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
@@ -69,8 +65,7 @@ fn checked_visit_id(visit_id: &str) -> Result<(), ApiError> {
 async fn door(State(app): State<App>) -> Result<Json<Door>, ApiError> {
     app.store
         .run(|connection| guests::door(connection))
-        .await
-        .map_err(internal)?
+        .await?
         .map(Json)
         .map_err(|refusal| refused(&refusal))
 }
@@ -98,8 +93,7 @@ async fn arrive(
     let welcome = app
         .store
         .run(move |connection| guests::arrive(connection, &arrival))
-        .await
-        .map_err(internal)?
+        .await?
         .map_err(|refusal| refused(&refusal))?;
     Ok((StatusCode::CREATED, Json(welcome)))
 }
@@ -123,8 +117,7 @@ async fn read_chat(
     let page = app
         .store
         .run(move |connection| guests::read(connection, &visit_id, after))
-        .await
-        .map_err(internal)?
+        .await?
         .map_err(|refusal| refused(&refusal))?;
     Ok(Json(page))
 }
@@ -155,8 +148,7 @@ async fn say(
     let message = app
         .store
         .run(move |connection| guests::say(connection, &visit_id, &text))
-        .await
-        .map_err(internal)?
+        .await?
         .map_err(|refusal| refused(&refusal))?;
     Ok((StatusCode::CREATED, Json(message)))
 }
@@ -177,8 +169,7 @@ async fn leave(
     let key = visit_id.clone();
     app.store
         .run(move |connection| guests::leave(connection, &key))
-        .await
-        .map_err(internal)?
+        .await?
         .map_err(|refusal| refused(&refusal))?;
     Ok(Json(Farewell {
         visit_id,

@@ -19,16 +19,11 @@ use super::peers::{self, NewPeer, Peer};
 use super::store::{peers as stored_peers, world};
 use super::world::Status;
 use crate::app::App;
-use crate::store::StoreError;
 
 /// The most entities the world view lists.
 const WORLD_VIEW_ENTITIES: i64 = 500;
 
 // By value so it fits `.map_err(…)`.
-#[allow(clippy::needless_pass_by_value)]
-fn store_error(error: StoreError) -> ApiError {
-    ApiError::internal(error.to_string())
-}
 
 fn unprocessable(message: impl Into<String>) -> ApiError {
     ApiError::new(
@@ -55,9 +50,7 @@ pub struct WorldView {
     response = WorldView,
 )]
 async fn read_world(State(app): State<App>) -> Result<Json<WorldView>, ApiError> {
-    let (status, entities) = ops::view(&app.store, WORLD_VIEW_ENTITIES)
-        .await
-        .map_err(store_error)?;
+    let (status, entities) = ops::view(&app.store, WORLD_VIEW_ENTITIES).await?;
     Ok(Json(WorldView { status, entities }))
 }
 
@@ -99,9 +92,7 @@ async fn read_chat(
     query: Result<Query<ChatQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Page>, ApiError> {
     let after = chat_cursor(query)?;
-    let page = ops::read_chat(&app.store, after)
-        .await
-        .map_err(store_error)?;
+    let page = ops::read_chat(&app.store, after).await?;
     Ok(Json(page))
 }
 
@@ -133,7 +124,7 @@ async fn post_chat(
             .await
             .map_err(|error| match error {
                 SayError::Invalid(message) => unprocessable(message),
-                SayError::Store(error) => store_error(error),
+                SayError::Store(error) => ApiError::from(error),
             })?;
     Ok((StatusCode::CREATED, Json(message)))
 }
@@ -154,8 +145,7 @@ async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, ApiError> 
     let peers = app
         .store
         .run(|connection| stored_peers::list(connection))
-        .await
-        .map_err(store_error)?;
+        .await?;
     Ok(Json(PeerList { peers }))
 }
 
@@ -178,8 +168,7 @@ async fn add_peer(
     let stored = peer.clone();
     app.store
         .run(move |connection| stored_peers::upsert(connection, &stored))
-        .await
-        .map_err(store_error)?
+        .await?
         .map_err(unprocessable)?;
     Ok((StatusCode::CREATED, Json(peer)))
 }
@@ -213,8 +202,7 @@ async fn remove_peer(
     let removed = app
         .store
         .run(move |connection| stored_peers::remove(connection, &key))
-        .await
-        .map_err(store_error)?;
+        .await?;
     if !removed {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -243,8 +231,7 @@ async fn read_settings(State(app): State<App>) -> Result<Json<EidoverseSettings>
     let accept_guests = app
         .store
         .run(|connection| guests::accepting(connection))
-        .await
-        .map_err(store_error)?;
+        .await?;
     Ok(Json(EidoverseSettings { accept_guests }))
 }
 
@@ -265,7 +252,6 @@ async fn change_settings(
     let accept = settings.accept_guests;
     app.store
         .run(move |connection| world::set_accept_guests(connection, accept))
-        .await
-        .map_err(store_error)?;
+        .await?;
     Ok(Json(settings))
 }

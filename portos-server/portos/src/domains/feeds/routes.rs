@@ -14,7 +14,7 @@ use super::model::{AlreadySubscribed, Feed, FeedItem, ITEM_WINDOW, RefreshOutcom
 use super::ops::{self, RefreshError};
 use super::store;
 use crate::app::App;
-use crate::shared::subscriptions::{SourceBody, store_failure, validation};
+use crate::shared::subscriptions::{SourceBody, validation};
 
 /// Every subscription.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -46,11 +46,7 @@ pub struct ItemsQuery {
     response = FeedList,
 )]
 async fn list(State(app): State<App>) -> Result<Json<FeedList>, ApiError> {
-    let feeds = app
-        .store
-        .run(|connection| store::list(connection))
-        .await
-        .map_err(store_failure)?;
+    let feeds = app.store.run(|connection| store::list(connection)).await?;
     Ok(Json(FeedList { feeds }))
 }
 
@@ -77,9 +73,7 @@ async fn subscribe(
         .into_typed::<SourceBody>()?
         .checked()
         .map_err(validation)?;
-    let outcome = ops::subscribe(&app.store, &location, title)
-        .await
-        .map_err(store_failure)?;
+    let outcome = ops::subscribe(&app.store, &location, title).await?;
     match outcome {
         Ok(feed) => Ok((StatusCode::CREATED, Json(feed))),
         Err(AlreadySubscribed(feed)) => Err(ApiError::new(
@@ -105,8 +99,7 @@ async fn unsubscribe(
     let removed = app
         .store
         .run(move |connection| store::unsubscribe(connection, &id))
-        .await
-        .map_err(store_failure)?;
+        .await?;
     if removed {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -141,7 +134,7 @@ async fn refresh(
             "FEED_PARSE_ERROR",
             message,
         )),
-        Err(RefreshError::Store(error)) => Err(store_failure(error)),
+        Err(RefreshError::Store(error)) => Err(ApiError::from(error)),
     }
 }
 
@@ -160,9 +153,7 @@ async fn items(
 ) -> Result<Json<ItemList>, ApiError> {
     let Query(ItemsQuery { unread, feed }) =
         query.map_err(|rejection| validation(rejection.body_text()))?;
-    let items = ops::items(&app.store, unread == Some(true), feed, ITEM_WINDOW)
-        .await
-        .map_err(store_failure)?;
+    let items = ops::items(&app.store, unread == Some(true), feed, ITEM_WINDOW).await?;
     Ok(Json(ItemList { items }))
 }
 
@@ -179,8 +170,7 @@ async fn mark_read(
     Path(id): Path<String>,
 ) -> Result<Json<FeedItem>, ApiError> {
     ops::mark_read(&app.store, id)
-        .await
-        .map_err(store_failure)?
+        .await?
         .map(Json)
         .ok_or_else(|| {
             ApiError::new(

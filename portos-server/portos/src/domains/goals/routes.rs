@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{self, Goal, GoalChanges, GoalNote, GoalStatus, NewGoal};
 use super::ops::{self, GoalError};
 use crate::shared::local_date;
-use crate::shared::rest::{Deleted, query_error, store_error};
+use crate::shared::rest::{Deleted, query_error};
 
 /// Which goals to list.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -67,7 +67,7 @@ async fn list(
     query: Result<Query<GoalsQuery>, QueryRejection>,
 ) -> Result<Json<GoalsView>, ApiError> {
     let Query(GoalsQuery { status }) = query.map_err(query_error)?;
-    let goals = ops::goals(&app.store, status).await.map_err(store_error)?;
+    let goals = ops::goals(&app.store, status).await?;
     Ok(Json(GoalsView { goals }))
 }
 
@@ -102,9 +102,7 @@ async fn read(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<GoalDetail>, ApiError> {
-    let found = ops::goal_with_notes(&app.store, id.clone())
-        .await
-        .map_err(store_error)?;
+    let found = ops::goal_with_notes(&app.store, id.clone()).await?;
     found
         .map(|(goal, notes)| Json(GoalDetail { goal, notes }))
         .ok_or_else(|| not_found(&id))
@@ -144,9 +142,7 @@ async fn change(
     errors = [(404, "GOAL_NOT_FOUND")],
 )]
 async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Deleted>, ApiError> {
-    let deleted = ops::delete(&app.store, id.clone())
-        .await
-        .map_err(store_error)?;
+    let deleted = ops::delete(&app.store, id.clone()).await?;
     if !deleted {
         return Err(not_found(&id));
     }
@@ -175,9 +171,7 @@ async fn add_note(
     let new: NewNote = body.into_typed()?;
     let draft = model::note_draft(&new.note, new.duration_minutes).map_err(invalid)?;
     let date = local_date::date_or_today(&app.clock, new.date.as_deref()).map_err(invalid)?;
-    let note = ops::add_note(&app.store, id.clone(), draft, date)
-        .await
-        .map_err(store_error)?;
+    let note = ops::add_note(&app.store, id.clone(), draft, date).await?;
     let note = note.ok_or_else(|| not_found(&id))?;
     Ok((StatusCode::CREATED, Json(note)))
 }
@@ -193,6 +187,6 @@ fn not_found(id: &str) -> ApiError {
 fn goal_error(error: GoalError) -> ApiError {
     match error {
         GoalError::Invalid(message) => invalid(message),
-        GoalError::Store(error) => store_error(error),
+        GoalError::Store(error) => ApiError::from(error),
     }
 }

@@ -20,7 +20,7 @@ use super::model::{
 };
 use super::ops::{self, LogError};
 use crate::shared::local_date;
-use crate::shared::rest::{Deleted, query_error, store_error};
+use crate::shared::rest::{Deleted, query_error};
 
 /// Which day to list.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -58,9 +58,7 @@ async fn entries(
     let date = local_date::date_or_today(&app.clock, date.as_deref())
         .map_err(invalid)?
         .to_string();
-    let day = ops::entries_on(&app.store, date)
-        .await
-        .map_err(store_error)?;
+    let day = ops::entries_on(&app.store, date).await?;
     Ok(Json(day))
 }
 
@@ -72,9 +70,7 @@ async fn entries(
     response = TodayView,
 )]
 async fn today(State(app): State<App>) -> Result<Json<TodayView>, ApiError> {
-    let today = ops::today(&app.store, &app.clock)
-        .await
-        .map_err(store_error)?;
+    let today = ops::today(&app.store, &app.clock).await?;
     Ok(Json(TodayView {
         date: today.date,
         standard_drinks: today.standard_drinks,
@@ -180,9 +176,7 @@ async fn delete_entry(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, ApiError> {
-    let deleted = ops::delete_entry(&app.store, id.clone())
-        .await
-        .map_err(store_error)?;
+    let deleted = ops::delete_entry(&app.store, id.clone()).await?;
     if !deleted {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -196,6 +190,6 @@ async fn delete_entry(
 fn log_error(error: LogError) -> ApiError {
     match error {
         LogError::Invalid(message) => invalid(message),
-        LogError::Store(error) => store_error(error),
+        LogError::Store(error) => ApiError::from(error),
     }
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{Segment, join};
 use super::ops::{self, JournalError};
 use crate::shared::local_date;
-use crate::shared::rest::{Deleted, store_error};
+use crate::shared::rest::Deleted;
 
 /// One day of the journal.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -47,7 +47,7 @@ async fn day(
     Path(date): Path<String>,
 ) -> Result<Json<JournalDay>, ApiError> {
     let day = local_date::parse_date(&date).map_err(invalid)?;
-    let segments = ops::day(&app.store, day).await.map_err(store_error)?;
+    let segments = ops::day(&app.store, day).await?;
     Ok(Json(JournalDay {
         content: join(&segments),
         date: day.to_string(),
@@ -77,7 +77,7 @@ async fn append(
         .await
         .map_err(|error| match error {
             JournalError::Invalid(message) => invalid(message),
-            JournalError::Store(error) => store_error(error),
+            JournalError::Store(error) => ApiError::from(error),
         })?;
     Ok((StatusCode::CREATED, Json(segment)))
 }
@@ -91,9 +91,7 @@ async fn append(
     errors = [(404, "JOURNAL_SEGMENT_NOT_FOUND")],
 )]
 async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Deleted>, ApiError> {
-    let deleted = ops::delete(&app.store, id.clone())
-        .await
-        .map_err(store_error)?;
+    let deleted = ops::delete(&app.store, id.clone()).await?;
     if !deleted {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,

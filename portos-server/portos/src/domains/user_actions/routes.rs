@@ -14,7 +14,6 @@ use serde::Deserialize;
 
 use super::model::{QueryArgs, filter_of};
 use super::ops;
-use crate::shared::rest::store_error;
 
 /// The filters; every one is optional.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -79,9 +78,7 @@ async fn list(State(app): State<App>, uri: Uri) -> Result<Json<ActionPage>, ApiE
         },
     };
     let filter = filter_of(&args, &app.clock).map_err(invalid)?;
-    let page = ops::query(&app.store, &app.clock, filter)
-        .await
-        .map_err(store_error)?;
+    let page = ops::query(&app.store, &app.clock, filter).await?;
     Ok(Json(page))
 }
 

@@ -13,7 +13,6 @@ use portos_server::ledger::Source;
 
 use super::model::Location;
 use super::ops;
-use crate::shared::rest::store_error;
 
 /// The stored location; 404 while none is set (the weather then uses San
 /// Francisco).
@@ -26,8 +25,7 @@ use crate::shared::rest::store_error;
 )]
 async fn read(State(app): State<App>) -> Result<Json<Location>, ApiError> {
     ops::saved_location(&app.store)
-        .await
-        .map_err(store_error)?
+        .await?
         .map(Json)
         .ok_or_else(|| {
             ApiError::new(
@@ -51,8 +49,6 @@ async fn read(State(app): State<App>) -> Result<Json<Location>, ApiError> {
 async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Location>, ApiError> {
     let location = body.into_typed::<Location>()?.checked().map_err(invalid)?;
     let route = Source::http("PUT", "/api/settings/location");
-    ops::set_location(&app.store, location.clone(), route)
-        .await
-        .map_err(store_error)?;
+    ops::set_location(&app.store, location.clone(), route).await?;
     Ok(Json(location))
 }
