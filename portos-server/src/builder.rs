@@ -307,3 +307,54 @@ impl ServerBuilder {
         })))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(id: &'static str, prefix: &'static str) -> ExposableApi {
+        ExposableApi {
+            id,
+            label: "A group",
+            description: "For the test.",
+            prefix,
+        }
+    }
+
+    fn builder() -> ServerBuilder {
+        ServerBuilder::new("Test", "0.0.0", Config::default())
+    }
+
+    #[test]
+    fn api_groups_outside_the_public_prefix_or_declared_twice_are_refused() {
+        let outside = builder().exposable_api(group("a", "/api/a/"));
+        let error = outside.exposable_apis().expect_err("outside /api/public/");
+        assert!(error.to_string().contains("`/api/a/`"), "{error}");
+
+        let twice = builder()
+            .exposable_api(group("a", "/api/public/a/"))
+            .exposable_api(group("a", "/api/public/b/"));
+        let error = twice.exposable_apis().expect_err("the same id twice");
+        assert!(error.to_string().contains("declared twice"), "{error}");
+
+        let good = builder()
+            .exposable_api(group("a", "/api/public/a/"))
+            .exposable_api(group("b", "/api/public/b/"));
+        assert_eq!(good.exposable_apis().expect("valid").len(), 2);
+    }
+
+    #[test]
+    fn a_built_server_serves_the_application_state_and_none_it_was_not_given() {
+        #[derive(Debug, PartialEq)]
+        struct Site(&'static str);
+        let store = Store::open_in_memory(&[]).expect("store");
+        let app = builder()
+            .state(Site("lab"))
+            .with_store(store)
+            .build()
+            .expect("built");
+        assert_eq!(app.state::<Site>().expect("given"), &Site("lab"));
+        assert!(app.state::<String>().is_err());
+        assert_eq!(app.identity.agent_tools_name, "Test Agent Tools");
+    }
+}
