@@ -157,7 +157,7 @@ pub mod __private {
         pub use crate::descriptor::{
             Access, ArgumentError, BoundCall, Direction, ErrorSpec, EventSpec, HttpMethod,
             HttpToolEffect, HttpToolSpec, IntentRule, PolicyDecl, PortosEvent, RouteEffect,
-            RouteEntry, RouteSpec, SchemaFn, SourceLocation, ToolDescriptor, ToolPrivacy,
+            RouteEntry, RouteIo, RouteSpec, SchemaFn, SourceLocation, ToolDescriptor, ToolPrivacy,
         };
         #[cfg(not(feature = "inventory-collector"))]
         pub use crate::linked::{EVENTS, ROUTES, TOOLS};

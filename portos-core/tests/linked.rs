@@ -36,11 +36,7 @@ portos_core::__private::v1::register!(ROUTES, LINKED_ROUTE: RouteEntry = RouteEn
         description: "A linked route.",
         access: None,
         side_effect: None,
-        query: None,
-        request: None,
-        response: None,
-        success_status: 200,
-        errors: &[],
+        io: RouteSpec::undescribed,
         tool: None,
         location: SourceLocation {
             file: file!(),

@@ -21,7 +21,7 @@ mod event;
 mod expand;
 mod krate;
 mod names;
-mod route;
+pub(crate) mod route;
 
 use proc_macro::TokenStream;
 
@@ -39,6 +39,17 @@ pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn portos_route(args: TokenStream, item: TokenStream) -> TokenStream {
     route::portos_route(args.into(), &item.into()).into()
+}
+
+/// Derives `portos_server::http::RouteErrors` on an enum of a route family's
+/// failures: `#[route_error(status = 404, code = "GOAL_NOT_FOUND")]` on each
+/// variant answering itself (its message is its `Display`),
+/// `#[route_error(transparent)]` on a variant wrapping another
+/// `RouteErrors` type, `#[route_error(internal)]` on a server fault (500,
+/// not documented). Use it through `portos_server::http::RouteErrors`.
+#[proc_macro_derive(RouteErrors, attributes(route_error))]
+pub fn derive_route_errors(input: TokenStream) -> TokenStream {
+    route::errors::derive(input.into()).into()
 }
 
 /// Declares a Socket.IO event on its payload type (a unit struct for an event

@@ -10,7 +10,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use rusqlite::Connection;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::settings;
 use crate::store::StoreError;
@@ -115,23 +115,24 @@ impl ApiAccess {
 
     /// `externallyExposableApis` of catalog.json, and the settings route's
     /// answer: every group with its resolved switches.
-    pub fn describe(&self) -> Value {
-        Value::Array(
-            self.groups
+    pub fn describe(&self) -> ApiAccessView {
+        ApiAccessView {
+            apis: self
+                .groups
                 .iter()
                 .map(|api| {
                     let exposure = self.get(api.id);
-                    json!({
-                        "id": api.id,
-                        "label": api.label,
-                        "description": api.description,
-                        "prefix": api.prefix,
-                        "exposed": exposure.exposed,
-                        "requireAuth": exposure.require_auth,
-                    })
+                    ApiGroup {
+                        id: api.id,
+                        label: api.label,
+                        description: api.description,
+                        prefix: api.prefix,
+                        exposed: exposure.exposed,
+                        require_auth: exposure.require_auth,
+                    }
                 })
                 .collect(),
-        )
+        }
     }
 
     /// Applies a change of some groups; the others keep their switches.
@@ -196,6 +197,7 @@ impl ApiAccessCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn groups() -> ExposableApis {
         Arc::from([
@@ -262,4 +264,23 @@ mod tests {
             "{error}"
         );
     }
+}
+
+/// One exposable API group and its switches.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiGroup {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub description: &'static str,
+    /// Every operation of the group is under this path.
+    pub prefix: &'static str,
+    pub exposed: bool,
+    pub require_auth: bool,
+}
+
+/// Every exposable API group, as Settings → API Access shows them.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ApiAccessView {
+    pub apis: Vec<ApiGroup>,
 }

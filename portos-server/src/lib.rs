@@ -64,4 +64,18 @@ pub use serve::{serve, serve_on};
 pub mod __private {
     pub use axum;
     pub use linkme;
+
+    /// What `#[portos_route]` and `#[derive(RouteErrors)]` generate against.
+    pub mod io {
+        pub use axum::response::{IntoResponse, Response};
+        pub use portos_core::inventory::RouteIo;
+
+        pub use crate::http::{ApiError, RouteErrors, RouteInput, RouteOutput};
+
+        /// A status the macro checked to be 300–599.
+        pub fn status(code: u16) -> axum::http::StatusCode {
+            axum::http::StatusCode::from_u16(code)
+                .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR)
+        }
+    }
 }

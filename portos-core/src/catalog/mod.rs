@@ -55,6 +55,45 @@ impl Catalog {
     }
 }
 
+/// The body as the renderer writes it, for the documents.
+impl schemars::JsonSchema for Catalog {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Catalog".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A catalog in any format: `<format>_tool_catalog`.",
+            "type": "object",
+            "required": ["type", "schemaVersion", "scope", "tools"],
+            "properties": {
+                "type": {
+                    "type": "string",
+                    "enum": CatalogFormat::VALUES.map(|format| format!("{format}_tool_catalog")),
+                },
+                "schemaVersion": { "type": "integer" },
+                "scope": { "type": "string" },
+                "tools": {
+                    "description": "Native entries (`portos`) or provider projections.",
+                    "type": "array",
+                    "items": { "type": "object", "additionalProperties": true },
+                },
+                "stats": {
+                    "description": "Native format only.",
+                    "type": "object",
+                    "required": ["total", "read", "write", "granted"],
+                    "properties": {
+                        "total": { "type": "integer", "minimum": 0 },
+                        "read": { "type": "integer", "minimum": 0 },
+                        "write": { "type": "integer", "minimum": 0 },
+                        "granted": { "type": "integer", "minimum": 0 },
+                    },
+                },
+            },
+        })
+    }
+}
+
 /// The body of a shared [`Catalog`], as owned bytes.
 #[derive(Clone, Debug)]
 pub struct CatalogBytes(Arc<Catalog>);

@@ -125,3 +125,34 @@ mod tests {
         );
     }
 }
+
+/// The query parameters [`CatalogQuery::parse`] accepts, for the documents.
+impl schemars::JsonSchema for CatalogQuery {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CatalogQuery".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {
+                "scope": {
+                    "description": "Which principal's tools (a filter, never authority). Default `all`.",
+                    "type": "string",
+                    "enum": CatalogScope::VALUES,
+                },
+                "intent": {
+                    "description": "Narrows the voice-derived tools (≤500 characters, trimmed).",
+                    "type": "string",
+                    "maxLength": INTENT_MAX_CHARS,
+                },
+                "format": {
+                    "description": "Projection. Default `portos`.",
+                    "type": "string",
+                    "enum": CatalogFormat::VALUES,
+                },
+            },
+            "additionalProperties": false,
+        })
+    }
+}

@@ -238,3 +238,51 @@ fn json_type(value: &Value) -> &'static str {
         Value::Object(_) => "object",
     }
 }
+
+/// The envelope as it travels, described beside the rules [`ToolCall::parse`]
+/// applies (the same limits), for the documents.
+impl schemars::JsonSchema for ToolCall {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ToolCall".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The `portos_tool_call` envelope. Unknown keys are refused.",
+            "type": "object",
+            "required": ["requestId", "name"],
+            "properties": {
+                "type": {
+                    "description": "`\"portos_tool_call\"` (the default).",
+                    "type": "string",
+                    "enum": ["portos_tool_call"],
+                },
+                "requestId": {
+                    "description": "1–200 of letters, digits, `.`, `_`, `:` and `-` after trimming.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": REQUEST_ID_MAX_CHARS,
+                    "pattern": "^\\s*[A-Za-z0-9._:-]+\\s*$",
+                },
+                "name": {
+                    "description": "Canonical name, provider name or alias: 1–100 of `[A-Za-z0-9._-]`.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": NAME_MAX_CHARS,
+                },
+                "version": {
+                    "description": "Only 1 is accepted (the default).",
+                    "type": "integer",
+                    "minimum": SCHEMA_VERSION,
+                    "maximum": SCHEMA_VERSION,
+                },
+                "arguments": {
+                    "description": "The tool's arguments; `{}` when omitted.",
+                    "type": "object",
+                    "additionalProperties": true,
+                },
+            },
+            "additionalProperties": false,
+        })
+    }
+}

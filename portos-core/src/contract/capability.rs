@@ -88,6 +88,33 @@ impl Serialize for Capabilities {
     }
 }
 
+/// The wire form described from the same vocabulary the (de)serializer
+/// uses: an object of booleans, one optional key per capability, nothing
+/// else.
+impl schemars::JsonSchema for Capabilities {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Capabilities".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let properties: serde_json::Map<String, serde_json::Value> = Capability::ALL
+            .into_iter()
+            .map(|capability| {
+                (
+                    capability.as_str().to_owned(),
+                    serde_json::json!({ "type": "boolean" }),
+                )
+            })
+            .collect();
+        schemars::json_schema!({
+            "description": "Every grant, each `true` or `false` (all `false` by default); keys left out are off.",
+            "type": "object",
+            "properties": properties,
+            "additionalProperties": false,
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Capabilities {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct CapabilitiesVisitor;

@@ -9,7 +9,6 @@ mod policy;
 mod result;
 mod scope;
 pub(crate) mod vocabulary;
-pub mod wire;
 
 pub use call::{FieldIssue, ToolCall, ValidationFailure, check_request_id};
 pub use capability::{Capabilities, Capability};

@@ -162,3 +162,32 @@ mod tests {
         assert_eq!(r.error.as_deref(), Some("Tool execution failed"));
     }
 }
+
+/// The normalized envelope as it is serialized, for the documents.
+impl schemars::JsonSchema for ToolResult {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ToolResult".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The normalized `portos_tool_result` envelope.",
+            "type": "object",
+            "required": ["type", "requestId", "name", "version", "state", "duplicate"],
+            "properties": {
+                "type": { "type": "string", "enum": ["portos_tool_result"] },
+                "requestId": { "type": "string" },
+                "name": { "description": "Always the canonical name.", "type": "string" },
+                "version": { "type": "integer" },
+                "state": { "type": "string", "enum": ["completed", "failed"] },
+                "duplicate": { "description": "A replay of a retained result.", "type": "boolean" },
+                "result": {
+                    "description": "What the adapter returned (absent when it failed outright).",
+                    "type": "object",
+                    "additionalProperties": true,
+                },
+                "error": { "description": "At most 500 characters, when failed.", "type": "string" },
+            },
+        })
+    }
+}

@@ -9,7 +9,7 @@ mod route;
 
 pub use event::{Direction, EventSpec, PortosEvent};
 pub use route::{
-    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, RouteEffect, RouteEntry,
+    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, RouteEffect, RouteEntry, RouteIo,
     RouteSpec, SchemaFn, ToolPrivacy,
 };
 

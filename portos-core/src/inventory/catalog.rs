@@ -31,7 +31,8 @@ impl Inventory {
                 if !sources.contains(&route.location.file) {
                     sources.push(route.location.file);
                 }
-                if route.is_modeled() {
+                let is_modeled = route.io().is_modeled();
+                if is_modeled {
                     modeled += 1;
                 }
                 json!({
@@ -47,7 +48,7 @@ impl Inventory {
                         .map_or_else(|| classify::default_summary(route.method, route.path), str::to_owned),
                     "access": self.access(route),
                     "sideEffect": classify::side_effect(route),
-                    "contractStatus": if route.is_modeled() { "modeled" } else { "generated" },
+                    "contractStatus": if is_modeled { "modeled" } else { "generated" },
                 })
             })
             .collect();

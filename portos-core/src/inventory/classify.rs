@@ -1,7 +1,7 @@
 //! The derived fields of an operation (BEHAVIOUR §9.2, §9.3): domain, label,
 //! summary, access class, side-effect class and operationId.
 
-use crate::descriptor::{Access, HttpMethod, RouteEffect, RouteSpec};
+use crate::descriptor::{Access, ErrorSpec, HttpMethod, RouteEffect, RouteSpec};
 
 /// Paths named exactly, and path prefixes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,12 +34,31 @@ pub struct Classifier {
     pub loopback: PathSet,
     /// The groups an operator may expose to other machines.
     pub externally_exposable: PathSet,
+    /// What the server's gate answers in front of the operations of an
+    /// access class (e.g. an unexposed API group's 403): added to each such
+    /// operation's declared failures.
+    pub gate_errors: &'static [GateErrors],
+}
+
+/// The gate's refusals in front of one access class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GateErrors {
+    pub access: Access,
+    pub errors: &'static [ErrorSpec],
 }
 
 impl Classifier {
     /// Whether `path` passes the gate without credentials.
     pub fn is_always_public(&self, path: &str) -> bool {
         self.always_public.contains(path)
+    }
+
+    /// The gate's refusals in front of operations of `access`.
+    pub fn gate_errors(&self, access: Access) -> &'static [ErrorSpec] {
+        self.gate_errors
+            .iter()
+            .find(|gate| gate.access == access)
+            .map_or(&[], |gate| gate.errors)
     }
 
     /// The declared access, else the first class whose paths hold the route
@@ -273,6 +292,7 @@ mod tests {
                 exact: &[],
                 prefixes: &["/api/"],
             },
+            gate_errors: &[],
         };
         let route = |path: &'static str| RouteSpec {
             method: HttpMethod::Get,
@@ -281,11 +301,7 @@ mod tests {
             description: "",
             access: None,
             side_effect: None,
-            query: None,
-            request: None,
-            response: None,
-            success_status: 200,
-            errors: &[],
+            io: RouteSpec::undescribed,
             tool: None,
             location: crate::descriptor::SourceLocation {
                 file: "x.rs",

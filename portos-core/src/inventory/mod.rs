@@ -13,13 +13,13 @@ use std::collections::HashMap;
 use std::fmt;
 
 pub use catalog::DERIVED_FROM;
-pub use classify::{Classifier, PathSet};
+pub use classify::{Classifier, GateErrors, PathSet};
 // The declarations the documents are derived from (what `#[portos_route]`
 // and `#[portos_event]` emit) live with the tool descriptor; they are
 // re-exported here, where they have always been named.
 pub use crate::descriptor::{
     Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec, PortosEvent,
-    RouteEffect, RouteEntry, RouteSpec, SchemaFn, ToolPrivacy,
+    RouteEffect, RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy,
 };
 pub use events_doc::{AsyncApiOptions, EventInventory, EventInventoryError};
 pub use openapi::{OpenApiOptions, Placement};
@@ -101,5 +101,15 @@ impl Inventory {
     /// The access class of `route`, declared or classified.
     pub fn access(&self, route: &RouteSpec) -> Access {
         self.classifier.access(route)
+    }
+
+    /// What `route` takes and answers: its handler's description, with the
+    /// refusals of the gate in front of its access class.
+    pub fn io(&self, route: &RouteSpec) -> RouteIo {
+        let mut io = route.io();
+        for error in self.classifier.gate_errors(self.access(route)) {
+            io.error(error.status, error.code);
+        }
+        io
     }
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::Inventory;
 use super::classify::{self, Classifier, title_case};
-use crate::descriptor::{Access, RouteSpec};
+use crate::descriptor::{Access, RouteIo, RouteSpec};
 
 /// What varies between the internal and the public document.
 #[derive(Clone, Debug)]
@@ -61,7 +61,8 @@ impl Inventory {
             let entry = tag_counts.entry(placement.tag.clone()).or_default();
             entry.0 += 1;
             entry.1.clone_from(&placement.tag_description);
-            let operation = operation(route, self.access(route), &placement, &mut generator);
+            let io = self.io(route);
+            let operation = operation(route, &io, self.access(route), &placement, &mut generator);
             let item = paths
                 .entry(route.path.to_owned())
                 .or_insert_with(|| Value::Object(Map::new()));
@@ -103,11 +104,12 @@ impl Inventory {
 
 fn operation(
     route: &RouteSpec,
+    io: &RouteIo,
     access: Access,
     placement: &Placement,
     generator: &mut SchemaGenerator,
 ) -> Value {
-    let modeled = route.is_modeled();
+    let modeled = io.is_modeled();
     let mut op = Map::new();
     op.insert(
         "operationId".into(),
@@ -138,19 +140,19 @@ fn operation(
         .path_params()
         .map(|name| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string" } }))
         .collect();
-    if let Some(query) = route.query {
+    if let Some(query) = io.query {
         parameters.extend(query_parameters(query, generator));
     }
     if !parameters.is_empty() {
         op.insert("parameters".into(), Value::Array(parameters));
     }
-    if let Some(request) = route.request {
+    if let Some(request) = io.request {
         op.insert(
             "requestBody".into(),
             json!({ "required": true, "content": { "application/json": { "schema": openapi_schema(request(generator)) } } }),
         );
     }
-    op.insert("responses".into(), responses(route, generator));
+    op.insert("responses".into(), responses(io, generator));
     let security = if placement.secured {
         json!([{ "bearerAuth": [] }, { "basicAuth": [] }])
     } else {
@@ -235,21 +237,21 @@ fn query_parameters(query: super::SchemaFn, generator: &mut SchemaGenerator) -> 
         .unwrap_or_default()
 }
 
-fn responses(route: &RouteSpec, generator: &mut SchemaGenerator) -> Value {
+fn responses(io: &RouteIo, generator: &mut SchemaGenerator) -> Value {
     let mut responses = Map::new();
-    match route.response {
+    match io.response {
         Some(response) => {
             responses.insert(
-                route.success_status.to_string(),
+                io.success_status.to_string(),
                 json!({
                     "description": "Success",
                     "content": { "application/json": { "schema": openapi_schema(response(generator)) } },
                 }),
             );
         }
-        None if route.is_modeled() => {
+        None if io.is_modeled() => {
             responses.insert(
-                route.success_status.to_string(),
+                io.success_status.to_string(),
                 json!({ "description": "Success" }),
             );
         }
@@ -262,7 +264,7 @@ fn responses(route: &RouteSpec, generator: &mut SchemaGenerator) -> Value {
     }
     // One response per declared status, listing its codes.
     let mut by_status: std::collections::BTreeMap<u16, Vec<&str>> = Default::default();
-    for error in route.errors {
+    for error in &io.errors {
         by_status.entry(error.status).or_default().push(error.code);
     }
     for (status, codes) in by_status {

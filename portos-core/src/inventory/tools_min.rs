@@ -6,7 +6,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 use super::Inventory;
-use crate::descriptor::{HttpToolEffect, RouteSpec, SchemaFn};
+use crate::descriptor::{HttpToolEffect, RouteIo, RouteSpec, SchemaFn};
 use crate::schema::{SchemaError, project_input, project_output};
 
 /// The dialect of every schema in the resource.
@@ -59,7 +59,7 @@ impl Inventory {
             } else {
                 write += 1;
             }
-            tools.push(record(route)?);
+            tools.push(record(route, &self.io(route))?);
         }
         let errors: Vec<Value> = STANDARD_ERRORS
             .iter()
@@ -78,7 +78,7 @@ impl Inventory {
     }
 }
 
-fn record(route: &RouteSpec) -> Result<Value, ToolsMinError> {
+fn record(route: &RouteSpec, io: &RouteIo) -> Result<Value, ToolsMinError> {
     let Some(tool) = &route.tool else {
         return Ok(Value::Null);
     };
@@ -111,9 +111,10 @@ fn record(route: &RouteSpec) -> Result<Value, ToolsMinError> {
     entry.insert("description".into(), description.into());
     entry.insert(
         "input_schema".into(),
-        input_schema(route, tool.name).and_then(|raw| project_input(&raw).map_err(schema_error))?,
+        input_schema(route, io, tool.name)
+            .and_then(|raw| project_input(&raw).map_err(schema_error))?,
     );
-    entry.insert("output_schema".into(), output_schema(route.response));
+    entry.insert("output_schema".into(), output_schema(io.response));
     entry.insert(
         "policy".into(),
         annotation.get("policy").cloned().unwrap_or(Value::Null),
@@ -122,7 +123,7 @@ fn record(route: &RouteSpec) -> Result<Value, ToolsMinError> {
         "binding".into(),
         json!({ "protocol": "http", "method": route.method.as_str(), "path": route.path }),
     );
-    let mut failures: Vec<(u16, &str)> = route
+    let mut failures: Vec<(u16, &str)> = io
         .errors
         .iter()
         .map(|error| (error.status, error.code))
@@ -157,18 +158,22 @@ fn inline_schema(schema: SchemaFn) -> Value {
 
 /// Path parameters, query parameters and the body's fields, flattened into
 /// one object (a body that is not an object goes under `body`).
-fn input_schema(route: &RouteSpec, tool: &'static str) -> Result<Value, ToolsMinError> {
+fn input_schema(
+    route: &RouteSpec,
+    io: &RouteIo,
+    tool: &'static str,
+) -> Result<Value, ToolsMinError> {
     let mut properties = Map::new();
     let mut required: Vec<Value> = Vec::new();
     for name in route.path_params() {
         properties.insert(name.to_owned(), json!({ "type": "string" }));
         required.push(name.into());
     }
-    if let Some(query) = route.query {
+    if let Some(query) = io.query {
         merge_object(&inline_schema(query), &mut properties, &mut required);
     }
     let mut additional = Value::Bool(false);
-    if let Some(request) = route.request {
+    if let Some(request) = io.request {
         let body = inline_schema(request);
         if body.get("type").and_then(Value::as_str) == Some("object") {
             for field in body

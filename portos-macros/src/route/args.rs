@@ -2,9 +2,8 @@
 
 use proc_macro2::Span;
 use quote::ToTokens;
-use syn::parse::{ParseStream, Parser};
-use syn::punctuated::Punctuated;
-use syn::{LitInt, LitStr, Token, Type, bracketed, parenthesized};
+use syn::parse::Parser;
+use syn::{LitStr, Token, Type};
 
 use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
@@ -14,36 +13,45 @@ pub const KEYS: &[&str] = &[
     "method",
     "path",
     "summary",
-    "query",
-    "request",
-    "response",
-    "status",
-    "errors",
     "access",
     "side_effect",
     "tool",
     "crate",
 ];
 
+/// Keys of older releases whose facts now come from the handler's types,
+/// with where each now comes from.
+const DERIVED_KEYS: &[(&str, &str)] = &[
+    (
+        "query",
+        "the query schema comes from the handler's `Query<T>` parameter",
+    ),
+    (
+        "request",
+        "the request body schema comes from the handler's `Body<T>` parameter",
+    ),
+    (
+        "response",
+        "the response schema comes from the handler's return type (`Json<T>`, `Created<T>`, …)",
+    ),
+    (
+        "status",
+        "the success status comes from the handler's return type (`Created<T>` is 201, `NoContent` 204)",
+    ),
+    (
+        "errors",
+        "the declared failures come from the extractors and the handler's error type (`#[derive(RouteErrors)]`)",
+    ),
+];
+
 /// The keys of `tool(...)`, the `x-portos-tool` annotation (BEHAVIOUR §9.3).
 pub const TOOL_KEYS: &[&str] = &["name", "privacy", "side_effect", "async"];
-
-/// A declared error answer: `(status, "CODE")`.
-pub struct ErrorArg {
-    pub status: u16,
-    pub code: String,
-}
 
 #[derive(Default)]
 pub struct RouteArgs {
     pub method: Option<Spanned<String>>,
     pub path: Option<Spanned<String>>,
     pub summary: Option<Spanned<String>>,
-    pub query: Option<Type>,
-    pub request: Option<Type>,
-    pub response: Option<Type>,
-    pub status: Option<Spanned<u16>>,
-    pub errors: Vec<ErrorArg>,
     pub access: Option<Spanned<String>>,
     pub side_effect: Option<Spanned<String>>,
     pub tool: Option<ToolArg>,
@@ -84,30 +92,25 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
             "summary" => out.summary = Some(string(&meta)?),
             "access" => out.access = Some(string(&meta)?),
             "side_effect" => out.side_effect = Some(string(&meta)?),
-            "query" => out.query = Some(meta.value()?.parse()?),
-            "request" => out.request = Some(meta.value()?.parse()?),
-            "response" => out.response = Some(meta.value()?.parse()?),
-            "status" => {
-                let lit: LitInt = meta.value()?.parse()?;
-                out.status = Some(Spanned {
-                    value: lit.base10_parse()?,
-                    span: lit.span(),
-                });
-            }
-            "errors" => out.errors = errors(cx, meta.value()?)?,
             "tool" => out.tool = tool(cx, &meta, span)?,
             "crate" => out.krate = crate::krate::parse_or_skip(cx, &meta)?,
             other => {
                 if meta.input.peek(Token![=]) {
-                    meta.value()?.parse::<syn::Expr>()?;
+                    // The old schema keys took a type, which is not always an expression.
+                    if matches!(other, "query" | "request" | "response") {
+                        meta.value()?.parse::<Type>()?;
+                    } else {
+                        meta.value()?.parse::<syn::Expr>()?;
+                    }
                 }
-                cx.error_at(
-                    span,
-                    format!(
+                let message = match DERIVED_KEYS.iter().find(|(key, _)| *key == other) {
+                    Some((_, source)) => format!("`{other}` is not declared any more: {source}"),
+                    None => format!(
                         "unknown portos_route key `{other}`; expected one of: {}",
                         KEYS.join(", ")
                     ),
-                );
+                };
+                cx.error_at(span, message);
             }
         }
         Ok(())
@@ -179,42 +182,22 @@ fn string(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Spanned<String>>
     })
 }
 
-/// `[(400, "VALIDATION_ERROR"), (404, "TOOL_CALL_NOT_FOUND")]`
-fn errors(cx: &Ctxt, input: ParseStream<'_>) -> syn::Result<Vec<ErrorArg>> {
-    let content;
-    bracketed!(content in input);
-    let pairs =
-        Punctuated::<(LitInt, LitStr), Token![,]>::parse_terminated_with(&content, |input| {
-            let inner;
-            parenthesized!(inner in input);
-            let status: LitInt = inner.parse()?;
-            inner.parse::<Token![,]>()?;
-            let code: LitStr = inner.parse()?;
-            Ok((status, code))
-        })?;
-    let mut out = Vec::new();
-    for (status, code) in pairs {
-        let value: u16 = status.base10_parse()?;
-        if !(300..=599).contains(&value) {
-            cx.error_at(status.span(), "an error status must be between 300 and 599");
-        }
-        let text = code.value();
-        if text.is_empty()
-            || !text
-                .bytes()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-        {
-            cx.error_at(
-                code.span(),
-                "an error code is SCREAMING_SNAKE_CASE, e.g. \"VALIDATION_ERROR\"",
-            );
-        }
-        out.push(ErrorArg {
-            status: value,
-            code: text,
-        });
+/// A declared failure: a 3xx–5xx status and a SCREAMING_SNAKE_CASE code.
+pub fn check_error(cx: &Ctxt, status: u16, status_span: Span, code: &LitStr) {
+    if !(300..=599).contains(&status) {
+        cx.error_at(status_span, "an error status must be between 300 and 599");
     }
-    Ok(out)
+    let text = code.value();
+    if text.is_empty()
+        || !text
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    {
+        cx.error_at(
+            code.span(),
+            "an error code is SCREAMING_SNAKE_CASE, e.g. \"VALIDATION_ERROR\"",
+        );
+    }
 }
 
 /// Cross-field and vocabulary rules; returns false when anything is wrong.
@@ -257,14 +240,6 @@ pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
     }
     if let Some(tool) = &args.tool {
         check_tool(cx, tool);
-    }
-    if let Some(status) = &args.status
-        && !(200..=299).contains(&status.value)
-    {
-        cx.error_at(
-            status.span,
-            "the success status must be between 200 and 299",
-        );
     }
 }
 

@@ -4,6 +4,7 @@
 //! it, so what is served and what is documented are the same list.
 
 mod args;
+pub mod errors;
 mod server;
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -61,7 +62,11 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
         span = Span::call_site()
     );
     let private = crate::krate::private_path(args.krate.as_ref());
-    let server::ServerPaths { method_route, axum } = server::server_paths();
+    let server::ServerPaths {
+        method_route,
+        axum,
+        io: io_path,
+    } = server::server_paths();
     let method_name = args.method.as_ref().map_or("GET", |m| m.value.as_str());
     let method = variant(names::HTTP_METHODS, method_name);
     let filter = format_ident!("{}", method_name);
@@ -82,22 +87,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let schema = |ty: Option<&syn::Type>| match ty {
-        Some(ty) => quote_spanned! {ty.span()=>
-            ::core::option::Option::Some(
-                #private::schemars::SchemaGenerator::subschema_for::<#ty> as #private::SchemaFn
-            )
-        },
-        None => quote!(::core::option::Option::None),
-    };
-    let query = schema(args.query.as_ref());
-    let request = schema(args.request.as_ref());
-    let response = schema(args.response.as_ref());
-    let status = args.status.as_ref().map_or(200, |s| s.value);
-    let errors = args.errors.iter().map(|e| {
-        let (status, code) = (e.status, &e.code);
-        quote!(#private::ErrorSpec { status: #status, code: #code })
-    });
+    let io = describe_io(item, &io_path);
     let tool = match &args.tool {
         Some(tool) => {
             let name = tool.name.as_ref().map_or("", |n| n.value.as_str());
@@ -135,11 +125,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                     description: #description,
                     access: #access,
                     side_effect: #side_effect,
-                    query: #query,
-                    request: #request,
-                    response: #response,
-                    success_status: #status,
-                    errors: &[#(#errors),*],
+                    io: #io,
                     tool: #tool,
                     location: #private::SourceLocation {
                         file: ::core::file!(),
@@ -155,6 +141,41 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                 },
             });
         };
+    }
+}
+
+/// A function describing the handler from its signature: each parameter
+/// type's `RouteInput`, then the return type's `RouteOutput` (which, for a
+/// `Result`, adds its error type's `RouteErrors`). Each call is spanned on
+/// its type, so a type that cannot describe itself is reported there.
+fn describe_io(item: &ItemFn, io: &TokenStream) -> TokenStream {
+    let inputs = item.sig.inputs.iter().filter_map(|input| match input {
+        syn::FnArg::Typed(typed) => {
+            let ty = &typed.ty;
+            Some(quote_spanned! {ty.span()=>
+                <#ty as #io::RouteInput>::describe(&mut described);
+            })
+        }
+        syn::FnArg::Receiver(_) => None,
+    });
+    let output = match &item.sig.output {
+        syn::ReturnType::Default => quote!(()),
+        syn::ReturnType::Type(_, ty) => quote!(#ty),
+    };
+    let output_span = match &item.sig.output {
+        syn::ReturnType::Default => item.sig.ident.span(),
+        syn::ReturnType::Type(_, ty) => ty.span(),
+    };
+    let describe_output = quote_spanned! {output_span=>
+        <#output as #io::RouteOutput>::describe(&mut described);
+    };
+    quote! {
+        || {
+            let mut described = #io::RouteIo::default();
+            #(#inputs)*
+            #describe_output
+            described
+        }
     }
 }
 

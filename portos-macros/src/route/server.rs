@@ -13,11 +13,15 @@ pub struct ServerPaths {
     pub method_route: TokenStream,
     /// The server's re-export of axum.
     pub axum: TokenStream,
+    /// The server's route description traits and error body
+    /// (`RouteInput`, `RouteOutput`, `RouteErrors`, `RouteIo`, `ApiError`).
+    pub io: TokenStream,
 }
 
 pub fn server_paths() -> ServerPaths {
     ServerPaths {
         method_route: quote!(::portos_server::http::MethodRoute),
         axum: quote!(::portos_server::__private::axum),
+        io: quote!(::portos_server::__private::io),
     }
 }

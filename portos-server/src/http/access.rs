@@ -5,7 +5,7 @@
 //! the always-public prefixes of its own routes
 //! ([`crate::ServerBuilder::always_public_prefixes`]).
 
-use portos_core::inventory::{Classifier, PathSet};
+use portos_core::inventory::{Access, Classifier, ErrorSpec, GateErrors, PathSet};
 
 /// The paths that pass the gate without credentials: the contract's five,
 /// plus the API Explorer page, which is static (it holds no data and offers
@@ -22,6 +22,24 @@ pub const ALWAYS_PUBLIC_PATHS: &[&str] = &[
 /// Where the API groups Settings → API Access can expose live.
 pub const PUBLIC_API_PREFIX: &str = "/api/public/";
 
+/// What the gate (`crate::auth::gate`) answers before an exposable group's
+/// operation runs: 403 `FORBIDDEN` while the group is not exposed, 401
+/// `AUTH_REQUIRED` when it is exposed with sign-in required and the request
+/// carries none. Documented on each such operation.
+const GATE_ERRORS: &[GateErrors] = &[GateErrors {
+    access: Access::ExternallyExposable,
+    errors: &[
+        ErrorSpec {
+            status: 401,
+            code: "AUTH_REQUIRED",
+        },
+        ErrorSpec {
+            status: 403,
+            code: "FORBIDDEN",
+        },
+    ],
+}];
+
 /// The runtime's classes, with the application's always-public prefixes.
 pub fn classifier(always_public_prefixes: &'static [&'static str]) -> Classifier {
     Classifier {
@@ -37,5 +55,6 @@ pub fn classifier(always_public_prefixes: &'static [&'static str]) -> Classifier
             exact: &[],
             prefixes: &[PUBLIC_API_PREFIX],
         },
+        gate_errors: GATE_ERRORS,
     }
 }

@@ -7,48 +7,49 @@
 use std::net::{IpAddr, SocketAddr};
 
 use axum::Json;
-use axum::body::Body;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use portos_core::contract::{FieldIssue, ValidationFailure};
+use portos_core::inventory::RouteIo;
 use portos_core::portos_route;
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::Value;
 
-use super::ApiError;
-use super::body::JsonBody;
+use super::io::schema_of;
+use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
-use crate::mcp::config::{AgentActions, AgentContextSettings, ContextScope, Profile};
+use crate::mcp::config::{AgentContextSettings, AgentContextView};
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
 use crate::mcp::server::SUPPORTED_VERSIONS;
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
 use crate::settings;
-
-/// The resolved Agent Tools settings.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentContextView {
-    pub enabled: bool,
-    pub profile: Profile,
-    pub scopes: Vec<ContextScope>,
-    pub actions: AgentActions,
-    /// False when the stored settings did not fit the schema: the feature is
-    /// then disabled with no grants until they are replaced.
-    pub configuration_valid: bool,
-}
+use crate::store::StoreError;
 
 /// The Agent Tools settings: enabled, context profile, scopes, and the
 /// agent's semantic action grants (all off by default).
 #[portos_route(
     method = "GET",
     path = "/api/settings/agent-context",
-    summary = "Agent Tools settings",
-    response = AgentContextView,
+    summary = "Agent Tools settings"
 )]
-async fn read_settings(State(app): State<App>) -> Json<Value> {
-    Json(app.agent_context.current().to_json())
+async fn read_settings(State(app): State<App>) -> Json<AgentContextView> {
+    Json(app.agent_context.current().view())
+}
+
+/// Why the settings were not saved.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum SettingsError {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] ValidationFailure),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the settings could not be encoded: {0}")]
+    #[route_error(internal)]
+    Encode(#[from] serde_json::Error),
 }
 
 /// Replaces the Agent Tools settings (keys left out take their defaults).
@@ -57,24 +58,20 @@ async fn read_settings(State(app): State<App>) -> Json<Value> {
 #[portos_route(
     method = "PUT",
     path = "/api/settings/agent-context",
-    summary = "Change Agent Tools settings",
-    request = AgentContextSettings,
-    response = AgentContextView,
-    errors = [(400, "VALIDATION_ERROR"), (413, "PAYLOAD_TOO_LARGE"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Change Agent Tools settings"
 )]
-async fn change_settings(State(app): State<App>, body: JsonBody) -> Result<Json<Value>, ApiError> {
-    let JsonBody(value) = body;
-    let parsed = AgentContextSettings::parse(&value).map_err(|message| {
-        ApiError::from(portos_core::contract::ValidationFailure {
-            details: vec![portos_core::contract::FieldIssue {
-                path: String::new(),
-                message,
-            }],
-        })
+async fn change_settings(
+    State(app): State<App>,
+    Body(parsed): Body<AgentContextSettings>,
+) -> Result<Json<AgentContextView>, SettingsError> {
+    parsed.check().map_err(|message| ValidationFailure {
+        details: vec![FieldIssue {
+            path: String::new(),
+            message,
+        }],
     })?;
-    let stored =
-        serde_json::to_value(&parsed).map_err(|error| ApiError::internal(error.to_string()))?;
-    let enabled = stored.get("enabled") == Some(&Value::Bool(true));
+    let enabled = parsed.enabled == Some(true);
+    let stored = serde_json::to_value(&parsed)?;
     let grants = app.grants.clone();
     let agent_context = app.agent_context.clone();
     let config = app
@@ -89,10 +86,9 @@ async fn change_settings(State(app): State<App>, body: JsonBody) -> Result<Json<
             grants.refresh(connection)?;
             agent_context.refresh(connection)
         })
-        .await
-        .map_err(|error| ApiError::internal(error.to_string()))?;
+        .await?;
     app.events.catalog_changed(settings::AGENT_CONTEXT).await;
-    Ok(Json(config.to_json()))
+    Ok(Json(config.view()))
 }
 
 /// The Agent Tools manifest: settings, limits, exclusions and the advertised
@@ -101,18 +97,11 @@ async fn change_settings(State(app): State<App>, body: JsonBody) -> Result<Json<
 #[portos_route(
     method = "GET",
     path = "/api/agent-context/manifest",
-    summary = "Agent Tools manifest",
-    response = serde_json::Value,
-    errors = [
-        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
-        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
-        (403, "AGENT_CONTEXT_HOST_REJECTED"),
-    ],
+    summary = "Agent Tools manifest"
 )]
-async fn manifest(State(app): State<App>, request: Request) -> Result<Json<Value>, ApiError> {
-    local_only(&request)?;
+async fn manifest(State(app): State<App>, _local: LocalCaller) -> Json<Value> {
     let server = McpServer::new(app.clone(), ConfigReads::Cached);
-    Ok(Json(server.manifest(&app.agent_context.current())))
+    Json(server.manifest(&app.agent_context.current()))
 }
 
 /// Agent Tools MCP, stateless Streamable HTTP: one JSON-RPC message per
@@ -121,121 +110,205 @@ async fn manifest(State(app): State<App>, request: Request) -> Result<Json<Value
 #[portos_route(
     method = "POST",
     path = "/api/agent-context/mcp",
-    summary = "Agent Tools MCP",
-    request = serde_json::Value,
-    response = serde_json::Value,
-    errors = [
-        (400, "JSONRPC_INVALID"),
-        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
-        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
-        (403, "AGENT_CONTEXT_HOST_REJECTED"),
-        (403, "AGENT_CONTEXT_DISABLED"),
-        (406, "JSONRPC_NOT_ACCEPTABLE"),
-        (413, "PAYLOAD_TOO_LARGE"),
-    ],
+    summary = "Agent Tools MCP"
 )]
-async fn mcp_post(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
-    enabled_and_local(&app, &request)?;
-    let headers = request.headers();
-    if !accepts_json_and_sse(headers) {
-        return Ok(jsonrpc_status(
-            StatusCode::NOT_ACCEPTABLE,
-            "Accept must include application/json and text/event-stream",
-        ));
-    }
-    if let Some(version) = headers.get("mcp-protocol-version")
-        && !version
-            .to_str()
-            .is_ok_and(|v| SUPPORTED_VERSIONS.contains(&v.trim()))
-    {
-        return Ok(jsonrpc_status(
-            StatusCode::BAD_REQUEST,
-            "Unsupported MCP-Protocol-Version",
-        ));
-    }
-    let meta = CallMeta {
-        idempotency_key: headers
-            .get("idempotency-key")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned),
-    };
-    let bytes = axum::body::to_bytes(request.into_body(), app.config.body_limit)
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "PAYLOAD_TOO_LARGE",
-                "Request body is larger than the configured limit",
-            )
-        })?;
-    let message = match jsonrpc::parse(&bytes) {
-        Ok(message) => message,
-        Err(rejected) => {
-            return Ok((StatusCode::BAD_REQUEST, Json(rejected.to_response())).into_response());
-        }
-    };
+async fn mcp_post(
+    State(app): State<App>,
+    _agent: ActiveAgent,
+    McpPost { meta, message }: McpPost,
+) -> McpAnswer {
     let server = McpServer::new(app, ConfigReads::Cached);
-    Ok(match server.handle(message, &meta).await {
-        Some(response) => (
-            StatusCode::OK,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            response,
-        )
-            .into_response(),
-        None => StatusCode::ACCEPTED.into_response(),
-    })
+    match server.handle(message, &meta).await {
+        Some(response) => McpAnswer::Reply(response),
+        None => McpAnswer::Accepted,
+    }
 }
 
 /// No server-to-client stream: 405 (`Allow: POST`).
 #[portos_route(
     method = "GET",
     path = "/api/agent-context/mcp",
-    summary = "Agent Tools MCP stream (not offered)",
-    errors = [
-        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
-        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
-        (403, "AGENT_CONTEXT_HOST_REJECTED"),
-        (403, "AGENT_CONTEXT_DISABLED"),
-        (405, "METHOD_NOT_ALLOWED"),
-    ],
+    summary = "Agent Tools MCP stream (not offered)"
 )]
-async fn mcp_get(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
-    enabled_and_local(&app, &request)?;
-    Ok(post_only())
+async fn mcp_get(_agent: ActiveAgent) -> PostOnly {
+    PostOnly
 }
 
 /// No sessions to end: 405 (`Allow: POST`).
 #[portos_route(
     method = "DELETE",
     path = "/api/agent-context/mcp",
-    summary = "Agent Tools MCP session end (not offered)",
-    errors = [
-        (403, "AGENT_CONTEXT_LOCAL_ONLY"),
-        (403, "AGENT_CONTEXT_ORIGIN_REJECTED"),
-        (403, "AGENT_CONTEXT_HOST_REJECTED"),
-        (403, "AGENT_CONTEXT_DISABLED"),
-        (405, "METHOD_NOT_ALLOWED"),
-    ],
+    summary = "Agent Tools MCP session end (not offered)"
 )]
-async fn mcp_delete(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
-    enabled_and_local(&app, &request)?;
-    Ok(post_only())
+async fn mcp_delete(_agent: ActiveAgent) -> PostOnly {
+    PostOnly
 }
 
-fn post_only() -> Response {
-    let mut response = ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "METHOD_NOT_ALLOWED",
-        "This MCP endpoint is stateless: POST one JSON-RPC message",
-    )
-    .into_response();
-    response
-        .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("POST"));
-    response
+/// A request from this machine, addressed to it: a loopback peer, then a
+/// loopback (or absent) `Origin`, then a loopback `Host`, checked in that
+/// order before anything else.
+#[derive(Clone, Copy, Debug)]
+pub struct LocalCaller;
+
+impl<S: Send + Sync> FromRequestParts<S> for LocalCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<LocalCaller, ApiError> {
+        local_only(parts).map(|()| LocalCaller)
+    }
+}
+
+impl RouteInput for LocalCaller {
+    fn describe(io: &mut RouteIo) {
+        io.error(403, "AGENT_CONTEXT_LOCAL_ONLY");
+        io.error(403, "AGENT_CONTEXT_ORIGIN_REJECTED");
+        io.error(403, "AGENT_CONTEXT_HOST_REJECTED");
+    }
+}
+
+/// A [`LocalCaller`] while Agent Tools is enabled (and its settings valid).
+#[derive(Clone, Copy, Debug)]
+pub struct ActiveAgent;
+
+impl FromRequestParts<App> for ActiveAgent {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<ActiveAgent, ApiError> {
+        local_only(parts)?;
+        if !app.agent_context.current().active() {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "AGENT_CONTEXT_DISABLED",
+                "Agent context is disabled",
+            ));
+        }
+        Ok(ActiveAgent)
+    }
+}
+
+impl RouteInput for ActiveAgent {
+    fn describe(io: &mut RouteIo) {
+        LocalCaller::describe(io);
+        io.error(403, "AGENT_CONTEXT_DISABLED");
+    }
+}
+
+/// One JSON-RPC message POSTed to the MCP endpoint, with the call metadata
+/// its headers carry. Refused with a JSON-RPC error body: 406 unless
+/// `Accept` names JSON and SSE, 400 for an unsupported
+/// `MCP-Protocol-Version` or a malformed message; 413 (the contract's body)
+/// when larger than the configured limit.
+pub struct McpPost {
+    meta: CallMeta,
+    message: jsonrpc::Message,
+}
+
+impl FromRequest<App> for McpPost {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, app: &App) -> Result<McpPost, Response> {
+        let headers = request.headers();
+        if !accepts_json_and_sse(headers) {
+            return Err(jsonrpc_status(
+                StatusCode::NOT_ACCEPTABLE,
+                "Accept must include application/json and text/event-stream",
+            ));
+        }
+        if let Some(version) = headers.get("mcp-protocol-version")
+            && !version
+                .to_str()
+                .is_ok_and(|v| SUPPORTED_VERSIONS.contains(&v.trim()))
+        {
+            return Err(jsonrpc_status(
+                StatusCode::BAD_REQUEST,
+                "Unsupported MCP-Protocol-Version",
+            ));
+        }
+        let meta = CallMeta {
+            idempotency_key: headers
+                .get("idempotency-key")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned),
+        };
+        let bytes = axum::body::to_bytes(request.into_body(), app.config.body_limit)
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "PAYLOAD_TOO_LARGE",
+                    "Request body is larger than the configured limit",
+                )
+                .into_response()
+            })?;
+        match jsonrpc::parse(&bytes) {
+            Ok(message) => Ok(McpPost { meta, message }),
+            Err(rejected) => {
+                Err((StatusCode::BAD_REQUEST, Json(rejected.to_response())).into_response())
+            }
+        }
+    }
+}
+
+impl RouteInput for McpPost {
+    fn describe(io: &mut RouteIo) {
+        io.request = Some(schema_of::<Value>());
+        io.error(400, "JSONRPC_INVALID");
+        io.error(406, "JSONRPC_NOT_ACCEPTABLE");
+        io.error(413, "PAYLOAD_TOO_LARGE");
+    }
+}
+
+/// A JSON-RPC response (200), or 202 for a notification or a response.
+pub enum McpAnswer {
+    Reply(String),
+    Accepted,
+}
+
+impl IntoResponse for McpAnswer {
+    fn into_response(self) -> Response {
+        match self {
+            McpAnswer::Reply(response) => (
+                StatusCode::OK,
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                response,
+            )
+                .into_response(),
+            McpAnswer::Accepted => StatusCode::ACCEPTED.into_response(),
+        }
+    }
+}
+
+impl RouteOutput for McpAnswer {
+    fn describe(io: &mut RouteIo) {
+        io.response = Some(schema_of::<Value>());
+    }
+}
+
+/// 405 with `Allow: POST`: the endpoint is stateless.
+pub struct PostOnly;
+
+impl IntoResponse for PostOnly {
+    fn into_response(self) -> Response {
+        let mut response = ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "METHOD_NOT_ALLOWED",
+            "This MCP endpoint is stateless: POST one JSON-RPC message",
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        response
+    }
+}
+
+impl RouteOutput for PostOnly {
+    fn describe(io: &mut RouteIo) {
+        io.error(405, "METHOD_NOT_ALLOWED");
+    }
 }
 
 fn jsonrpc_status(status: StatusCode, message: &str) -> Response {
@@ -250,24 +323,12 @@ fn jsonrpc_status(status: StatusCode, message: &str) -> Response {
         .into_response()
 }
 
-fn enabled_and_local(app: &App, request: &Request<Body>) -> Result<(), ApiError> {
-    local_only(request)?;
-    if !app.agent_context.current().active() {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "AGENT_CONTEXT_DISABLED",
-            "Agent context is disabled",
-        ));
-    }
-    Ok(())
-}
-
 /// Loopback peer, then loopback (or absent) Origin, then loopback Host.
-fn local_only(request: &Request<Body>) -> Result<(), ApiError> {
+fn local_only(parts: &Parts) -> Result<(), ApiError> {
     // Without the peer address (a router served without connect info) the
     // request cannot be shown to be local: refused.
-    let peer = request
-        .extensions()
+    let peer = parts
+        .extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(address)| address.ip());
     if !peer.is_some_and(is_loopback_ip) {
@@ -277,7 +338,7 @@ fn local_only(request: &Request<Body>) -> Result<(), ApiError> {
             "Agent context accepts loopback connections only",
         ));
     }
-    let headers = request.headers();
+    let headers = &parts.headers;
     if let Some(origin) = headers.get(header::ORIGIN)
         && !origin
             .to_str()

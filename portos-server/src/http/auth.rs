@@ -1,18 +1,21 @@
 //! `/api/auth/*`: status, whoami, login, logout.
 
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
+use portos_core::contract::{FieldIssue, ValidationFailure};
+use portos_core::inventory::RouteIo;
 use portos_core::portos_route;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::ApiError;
 use super::body::JsonBody;
+use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
 use crate::auth::{AuthContext, SESSION_COOKIE};
+use crate::store::StoreError;
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct AuthStatus {
@@ -33,7 +36,9 @@ pub struct LoginAnswer {
     pub ok: bool,
     pub enabled: bool,
     /// The session token (also set as the `portos_session` cookie).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
 }
 
@@ -42,8 +47,48 @@ pub struct Done {
     pub ok: bool,
 }
 
+/// Why a login was refused.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum LoginError {
+    #[error("Invalid password")]
+    #[route_error(status = 401, code = "INVALID_CREDENTIALS")]
+    WrongPassword,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the session cookie could not be written: {0}")]
+    #[route_error(internal)]
+    Cookie(#[from] axum::http::header::InvalidHeaderValue),
+}
+
+/// A JSON answer with the session cookie set (or cleared) beside it.
+struct WithCookie<T> {
+    cookie: Option<HeaderValue>,
+    answer: T,
+}
+
+impl<T: Serialize> IntoResponse for WithCookie<T> {
+    fn into_response(self) -> Response {
+        let mut response = Json(self.answer).into_response();
+        if let Some(cookie) = self.cookie {
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
+        }
+        response
+    }
+}
+
+impl<T: JsonSchema> RouteOutput for WithCookie<T> {
+    fn describe(io: &mut RouteIo) {
+        Json::<T>::describe(io);
+    }
+}
+
 /// Whether a password is set and whether this request is authenticated.
-#[portos_route(method = "GET", path = "/api/auth/status", summary = "Authentication status", response = AuthStatus)]
+#[portos_route(
+    method = "GET",
+    path = "/api/auth/status",
+    summary = "Authentication status"
+)]
 async fn status(
     State(app): State<App>,
     Extension(context): Extension<AuthContext>,
@@ -55,76 +100,90 @@ async fn status(
 }
 
 /// How this request is authenticated, if it is.
-#[portos_route(method = "GET", path = "/api/auth/whoami", summary = "Who am I", response = AuthContext)]
+#[portos_route(method = "GET", path = "/api/auth/whoami", summary = "Who am I")]
 async fn whoami(Extension(context): Extension<AuthContext>) -> Json<AuthContext> {
     Json(context)
 }
 
-/// Exchanges the instance password for a session (cookie and token).
-#[portos_route(
-    method = "POST",
-    path = "/api/auth/login",
-    summary = "Log in",
-    request = LoginBody,
-    response = LoginAnswer,
-    errors = [(400, "VALIDATION_ERROR"), (401, "INVALID_CREDENTIALS")],
-)]
-async fn login(State(app): State<App>, JsonBody(body): JsonBody) -> Result<Response, ApiError> {
-    let password = match body.as_object() {
-        Some(object) if object.len() == 1 => object.get("password").and_then(Value::as_str),
-        _ => None,
-    };
-    let Some(password) = password else {
-        return Err(ApiError::from(portos_core::contract::ValidationFailure {
-            details: vec![portos_core::contract::FieldIssue {
+/// The password of a login body, which must be exactly
+/// `{ "password": string }` (400 `VALIDATION_ERROR` naming that shape);
+/// otherwise refused as any JSON body is (415, 413, malformed 400).
+struct Password(String);
+
+impl<S: Send + Sync> FromRequest<S> for Password {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Password, ApiError> {
+        let JsonBody(body) = JsonBody::from_request(request, state).await?;
+        match body {
+            Value::Object(mut object) if object.len() == 1 => match object.remove("password") {
+                Some(Value::String(password)) => return Ok(Password(password)),
+                _ => {}
+            },
+            _ => {}
+        }
+        Err(ApiError::from(ValidationFailure {
+            details: vec![FieldIssue {
                 path: "password".to_owned(),
                 message: "Expected exactly { \"password\": string }".to_owned(),
             }],
-        }));
-    };
+        }))
+    }
+}
+
+impl RouteInput for Password {
+    fn describe(io: &mut RouteIo) {
+        Body::<LoginBody>::describe(io);
+    }
+}
+
+/// Exchanges the instance password for a session (cookie and token).
+#[portos_route(method = "POST", path = "/api/auth/login", summary = "Log in")]
+async fn login(
+    State(app): State<App>,
+    Password(password): Password,
+) -> Result<WithCookie<LoginAnswer>, LoginError> {
     if !app.auth.enabled() {
-        return Ok(Json(json!({ "ok": true, "enabled": false })).into_response());
+        return Ok(WithCookie {
+            cookie: None,
+            answer: LoginAnswer {
+                ok: true,
+                enabled: false,
+                token: None,
+                expires_at: None,
+            },
+        });
     }
-    if !app.auth.check_password(password).await {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "INVALID_CREDENTIALS",
-            "Invalid password",
-        ));
+    if !app.auth.check_password(&password).await {
+        return Err(LoginError::WrongPassword);
     }
-    let session = app
-        .auth
-        .create_session()
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let session = app.auth.create_session().await?;
     let max_age = app.auth.session_ttl().as_secs();
-    let cookie = format!(
+    let cookie = HeaderValue::from_str(&format!(
         "{SESSION_COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}",
         session.token
-    );
-    let cookie = HeaderValue::from_str(&cookie).map_err(|e| ApiError::internal(e.to_string()))?;
-    Ok((
-        [(header::SET_COOKIE, cookie)],
-        Json(json!({
-            "ok": true,
-            "enabled": true,
-            "token": session.token,
-            "expiresAt": session.expires_at.to_string(),
-        })),
-    )
-        .into_response())
+    ))?;
+    Ok(WithCookie {
+        cookie: Some(cookie),
+        answer: LoginAnswer {
+            ok: true,
+            enabled: true,
+            token: Some(session.token),
+            expires_at: Some(session.expires_at.to_string()),
+        },
+    })
 }
 
 /// Ends the session the request carries.
-#[portos_route(method = "POST", path = "/api/auth/logout", summary = "Log out", response = Done)]
-async fn logout(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
+#[portos_route(method = "POST", path = "/api/auth/logout", summary = "Log out")]
+async fn logout(State(app): State<App>, request: Request) -> Result<WithCookie<Done>, StoreError> {
     if let Some(token) = crate::auth::gate_session_token(request.headers()) {
-        app.auth
-            .revoke_session(&token)
-            .await
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+        app.auth.revoke_session(&token).await?;
     }
     let expired =
         HeaderValue::from_static("portos_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
-    Ok(([(header::SET_COOKIE, expired)], Json(json!({ "ok": true }))).into_response())
+    Ok(WithCookie {
+        cookie: Some(expired),
+        answer: Done { ok: true },
+    })
 }

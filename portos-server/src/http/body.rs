@@ -66,3 +66,40 @@ impl JsonBody {
         })
     }
 }
+
+/// The request body as `T`: the contract's refusals in order — 415 when it
+/// is not JSON, 413 when larger than the configured limit, 400
+/// `VALIDATION_ERROR` when malformed or not a `T` (unknown keys, wrong
+/// types), before the handler runs. `T` is the request schema in the
+/// documents.
+#[derive(Debug)]
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Body<T>, ApiError> {
+        let JsonBody(value) = JsonBody::from_request(request, state).await?;
+        JsonBody(value).into_typed().map(Body)
+    }
+}
+
+impl<T: schemars::JsonSchema> super::RouteInput for Body<T> {
+    fn describe(io: &mut portos_core::inventory::RouteIo) {
+        io.request = Some(super::io::schema_of::<T>());
+        JsonBody::describe(io);
+    }
+}
+
+/// An untyped JSON body: documented as any JSON value, with the same
+/// refusals as [`Body`].
+impl super::RouteInput for JsonBody {
+    fn describe(io: &mut portos_core::inventory::RouteIo) {
+        if io.request.is_none() {
+            io.request = Some(super::io::schema_of::<Value>());
+        }
+        io.error(400, "VALIDATION_ERROR");
+        io.error(413, "PAYLOAD_TOO_LARGE");
+        io.error(415, "UNSUPPORTED_MEDIA_TYPE");
+    }
+}

@@ -9,26 +9,39 @@ use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::{
-    Access, AsyncApiOptions, Classifier, EventInventory, OpenApiOptions, Placement,
+    Access, AsyncApiOptions, Classifier, EventInventory, OpenApiOptions, Placement, RouteIo,
 };
 use portos_core::{linked, portos_route};
 use serde_json::Value;
 
-use super::{ApiError, inventory};
+use super::{ApiError, RouteOutput, inventory};
 use crate::api_access::ApiAccess;
 use crate::app::{App, Identity};
 
-fn json_response(body: Result<impl Into<axum::body::Body>, String>) -> Response {
-    match body {
-        Ok(text) => (
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            text.into(),
-        )
-            .into_response(),
-        Err(message) => ApiError::internal(message).into_response(),
+/// A rendered JSON document, served byte for byte (documented as any JSON:
+/// each document has its own specification), or the reason it could not be
+/// built (500).
+struct JsonDocument(Result<Bytes, String>);
+
+impl IntoResponse for JsonDocument {
+    fn into_response(self) -> Response {
+        match self.0 {
+            Ok(bytes) => (
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                bytes,
+            )
+                .into_response(),
+            Err(message) => ApiError::internal(message).into_response(),
+        }
+    }
+}
+
+impl RouteOutput for JsonDocument {
+    fn describe(io: &mut RouteIo) {
+        io.response = Some(super::io::schema_of::<Value>());
     }
 }
 
@@ -90,7 +103,10 @@ impl Documents {
             .map_err(Clone::clone)?;
         let mut catalog = base.clone();
         if let Some(object) = catalog.as_object_mut() {
-            object.insert("externallyExposableApis".to_owned(), access.describe());
+            object.insert(
+                "externallyExposableApis".to_owned(),
+                serde_json::to_value(access.describe().apis).unwrap_or_default(),
+            );
         }
         Ok(catalog.to_string())
     }
@@ -149,7 +165,9 @@ impl Documents {
                 server_url: None,
             },
             |route| {
-                if inventory.access(route) != Access::ExternallyExposable || !route.is_modeled() {
+                if inventory.access(route) != Access::ExternallyExposable
+                    || !inventory.io(route).is_modeled()
+                {
                     return None;
                 }
                 let (api, exposure) = access.for_path(route.path)?;
@@ -196,42 +214,70 @@ fn event_inventory() -> Result<EventInventory, String> {
 }
 
 /// The Socket.IO events: names, directions, payload schemas.
-#[portos_route(method = "GET", path = "/api/api-docs/events.json", summary = "Event inventory", response = serde_json::Value)]
-async fn events_json_route(State(app): State<App>) -> Response {
-    json_response(app.documents.events_json())
+#[portos_route(
+    method = "GET",
+    path = "/api/api-docs/events.json",
+    summary = "Event inventory"
+)]
+async fn events_json_route(State(app): State<App>) -> JsonDocument {
+    JsonDocument(app.documents.events_json())
 }
 
 /// AsyncAPI 3.0.0 for the Socket.IO transport.
-#[portos_route(method = "GET", path = "/api/api-docs/asyncapi.json", summary = "AsyncAPI", response = serde_json::Value)]
-async fn asyncapi_route(State(app): State<App>) -> Response {
-    json_response(app.documents.asyncapi())
+#[portos_route(
+    method = "GET",
+    path = "/api/api-docs/asyncapi.json",
+    summary = "AsyncAPI"
+)]
+async fn asyncapi_route(State(app): State<App>) -> JsonDocument {
+    JsonDocument(app.documents.asyncapi())
 }
 
 /// The HTTP route inventory: domains, access and side-effect classes.
-#[portos_route(method = "GET", path = "/api/api-docs/catalog.json", summary = "Route inventory", response = serde_json::Value)]
-async fn catalog_json(State(app): State<App>) -> Response {
-    json_response(app.documents.routes_catalog(&app.api_access.current()))
+#[portos_route(
+    method = "GET",
+    path = "/api/api-docs/catalog.json",
+    summary = "Route inventory"
+)]
+async fn catalog_json(State(app): State<App>) -> JsonDocument {
+    JsonDocument(
+        app.documents
+            .routes_catalog(&app.api_access.current())
+            .map(Bytes::from),
+    )
 }
 
 /// OpenAPI 3.0.3 for every mounted HTTP operation.
-#[portos_route(method = "GET", path = "/api/api-docs/internal/openapi.json", summary = "Internal OpenAPI", response = serde_json::Value)]
-async fn internal_openapi_json(State(app): State<App>) -> Response {
-    json_response(app.documents.internal_openapi())
+#[portos_route(
+    method = "GET",
+    path = "/api/api-docs/internal/openapi.json",
+    summary = "Internal OpenAPI"
+)]
+async fn internal_openapi_json(State(app): State<App>) -> JsonDocument {
+    JsonDocument(app.documents.internal_openapi())
 }
 
 /// OpenAPI 3.0.3 for only the APIs exposed through API Access.
-#[portos_route(method = "GET", path = "/api/api-docs/openapi.json", summary = "Public OpenAPI", response = serde_json::Value)]
-async fn public_openapi_json(State(app): State<App>) -> Response {
-    json_response(
+#[portos_route(
+    method = "GET",
+    path = "/api/api-docs/openapi.json",
+    summary = "Public OpenAPI"
+)]
+async fn public_openapi_json(State(app): State<App>) -> JsonDocument {
+    JsonDocument(
         app.documents
             .public_openapi(&app.api_access.current())
-            .map(|text| text.to_string()),
+            .map(|text| Bytes::from(text.to_string())),
     )
 }
 
 /// The operations annotated as HTTP tools, one small record each, with
 /// their binding and declared failures.
-#[portos_route(method = "GET", path = "/api/api-docs/tools.min.json", summary = "HTTP tool resource", response = serde_json::Value)]
-async fn tools_min_json(State(app): State<App>) -> Response {
-    json_response(app.documents.tools_min())
+#[portos_route(
+    method = "GET",
+    path = "/api/api-docs/tools.min.json",
+    summary = "HTTP tool resource"
+)]
+async fn tools_min_json(State(app): State<App>) -> JsonDocument {
+    JsonDocument(app.documents.tools_min())
 }

@@ -5,41 +5,32 @@
 use axum::Json;
 use axum::extract::State;
 use portos_core::{Capabilities, portos_route};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 
-use super::ApiError;
-use super::body::JsonBody;
+use super::{Body, RouteErrors};
 use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::settings;
+use crate::store::StoreError;
 
-/// Every grant, each `true` or `false` (all `false` by default).
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct MindCapabilities {
-    pub read_portos: Option<bool>,
-    pub write_portos: Option<bool>,
-    pub manage_eidoverse: Option<bool>,
-    pub visit_eidoverse_peers: Option<bool>,
-    pub create_tasks: Option<bool>,
-    pub file_issues: Option<bool>,
-    pub manage_tool_recipes: Option<bool>,
-    pub manage_mind: Option<bool>,
-    pub choose_thinking_preset: Option<bool>,
-    pub adjust_local_context: Option<bool>,
-    pub call_tool_recipes: Option<bool>,
+/// Why the grants were not stored.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum GrantsError {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the grants could not be encoded: {0}")]
+    #[route_error(internal)]
+    Encode(#[from] serde_json::Error),
 }
 
 /// The Persistent Mind's stored capability grants.
 #[portos_route(
     method = "GET",
     path = "/api/cos/mind/capabilities",
-    summary = "Persistent Mind capabilities",
-    response = MindCapabilities,
+    summary = "Persistent Mind capabilities"
 )]
-async fn read(State(app): State<App>) -> Result<Json<Capabilities>, ApiError> {
-    Ok(Json(app.grants.current().mind))
+async fn read(State(app): State<App>) -> Json<Capabilities> {
+    Json(app.grants.current().mind)
 }
 
 /// Replaces the Persistent Mind's grants: keys left out are off. Unknown keys
@@ -47,15 +38,13 @@ async fn read(State(app): State<App>) -> Result<Json<Capabilities>, ApiError> {
 #[portos_route(
     method = "PUT",
     path = "/api/cos/mind/capabilities",
-    summary = "Set Persistent Mind capabilities",
-    request = MindCapabilities,
-    response = MindCapabilities,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Set Persistent Mind capabilities"
 )]
-async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Capabilities>, ApiError> {
-    let grants: Capabilities = body.into_typed()?;
-    let stored =
-        serde_json::to_value(grants).map_err(|error| ApiError::internal(error.to_string()))?;
+async fn replace(
+    State(app): State<App>,
+    Body(grants): Body<Capabilities>,
+) -> Result<Json<Capabilities>, GrantsError> {
+    let stored = serde_json::to_value(grants)?;
     let cache = app.grants.clone();
     app.store
         .run(move |connection| {
@@ -70,8 +59,7 @@ async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Capabili
             transaction.commit()?;
             cache.refresh(connection)
         })
-        .await
-        .map_err(|error| ApiError::internal(error.to_string()))?;
+        .await?;
     app.events
         .catalog_changed(settings::MIND_CAPABILITIES)
         .await;

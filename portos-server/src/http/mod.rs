@@ -1,6 +1,7 @@
 //! The runtime's HTTP surface, one module per endpoint family, and the
-//! pieces an application's routes use: [`ApiError`], [`body::JsonBody`],
-//! [`query`].
+//! pieces an application's routes use: the typed extractors [`Body`] and
+//! [`Query`], the outputs [`Created`] and [`NoContent`], error enums derived
+//! with [`RouteErrors`], and [`ApiError`], the one error body.
 
 pub mod access;
 mod agent_context;
@@ -9,6 +10,7 @@ pub mod body;
 pub mod docs;
 mod error;
 mod explorer;
+pub mod io;
 mod mind;
 pub mod query;
 mod route;
@@ -22,7 +24,12 @@ use portos_core::inventory::InventoryError;
 use tower::Layer;
 use tower_http::trace::TraceLayer;
 
+pub use body::Body;
 pub use error::ApiError;
+pub use io::{Created, InputError, Invalid, NoContent, RouteErrors, RouteInput, RouteOutput};
+/// `#[derive(RouteErrors)]`: see [`RouteErrors`].
+pub use portos_macros::RouteErrors;
+pub use query::Query;
 pub use route::{MethodRoute, inventory};
 
 use crate::app::App;

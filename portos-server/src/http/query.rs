@@ -1,7 +1,6 @@
 //! Strict query strings: unknown keys and values of the wrong type are a
 //! 400 VALIDATION_ERROR saying what does not fit, before anything runs.
 
-use axum::extract::Query;
 use axum::http::{StatusCode, Uri};
 use serde::de::DeserializeOwned;
 
@@ -9,8 +8,8 @@ use super::ApiError;
 
 /// The query of `uri` as `T` (which should `deny_unknown_fields`).
 pub fn strict_query<T: DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
-    Query::<T>::try_from_uri(uri)
-        .map(|Query(query)| query)
+    axum::extract::Query::<T>::try_from_uri(uri)
+        .map(|axum::extract::Query(query)| query)
         .map_err(|rejection| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
@@ -23,4 +22,29 @@ pub fn strict_query<T: DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
 /// A 400 VALIDATION_ERROR with `message`.
 pub fn invalid(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
+}
+
+/// The query string as `T` (which should `deny_unknown_fields`): unknown
+/// keys and values of the wrong type are a 400 `VALIDATION_ERROR` before
+/// the handler runs. `T`'s fields are the query parameters in the
+/// documents.
+#[derive(Debug)]
+pub struct Query<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> axum::extract::FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Query<T>, ApiError> {
+        strict_query(&parts.uri).map(Query)
+    }
+}
+
+impl<T: schemars::JsonSchema> super::RouteInput for Query<T> {
+    fn describe(io: &mut portos_core::inventory::RouteIo) {
+        io.query = Some(super::io::schema_of::<T>());
+        io.error(400, "VALIDATION_ERROR");
+    }
 }

@@ -6,46 +6,33 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use portos_core::portos_route;
-use schemars::JsonSchema;
-use serde::Serialize;
-use serde_json::Value;
 
-use super::ApiError;
-use super::body::JsonBody;
-use crate::api_access::Exposure;
+use super::{Body, Invalid, RouteErrors};
+use crate::api_access::{ApiAccessView, Exposure};
 use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
+use crate::store::StoreError;
 
-/// One exposable API group and its switches.
-#[derive(Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ApiGroup {
-    pub id: String,
-    pub label: String,
-    pub description: String,
-    /// Every operation of the group is under this path.
-    pub prefix: String,
-    pub exposed: bool,
-    pub require_auth: bool,
-}
-
-/// Every exposable API group.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ApiAccessView {
-    pub apis: Vec<ApiGroup>,
+/// Why the switches were not changed.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum AccessError {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// The API groups other devices may reach, and whether each is exposed.
 #[portos_route(
     method = "GET",
     path = "/api/settings/api-access",
-    summary = "API Access",
-    response = ApiAccessView,
+    summary = "API Access"
 )]
-async fn read(State(app): State<App>) -> Json<Value> {
-    Json(serde_json::json!({ "apis": app.api_access.current().describe() }))
+async fn read(State(app): State<App>) -> Json<ApiAccessView> {
+    Json(app.api_access.current().describe())
 }
 
 /// Changes the switches of the groups named in the body (the others keep
@@ -54,13 +41,12 @@ async fn read(State(app): State<App>) -> Json<Value> {
 #[portos_route(
     method = "PUT",
     path = "/api/settings/api-access",
-    summary = "Change API Access",
-    request = BTreeMap<String, Exposure>,
-    response = ApiAccessView,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Change API Access"
 )]
-async fn change(State(app): State<App>, body: JsonBody) -> Result<Json<Value>, ApiError> {
-    let changes: BTreeMap<String, Exposure> = body.into_typed()?;
+async fn change(
+    State(app): State<App>,
+    Body(changes): Body<BTreeMap<String, Exposure>>,
+) -> Result<Json<ApiAccessView>, AccessError> {
     let cache = app.api_access.clone();
     // Read-modify-write on the store's connection, so two changes made at
     // once both land.
@@ -87,11 +73,8 @@ async fn change(State(app): State<App>, body: JsonBody) -> Result<Json<Value>, A
             }
             Ok(Ok(described))
         })
-        .await
-        .map_err(|error| ApiError::internal(error.to_string()))?;
-    let described = outcome
-        .map_err(|message| ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message))?;
-    Ok(Json(serde_json::json!({ "apis": described })))
+        .await?;
+    Ok(Json(outcome.map_err(Invalid)?))
 }
 
 /// The ledger row of an API Access change: each group's new switches.

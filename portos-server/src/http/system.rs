@@ -17,7 +17,7 @@ pub struct Health {
 }
 
 /// Liveness: answers as long as the process serves requests. Always public.
-#[portos_route(method = "GET", path = "/api/system/health", summary = "Health", response = Health)]
+#[portos_route(method = "GET", path = "/api/system/health", summary = "Health")]
 async fn health(State(app): State<App>) -> Json<Health> {
     Json(Health {
         ok: true,

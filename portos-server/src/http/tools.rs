@@ -1,148 +1,269 @@
 //! The governed registry over HTTP (contract "Endpoint map"; BEHAVIOUR §1.7,
 //! §1.8, §2.2).
 
+use std::sync::Arc;
+
 use axum::Extension;
-use axum::extract::FromRequest;
-use axum::extract::{Path, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use portos_core::contract::{FieldIssue, wire};
+use portos_core::catalog::Catalog;
+use portos_core::contract::{FieldIssue, ValidationFailure};
+use portos_core::inventory::RouteIo;
 use portos_core::portos_route;
 use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
 use serde_json::Value;
 
-use super::ApiError;
 use super::body::JsonBody;
+use super::io::schema_of;
+use super::{ApiError, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
 use crate::auth::AuthContext;
 
 /// The tool catalog by scope, intent and format, with a strong ETag; an
 /// exactly matching `If-None-Match` answers 304.
-#[portos_route(
-    method = "GET",
-    path = "/api/cos/tools",
-    summary = "Tool catalog",
-    query = wire::CatalogQueryParams,
-    response = wire::CatalogBody,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
-async fn catalog(State(app): State<App>, request: Request) -> Result<Response, ApiError> {
-    // The request is read in place: the `HeaderMap` and `RawQuery`
-    // extractors would copy the headers and the query on every read, and
-    // this route is polled (a 304 is its common answer).
-    let pairs: Vec<_> =
-        form_urlencoded::parse(request.uri().query().unwrap_or("").as_bytes()).collect();
-    let query = CatalogQuery::parse(pairs.iter().map(|(k, v)| (k.as_ref(), v.as_ref())))?;
-    let headers = request.headers();
-    let grants = app.grants.current().for_catalog(query.scope);
-    let catalog = app.catalogs.catalog(&query, grants);
-    let etag = HeaderValue::from_str(&catalog.etag)
-        .map_err(|error| ApiError::internal(error.to_string()))?;
-
-    let cache = HeaderValue::from_static("private, no-cache");
-    let matches = headers
-        .get(header::IF_NONE_MATCH)
-        .is_some_and(|value| value == etag);
-    if matches {
-        return Ok((
-            StatusCode::NOT_MODIFIED,
-            [(header::ETAG, etag), (header::CACHE_CONTROL, cache)],
-        )
-            .into_response());
-    }
-    Ok((
-        [
-            (header::ETAG, etag),
-            (header::CACHE_CONTROL, cache),
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            ),
-        ],
-        // The memoized body, shared rather than copied.
-        axum::body::Bytes::from_owner(catalog.shared_bytes()),
-    )
-        .into_response())
+#[portos_route(method = "GET", path = "/api/cos/tools", summary = "Tool catalog")]
+async fn catalog(
+    State(app): State<App>,
+    request: CatalogRequest,
+) -> Result<CatalogAnswer, CatalogFault> {
+    let grants = app.grants.current().for_catalog(request.query.scope);
+    let catalog = app.catalogs.catalog(&request.query, grants);
+    let etag = HeaderValue::from_str(&catalog.etag)?;
+    let unchanged = request.if_none_match.is_some_and(|value| value == etag);
+    Ok(CatalogAnswer {
+        etag,
+        body: (!unchanged).then_some(catalog),
+    })
 }
 
 /// Calls a tool with a strict `portos_tool_call`. The server derives the
 /// authority (`ui`, authenticated by the session); 200 when completed, 422
 /// when failed, with the result envelope either way.
-#[portos_route(
-    method = "POST",
-    path = "/api/cos/tools/call",
-    summary = "Call a tool",
-    request = wire::ToolCallBody,
-    response = wire::ToolResultBody,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (400, "TOOL_VALIDATION_ERROR"),
-        (400, "TOOL_IDEMPOTENCY_MISMATCH"),
-        (403, "TOOL_SCOPE_DENIED"),
-        (403, "TOOL_AUTH_REQUIRED"),
-        (404, "TOOL_NOT_FOUND"),
-        (409, "TOOL_UNAVAILABLE"),
-        (409, "TOOL_IDEMPOTENCY_CONFLICT"),
-        (409, "TOOL_IDEMPOTENCY_EXPIRED"),
-        (413, "PAYLOAD_TOO_LARGE"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
-)]
+#[portos_route(method = "POST", path = "/api/cos/tools/call", summary = "Call a tool")]
 async fn call(
     State(app): State<App>,
     Extension(auth): Extension<AuthContext>,
-    request: Request,
-) -> Result<Response, ApiError> {
-    // The one header this route reads, taken before the body consumes the
-    // request (the `HeaderMap` extractor would copy them all).
-    let idempotency_key = request.headers().get("idempotency-key").cloned();
-    let JsonBody(body) = JsonBody::from_request(request, &()).await?;
-    let call = ToolCall::parse(&body)?;
-    if let Some(key) = idempotency_key
-        && key.as_bytes() != call.request_id.as_bytes()
-    {
-        return Err(ToolError::new(
-            ErrorCode::ToolIdempotencyMismatch,
-            "Idempotency-Key must match requestId",
-        )
-        .into());
-    }
+    CallRequest(call): CallRequest,
+) -> Result<ToolAnswer, CallRefusal> {
     // The HTTP principal is always `ui`; only the gate can vouch for it. On a
     // passwordless install nobody is authenticated, so only reads pass.
     let authority = Authority::ui(auth.authenticated);
     let result = app.registry.call(&authority, call).await?;
-    Ok(result_response(&result))
+    Ok(ToolAnswer(result))
 }
 
 /// The retained result of a recent call (process-local, the last 500).
 #[portos_route(
     method = "GET",
     path = "/api/cos/tools/calls/{requestId}",
-    summary = "Retained call result",
-    response = wire::ToolResultBody,
-    errors = [(400, "VALIDATION_ERROR"), (404, "TOOL_CALL_NOT_FOUND")],
+    summary = "Retained call result"
 )]
 async fn retained(
     State(app): State<App>,
     Path(request_id): Path<String>,
-) -> Result<Response, ApiError> {
+) -> Result<ToolAnswer, RetainedRefusal> {
     let request_id = portos_core::contract::check_request_id(&Value::String(request_id)).map_err(
-        |issue: FieldIssue| {
-            ApiError::from(portos_core::contract::ValidationFailure {
-                details: vec![issue],
-            })
+        |issue: FieldIssue| ValidationFailure {
+            details: vec![issue],
         },
     )?;
     let result = app.registry.retained(&request_id).await?;
-    Ok(result_response(&result))
+    Ok(ToolAnswer(result))
 }
 
-/// 200 when completed, 422 when failed; the envelope either way.
-fn result_response(result: &ToolResult) -> Response {
-    let status = if result.is_completed() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
-    (status, axum::Json(result)).into_response()
+/// The catalog query (strict: unknown or repeated keys and values outside
+/// the vocabulary are a 400 naming each) and the one header the route
+/// reads. Read in place: the `HeaderMap` and `RawQuery` extractors would
+/// copy the headers and the query on every read, and this route is polled
+/// (a 304 is its common answer).
+struct CatalogRequest {
+    query: CatalogQuery,
+    if_none_match: Option<HeaderValue>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for CatalogRequest {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<CatalogRequest, ApiError> {
+        let pairs: Vec<_> =
+            form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes()).collect();
+        let query = CatalogQuery::parse(pairs.iter().map(|(k, v)| (k.as_ref(), v.as_ref())))?;
+        Ok(CatalogRequest {
+            query,
+            if_none_match: parts.headers.get(header::IF_NONE_MATCH).cloned(),
+        })
+    }
+}
+
+impl RouteInput for CatalogRequest {
+    fn describe(io: &mut RouteIo) {
+        io.query = Some(schema_of::<CatalogQuery>());
+        io.error(400, "VALIDATION_ERROR");
+    }
+}
+
+/// The catalog's memoized body (shared, not copied) with its ETag, or 304
+/// when the caller's `If-None-Match` is that ETag.
+struct CatalogAnswer {
+    etag: HeaderValue,
+    /// `None` when unchanged.
+    body: Option<Arc<Catalog>>,
+}
+
+impl IntoResponse for CatalogAnswer {
+    fn into_response(self) -> Response {
+        let cache = HeaderValue::from_static("private, no-cache");
+        match self.body {
+            None => (
+                StatusCode::NOT_MODIFIED,
+                [(header::ETAG, self.etag), (header::CACHE_CONTROL, cache)],
+            )
+                .into_response(),
+            Some(catalog) => (
+                [
+                    (header::ETAG, self.etag),
+                    (header::CACHE_CONTROL, cache),
+                    (
+                        header::CONTENT_TYPE,
+                        HeaderValue::from_static("application/json"),
+                    ),
+                ],
+                axum::body::Bytes::from_owner(catalog.shared_bytes()),
+            )
+                .into_response(),
+        }
+    }
+}
+
+impl RouteOutput for CatalogAnswer {
+    fn describe(io: &mut RouteIo) {
+        io.response = Some(schema_of::<Catalog>());
+    }
+}
+
+/// A strict `portos_tool_call` body. An `Idempotency-Key` header, when
+/// given, must equal its `requestId` (400 `TOOL_IDEMPOTENCY_MISMATCH`).
+struct CallRequest(ToolCall);
+
+impl<S: Send + Sync> FromRequest<S> for CallRequest {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<CallRequest, ApiError> {
+        // The one header this route reads, taken before the body consumes
+        // the request (the `HeaderMap` extractor would copy them all).
+        let idempotency_key = request.headers().get("idempotency-key").cloned();
+        let JsonBody(body) = JsonBody::from_request(request, state).await?;
+        let call = ToolCall::parse(&body)?;
+        if let Some(key) = idempotency_key
+            && key.as_bytes() != call.request_id.as_bytes()
+        {
+            return Err(ToolError::new(
+                ErrorCode::ToolIdempotencyMismatch,
+                "Idempotency-Key must match requestId",
+            )
+            .into());
+        }
+        Ok(CallRequest(call))
+    }
+}
+
+impl RouteInput for CallRequest {
+    fn describe(io: &mut RouteIo) {
+        io.request = Some(schema_of::<ToolCall>());
+        JsonBody::describe(io);
+        describe_code(io, ErrorCode::ToolIdempotencyMismatch);
+    }
+}
+
+/// A tool's result envelope: 200 when completed, 422 when failed.
+struct ToolAnswer(ToolResult);
+
+impl IntoResponse for ToolAnswer {
+    fn into_response(self) -> Response {
+        let status = if self.0.is_completed() {
+            StatusCode::OK
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        (status, axum::Json(self.0)).into_response()
+    }
+}
+
+impl RouteOutput for ToolAnswer {
+    fn describe(io: &mut RouteIo) {
+        io.response = Some(schema_of::<ToolResult>());
+    }
+}
+
+/// What the registry refuses a call with, before any adapter runs.
+struct CallRefusal(ToolError);
+
+/// The codes a call can be refused with (BEHAVIOUR §1.7 check order).
+const CALL_REFUSALS: [ErrorCode; 8] = [
+    ErrorCode::ToolValidationError,
+    ErrorCode::ToolScopeDenied,
+    ErrorCode::ToolCapabilityDenied,
+    ErrorCode::ToolAuthRequired,
+    ErrorCode::ToolNotFound,
+    ErrorCode::ToolUnavailable,
+    ErrorCode::ToolIdempotencyConflict,
+    ErrorCode::ToolIdempotencyExpired,
+];
+
+impl From<ToolError> for CallRefusal {
+    fn from(error: ToolError) -> CallRefusal {
+        CallRefusal(error)
+    }
+}
+
+impl From<CallRefusal> for ApiError {
+    fn from(CallRefusal(error): CallRefusal) -> ApiError {
+        ApiError::from(error)
+    }
+}
+
+impl IntoResponse for CallRefusal {
+    fn into_response(self) -> Response {
+        ApiError::from(self).into_response()
+    }
+}
+
+impl RouteErrors for CallRefusal {
+    fn describe(io: &mut RouteIo) {
+        for code in CALL_REFUSALS {
+            describe_code(io, code);
+        }
+    }
+}
+
+fn describe_code(io: &mut RouteIo, code: ErrorCode) {
+    io.error(code.status(), code.as_str());
+}
+
+/// The catalog's only failure is the server's own.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum CatalogFault {
+    #[error("the catalog's ETag is not a header value: {0}")]
+    #[route_error(internal)]
+    Etag(#[from] axum::http::header::InvalidHeaderValue),
+}
+
+/// Why a retained result was not found.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum RetainedRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] ValidationFailure),
+    /// The registry's own message ("Tool call not found").
+    #[error("{}", .0.message)]
+    #[route_error(status = 404, code = "TOOL_CALL_NOT_FOUND")]
+    NotRetained(ToolError),
+}
+
+impl From<ToolError> for RetainedRefusal {
+    fn from(error: ToolError) -> RetainedRefusal {
+        RetainedRefusal::NotRetained(error)
+    }
 }

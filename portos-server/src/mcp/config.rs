@@ -11,7 +11,7 @@ use portos_core::{Capabilities, Capability};
 use rusqlite::Connection;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::settings;
 use crate::store::StoreError;
@@ -123,7 +123,13 @@ impl AgentContextSettings {
     pub fn parse(value: &Value) -> Result<AgentContextSettings, String> {
         let settings: AgentContextSettings =
             serde_json::from_value(value.clone()).map_err(|error| error.to_string())?;
-        if let Some(scopes) = &settings.scopes {
+        settings.check()?;
+        Ok(settings)
+    }
+
+    /// The rules serde cannot express: one to four distinct scopes.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(scopes) = &self.scopes {
             if scopes.is_empty() || scopes.len() > ContextScope::ALL.len() {
                 return Err("scopes must list 1 to 4 scopes".to_owned());
             }
@@ -135,7 +141,7 @@ impl AgentContextSettings {
                 seen.push(*scope);
             }
         }
-        Ok(settings)
+        Ok(())
     }
 }
 
@@ -217,15 +223,29 @@ impl AgentContextConfig {
     }
 
     /// The settings as the REST route shows them.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "enabled": self.enabled,
-            "profile": self.profile,
-            "scopes": self.scopes,
-            "actions": self.actions,
-            "configurationValid": self.valid,
-        })
+    pub fn view(&self) -> AgentContextView {
+        AgentContextView {
+            enabled: self.enabled,
+            profile: self.profile,
+            scopes: self.scopes.clone(),
+            actions: self.actions,
+            configuration_valid: self.valid,
+        }
     }
+}
+
+/// The resolved Agent Tools settings, as `/api/settings/agent-context` shows
+/// them.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentContextView {
+    pub enabled: bool,
+    pub profile: Profile,
+    pub scopes: Vec<ContextScope>,
+    pub actions: AgentActions,
+    /// False when the stored settings did not fit the schema: the feature is
+    /// then disabled with no grants until they are replaced.
+    pub configuration_valid: bool,
 }
 
 /// The resolved configuration in memory, refreshed on the store's connection
@@ -259,6 +279,7 @@ impl AgentContextCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn absent_is_all_off_with_default_scopes() {

@@ -3,21 +3,18 @@
 //! this is where goals come from.
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{Path, State};
 use portos_core::portos_route;
 use portos_server::app::App;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
-use portos_server::http::query::invalid;
+use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::model::{self, Goal, GoalChanges, GoalNote, GoalStatus, NewGoal};
 use super::ops::{self, GoalError};
 use crate::shared::local_date;
-use crate::shared::rest::{Deleted, query_error};
+use crate::shared::rest::Deleted;
 
 /// Which goals to list.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -53,98 +50,100 @@ pub struct NewNote {
     pub date: Option<String>,
 }
 
+/// A goal that is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum GoalMissing {
+    #[error("No goal has the id \"{0}\"")]
+    #[route_error(status = 404, code = "GOAL_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A change refused: the goal is not there, or the change breaks a rule.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum GoalRefusal {
+    #[error("No goal has the id \"{0}\"")]
+    #[route_error(status = 404, code = "GOAL_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<GoalError> for GoalRefusal {
+    fn from(error: GoalError) -> GoalRefusal {
+        match error {
+            GoalError::Invalid(message) => GoalRefusal::Invalid(Invalid(message)),
+            GoalError::Store(error) => GoalRefusal::Store(error),
+        }
+    }
+}
+
+impl From<GoalError> for InputError {
+    fn from(error: GoalError) -> InputError {
+        match error {
+            GoalError::Invalid(message) => InputError::Invalid(Invalid(message)),
+            GoalError::Store(error) => InputError::Store(error),
+        }
+    }
+}
+
 /// Every goal (or those with one status), most urgent first.
-#[portos_route(
-    method = "GET",
-    path = "/api/goals",
-    summary = "Goals",
-    query = GoalsQuery,
-    response = GoalsView,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
+#[portos_route(method = "GET", path = "/api/goals", summary = "Goals")]
 async fn list(
     State(app): State<App>,
-    query: Result<Query<GoalsQuery>, QueryRejection>,
-) -> Result<Json<GoalsView>, ApiError> {
-    let Query(GoalsQuery { status }) = query.map_err(query_error)?;
+    Query(GoalsQuery { status }): Query<GoalsQuery>,
+) -> Result<Json<GoalsView>, StoreError> {
     let goals = ops::goals(&app.store, status).await?;
     Ok(Json(GoalsView { goals }))
 }
 
 /// Creates an active goal.
-#[portos_route(
-    method = "POST",
-    path = "/api/goals",
-    summary = "Create a goal",
-    request = NewGoal,
-    response = Goal,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
-)]
+#[portos_route(method = "POST", path = "/api/goals", summary = "Create a goal")]
 async fn create(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Goal>), ApiError> {
-    let new: NewGoal = body.into_typed()?;
-    let goal = ops::create(&app.store, new).await.map_err(goal_error)?;
-    Ok((StatusCode::CREATED, Json(goal)))
+    Body(new): Body<NewGoal>,
+) -> Result<Created<Goal>, InputError> {
+    let goal = ops::create(&app.store, new).await?;
+    Ok(Created(goal))
 }
 
 /// One goal with its notes.
-#[portos_route(
-    method = "GET",
-    path = "/api/goals/{id}",
-    summary = "A goal",
-    response = GoalDetail,
-    errors = [(404, "GOAL_NOT_FOUND")],
-)]
+#[portos_route(method = "GET", path = "/api/goals/{id}", summary = "A goal")]
 async fn read(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<GoalDetail>, ApiError> {
+) -> Result<Json<GoalDetail>, GoalMissing> {
     let found = ops::goal_with_notes(&app.store, id.clone()).await?;
     found
         .map(|(goal, notes)| Json(GoalDetail { goal, notes }))
-        .ok_or_else(|| not_found(&id))
+        .ok_or(GoalMissing::NotFound(id))
 }
 
 /// Changes the fields given; the others keep their value.
-#[portos_route(
-    method = "PUT",
-    path = "/api/goals/{id}",
-    summary = "Change a goal",
-    request = GoalChanges,
-    response = Goal,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (404, "GOAL_NOT_FOUND"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
-)]
+#[portos_route(method = "PUT", path = "/api/goals/{id}", summary = "Change a goal")]
 async fn change(
     State(app): State<App>,
     Path(id): Path<String>,
-    body: JsonBody,
-) -> Result<Json<Goal>, ApiError> {
-    let changes: GoalChanges = body.into_typed()?;
-    let updated = ops::change(&app.store, id.clone(), changes)
-        .await
-        .map_err(goal_error)?;
-    updated.map(Json).ok_or_else(|| not_found(&id))
+    Body(changes): Body<GoalChanges>,
+) -> Result<Json<Goal>, GoalRefusal> {
+    let updated = ops::change(&app.store, id.clone(), changes).await?;
+    updated.map(Json).ok_or(GoalRefusal::NotFound(id))
 }
 
 /// Deletes a goal and its notes.
-#[portos_route(
-    method = "DELETE",
-    path = "/api/goals/{id}",
-    summary = "Delete a goal",
-    response = Deleted,
-    errors = [(404, "GOAL_NOT_FOUND")],
-)]
-async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Deleted>, ApiError> {
-    let deleted = ops::delete(&app.store, id.clone()).await?;
-    if !deleted {
-        return Err(not_found(&id));
+#[portos_route(method = "DELETE", path = "/api/goals/{id}", summary = "Delete a goal")]
+async fn delete(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<Deleted>, GoalMissing> {
+    if !ops::delete(&app.store, id.clone()).await? {
+        return Err(GoalMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))
 }
@@ -153,40 +152,15 @@ async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<Json<D
 #[portos_route(
     method = "POST",
     path = "/api/goals/{id}/notes",
-    summary = "Add a note to a goal",
-    request = NewNote,
-    response = GoalNote,
-    status = 201,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (404, "GOAL_NOT_FOUND"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
+    summary = "Add a note to a goal"
 )]
 async fn add_note(
     State(app): State<App>,
     Path(id): Path<String>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<GoalNote>), ApiError> {
-    let new: NewNote = body.into_typed()?;
-    let draft = model::note_draft(&new.note, new.duration_minutes).map_err(invalid)?;
-    let date = local_date::date_or_today(&app.clock, new.date.as_deref()).map_err(invalid)?;
+    Body(new): Body<NewNote>,
+) -> Result<Created<GoalNote>, GoalRefusal> {
+    let draft = model::note_draft(&new.note, new.duration_minutes).map_err(Invalid)?;
+    let date = local_date::date_or_today(&app.clock, new.date.as_deref()).map_err(Invalid)?;
     let note = ops::add_note(&app.store, id.clone(), draft, date).await?;
-    let note = note.ok_or_else(|| not_found(&id))?;
-    Ok((StatusCode::CREATED, Json(note)))
-}
-
-fn not_found(id: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "GOAL_NOT_FOUND",
-        format!("No goal has the id \"{id}\""),
-    )
-}
-
-fn goal_error(error: GoalError) -> ApiError {
-    match error {
-        GoalError::Invalid(message) => invalid(message),
-        GoalError::Store(error) => ApiError::from(error),
-    }
+    note.map(Created).ok_or(GoalRefusal::NotFound(id))
 }
