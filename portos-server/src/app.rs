@@ -85,15 +85,34 @@ pub struct AppState {
 
 impl AppState {
     /// The application's state of type `T` (what tools read through
-    /// `ToolContext::state`), or a 500 naming the type the builder was not
-    /// given.
-    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, crate::http::ApiError> {
-        self.registry.state().get::<T>().ok_or_else(|| {
-            crate::http::ApiError::internal(format!(
-                "the server has no state `{}`",
-                std::any::type_name::<T>()
-            ))
-        })
+    /// `ToolContext::state`), or the type the builder was not given (a 500).
+    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, NoSuchState> {
+        self.registry
+            .state()
+            .get::<T>()
+            .ok_or(NoSuchState(std::any::type_name::<T>()))
+    }
+}
+
+/// A route asked for state the server was not built with: the server's
+/// fault (500 `INTERNAL_ERROR`, logged), so not a documented answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the server has no state `{0}`")]
+pub struct NoSuchState(pub &'static str);
+
+impl From<NoSuchState> for crate::http::ApiError {
+    fn from(missing: NoSuchState) -> crate::http::ApiError {
+        crate::http::ApiError::internal(missing.to_string())
+    }
+}
+
+impl crate::http::RouteErrors for NoSuchState {
+    fn describe(_: &mut portos_core::inventory::RouteIo) {}
+}
+
+impl axum::response::IntoResponse for NoSuchState {
+    fn into_response(self) -> axum::response::Response {
+        crate::http::ApiError::from(self).into_response()
     }
 }
 

@@ -1,24 +1,73 @@
+// What a route takes and answers comes from its handler's types: the query
+// and body extractors, the success type and the derived error enum.
 use axum::Json;
+use axum::extract::{Path, State};
 use portos_core::portos_route;
+use portos_server::app::App;
+use portos_server::http::{Body, Created, NoContent, Query, RouteErrors};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, JsonSchema)]
 struct Pong {
     ok: bool,
 }
 
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct PingQuery {
+    loud: Option<bool>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NewPing {
+    label: String,
+}
+
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum PingError {
+    #[error("No ping has the id {0}")]
+    #[route_error(status = 404, code = "PING_NOT_FOUND")]
+    NotFound(String),
+    #[error("Pings are paused")]
+    #[route_error(status = 409, code = "PAUSED")]
+    Paused,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] portos_server::store::StoreError),
+}
+
 /// Answers pong.
-#[portos_route(method = "GET", path = "/api/demo/ping/{id}", response = Pong, errors = [(404, "NOT_FOUND")])]
-async fn ping() -> Json<Pong> {
-    Json(Pong { ok: true })
+#[portos_route(method = "GET", path = "/api/demo/ping/{id}")]
+async fn ping(
+    State(_app): State<App>,
+    Path(id): Path<String>,
+    Query(query): Query<PingQuery>,
+) -> Result<Json<Pong>, PingError> {
+    match query.loud {
+        Some(true) => Err(PingError::NotFound(id)),
+        Some(false) => Err(PingError::Paused),
+        None => Ok(Json(Pong { ok: true })),
+    }
+}
+
+/// Creates a ping.
+#[portos_route(method = "POST", path = "/api/demo/ping")]
+async fn create(Body(new): Body<NewPing>) -> Created<Pong> {
+    Created(Pong { ok: !new.label.is_empty() })
+}
+
+/// Forgets every ping.
+#[portos_route(method = "DELETE", path = "/api/demo/ping")]
+async fn clear() -> NoContent {
+    NoContent
 }
 
 /// The time, as an HTTP tool.
 #[portos_route(
     method = "GET",
     path = "/api/demo/now",
-    response = Pong,
     tool(name = "demo.now", privacy = "internal", side_effect = "local-compute", async),
 )]
 async fn now() -> Json<Pong> {
@@ -27,21 +76,40 @@ async fn now() -> Json<Pong> {
 
 fn main() {
     use portos_server as _;
-    let inventory = portos_server::http::inventory(portos_server::http::access::classifier(&[])).expect("no duplicate routes");
-    let route = inventory
-        .routes()
-        .iter()
-        .find(|r| r.path == "/api/demo/ping/{id}")
-        .expect("the route is in the link-time list");
+    let inventory = portos_server::http::inventory(portos_server::http::access::classifier(&[]))
+        .expect("no duplicate routes");
+    let find = |method: &str, path: &str| {
+        inventory
+            .routes()
+            .iter()
+            .find(|r| r.path == path && r.method.as_str() == method)
+            .copied()
+            .expect("the route is in the link-time list")
+    };
+    let route = find("GET", "/api/demo/ping/{id}");
     assert_eq!(route.description, "Answers pong.");
     assert_eq!(route.path_params().collect::<Vec<_>>(), ["id"]);
-    assert!(route.response.is_some());
-    let tool = inventory
-        .routes()
-        .iter()
-        .find(|r| r.path == "/api/demo/now")
-        .and_then(|r| r.tool)
-        .expect("annotated");
+    let io = route.io();
+    assert!(io.query.is_some() && io.response.is_some() && io.request.is_none());
+    assert_eq!(io.success_status, 200);
+    let errors: Vec<(u16, &str)> = io.errors.iter().map(|e| (e.status, e.code)).collect();
+    assert_eq!(errors, [(400, "VALIDATION_ERROR"), (404, "PING_NOT_FOUND"), (409, "PAUSED")]);
+
+    let io = find("POST", "/api/demo/ping").io();
+    assert!(io.request.is_some() && io.response.is_some());
+    assert_eq!(io.success_status, 201);
+    let errors: Vec<(u16, &str)> = io.errors.iter().map(|e| (e.status, e.code)).collect();
+    assert_eq!(
+        errors,
+        [(400, "VALIDATION_ERROR"), (413, "PAYLOAD_TOO_LARGE"), (415, "UNSUPPORTED_MEDIA_TYPE")]
+    );
+
+    let io = find("DELETE", "/api/demo/ping").io();
+    assert_eq!(io.success_status, 204);
+    assert!(io.is_modeled() && io.response.is_none() && io.errors.is_empty());
+
+    let now = find("GET", "/api/demo/now");
+    let tool = now.tool.expect("annotated");
     assert_eq!(tool.name, "demo.now");
     assert_eq!(tool.privacy, portos_core::inventory::ToolPrivacy::Internal);
     assert_eq!(tool.side_effect, portos_core::inventory::HttpToolEffect::LocalCompute);
