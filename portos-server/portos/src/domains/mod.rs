@@ -9,6 +9,7 @@ pub mod cos;
 pub mod creative_catalog;
 pub mod eidoverse;
 pub mod feeds;
+pub mod forge;
 pub mod goals;
 pub mod health;
 pub mod journal;
