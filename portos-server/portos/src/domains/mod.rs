@@ -3,6 +3,7 @@
 //! domain is adding a folder and its line here.
 
 pub mod agent_context;
+pub mod apps;
 pub mod brain;
 pub mod calendar;
 pub mod cos;

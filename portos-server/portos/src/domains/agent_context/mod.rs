@@ -22,7 +22,9 @@ use serde_json::{Value, json};
 use self::input::{ContextInput, parse_input};
 use self::item::{ContextItem, Snapshot, select_within_budget};
 use crate::store::Store;
-pub use workspaces::{TaskStoreWorkspaces, Workspace, WorkspaceList, WorkspaceSource};
+pub use workspaces::{
+    TaskStoreWorkspaces, Workspace, WorkspaceFuture, WorkspaceList, WorkspaceSource,
+};
 
 pub const DEFAULT_RESULTS: usize = 10;
 pub const MAX_RESULTS: usize = 25;

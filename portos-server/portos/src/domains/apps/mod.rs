@@ -1,0 +1,14 @@
+//! Managed apps: the repositories the Persistent Mind may work on (queue
+//! tasks for, list and file issues on), each with its work tracker and the
+//! forge repository its git remote names (BEHAVIOUR §8). People manage the
+//! roster over REST; the Mind's tools and Agent Tools' workspaces read it.
+
+pub mod git;
+pub mod model;
+pub mod ops;
+mod routes;
+pub mod store;
+pub mod workspaces;
+
+pub use model::{App, AppView, MAX_RUNNABLE_APPS};
+pub use ops::{RemoteCache, ResolvedApp};
