@@ -14,6 +14,7 @@ pub mod forge;
 pub mod goals;
 pub mod health;
 pub mod journal;
+pub mod mind;
 pub mod processes;
 pub mod time;
 pub mod user_actions;

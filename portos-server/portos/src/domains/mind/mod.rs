@@ -1,0 +1,6 @@
+//! The Persistent Mind: its capabilities (the grants it holds, the models
+//! and apps it may use), and what it may do with them.
+
+pub mod settings;
+
+pub use settings::{MindSettings, MindSettingsInput};
