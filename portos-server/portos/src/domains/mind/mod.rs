@@ -2,5 +2,6 @@
 //! and apps it may use), and what it may do with them.
 
 pub mod settings;
+pub mod turn;
 
 pub use settings::{MindSettings, MindSettingsInput};
