@@ -115,12 +115,11 @@ impl<S: Send + Sync> FromRequest<S> for Password {
 
     async fn from_request(request: Request, state: &S) -> Result<Password, ApiError> {
         let JsonBody(body) = JsonBody::from_request(request, state).await?;
-        match body {
-            Value::Object(mut object) if object.len() == 1 => match object.remove("password") {
-                Some(Value::String(password)) => return Ok(Password(password)),
-                _ => {}
-            },
-            _ => {}
+        if let Value::Object(mut object) = body
+            && object.len() == 1
+            && let Some(Value::String(password)) = object.remove("password")
+        {
+            return Ok(Password(password));
         }
         Err(ApiError::from(ValidationFailure {
             details: vec![FieldIssue {
