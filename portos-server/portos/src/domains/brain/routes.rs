@@ -4,13 +4,12 @@
 
 use axum::Json;
 use axum::extract::{Extension, State};
-use axum::http::{StatusCode, Uri};
-use portos_core::{Authority, ToolCall, portos_route};
+use axum::response::{IntoResponse, Response};
+use portos_core::inventory::RouteIo;
+use portos_core::{Authority, ToolCall, ToolError, portos_route};
 use portos_server::app::App;
 use portos_server::auth::AuthContext;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
-use portos_server::http::query::{invalid, strict_query};
+use portos_server::http::{ApiError, Body, Created, InputError, Invalid, Query, RouteErrors};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -60,26 +59,70 @@ pub struct InboxCapture {
     pub text: String,
 }
 
+/// Why a capture was not stored: the registry refused the call (a `ui`
+/// write needs an authenticated session), or the capture failed (an empty
+/// text) and changed nothing.
+#[derive(Debug)]
+enum CaptureRefusal {
+    /// The registry's refusal, answered as the registry words it.
+    Refused(ToolError),
+    /// The capture's own failure: what to fix.
+    Failed(Invalid),
+    /// `brain.capture` answered something that is not a [`Captured`]: the
+    /// server's fault.
+    Answer(serde_json::Error),
+}
+
+impl From<ToolError> for CaptureRefusal {
+    fn from(error: ToolError) -> CaptureRefusal {
+        CaptureRefusal::Refused(error)
+    }
+}
+
+impl From<CaptureRefusal> for ApiError {
+    fn from(refusal: CaptureRefusal) -> ApiError {
+        match refusal {
+            CaptureRefusal::Refused(error) => ApiError::from(error),
+            CaptureRefusal::Failed(invalid) => ApiError::from(invalid),
+            CaptureRefusal::Answer(error) => ApiError::internal(format!(
+                "brain.capture answered an unexpected result: {error}"
+            )),
+        }
+    }
+}
+
+impl IntoResponse for CaptureRefusal {
+    fn into_response(self) -> Response {
+        ApiError::from(self).into_response()
+    }
+}
+
+/// The registry checks a call it runs as `ui` (an unauthenticated session
+/// may not write); a failed capture is a 400.
+impl RouteErrors for CaptureRefusal {
+    fn describe(io: &mut RouteIo) {
+        io.error(403, "TOOL_AUTH_REQUIRED");
+        Invalid::describe(io);
+    }
+}
+
 /// The brain inbox, newest first.
-#[portos_route(
-    method = "GET",
-    path = "/api/brain/inbox",
-    summary = "Brain inbox",
-    query = InboxQuery,
-    response = InboxPage,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
-async fn list(State(app): State<App>, uri: Uri) -> Result<Json<InboxPage>, ApiError> {
-    let query: InboxQuery = strict_query(&uri)?;
+#[portos_route(method = "GET", path = "/api/brain/inbox", summary = "Brain inbox")]
+async fn list(
+    State(app): State<App>,
+    Query(query): Query<InboxQuery>,
+) -> Result<Json<InboxPage>, InputError> {
     let limit = match query.limit {
         None => LIST_DEFAULT,
         Some(n) if (1..=LIST_MAX).contains(&n) => n,
-        Some(_) => return Err(invalid(format!("limit must be between 1 and {LIST_MAX}"))),
+        Some(_) => {
+            return Err(Invalid(format!("limit must be between 1 and {LIST_MAX}")).into());
+        }
     };
     let offset = match query.offset {
         None => 0,
         Some(n) if n >= 0 => n,
-        Some(_) => return Err(invalid("offset must be 0 or more")),
+        Some(_) => return Err(Invalid::new("offset must be 0 or more").into()),
     };
     let (captures, total) = ops::page(&app.store, limit, offset).await?;
     let items = captures
@@ -104,22 +147,13 @@ async fn list(State(app): State<App>, uri: Uri) -> Result<Json<InboxPage>, ApiEr
 #[portos_route(
     method = "POST",
     path = "/api/brain/inbox",
-    summary = "Capture into the brain inbox",
-    request = InboxCapture,
-    response = Captured,
-    status = 201,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (403, "TOOL_AUTH_REQUIRED"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
+    summary = "Capture into the brain inbox"
 )]
 async fn capture(
     State(app): State<App>,
     Extension(auth): Extension<AuthContext>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let InboxCapture { text } = body.into_typed()?;
+    Body(InboxCapture { text }): Body<InboxCapture>,
+) -> Result<Created<Captured>, CaptureRefusal> {
     let mut arguments = Map::new();
     arguments.insert("text".to_owned(), Value::String(text));
     let call = ToolCall {
@@ -133,12 +167,14 @@ async fn capture(
         .call(&Authority::ui(auth.authenticated), call)
         .await?;
     match (result.is_completed(), result.result) {
-        (true, Some(value)) => Ok((StatusCode::CREATED, Json(Value::clone(&value)))),
+        (true, Some(value)) => Captured::deserialize(&*value)
+            .map(Created)
+            .map_err(CaptureRefusal::Answer),
         // A failed capture (empty text) changed nothing: say what to fix.
-        _ => Err(invalid(
+        _ => Err(CaptureRefusal::Failed(Invalid(
             result
                 .error
                 .unwrap_or_else(|| "The capture failed".to_owned()),
-        )),
+        ))),
     }
 }

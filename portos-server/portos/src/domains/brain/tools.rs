@@ -23,7 +23,8 @@ pub struct CaptureArgs {
     pub text: String,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+// `Deserialize`: the routes read the registry's answer back as this type.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct Captured {
     pub ok: bool,
     pub id: String,
@@ -127,13 +128,15 @@ pub struct RecentArgs {
     pub limit: Option<i64>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct RecentItem {
     pub date: String,
     pub text: String,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+// `Deserialize`: the public route reads the registry's answer back as this
+// type.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 pub struct RecentResult {
     pub ok: bool,
     pub count: usize,

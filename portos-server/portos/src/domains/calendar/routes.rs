@@ -3,11 +3,10 @@
 //! user's configured time zone.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{Path, State};
 use portos_core::portos_route;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
+use portos_server::http::{Body, Created, InputError, Invalid, NoContent, Query, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +17,7 @@ use super::model::{
 use super::ops::{self, RefreshError};
 use super::store;
 use crate::app::App;
-use crate::shared::subscriptions::{SourceBody, validation};
+use crate::shared::subscriptions::{LoadFailure, SourceBody};
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SourceList {
@@ -70,13 +69,114 @@ pub struct CreatedEvent {
     pub location: Option<String>,
 }
 
+/// Why a source was not added: it breaks a rule, or it is already one.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum AddSourceRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("{} is already a calendar source ({})", .0.0.source, .0.0.id)]
+    #[route_error(status = 409, code = "ALREADY_ADDED")]
+    AlreadyAdded(AlreadyAdded),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A calendar source that is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum SourceMissing {
+    #[error("No calendar source with that id")]
+    #[route_error(status = 404, code = "CALENDAR_SOURCE_NOT_FOUND")]
+    NotFound,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why a refresh changed nothing.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum RefreshRefusal {
+    #[error("No calendar source with that id")]
+    #[route_error(status = 404, code = "CALENDAR_SOURCE_NOT_FOUND")]
+    NotFound,
+    /// The stored source or its file cannot be read here.
+    #[error("{0}")]
+    #[route_error(status = 422, code = "SOURCE_UNREADABLE")]
+    Unreadable(String),
+    /// The document is not iCalendar; the message names the source.
+    #[error("{0}")]
+    #[route_error(status = 422, code = "CALENDAR_PARSE_ERROR")]
+    Parse(String),
+    /// The server it is fetched from failed or could not be reached.
+    #[error("{0}")]
+    #[route_error(status = 502, code = "SOURCE_UNREACHABLE")]
+    Unreachable(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<RefreshError> for RefreshRefusal {
+    fn from(error: RefreshError) -> RefreshRefusal {
+        match error {
+            RefreshError::NotFound => RefreshRefusal::NotFound,
+            RefreshError::Load(LoadFailure::Unreadable(message)) => {
+                RefreshRefusal::Unreadable(message)
+            }
+            RefreshError::Load(LoadFailure::Unreachable(message)) => {
+                RefreshRefusal::Unreachable(message)
+            }
+            RefreshError::Parse(message) => RefreshRefusal::Parse(message),
+            RefreshError::Store(error) => RefreshRefusal::Store(error),
+        }
+    }
+}
+
+/// Why a window of events was not listed.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum EventsRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    /// The clock's time could not be worked with: the server's fault.
+    #[error(transparent)]
+    #[route_error(internal)]
+    Time(jiff::Error),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<WindowError> for EventsRefusal {
+    fn from(error: WindowError) -> EventsRefusal {
+        match error {
+            WindowError::Invalid(message) => EventsRefusal::Invalid(Invalid(message)),
+            WindowError::Time(error) => EventsRefusal::Time(error),
+        }
+    }
+}
+
+/// Why an event was not deleted.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum DeleteEventRefusal {
+    #[error("No calendar event with that id")]
+    #[route_error(status = 404, code = "CALENDAR_EVENT_NOT_FOUND")]
+    NotFound,
+    #[error("This event comes from a calendar source; change or remove the source instead")]
+    #[route_error(status = 409, code = "EVENT_FROM_SOURCE")]
+    FromSource,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
 #[portos_route(
     method = "GET",
     path = "/api/calendar/sources",
-    summary = "Calendar sources",
-    response = SourceList,
+    summary = "Calendar sources"
 )]
-async fn list_sources(State(app): State<App>) -> Result<Json<SourceList>, ApiError> {
+async fn list_sources(State(app): State<App>) -> Result<Json<SourceList>, StoreError> {
     let sources = app
         .store
         .run(|connection| store::list_sources(connection))
@@ -89,58 +189,35 @@ async fn list_sources(State(app): State<App>) -> Result<Json<SourceList>, ApiErr
 #[portos_route(
     method = "POST",
     path = "/api/calendar/sources",
-    summary = "Add a calendar source",
-    request = SourceBody,
-    response = Source,
-    status = 201,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (409, "ALREADY_ADDED"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
+    summary = "Add a calendar source"
 )]
 async fn add_source(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Source>), ApiError> {
-    let (location, title) = body
-        .into_typed::<SourceBody>()?
-        .checked()
-        .map_err(validation)?;
-    let outcome = ops::add_source(&app.store, &location, title).await?;
-    match outcome {
-        Ok(added) => Ok((StatusCode::CREATED, Json(added))),
-        Err(AlreadyAdded(found)) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "ALREADY_ADDED",
-            format!(
-                "{} is already a calendar source ({})",
-                found.source, found.id
-            ),
-        )),
-    }
+    Body(body): Body<SourceBody>,
+) -> Result<Created<Source>, AddSourceRefusal> {
+    let (location, title) = body.checked().map_err(Invalid)?;
+    let added = ops::add_source(&app.store, &location, title).await?;
+    added.map(Created).map_err(AddSourceRefusal::AlreadyAdded)
 }
 
 /// Removes a calendar source and its events.
 #[portos_route(
     method = "DELETE",
     path = "/api/calendar/sources/{id}",
-    summary = "Remove a calendar source",
-    status = 204,
-    errors = [(404, "CALENDAR_SOURCE_NOT_FOUND")],
+    summary = "Remove a calendar source"
 )]
 async fn delete_source(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<NoContent, SourceMissing> {
     let removed = app
         .store
         .run(move |connection| store::delete_source(connection, &id))
         .await?;
     if removed {
-        Ok(StatusCode::NO_CONTENT)
+        Ok(NoContent)
     } else {
-        Err(source_not_found())
+        Err(SourceMissing::NotFound)
     }
 }
 
@@ -149,53 +226,27 @@ async fn delete_source(
 #[portos_route(
     method = "POST",
     path = "/api/calendar/sources/{id}/refresh",
-    summary = "Refresh a calendar source",
-    response = RefreshOutcome,
-    errors = [
-        (404, "CALENDAR_SOURCE_NOT_FOUND"),
-        (422, "SOURCE_UNREADABLE"),
-        (422, "CALENDAR_PARSE_ERROR"),
-        (502, "SOURCE_UNREACHABLE"),
-    ],
+    summary = "Refresh a calendar source"
 )]
 async fn refresh_source(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<RefreshOutcome>, ApiError> {
-    match ops::refresh(&app.store, id).await {
-        Ok(outcome) => Ok(Json(outcome)),
-        Err(RefreshError::NotFound) => Err(source_not_found()),
-        Err(RefreshError::Load(failure)) => Err(failure.into()),
-        Err(RefreshError::Parse(message)) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "CALENDAR_PARSE_ERROR",
-            message,
-        )),
-        Err(RefreshError::Store(error)) => Err(ApiError::from(error)),
-    }
+) -> Result<Json<RefreshOutcome>, RefreshRefusal> {
+    Ok(Json(ops::refresh(&app.store, id).await?))
 }
 
 /// Event occurrences in a window (repeating events expanded), in start order.
 #[portos_route(
     method = "GET",
     path = "/api/calendar/events",
-    summary = "Calendar events",
-    query = EventsQuery,
-    response = EventList,
-    errors = [(400, "VALIDATION_ERROR")],
+    summary = "Calendar events"
 )]
 async fn list_events(
     State(app): State<App>,
-    query: Result<Query<EventsQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<EventList>, ApiError> {
-    let Query(EventsQuery { from, to }) =
-        query.map_err(|rejection| validation(rejection.body_text()))?;
+    Query(EventsQuery { from, to }): Query<EventsQuery>,
+) -> Result<Json<EventList>, EventsRefusal> {
     let now = app.clock.now();
-    let window =
-        Window::requested(from.as_deref(), to.as_deref(), &now).map_err(|error| match error {
-            WindowError::Invalid(message) => validation(message),
-            WindowError::Time(error) => ApiError::internal(error.to_string()),
-        })?;
+    let window = Window::requested(from.as_deref(), to.as_deref(), &now)?;
     let zone = app.clock.zone();
     let events = ops::occurrences(&app.store, zone, window).await?;
     let show = |at: jiff::Timestamp| local_rfc3339(&at.to_zoned_datetime(zone.clone()));
@@ -210,17 +261,12 @@ async fn list_events(
 #[portos_route(
     method = "POST",
     path = "/api/calendar/events",
-    summary = "Add a calendar event",
-    request = EventBody,
-    response = CreatedEvent,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Add a calendar event"
 )]
 async fn add_event(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<CreatedEvent>), ApiError> {
-    let body: EventBody = body.into_typed()?;
+    Body(body): Body<EventBody>,
+) -> Result<Created<CreatedEvent>, InputError> {
     let event = EventInput {
         title: body.title,
         start: body.start,
@@ -229,20 +275,17 @@ async fn add_event(
         location: body.location,
     }
     .checked()
-    .map_err(validation)?;
+    .map_err(Invalid)?;
     let id = ops::add_event(&app.store, event.clone()).await?;
     let zone = app.clock.zone();
-    Ok((
-        StatusCode::CREATED,
-        Json(CreatedEvent {
-            id,
-            all_day: event.start.is_all_day(),
-            start: event.start.shown(zone),
-            end: event.end.as_ref().map(|end| end.shown(zone)),
-            title: event.title,
-            location: event.location,
-        }),
-    ))
+    Ok(Created(CreatedEvent {
+        id,
+        all_day: event.start.is_all_day(),
+        start: event.start.shown(zone),
+        end: event.end.as_ref().map(|end| end.shown(zone)),
+        title: event.title,
+        location: event.location,
+    }))
 }
 
 /// Deletes an event added through the API (a source's events change with
@@ -250,37 +293,19 @@ async fn add_event(
 #[portos_route(
     method = "DELETE",
     path = "/api/calendar/events/{id}",
-    summary = "Delete a calendar event",
-    status = 204,
-    errors = [(404, "CALENDAR_EVENT_NOT_FOUND"), (409, "EVENT_FROM_SOURCE")],
+    summary = "Delete a calendar event"
 )]
 async fn delete_event(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<NoContent, DeleteEventRefusal> {
     let outcome = app
         .store
         .run(move |connection| store::delete_event(connection, &id))
         .await?;
     match outcome {
-        Some(true) => Ok(StatusCode::NO_CONTENT),
-        Some(false) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "EVENT_FROM_SOURCE",
-            "This event comes from a calendar source; change or remove the source instead",
-        )),
-        None => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "CALENDAR_EVENT_NOT_FOUND",
-            "No calendar event with that id",
-        )),
+        Some(true) => Ok(NoContent),
+        Some(false) => Err(DeleteEventRefusal::FromSource),
+        None => Err(DeleteEventRefusal::NotFound),
     }
-}
-
-fn source_not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "CALENDAR_SOURCE_NOT_FOUND",
-        "No calendar source with that id",
-    )
 }

@@ -4,11 +4,9 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, Uri};
 use portos_core::portos_route;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
-use portos_server::http::query::{invalid, strict_query};
+use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -85,24 +83,81 @@ pub struct AgentList {
     pub agents: Vec<AgentRun>,
 }
 
+/// A task that is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum TaskMissing {
+    // Not the route-level `NOT_FOUND`: the route exists, the task does not.
+    #[error("Task not found")]
+    #[route_error(status = 404, code = "TASK_NOT_FOUND")]
+    NotFound,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A task change refused: it breaks a rule, or the task is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum TaskRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("Task not found")]
+    #[route_error(status = 404, code = "TASK_NOT_FOUND")]
+    NotFound,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why no agent was started: a bad phase, no such task, or one already
+/// running on it.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum StartRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("Task not found")]
+    #[route_error(status = 404, code = "TASK_NOT_FOUND")]
+    TaskNotFound,
+    /// The id of the agent already running on the task.
+    #[error("The task already has a running agent ({0})")]
+    #[route_error(status = 409, code = "CONFLICT")]
+    AlreadyRunning(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why an agent's progress was not recorded.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum ProgressRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("Agent run not found")]
+    #[route_error(status = 404, code = "AGENT_RUN_NOT_FOUND")]
+    NotFound,
+    #[error("The agent run has already finished")]
+    #[route_error(status = 409, code = "CONFLICT")]
+    AlreadyFinished,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// CoS tasks, newest first.
-#[portos_route(
-    method = "GET",
-    path = "/api/cos/tasks",
-    summary = "CoS tasks",
-    query = TasksQuery,
-    response = TaskList,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
-async fn list_tasks(State(app): State<App>, uri: Uri) -> Result<Json<TaskList>, ApiError> {
-    let query: TasksQuery = strict_query(&uri)?;
+#[portos_route(method = "GET", path = "/api/cos/tasks", summary = "CoS tasks")]
+async fn list_tasks(
+    State(app): State<App>,
+    Query(query): Query<TasksQuery>,
+) -> Result<Json<TaskList>, InputError> {
     let filter = TaskFilter::checked(
         query.status.as_deref(),
         query.app,
         query.limit,
         query.offset,
     )
-    .map_err(invalid)?;
+    .map_err(Invalid)?;
     let tasks = app
         .store
         .run(move |connection| store::list_tasks(connection, &filter))
@@ -114,38 +169,28 @@ async fn list_tasks(State(app): State<App>, uri: Uri) -> Result<Json<TaskList>, 
 #[portos_route(
     method = "POST",
     path = "/api/cos/tasks",
-    summary = "Create a CoS task",
-    request = NewTask,
-    response = Task,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Create a CoS task"
 )]
 async fn create_task(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Task>), ApiError> {
-    let input = body.into_typed::<NewTask>()?.checked().map_err(invalid)?;
+    Body(new): Body<NewTask>,
+) -> Result<Created<Task>, InputError> {
+    let input = new.checked().map_err(Invalid)?;
     let now = app.clock.now();
     let origin = by_user("POST", "/api/cos/tasks");
     let task = app
         .store
         .run(move |connection| store::create_task(connection, &input, &now, &origin))
         .await?;
-    Ok((StatusCode::CREATED, Json(task)))
+    Ok(Created(task))
 }
 
 /// One task and its agent runs.
-#[portos_route(
-    method = "GET",
-    path = "/api/cos/tasks/{id}",
-    summary = "CoS task",
-    response = TaskDetail,
-    errors = [(404, "TASK_NOT_FOUND")],
-)]
+#[portos_route(method = "GET", path = "/api/cos/tasks/{id}", summary = "CoS task")]
 async fn read_task(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<TaskDetail>, ApiError> {
+) -> Result<Json<TaskDetail>, TaskMissing> {
     let detail = app
         .store
         .run(move |connection| {
@@ -156,7 +201,7 @@ async fn read_task(
             Ok(Some(TaskDetail { task, agents }))
         })
         .await?;
-    detail.map(Json).ok_or_else(task_not_found)
+    detail.map(Json).ok_or(TaskMissing::NotFound)
 }
 
 /// Changes a task's description, app (`null` clears it), priority or status
@@ -164,45 +209,33 @@ async fn read_task(
 #[portos_route(
     method = "PUT",
     path = "/api/cos/tasks/{id}",
-    summary = "Change a CoS task",
-    request = TaskChanges,
-    response = Task,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (404, "TASK_NOT_FOUND"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
+    summary = "Change a CoS task"
 )]
 async fn update_task(
     State(app): State<App>,
     Path(id): Path<String>,
-    body: JsonBody,
-) -> Result<Json<Task>, ApiError> {
-    let changes = body
-        .into_typed::<TaskChanges>()?
-        .checked()
-        .map_err(invalid)?;
+    Body(changes): Body<TaskChanges>,
+) -> Result<Json<Task>, TaskRefusal> {
+    let changes = changes.checked().map_err(Invalid)?;
     let now = app.clock.now();
     let origin = by_user("PUT", "/api/cos/tasks/{id}");
     let task = app
         .store
         .run(move |connection| store::update_task(connection, &id, &changes, &now, &origin))
         .await?;
-    task.map(Json).ok_or_else(task_not_found)
+    task.map(Json).ok_or(TaskRefusal::NotFound)
 }
 
 /// Deletes a task and its agent runs (recorded as `cos.task.delete`).
 #[portos_route(
     method = "DELETE",
     path = "/api/cos/tasks/{id}",
-    summary = "Delete a CoS task",
-    response = Deleted,
-    errors = [(404, "TASK_NOT_FOUND")],
+    summary = "Delete a CoS task"
 )]
 async fn delete_task(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<Deleted>, ApiError> {
+) -> Result<Json<Deleted>, TaskMissing> {
     let origin = by_user("DELETE", "/api/cos/tasks/{id}");
     let deleted = app
         .store
@@ -215,7 +248,7 @@ async fn delete_task(
                 id: task.id,
             })
         })
-        .ok_or_else(task_not_found)
+        .ok_or(TaskMissing::NotFound)
 }
 
 /// Starts an agent on a task: the task goes `in_progress` (recorded as
@@ -223,24 +256,14 @@ async fn delete_task(
 #[portos_route(
     method = "POST",
     path = "/api/cos/tasks/{id}/agents",
-    summary = "Start an agent on a CoS task",
-    request = StartAgent,
-    response = AgentRun,
-    status = 201,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (404, "TASK_NOT_FOUND"),
-        (409, "CONFLICT"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
+    summary = "Start an agent on a CoS task"
 )]
 async fn start_agent(
     State(app): State<App>,
     Path(id): Path<String>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<AgentRun>), ApiError> {
-    let start: StartAgent = body.into_typed()?;
-    let phase = model::starting_phase(start.phase.as_deref()).map_err(invalid)?;
+    Body(start): Body<StartAgent>,
+) -> Result<Created<AgentRun>, StartRefusal> {
+    let phase = model::starting_phase(start.phase.as_deref()).map_err(Invalid)?;
     let now = app.clock.now();
     let origin = by_user("POST", "/api/cos/tasks/{id}/agents");
     let outcome = app
@@ -248,27 +271,18 @@ async fn start_agent(
         .run(move |connection| store::start_agent(connection, &id, &phase, &now, &origin))
         .await?;
     match outcome {
-        StartOutcome::Started(run) => Ok((StatusCode::CREATED, Json(run))),
-        StartOutcome::TaskNotFound => Err(task_not_found()),
-        StartOutcome::AlreadyRunning(agent_id) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "CONFLICT",
-            format!("The task already has a running agent ({agent_id})"),
-        )),
+        StartOutcome::Started(run) => Ok(Created(run)),
+        StartOutcome::TaskNotFound => Err(StartRefusal::TaskNotFound),
+        StartOutcome::AlreadyRunning(agent_id) => Err(StartRefusal::AlreadyRunning(agent_id)),
     }
 }
 
 /// Agent runs: running ones first (longest-running first), then finished.
-#[portos_route(
-    method = "GET",
-    path = "/api/cos/agents",
-    summary = "CoS agent runs",
-    query = AgentsQuery,
-    response = AgentList,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
-async fn list_agents(State(app): State<App>, uri: Uri) -> Result<Json<AgentList>, ApiError> {
-    let query: AgentsQuery = strict_query(&uri)?;
+#[portos_route(method = "GET", path = "/api/cos/agents", summary = "CoS agent runs")]
+async fn list_agents(
+    State(app): State<App>,
+    Query(query): Query<AgentsQuery>,
+) -> Result<Json<AgentList>, StoreError> {
     let agents = app
         .store
         .run(move |connection| {
@@ -287,24 +301,15 @@ async fn list_agents(State(app): State<App>, uri: Uri) -> Result<Json<AgentList>
 #[portos_route(
     method = "PUT",
     path = "/api/cos/agents/{id}",
-    summary = "Report a CoS agent's progress",
-    request = AgentProgress,
-    response = AgentRun,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (404, "AGENT_RUN_NOT_FOUND"),
-        (409, "CONFLICT"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
+    summary = "Report a CoS agent's progress"
 )]
 async fn update_agent(
     State(app): State<App>,
     Path(id): Path<String>,
-    body: JsonBody,
-) -> Result<Json<AgentRun>, ApiError> {
-    let progress: AgentProgress = body.into_typed()?;
+    Body(progress): Body<AgentProgress>,
+) -> Result<Json<AgentRun>, ProgressRefusal> {
     let (phase, outcome) =
-        model::checked_progress(progress.phase.as_deref(), progress.outcome).map_err(invalid)?;
+        model::checked_progress(progress.phase.as_deref(), progress.outcome).map_err(Invalid)?;
     let now = app.clock.now();
     let source = Source::http("PUT", "/api/cos/agents/{id}");
     let outcome = app
@@ -315,16 +320,8 @@ async fn update_agent(
         .await?;
     match outcome {
         RunUpdate::Updated(run) => Ok(Json(run)),
-        RunUpdate::NotFound => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "AGENT_RUN_NOT_FOUND",
-            "Agent run not found",
-        )),
-        RunUpdate::AlreadyFinished => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "CONFLICT",
-            "The agent run has already finished",
-        )),
+        RunUpdate::NotFound => Err(ProgressRefusal::NotFound),
+        RunUpdate::AlreadyFinished => Err(ProgressRefusal::AlreadyFinished),
     }
 }
 
@@ -333,9 +330,4 @@ fn by_user(method: &str, route: &str) -> Origin {
         actor: Actor::User,
         source: Source::http(method, route),
     }
-}
-
-fn task_not_found() -> ApiError {
-    // Not the route-level `NOT_FOUND`: the route exists, the task does not.
-    ApiError::new(StatusCode::NOT_FOUND, "TASK_NOT_FOUND", "Task not found")
 }

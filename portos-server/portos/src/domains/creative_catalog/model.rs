@@ -100,17 +100,13 @@ pub struct Hit {
     pub refs_count: usize,
 }
 
+/// Why input was refused: it breaks one of the catalog's rules, or the
+/// store failed while checking it.
 #[derive(Debug, thiserror::Error)]
 pub enum CatalogError {
     /// The input is wrong; the message says how.
     #[error("{0}")]
     Invalid(String),
-    #[error("{0}")]
-    EntryNotFound(String),
-    #[error("{0}")]
-    TypeNotFound(String),
-    #[error("{0}")]
-    Conflict(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -196,16 +192,6 @@ pub fn entry_refs(raw: &[String]) -> Result<Vec<String>, CatalogError> {
         refs.push(reference.to_owned());
     }
     Ok(refs)
-}
-
-/// The refusal of an entry id that names none.
-pub fn entry_not_found(id: &str) -> CatalogError {
-    CatalogError::EntryNotFound(format!("no catalog entry with id '{id}'"))
-}
-
-/// The refusal of a type name that names no user type.
-pub fn type_not_found(name: &str) -> CatalogError {
-    CatalogError::TypeNotFound(format!("no catalog type named '{name}'"))
 }
 
 /// At most 200 characters of `body` (whitespace collapsed): around the first

@@ -3,6 +3,7 @@
 //! or writes through `store`. `catalog.search` and `/api/catalog/*` both
 //! resolve types here, so they agree on which types are active.
 
+use portos_server::http::{Invalid, RouteErrors};
 use portos_server::store::StoreError;
 use rusqlite::Connection;
 
@@ -10,6 +11,98 @@ use super::model::{
     self, CatalogError, CatalogType, Entry, EntryInput, Hit, TypeChange, TypeInput,
 };
 use super::store;
+
+/// An entry id that names no entry.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum EntryMissing {
+    #[error("no catalog entry with id '{0}'")]
+    #[route_error(status = 404, code = "CATALOG_ENTRY_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why an entry was not replaced: it is not there, or the new fields break a
+/// rule.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum EntryRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("no catalog entry with id '{0}'")]
+    #[route_error(status = 404, code = "CATALOG_ENTRY_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why a type was not added: it breaks a rule, or the name is built in or
+/// taken.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum TypeRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("{0}")]
+    #[route_error(status = 409, code = "CONFLICT")]
+    Conflict(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why a type was not changed: it is built in, the change breaks a rule, or
+/// no user type has that name (folded).
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum TypeChangeRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("no catalog type named '{0}'")]
+    #[route_error(status = 404, code = "CATALOG_TYPE_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<EntryMissing> for EntryRefusal {
+    fn from(missing: EntryMissing) -> EntryRefusal {
+        match missing {
+            EntryMissing::NotFound(id) => EntryRefusal::NotFound(id),
+            EntryMissing::Store(error) => EntryRefusal::Store(error),
+        }
+    }
+}
+
+impl From<CatalogError> for EntryRefusal {
+    fn from(error: CatalogError) -> EntryRefusal {
+        match error {
+            CatalogError::Invalid(message) => EntryRefusal::Invalid(Invalid(message)),
+            CatalogError::Store(error) => EntryRefusal::Store(error),
+        }
+    }
+}
+
+impl From<CatalogError> for TypeRefusal {
+    fn from(error: CatalogError) -> TypeRefusal {
+        match error {
+            CatalogError::Invalid(message) => TypeRefusal::Invalid(Invalid(message)),
+            CatalogError::Store(error) => TypeRefusal::Store(error),
+        }
+    }
+}
+
+impl From<CatalogError> for TypeChangeRefusal {
+    fn from(error: CatalogError) -> TypeChangeRefusal {
+        match error {
+            CatalogError::Invalid(message) => TypeChangeRefusal::Invalid(Invalid(message)),
+            CatalogError::Store(error) => TypeChangeRefusal::Store(error),
+        }
+    }
+}
 
 /// The type `name` names, lowercased, if it is built in or an active user
 /// type; `None` otherwise.
@@ -30,14 +123,11 @@ pub fn list_types(connection: &Connection) -> Result<Vec<CatalogType>, StoreErro
 }
 
 /// Adds a user-defined type (active unless said otherwise).
-pub fn create_type(
-    connection: &Connection,
-    input: &TypeInput,
-) -> Result<CatalogType, CatalogError> {
+pub fn create_type(connection: &Connection, input: &TypeInput) -> Result<CatalogType, TypeRefusal> {
     let name = model::folded_type(&input.name);
     model::check_type_name(&name)?;
     if model::is_built_in(&name) {
-        return Err(CatalogError::Conflict(format!(
+        return Err(TypeRefusal::Conflict(format!(
             "'{name}' is a built-in type"
         )));
     }
@@ -50,7 +140,7 @@ pub fn create_type(
         active: input.active.unwrap_or(true),
     };
     if !store::insert_type(connection, &kind)? {
-        return Err(CatalogError::Conflict(format!(
+        return Err(TypeRefusal::Conflict(format!(
             "the type '{name}' already exists; change it with PUT /api/catalog/types/{name}",
             name = kind.name
         )));
@@ -63,21 +153,19 @@ pub fn change_type(
     connection: &Connection,
     name: &str,
     change: &TypeChange,
-) -> Result<CatalogType, CatalogError> {
+) -> Result<CatalogType, TypeChangeRefusal> {
     let name = model::folded_type(name);
     if model::is_built_in(&name) {
-        return Err(CatalogError::Invalid(format!(
-            "'{name}' is a built-in type and cannot be changed"
-        )));
+        return Err(Invalid(format!("'{name}' is a built-in type and cannot be changed")).into());
     }
     let label = model::checked_label(change.label.as_deref())?;
     if !store::update_type(connection, &name, label.as_deref(), change.active)? {
-        return Err(model::type_not_found(&name));
+        return Err(TypeChangeRefusal::NotFound(name));
     }
-    list_types(connection)?
+    let changed = list_types(connection)?
         .into_iter()
-        .find(|kind| kind.name == name)
-        .ok_or_else(|| model::type_not_found(&name))
+        .find(|kind| kind.name == name);
+    changed.ok_or(TypeChangeRefusal::NotFound(name))
 }
 
 pub fn create_entry(connection: &Connection, input: EntryInput) -> Result<Entry, CatalogError> {
@@ -101,7 +189,7 @@ pub fn replace_entry(
     connection: &Connection,
     id: &str,
     input: EntryInput,
-) -> Result<Entry, CatalogError> {
+) -> Result<Entry, EntryRefusal> {
     let existing = get_entry(connection, id)?;
     let checked = check_entry(connection, input)?;
     let entry = Entry {
@@ -116,15 +204,15 @@ pub fn replace_entry(
     Ok(entry)
 }
 
-pub fn delete_entry(connection: &Connection, id: &str) -> Result<(), CatalogError> {
+pub fn delete_entry(connection: &Connection, id: &str) -> Result<(), EntryMissing> {
     if !store::delete_entry(connection, id)? {
-        return Err(model::entry_not_found(id));
+        return Err(EntryMissing::NotFound(id.to_owned()));
     }
     Ok(())
 }
 
-pub fn get_entry(connection: &Connection, id: &str) -> Result<Entry, CatalogError> {
-    store::entry(connection, id)?.ok_or_else(|| model::entry_not_found(id))
+pub fn get_entry(connection: &Connection, id: &str) -> Result<Entry, EntryMissing> {
+    store::entry(connection, id)?.ok_or_else(|| EntryMissing::NotFound(id.to_owned()))
 }
 
 /// Every entry, by name; only those of the type `kind` names when given.

@@ -2,11 +2,10 @@
 //! `feeds.digest` and `feeds.mark-read`.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{Path, State};
 use portos_core::portos_route;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
+use portos_server::http::{Body, Created, Invalid, NoContent, Query, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +13,7 @@ use super::model::{AlreadySubscribed, Feed, FeedItem, ITEM_WINDOW, RefreshOutcom
 use super::ops::{self, RefreshError};
 use super::store;
 use crate::app::App;
-use crate::shared::subscriptions::{SourceBody, validation};
+use crate::shared::subscriptions::{LoadFailure, SourceBody};
 
 /// Every subscription.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -38,72 +37,120 @@ pub struct ItemsQuery {
     pub feed: Option<String>,
 }
 
+/// Why a subscription was not added: it breaks a rule, or it exists.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum SubscribeRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("Already subscribed to {} (feed {})", .0.0.source, .0.0.id)]
+    #[route_error(status = 409, code = "ALREADY_SUBSCRIBED")]
+    AlreadySubscribed(AlreadySubscribed),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A feed that is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum FeedMissing {
+    #[error("No feed with that id")]
+    #[route_error(status = 404, code = "FEED_NOT_FOUND")]
+    NotFound,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why a refresh changed nothing.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum RefreshRefusal {
+    #[error("No feed with that id")]
+    #[route_error(status = 404, code = "FEED_NOT_FOUND")]
+    NotFound,
+    /// The stored source or its file cannot be read here.
+    #[error("{0}")]
+    #[route_error(status = 422, code = "SOURCE_UNREADABLE")]
+    Unreadable(String),
+    /// The document is not a feed; the message names the source.
+    #[error("{0}")]
+    #[route_error(status = 422, code = "FEED_PARSE_ERROR")]
+    Parse(String),
+    /// The server it is fetched from failed or could not be reached.
+    #[error("{0}")]
+    #[route_error(status = 502, code = "SOURCE_UNREACHABLE")]
+    Unreachable(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<RefreshError> for RefreshRefusal {
+    fn from(error: RefreshError) -> RefreshRefusal {
+        match error {
+            RefreshError::NotFound => RefreshRefusal::NotFound,
+            RefreshError::Load(LoadFailure::Unreadable(message)) => {
+                RefreshRefusal::Unreadable(message)
+            }
+            RefreshError::Load(LoadFailure::Unreachable(message)) => {
+                RefreshRefusal::Unreachable(message)
+            }
+            RefreshError::Parse(message) => RefreshRefusal::Parse(message),
+            RefreshError::Store(error) => RefreshRefusal::Store(error),
+        }
+    }
+}
+
+/// A feed item that is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum ItemMissing {
+    #[error("No feed item with that id")]
+    #[route_error(status = 404, code = "FEED_ITEM_NOT_FOUND")]
+    NotFound,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// The feed subscriptions, with unread counts.
-#[portos_route(
-    method = "GET",
-    path = "/api/feeds",
-    summary = "Feed subscriptions",
-    response = FeedList,
-)]
-async fn list(State(app): State<App>) -> Result<Json<FeedList>, ApiError> {
+#[portos_route(method = "GET", path = "/api/feeds", summary = "Feed subscriptions")]
+async fn list(State(app): State<App>) -> Result<Json<FeedList>, StoreError> {
     let feeds = app.store.run(|connection| store::list(connection)).await?;
     Ok(Json(FeedList { feeds }))
 }
 
 /// Subscribes to an RSS/Atom feed by URL or file path. Nothing is fetched
 /// yet: refresh it to read its items.
-#[portos_route(
-    method = "POST",
-    path = "/api/feeds",
-    summary = "Subscribe to a feed",
-    request = SourceBody,
-    response = Feed,
-    status = 201,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (409, "ALREADY_SUBSCRIBED"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
-)]
+#[portos_route(method = "POST", path = "/api/feeds", summary = "Subscribe to a feed")]
 async fn subscribe(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Feed>), ApiError> {
-    let (location, title) = body
-        .into_typed::<SourceBody>()?
-        .checked()
-        .map_err(validation)?;
-    let outcome = ops::subscribe(&app.store, &location, title).await?;
-    match outcome {
-        Ok(feed) => Ok((StatusCode::CREATED, Json(feed))),
-        Err(AlreadySubscribed(feed)) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "ALREADY_SUBSCRIBED",
-            format!("Already subscribed to {} (feed {})", feed.source, feed.id),
-        )),
-    }
+    Body(body): Body<SourceBody>,
+) -> Result<Created<Feed>, SubscribeRefusal> {
+    let (location, title) = body.checked().map_err(Invalid)?;
+    let subscribed = ops::subscribe(&app.store, &location, title).await?;
+    subscribed
+        .map(Created)
+        .map_err(SubscribeRefusal::AlreadySubscribed)
 }
 
 /// Unsubscribes and forgets the feed's items.
 #[portos_route(
     method = "DELETE",
     path = "/api/feeds/{id}",
-    summary = "Unsubscribe from a feed",
-    status = 204,
-    errors = [(404, "FEED_NOT_FOUND")],
+    summary = "Unsubscribe from a feed"
 )]
 async fn unsubscribe(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<NoContent, FeedMissing> {
     let removed = app
         .store
         .run(move |connection| store::unsubscribe(connection, &id))
         .await?;
     if removed {
-        Ok(StatusCode::NO_CONTENT)
+        Ok(NoContent)
     } else {
-        Err(feed_not_found())
+        Err(FeedMissing::NotFound)
     }
 }
 
@@ -112,47 +159,21 @@ async fn unsubscribe(
 #[portos_route(
     method = "POST",
     path = "/api/feeds/{id}/refresh",
-    summary = "Refresh a feed",
-    response = RefreshOutcome,
-    errors = [
-        (404, "FEED_NOT_FOUND"),
-        (422, "SOURCE_UNREADABLE"),
-        (422, "FEED_PARSE_ERROR"),
-        (502, "SOURCE_UNREACHABLE"),
-    ],
+    summary = "Refresh a feed"
 )]
 async fn refresh(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<RefreshOutcome>, ApiError> {
-    match ops::refresh(&app.store, id).await {
-        Ok(outcome) => Ok(Json(outcome)),
-        Err(RefreshError::NotFound) => Err(feed_not_found()),
-        Err(RefreshError::Load(failure)) => Err(failure.into()),
-        Err(RefreshError::Parse(message)) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "FEED_PARSE_ERROR",
-            message,
-        )),
-        Err(RefreshError::Store(error)) => Err(ApiError::from(error)),
-    }
+) -> Result<Json<RefreshOutcome>, RefreshRefusal> {
+    Ok(Json(ops::refresh(&app.store, id).await?))
 }
 
 /// Feed items, newest first (at most 500).
-#[portos_route(
-    method = "GET",
-    path = "/api/feeds/items",
-    summary = "Feed items",
-    query = ItemsQuery,
-    response = ItemList,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
+#[portos_route(method = "GET", path = "/api/feeds/items", summary = "Feed items")]
 async fn items(
     State(app): State<App>,
-    query: Result<Query<ItemsQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<ItemList>, ApiError> {
-    let Query(ItemsQuery { unread, feed }) =
-        query.map_err(|rejection| validation(rejection.body_text()))?;
+    Query(ItemsQuery { unread, feed }): Query<ItemsQuery>,
+) -> Result<Json<ItemList>, StoreError> {
     let items = ops::items(&app.store, unread == Some(true), feed, ITEM_WINDOW).await?;
     Ok(Json(ItemList { items }))
 }
@@ -161,30 +182,14 @@ async fn items(
 #[portos_route(
     method = "POST",
     path = "/api/feeds/items/{id}/read",
-    summary = "Mark a feed item read",
-    response = FeedItem,
-    errors = [(404, "FEED_ITEM_NOT_FOUND")],
+    summary = "Mark a feed item read"
 )]
 async fn mark_read(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<FeedItem>, ApiError> {
+) -> Result<Json<FeedItem>, ItemMissing> {
     ops::mark_read(&app.store, id)
         .await?
         .map(Json)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "FEED_ITEM_NOT_FOUND",
-                "No feed item with that id",
-            )
-        })
-}
-
-fn feed_not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "FEED_NOT_FOUND",
-        "No feed with that id",
-    )
+        .ok_or(ItemMissing::NotFound)
 }
