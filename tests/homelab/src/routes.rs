@@ -3,11 +3,10 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::Uri;
 use portos_core::portos_route;
 use portos_server::App;
-use portos_server::http::ApiError;
-use portos_server::http::query::strict_query;
+use portos_server::http::{Query, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -31,23 +30,37 @@ pub struct HostsPage {
     pub total: usize,
 }
 
+/// The list's only failures are the server's own (500, logged): the lab's
+/// configuration missing from the server's state, or the store.
+#[derive(Debug, RouteErrors)]
+pub enum HostsFault {
+    #[route_error(internal)]
+    NoConfig(String),
+    #[route_error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for HostsFault {
+    fn from(error: StoreError) -> HostsFault {
+        HostsFault::Store(error)
+    }
+}
+
 /// The hosts of the home lab, by name (the same list `lab.hosts.list` reads).
-#[portos_route(
-    method = "GET",
-    path = "/api/lab/hosts",
-    summary = "Lab hosts",
-    query = HostsQuery,
-    response = HostsPage,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
-async fn list(State(app): State<App>, uri: Uri) -> Result<Json<HostsPage>, ApiError> {
-    let HostsQuery { role } = strict_query(&uri)?;
-    let site = app.state::<LabConfig>()?.site_name.clone();
+#[portos_route(method = "GET", path = "/api/lab/hosts", summary = "Lab hosts")]
+async fn list(
+    State(app): State<App>,
+    Query(HostsQuery { role }): Query<HostsQuery>,
+) -> Result<Json<HostsPage>, HostsFault> {
+    let site = app
+        .state::<LabConfig>()
+        .map_err(|error| HostsFault::NoConfig(error.message))?
+        .site_name
+        .clone();
     let hosts = app
         .store
         .run(move |connection| Ok(hosts::list(connection, role)?))
-        .await
-        .map_err(|error| ApiError::internal(error.to_string()))?;
+        .await?;
     Ok(Json(HostsPage {
         site,
         total: hosts.len(),

@@ -5,120 +5,215 @@
 //! with bounded strings, visit ids of exactly 48 lowercase hex characters.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use portos_core::inventory::RouteIo;
 use portos_core::portos_route;
-use portos_server::http::ApiError;
 use portos_server::http::body::JsonBody;
+use portos_server::http::{Body, Created, Invalid, Query, RouteErrors, RouteInput};
+use portos_server::store::StoreError;
 
 use super::chat::{self, Page};
-use super::guests::{self, Refused};
+use super::guests::{self, ArrivalRefused, Closed, VisitRefused};
 use super::protocol::{Arrival, Door, Farewell, GuestLine, Posted, Welcome, is_visit_id};
-use super::routes::{ChatQuery, chat_cursor};
+use super::routes::ChatQuery;
 use crate::app::App;
 
-fn refused(refusal: &Refused) -> ApiError {
-    match refusal {
-        Refused::NotAccepting => ApiError::new(
-            StatusCode::FORBIDDEN,
-            "GUESTS_NOT_ACCEPTED",
-            "This world does not accept guests",
-        ),
-        Refused::Full => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "WORLD_FULL",
-            format!(
-                "This world already hosts {} guests; try again later",
-                guests::MAX_ACTIVE_GUESTS
-            ),
-        ),
-        Refused::UnknownVisit => ApiError::new(
-            StatusCode::NOT_FOUND,
-            "VISIT_NOT_FOUND",
-            "There is no open visit with that id",
-        ),
+/// The `{visitId}` of a guest route: exactly 48 lowercase hex characters
+/// (400 `VALIDATION_ERROR` otherwise), checked before the query is read.
+struct VisitId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for VisitId {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<VisitId, Response> {
+        let Path(visit_id) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        checked_visit_id(&visit_id).map_err(IntoResponse::into_response)?;
+        Ok(VisitId(visit_id))
     }
 }
 
-// By value so it fits `.map_err(…)`.
-
-fn invalid(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
+impl RouteInput for VisitId {
+    fn describe(io: &mut RouteIo) {
+        io.error(400, "VALIDATION_ERROR");
+    }
 }
 
-fn checked_visit_id(visit_id: &str) -> Result<(), ApiError> {
+fn checked_visit_id(visit_id: &str) -> Result<(), Invalid> {
     if is_visit_id(visit_id) {
         Ok(())
     } else {
-        Err(invalid("a visit id is exactly 48 lowercase hex characters"))
+        Err(Invalid::new(
+            "a visit id is exactly 48 lowercase hex characters",
+        ))
     }
+}
+
+/// A guest's line and the visit it is said in, checked in this order: the
+/// body is JSON (415, 413, malformed 400), the `{visitId}` a visit id, the
+/// body a [`GuestLine`] (400 `VALIDATION_ERROR` each).
+struct GuestSays {
+    visit_id: String,
+    line: GuestLine,
+}
+
+impl<S: Send + Sync> FromRequest<S> for GuestSays {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &S) -> Result<GuestSays, Response> {
+        let (mut parts, body) = request.into_parts();
+        let Path(visit_id) = Path::<String>::from_request_parts(&mut parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let json = JsonBody::from_request(Request::from_parts(parts, body), state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        checked_visit_id(&visit_id).map_err(IntoResponse::into_response)?;
+        let line = json.into_typed().map_err(IntoResponse::into_response)?;
+        Ok(GuestSays { visit_id, line })
+    }
+}
+
+impl RouteInput for GuestSays {
+    fn describe(io: &mut RouteIo) {
+        Body::<GuestLine>::describe(io);
+    }
+}
+
+/// The door is shut: the owner has not opened the world to guests.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum DoorShut {
+    #[error("This world does not accept guests")]
+    #[route_error(status = 403, code = "GUESTS_NOT_ACCEPTED")]
+    NotAccepting,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<Closed> for DoorShut {
+    fn from(Closed: Closed) -> DoorShut {
+        DoorShut::NotAccepting
+    }
+}
+
+/// Why a guest is not let in.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum ArrivalRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("This world does not accept guests")]
+    #[route_error(status = 403, code = "GUESTS_NOT_ACCEPTED")]
+    NotAccepting,
+    #[error(
+        "This world already hosts {max} guests; try again later",
+        max = guests::MAX_ACTIVE_GUESTS
+    )]
+    #[route_error(status = 503, code = "WORLD_FULL")]
+    Full,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<ArrivalRefused> for ArrivalRefusal {
+    fn from(refused: ArrivalRefused) -> ArrivalRefusal {
+        match refused {
+            ArrivalRefused::Closed => ArrivalRefusal::NotAccepting,
+            ArrivalRefused::Full => ArrivalRefusal::Full,
+        }
+    }
+}
+
+/// Why a guest's request about an open visit is turned away.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum VisitRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Invalid(#[from] Invalid),
+    #[error("This world does not accept guests")]
+    #[route_error(status = 403, code = "GUESTS_NOT_ACCEPTED")]
+    NotAccepting,
+    #[error("There is no open visit with that id")]
+    #[route_error(status = 404, code = "VISIT_NOT_FOUND")]
+    UnknownVisit,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<VisitRefused> for VisitRefusal {
+    fn from(refused: VisitRefused) -> VisitRefusal {
+        match refused {
+            VisitRefused::Closed => VisitRefusal::NotAccepting,
+            VisitRefused::UnknownVisit => VisitRefusal::UnknownVisit,
+        }
+    }
+}
+
+/// A visit that is not open (leaving needs no open door).
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum VisitMissing {
+    #[error("There is no open visit with that id")]
+    #[route_error(status = 404, code = "VISIT_NOT_FOUND")]
+    UnknownVisit,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// This world as a guest sees it, and whether it takes guests (403 when not).
 #[portos_route(
     method = "GET",
     path = "/api/eidoverse/travel/guest/world",
-    summary = "Eidoverse guest door",
-    response = Door,
-    errors = [(403, "GUESTS_NOT_ACCEPTED")],
+    summary = "Eidoverse guest door"
 )]
-async fn door(State(app): State<App>) -> Result<Json<Door>, ApiError> {
-    app.store
+async fn door(State(app): State<App>) -> Result<Json<Door>, DoorShut> {
+    let door = app
+        .store
         .run(|connection| guests::door(connection))
-        .await?
-        .map(Json)
-        .map_err(|refusal| refused(&refusal))
+        .await??;
+    Ok(Json(door))
 }
 
 /// A guest from another world arrives; the answer holds the visit id.
 #[portos_route(
     method = "POST",
     path = "/api/eidoverse/travel/guest/visits",
-    summary = "Eidoverse guest arrival",
-    request = Arrival,
-    response = Welcome,
-    status = 201,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (403, "GUESTS_NOT_ACCEPTED"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-        (503, "WORLD_FULL"),
-    ],
+    summary = "Eidoverse guest arrival"
 )]
 async fn arrive(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Welcome>), ApiError> {
-    let arrival = body.into_typed::<Arrival>()?.checked().map_err(invalid)?;
+    Body(arrival): Body<Arrival>,
+) -> Result<Created<Welcome>, ArrivalRefusal> {
+    let arrival = arrival.checked().map_err(Invalid)?;
     let welcome = app
         .store
         .run(move |connection| guests::arrive(connection, &arrival))
-        .await?
-        .map_err(|refusal| refused(&refusal))?;
-    Ok((StatusCode::CREATED, Json(welcome)))
+        .await??;
+    Ok(Created(welcome))
 }
 
 /// The host world's chat, for a guest of an open visit.
 #[portos_route(
     method = "GET",
     path = "/api/eidoverse/travel/guest/visits/{visitId}/chat",
-    summary = "Eidoverse guest chat",
-    query = ChatQuery,
-    response = Page,
-    errors = [(400, "VALIDATION_ERROR"), (403, "GUESTS_NOT_ACCEPTED"), (404, "VISIT_NOT_FOUND")],
+    summary = "Eidoverse guest chat"
 )]
 async fn read_chat(
     State(app): State<App>,
-    Path(visit_id): Path<String>,
-    query: Result<Query<ChatQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Page>, ApiError> {
-    checked_visit_id(&visit_id)?;
-    let after = chat_cursor(query)?;
+    VisitId(visit_id): VisitId,
+    Query(ChatQuery { after }): Query<ChatQuery>,
+) -> Result<Json<Page>, VisitRefusal> {
+    let after = chat::checked_cursor(after).map_err(Invalid)?;
     let page = app
         .store
         .run(move |connection| guests::read(connection, &visit_id, after))
-        .await?
-        .map_err(|refusal| refused(&refusal))?;
+        .await??;
     Ok(Json(page))
 }
 
@@ -126,51 +221,41 @@ async fn read_chat(
 #[portos_route(
     method = "POST",
     path = "/api/eidoverse/travel/guest/visits/{visitId}/chat",
-    summary = "Eidoverse guest says",
-    request = GuestLine,
-    response = Posted,
-    status = 201,
-    errors = [
-        (400, "VALIDATION_ERROR"),
-        (403, "GUESTS_NOT_ACCEPTED"),
-        (404, "VISIT_NOT_FOUND"),
-        (415, "UNSUPPORTED_MEDIA_TYPE"),
-    ],
+    summary = "Eidoverse guest says"
 )]
 async fn say(
     State(app): State<App>,
-    Path(visit_id): Path<String>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Posted>), ApiError> {
-    checked_visit_id(&visit_id)?;
-    let GuestLine { text } = body.into_typed()?;
-    let text = chat::checked_text(&text).map_err(invalid)?;
+    GuestSays {
+        visit_id,
+        line: GuestLine { text },
+    }: GuestSays,
+) -> Result<Created<Posted>, VisitRefusal> {
+    let text = chat::checked_text(&text).map_err(Invalid)?;
     let message = app
         .store
         .run(move |connection| guests::say(connection, &visit_id, &text))
-        .await?
-        .map_err(|refusal| refused(&refusal))?;
-    Ok((StatusCode::CREATED, Json(message)))
+        .await??;
+    Ok(Created(message))
 }
 
 /// A guest leaves (allowed even after the owner closed the world).
 #[portos_route(
     method = "DELETE",
     path = "/api/eidoverse/travel/guest/visits/{visitId}",
-    summary = "Eidoverse guest leaves",
-    response = Farewell,
-    errors = [(400, "VALIDATION_ERROR"), (404, "VISIT_NOT_FOUND")],
+    summary = "Eidoverse guest leaves"
 )]
 async fn leave(
     State(app): State<App>,
-    Path(visit_id): Path<String>,
-) -> Result<Json<Farewell>, ApiError> {
-    checked_visit_id(&visit_id)?;
+    VisitId(visit_id): VisitId,
+) -> Result<Json<Farewell>, VisitMissing> {
     let key = visit_id.clone();
-    app.store
+    let left = app
+        .store
         .run(move |connection| guests::leave(connection, &key))
-        .await?
-        .map_err(|refusal| refused(&refusal))?;
+        .await?;
+    if !left {
+        return Err(VisitMissing::UnknownVisit);
+    }
     Ok(Json(Farewell {
         visit_id,
         left: true,

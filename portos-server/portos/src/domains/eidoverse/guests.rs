@@ -13,12 +13,25 @@ use crate::store::StoreError;
 /// The most guests at once.
 pub const MAX_ACTIVE_GUESTS: i64 = 20;
 
-/// Why the host turns a guest away.
+/// The owner has not opened the world to guests.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Refused {
+pub struct Closed;
+
+/// Why the host does not let a guest in.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ArrivalRefused {
     /// The owner has not opened the world to guests.
-    NotAccepting,
+    Closed,
+    /// [`MAX_ACTIVE_GUESTS`] are already here.
     Full,
+}
+
+/// Why the host turns away a guest's request about a visit.
+#[derive(Debug, PartialEq, Eq)]
+pub enum VisitRefused {
+    /// The owner has not opened the world to guests.
+    Closed,
+    /// No open visit has that id.
     UnknownVisit,
 }
 
@@ -45,10 +58,10 @@ pub fn host_world(world: &World) -> HostWorld {
 }
 
 /// This world as a guest sees it at the door.
-pub fn door(connection: &Connection) -> Result<Result<Door, Refused>, StoreError> {
+pub fn door(connection: &Connection) -> Result<Result<Door, Closed>, StoreError> {
     let world = world::load(connection)?;
     if !world.accept_guests {
-        return Ok(Err(Refused::NotAccepting));
+        return Ok(Err(Closed));
     }
     Ok(Ok(Door {
         world: host_world(&world),
@@ -61,14 +74,14 @@ pub fn door(connection: &Connection) -> Result<Result<Door, Refused>, StoreError
 pub fn arrive(
     connection: &mut Connection,
     arrival: &Arrival,
-) -> Result<Result<Welcome, Refused>, StoreError> {
+) -> Result<Result<Welcome, ArrivalRefused>, StoreError> {
     let transaction = connection.transaction()?;
     let world = world::load(&transaction)?;
     if !world.accept_guests {
-        return Ok(Err(Refused::NotAccepting));
+        return Ok(Err(ArrivalRefused::Closed));
     }
     if visits::active_guests(&transaction)? >= MAX_ACTIVE_GUESTS {
-        return Ok(Err(Refused::Full));
+        return Ok(Err(ArrivalRefused::Full));
     }
     let visit_id =
         protocol::new_visit_id().map_err(|error| StoreError::Worker(error.to_string()))?;
@@ -86,12 +99,12 @@ pub fn say(
     connection: &Connection,
     visit_id: &str,
     text: &str,
-) -> Result<Result<Message, Refused>, StoreError> {
+) -> Result<Result<Message, VisitRefused>, StoreError> {
     if !accepting(connection)? {
-        return Ok(Err(Refused::NotAccepting));
+        return Ok(Err(VisitRefused::Closed));
     }
     let Some(guest) = visits::active_guest(connection, visit_id)? else {
-        return Ok(Err(Refused::UnknownVisit));
+        return Ok(Err(VisitRefused::UnknownVisit));
     };
     Ok(Ok(chat::post(
         connection,
@@ -107,22 +120,18 @@ pub fn read(
     connection: &Connection,
     visit_id: &str,
     after: i64,
-) -> Result<Result<Page, Refused>, StoreError> {
+) -> Result<Result<Page, VisitRefused>, StoreError> {
     if !accepting(connection)? {
-        return Ok(Err(Refused::NotAccepting));
+        return Ok(Err(VisitRefused::Closed));
     }
     if visits::active_guest(connection, visit_id)?.is_none() {
-        return Ok(Err(Refused::UnknownVisit));
+        return Ok(Err(VisitRefused::UnknownVisit));
     }
     Ok(Ok(chat::page(connection, after)?))
 }
 
-/// Ends an active visit. Leaving is always allowed, even after the owner
-/// closed the world to guests.
-pub fn leave(connection: &Connection, visit_id: &str) -> Result<Result<(), Refused>, StoreError> {
-    Ok(if visits::end_guest_visit(connection, visit_id)? {
-        Ok(())
-    } else {
-        Err(Refused::UnknownVisit)
-    })
+/// Ends an active visit; false when no open visit has that id. Leaving is
+/// always allowed, even after the owner closed the world to guests.
+pub fn leave(connection: &Connection, visit_id: &str) -> Result<bool, StoreError> {
+    visits::end_guest_visit(connection, visit_id)
 }

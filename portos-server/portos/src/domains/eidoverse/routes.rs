@@ -3,11 +3,10 @@
 //! `guest_routes.rs`.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{Path, State};
 use portos_core::portos_route;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
+use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -23,14 +22,41 @@ use crate::app::App;
 /// The most entities the world view lists.
 const WORLD_VIEW_ENTITIES: i64 = 500;
 
-// By value so it fits `.map_err(…)`.
+/// A well-formed request the world will not take: what it says breaks a
+/// rule of the world (an empty line, a peer URL that is not http(s), one
+/// peer too many). 422 with the validation code, as the owner's routes
+/// have always answered it.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum Unprocessable {
+    #[error("{0}")]
+    #[route_error(status = 422, code = "VALIDATION_ERROR")]
+    Rule(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
 
-fn unprocessable(message: impl Into<String>) -> ApiError {
-    ApiError::new(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "VALIDATION_ERROR",
-        message,
-    )
+impl From<SayError> for Unprocessable {
+    fn from(error: SayError) -> Unprocessable {
+        match error {
+            SayError::Invalid(message) => Unprocessable::Rule(message),
+            SayError::Store(error) => Unprocessable::Store(error),
+        }
+    }
+}
+
+/// A peer that cannot be forgotten: the id cannot be one, or no peer has it.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum PeerMissing {
+    #[error("a peer id is 1..80 characters of letters, digits, '_' and '-'")]
+    #[route_error(status = 400, code = "VALIDATION_ERROR")]
+    BadId,
+    #[error("There is no peer '{0}'")]
+    #[route_error(status = 404, code = "PEER_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// The world's status and its first entities.
@@ -46,10 +72,9 @@ pub struct WorldView {
 #[portos_route(
     method = "GET",
     path = "/api/eidoverse/world",
-    summary = "Eidoverse world",
-    response = WorldView,
+    summary = "Eidoverse world"
 )]
-async fn read_world(State(app): State<App>) -> Result<Json<WorldView>, ApiError> {
+async fn read_world(State(app): State<App>) -> Result<Json<WorldView>, StoreError> {
     let (status, entities) = ops::view(&app.store, WORLD_VIEW_ENTITIES).await?;
     Ok(Json(WorldView { status, entities }))
 }
@@ -63,35 +88,17 @@ pub struct ChatQuery {
     pub after: Option<i64>,
 }
 
-/// Turns a query rejection or an out-of-range cursor into 400.
-pub(super) fn chat_cursor(
-    query: Result<Query<ChatQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<i64, ApiError> {
-    let Query(ChatQuery { after }) = query.map_err(|rejection| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "VALIDATION_ERROR",
-            rejection.body_text(),
-        )
-    })?;
-    chat::checked_cursor(after)
-        .map_err(|message| ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message))
-}
-
 /// The world chat after a cursor, at most 50 messages.
 #[portos_route(
     method = "GET",
     path = "/api/eidoverse/chat",
-    summary = "Eidoverse chat",
-    query = ChatQuery,
-    response = Page,
-    errors = [(400, "VALIDATION_ERROR")],
+    summary = "Eidoverse chat"
 )]
 async fn read_chat(
     State(app): State<App>,
-    query: Result<Query<ChatQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Page>, ApiError> {
-    let after = chat_cursor(query)?;
+    Query(ChatQuery { after }): Query<ChatQuery>,
+) -> Result<Json<Page>, InputError> {
+    let after = chat::checked_cursor(after).map_err(Invalid)?;
     let page = ops::read_chat(&app.store, after).await?;
     Ok(Json(page))
 }
@@ -108,25 +115,14 @@ pub struct OwnerLine {
 #[portos_route(
     method = "POST",
     path = "/api/eidoverse/chat",
-    summary = "Post to Eidoverse chat",
-    request = OwnerLine,
-    response = Message,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE"), (422, "VALIDATION_ERROR")],
+    summary = "Post to Eidoverse chat"
 )]
 async fn post_chat(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Message>), ApiError> {
-    let OwnerLine { text } = body.into_typed()?;
-    let message =
-        ops::say(&app.store, Speaker::Owner, &text)
-            .await
-            .map_err(|error| match error {
-                SayError::Invalid(message) => unprocessable(message),
-                SayError::Store(error) => ApiError::from(error),
-            })?;
-    Ok((StatusCode::CREATED, Json(message)))
+    Body(OwnerLine { text }): Body<OwnerLine>,
+) -> Result<Created<Message>, Unprocessable> {
+    let message = ops::say(&app.store, Speaker::Owner, &text).await?;
+    Ok(Created(message))
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -138,10 +134,9 @@ pub struct PeerList {
 #[portos_route(
     method = "GET",
     path = "/api/eidoverse/peers",
-    summary = "Eidoverse peers",
-    response = PeerList,
+    summary = "Eidoverse peers"
 )]
-async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, ApiError> {
+async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, StoreError> {
     let peers = app
         .store
         .run(|connection| stored_peers::list(connection))
@@ -153,24 +148,19 @@ async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, ApiError> 
 #[portos_route(
     method = "POST",
     path = "/api/eidoverse/peers",
-    summary = "Add Eidoverse peer",
-    request = NewPeer,
-    response = Peer,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE"), (422, "VALIDATION_ERROR")],
+    summary = "Add Eidoverse peer"
 )]
 async fn add_peer(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Peer>), ApiError> {
-    let new_peer: NewPeer = body.into_typed()?;
-    let peer = new_peer.checked().map_err(unprocessable)?;
+    Body(new_peer): Body<NewPeer>,
+) -> Result<Created<Peer>, Unprocessable> {
+    let peer = new_peer.checked().map_err(Unprocessable::Rule)?;
     let stored = peer.clone();
     app.store
         .run(move |connection| stored_peers::upsert(connection, &stored))
         .await?
-        .map_err(unprocessable)?;
-    Ok((StatusCode::CREATED, Json(peer)))
+        .map_err(Unprocessable::Rule)?;
+    Ok(Created(peer))
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -183,20 +173,14 @@ pub struct PeerRemoved {
 #[portos_route(
     method = "DELETE",
     path = "/api/eidoverse/peers/{id}",
-    summary = "Remove Eidoverse peer",
-    response = PeerRemoved,
-    errors = [(400, "VALIDATION_ERROR"), (404, "PEER_NOT_FOUND")],
+    summary = "Remove Eidoverse peer"
 )]
 async fn remove_peer(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<PeerRemoved>, ApiError> {
+) -> Result<Json<PeerRemoved>, PeerMissing> {
     if !peers::is_peer_id(&id) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "VALIDATION_ERROR",
-            "a peer id is 1..80 characters of letters, digits, '_' and '-'",
-        ));
+        return Err(PeerMissing::BadId);
     }
     let key = id.clone();
     let removed = app
@@ -204,11 +188,7 @@ async fn remove_peer(
         .run(move |connection| stored_peers::remove(connection, &key))
         .await?;
     if !removed {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "PEER_NOT_FOUND",
-            format!("There is no peer '{id}'"),
-        ));
+        return Err(PeerMissing::NotFound(id));
     }
     Ok(Json(PeerRemoved { id, removed }))
 }
@@ -224,10 +204,9 @@ pub struct EidoverseSettings {
 #[portos_route(
     method = "GET",
     path = "/api/eidoverse/settings",
-    summary = "Eidoverse settings",
-    response = EidoverseSettings,
+    summary = "Eidoverse settings"
 )]
-async fn read_settings(State(app): State<App>) -> Result<Json<EidoverseSettings>, ApiError> {
+async fn read_settings(State(app): State<App>) -> Result<Json<EidoverseSettings>, StoreError> {
     let accept_guests = app
         .store
         .run(|connection| guests::accepting(connection))
@@ -239,16 +218,12 @@ async fn read_settings(State(app): State<App>) -> Result<Json<EidoverseSettings>
 #[portos_route(
     method = "PUT",
     path = "/api/eidoverse/settings",
-    summary = "Change Eidoverse settings",
-    request = EidoverseSettings,
-    response = EidoverseSettings,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Change Eidoverse settings"
 )]
 async fn change_settings(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<Json<EidoverseSettings>, ApiError> {
-    let settings: EidoverseSettings = body.into_typed()?;
+    Body(settings): Body<EidoverseSettings>,
+) -> Result<Json<EidoverseSettings>, StoreError> {
     let accept = settings.accept_guests;
     app.store
         .run(move |connection| world::set_accept_guests(connection, accept))

@@ -3,14 +3,11 @@
 //! as the tools (presets, ranges, units), so both agree on what is stored.
 
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{Path, State};
 use portos_core::portos_route;
 use portos_server::app::App;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
-use portos_server::http::query::invalid;
+use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +17,7 @@ use super::model::{
 };
 use super::ops::{self, LogError};
 use crate::shared::local_date;
-use crate::shared::rest::{Deleted, query_error};
+use crate::shared::rest::Deleted;
 
 /// Which day to list.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -41,22 +38,38 @@ pub struct TodayView {
     pub average_nicotine_mg: f64,
 }
 
+/// A health entry that is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum EntryMissing {
+    #[error("No health entry has the id \"{0}\"")]
+    #[route_error(status = 404, code = "HEALTH_ENTRY_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<LogError> for InputError {
+    fn from(error: LogError) -> InputError {
+        match error {
+            LogError::Invalid(message) => InputError::Invalid(Invalid(message)),
+            LogError::Store(error) => InputError::Store(error),
+        }
+    }
+}
+
 /// Every health entry of one day (drinks, nicotine, weights, workouts).
 #[portos_route(
     method = "GET",
     path = "/api/health/entries",
-    summary = "Health entries of a day",
-    query = DayQuery,
-    response = DayEntries,
-    errors = [(400, "VALIDATION_ERROR")],
+    summary = "Health entries of a day"
 )]
 async fn entries(
     State(app): State<App>,
-    query: Result<Query<DayQuery>, QueryRejection>,
-) -> Result<Json<DayEntries>, ApiError> {
-    let Query(DayQuery { date }) = query.map_err(query_error)?;
+    Query(DayQuery { date }): Query<DayQuery>,
+) -> Result<Json<DayEntries>, InputError> {
     let date = local_date::date_or_today(&app.clock, date.as_deref())
-        .map_err(invalid)?
+        .map_err(Invalid)?
         .to_string();
     let day = ops::entries_on(&app.store, date).await?;
     Ok(Json(day))
@@ -66,10 +79,9 @@ async fn entries(
 #[portos_route(
     method = "GET",
     path = "/api/health/today",
-    summary = "Today's health summary",
-    response = TodayView,
+    summary = "Today's health summary"
 )]
-async fn today(State(app): State<App>) -> Result<Json<TodayView>, ApiError> {
+async fn today(State(app): State<App>) -> Result<Json<TodayView>, StoreError> {
     let today = ops::today(&app.store, &app.clock).await?;
     Ok(Json(TodayView {
         date: today.date,
@@ -81,115 +93,65 @@ async fn today(State(app): State<App>) -> Result<Json<TodayView>, ApiError> {
 }
 
 /// Logs a drink for today (presets by name: beer, wine, whiskey, shot, cocktail).
-#[portos_route(
-    method = "POST",
-    path = "/api/health/drinks",
-    summary = "Log a drink",
-    request = LogDrinkArgs,
-    response = Drink,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
-)]
+#[portos_route(method = "POST", path = "/api/health/drinks", summary = "Log a drink")]
 async fn log_drink(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Drink>), ApiError> {
-    let args: LogDrinkArgs = body.into_typed()?;
-    let logged = ops::log_drink(&app.store, &app.clock, &args)
-        .await
-        .map_err(log_error)?;
-    Ok((StatusCode::CREATED, Json(logged.entry)))
+    Body(args): Body<LogDrinkArgs>,
+) -> Result<Created<Drink>, InputError> {
+    let logged = ops::log_drink(&app.store, &app.clock, &args).await?;
+    Ok(Created(logged.entry))
 }
 
 /// Logs nicotine for today (presets: cigarette, vape, pouch).
 #[portos_route(
     method = "POST",
     path = "/api/health/nicotine",
-    summary = "Log nicotine",
-    request = LogNicotineArgs,
-    response = Nicotine,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Log nicotine"
 )]
 async fn log_nicotine(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Nicotine>), ApiError> {
-    let args: LogNicotineArgs = body.into_typed()?;
-    let logged = ops::log_nicotine(&app.store, &app.clock, &args)
-        .await
-        .map_err(log_error)?;
-    Ok((StatusCode::CREATED, Json(logged.entry)))
+    Body(args): Body<LogNicotineArgs>,
+) -> Result<Created<Nicotine>, InputError> {
+    let logged = ops::log_nicotine(&app.store, &app.clock, &args).await?;
+    Ok(Created(logged.entry))
 }
 
 /// Logs a body weight in pounds or kilograms (kept in pounds).
-#[portos_route(
-    method = "POST",
-    path = "/api/health/weight",
-    summary = "Log a weight",
-    request = LogWeightArgs,
-    response = Weight,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
-)]
+#[portos_route(method = "POST", path = "/api/health/weight", summary = "Log a weight")]
 async fn log_weight(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Weight>), ApiError> {
-    let args: LogWeightArgs = body.into_typed()?;
-    let entry = ops::log_weight(&app.store, &app.clock, &args)
-        .await
-        .map_err(log_error)?;
-    Ok((StatusCode::CREATED, Json(entry)))
+    Body(args): Body<LogWeightArgs>,
+) -> Result<Created<Weight>, InputError> {
+    let entry = ops::log_weight(&app.store, &app.clock, &args).await?;
+    Ok(Created(entry))
 }
 
 /// Logs a workout.
 #[portos_route(
     method = "POST",
     path = "/api/health/workouts",
-    summary = "Log a workout",
-    request = LogWorkoutArgs,
-    response = Workout,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Log a workout"
 )]
 async fn log_workout(
     State(app): State<App>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Workout>), ApiError> {
-    let args: LogWorkoutArgs = body.into_typed()?;
-    let entry = ops::log_workout(&app.store, &app.clock, &args)
-        .await
-        .map_err(log_error)?;
-    Ok((StatusCode::CREATED, Json(entry)))
+    Body(args): Body<LogWorkoutArgs>,
+) -> Result<Created<Workout>, InputError> {
+    let entry = ops::log_workout(&app.store, &app.clock, &args).await?;
+    Ok(Created(entry))
 }
 
 /// Deletes a health entry of any kind (to correct a mistaken log).
 #[portos_route(
     method = "DELETE",
     path = "/api/health/entries/{id}",
-    summary = "Delete a health entry",
-    response = Deleted,
-    errors = [(404, "HEALTH_ENTRY_NOT_FOUND")],
+    summary = "Delete a health entry"
 )]
 async fn delete_entry(
     State(app): State<App>,
     Path(id): Path<String>,
-) -> Result<Json<Deleted>, ApiError> {
-    let deleted = ops::delete_entry(&app.store, id.clone()).await?;
-    if !deleted {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "HEALTH_ENTRY_NOT_FOUND",
-            format!("No health entry has the id \"{id}\""),
-        ));
+) -> Result<Json<Deleted>, EntryMissing> {
+    if !ops::delete_entry(&app.store, id.clone()).await? {
+        return Err(EntryMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))
-}
-
-fn log_error(error: LogError) -> ApiError {
-    match error {
-        LogError::Invalid(message) => invalid(message),
-        LogError::Store(error) => ApiError::from(error),
-    }
 }

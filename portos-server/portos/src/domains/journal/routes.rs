@@ -3,12 +3,10 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use portos_core::portos_route;
 use portos_server::app::App;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
-use portos_server::http::query::invalid;
+use portos_server::http::{Body, Created, InputError, Invalid, RouteErrors};
+use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -34,19 +32,37 @@ pub struct NewSegment {
     pub text: String,
 }
 
+/// A journal segment that is not there.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum SegmentMissing {
+    #[error("No journal segment has the id \"{0}\"")]
+    #[route_error(status = 404, code = "JOURNAL_SEGMENT_NOT_FOUND")]
+    NotFound(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<JournalError> for InputError {
+    fn from(error: JournalError) -> InputError {
+        match error {
+            JournalError::Invalid(message) => InputError::Invalid(Invalid(message)),
+            JournalError::Store(error) => InputError::Store(error),
+        }
+    }
+}
+
 /// A day of the journal (`YYYY-MM-DD`, the user's local day).
 #[portos_route(
     method = "GET",
     path = "/api/journal/{date}",
-    summary = "A journal day",
-    response = JournalDay,
-    errors = [(400, "VALIDATION_ERROR")],
+    summary = "A journal day"
 )]
 async fn day(
     State(app): State<App>,
     Path(date): Path<String>,
-) -> Result<Json<JournalDay>, ApiError> {
-    let day = local_date::parse_date(&date).map_err(invalid)?;
+) -> Result<Json<JournalDay>, InputError> {
+    let day = local_date::parse_date(&date).map_err(Invalid)?;
     let segments = ops::day(&app.store, day).await?;
     Ok(Json(JournalDay {
         content: join(&segments),
@@ -59,45 +75,31 @@ async fn day(
 #[portos_route(
     method = "POST",
     path = "/api/journal/{date}/segments",
-    summary = "Append to a journal day",
-    request = NewSegment,
-    response = Segment,
-    status = 201,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Append to a journal day"
 )]
 async fn append(
     State(app): State<App>,
     Path(date): Path<String>,
-    body: JsonBody,
-) -> Result<(StatusCode, Json<Segment>), ApiError> {
-    let new: NewSegment = body.into_typed()?;
+    Body(new): Body<NewSegment>,
+) -> Result<Created<Segment>, InputError> {
     // The path's date must be a real date: never "today" by omission here.
-    local_date::parse_date(&date).map_err(invalid)?;
-    let (segment, _) = ops::append(&app.store, &app.clock, &new.text, Some(&date))
-        .await
-        .map_err(|error| match error {
-            JournalError::Invalid(message) => invalid(message),
-            JournalError::Store(error) => ApiError::from(error),
-        })?;
-    Ok((StatusCode::CREATED, Json(segment)))
+    local_date::parse_date(&date).map_err(Invalid)?;
+    let (segment, _) = ops::append(&app.store, &app.clock, &new.text, Some(&date)).await?;
+    Ok(Created(segment))
 }
 
 /// Deletes one segment (to correct a day).
 #[portos_route(
     method = "DELETE",
     path = "/api/journal/segments/{id}",
-    summary = "Delete a journal segment",
-    response = Deleted,
-    errors = [(404, "JOURNAL_SEGMENT_NOT_FOUND")],
+    summary = "Delete a journal segment"
 )]
-async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Deleted>, ApiError> {
-    let deleted = ops::delete(&app.store, id.clone()).await?;
-    if !deleted {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "JOURNAL_SEGMENT_NOT_FOUND",
-            format!("No journal segment has the id \"{id}\""),
-        ));
+async fn delete(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<Deleted>, SegmentMissing> {
+    if !ops::delete(&app.store, id.clone()).await? {
+        return Err(SegmentMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))
 }

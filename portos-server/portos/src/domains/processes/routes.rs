@@ -4,21 +4,36 @@ use axum::Json;
 use axum::extract::State;
 use portos_core::portos_route;
 use portos_server::app::App;
-use portos_server::http::ApiError;
+use portos_server::http::RouteErrors;
 
 use super::model::{ProcessWatch, ProcessesStatus};
 use super::ops;
+
+/// The report's only failures are the server's own (500, logged).
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum StatusFault {
+    /// The server was built without the watch list.
+    #[error("{0}")]
+    #[route_error(internal)]
+    NoWatch(String),
+    /// The process table could not be read.
+    #[error("{0}")]
+    #[route_error(internal)]
+    Read(String),
+}
 
 /// Which processes of this machine (or of the configured watch list) run.
 #[portos_route(
     method = "GET",
     path = "/api/system/processes",
-    summary = "Process status",
-    response = ProcessesStatus,
+    summary = "Process status"
 )]
-async fn status(State(app): State<App>) -> Result<Json<ProcessesStatus>, ApiError> {
-    ops::status(app.state::<ProcessWatch>()?)
+async fn status(State(app): State<App>) -> Result<Json<ProcessesStatus>, StatusFault> {
+    let watch = app
+        .state::<ProcessWatch>()
+        .map_err(|error| StatusFault::NoWatch(error.message))?;
+    ops::status(watch)
         .await
         .map(Json)
-        .map_err(ApiError::internal)
+        .map_err(StatusFault::Read)
 }

@@ -2,9 +2,9 @@
 //! date, the weekday, a 12-hour clock and a sentence.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TimeNow {
     pub ok: bool,

@@ -3,11 +3,9 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::Uri;
 use portos_core::portos_route;
 use portos_server::app::App;
-use portos_server::http::ApiError;
-use portos_server::http::query::{invalid, strict_query};
+use portos_server::http::{InputError, Invalid, Query};
 use portos_server::ledger::{ActionPage, ActionType, Actor};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -36,16 +34,11 @@ pub struct UserActionsQuery {
 }
 
 /// The recorded user actions, newest first; `truncated` says more matched.
-#[portos_route(
-    method = "GET",
-    path = "/api/user-actions",
-    summary = "User actions",
-    query = UserActionsQuery,
-    response = ActionPage,
-    errors = [(400, "VALIDATION_ERROR")],
-)]
-async fn list(State(app): State<App>, uri: Uri) -> Result<Json<ActionPage>, ApiError> {
-    let query: UserActionsQuery = strict_query(&uri)?;
+#[portos_route(method = "GET", path = "/api/user-actions", summary = "User actions")]
+async fn list(
+    State(app): State<App>,
+    Query(query): Query<UserActionsQuery>,
+) -> Result<Json<ActionPage>, InputError> {
     let args = QueryArgs {
         from: query.from,
         to: query.to,
@@ -66,26 +59,26 @@ async fn list(State(app): State<App>, uri: Uri) -> Result<Json<ActionPage>, ApiE
             .as_deref()
             .map(|name| {
                 Actor::parse(name).ok_or_else(|| {
-                    invalid(format!(
+                    Invalid(format!(
                         "Unknown actor '{name}': use user, mind, schedule or system"
                     ))
                 })
             })
             .transpose()?,
         limit: match query.limit {
-            Some(limit) if limit < 1 => return Err(invalid("limit must be 1 or more")),
+            Some(limit) if limit < 1 => return Err(Invalid::new("limit must be 1 or more").into()),
             other => other,
         },
     };
-    let filter = filter_of(&args, &app.clock).map_err(invalid)?;
+    let filter = filter_of(&args, &app.clock).map_err(Invalid)?;
     let page = ops::query(&app.store, &app.clock, filter).await?;
     Ok(Json(page))
 }
 
-fn action_type(name: &str) -> Result<ActionType, ApiError> {
+fn action_type(name: &str) -> Result<ActionType, Invalid> {
     ActionType::parse(name).ok_or_else(|| {
         let known: Vec<&str> = ActionType::ALL.iter().map(|kind| kind.as_str()).collect();
-        invalid(format!(
+        Invalid(format!(
             "Unknown action type '{name}': use one of {}",
             known.join(", ")
         ))

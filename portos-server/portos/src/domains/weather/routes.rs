@@ -3,37 +3,36 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
 use portos_core::portos_route;
 use portos_server::app::App;
-use portos_server::http::ApiError;
-use portos_server::http::body::JsonBody;
-use portos_server::http::query::invalid;
+use portos_server::http::{Body, InputError, Invalid, RouteErrors};
 use portos_server::ledger::Source;
+use portos_server::store::StoreError;
 
 use super::model::Location;
 use super::ops;
 
+/// No location stored yet.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+pub enum LocationMissing {
+    #[error(
+        "No location is set; the weather uses San Francisco until one is (PUT /api/settings/location)"
+    )]
+    #[route_error(status = 404, code = "LOCATION_NOT_SET")]
+    NotSet,
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// The stored location; 404 while none is set (the weather then uses San
 /// Francisco).
-#[portos_route(
-    method = "GET",
-    path = "/api/settings/location",
-    summary = "Location",
-    response = Location,
-    errors = [(404, "LOCATION_NOT_SET")],
-)]
-async fn read(State(app): State<App>) -> Result<Json<Location>, ApiError> {
+#[portos_route(method = "GET", path = "/api/settings/location", summary = "Location")]
+async fn read(State(app): State<App>) -> Result<Json<Location>, LocationMissing> {
     ops::saved_location(&app.store)
         .await?
         .map(Json)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "LOCATION_NOT_SET",
-                "No location is set; the weather uses San Francisco until one is (PUT /api/settings/location)",
-            )
-        })
+        .ok_or(LocationMissing::NotSet)
 }
 
 /// Stores the location: `lat` (-90..90), `lon` (-180..180) and an optional
@@ -41,13 +40,13 @@ async fn read(State(app): State<App>) -> Result<Json<Location>, ApiError> {
 #[portos_route(
     method = "PUT",
     path = "/api/settings/location",
-    summary = "Set location",
-    request = Location,
-    response = Location,
-    errors = [(400, "VALIDATION_ERROR"), (415, "UNSUPPORTED_MEDIA_TYPE")],
+    summary = "Set location"
 )]
-async fn replace(State(app): State<App>, body: JsonBody) -> Result<Json<Location>, ApiError> {
-    let location = body.into_typed::<Location>()?.checked().map_err(invalid)?;
+async fn replace(
+    State(app): State<App>,
+    Body(location): Body<Location>,
+) -> Result<Json<Location>, InputError> {
+    let location = location.checked().map_err(Invalid)?;
     let route = Source::http("PUT", "/api/settings/location");
     ops::set_location(&app.store, location.clone(), route).await?;
     Ok(Json(location))
