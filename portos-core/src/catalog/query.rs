@@ -84,6 +84,37 @@ fn enum_message(allowed: &[&str], received: &str) -> String {
     format!("Invalid enum value. Expected {allowed}, received '{received}'")
 }
 
+/// The query parameters [`CatalogQuery::parse`] accepts, for the documents.
+impl schemars::JsonSchema for CatalogQuery {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CatalogQuery".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {
+                "scope": {
+                    "description": "Which principal's tools (a filter, never authority). Default `all`.",
+                    "type": "string",
+                    "enum": CatalogScope::VALUES,
+                },
+                "intent": {
+                    "description": "Narrows the voice-derived tools (≤500 characters, trimmed).",
+                    "type": "string",
+                    "maxLength": INTENT_MAX_CHARS,
+                },
+                "format": {
+                    "description": "Projection. Default `portos`.",
+                    "type": "string",
+                    "enum": CatalogFormat::VALUES,
+                },
+            },
+            "additionalProperties": false,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,36 +154,5 @@ mod tests {
                 .message
                 .contains("'all' | 'agent' | 'mind' | 'ui' | 'voice'")
         );
-    }
-}
-
-/// The query parameters [`CatalogQuery::parse`] accepts, for the documents.
-impl schemars::JsonSchema for CatalogQuery {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "CatalogQuery".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "object",
-            "properties": {
-                "scope": {
-                    "description": "Which principal's tools (a filter, never authority). Default `all`.",
-                    "type": "string",
-                    "enum": CatalogScope::VALUES,
-                },
-                "intent": {
-                    "description": "Narrows the voice-derived tools (≤500 characters, trimmed).",
-                    "type": "string",
-                    "maxLength": INTENT_MAX_CHARS,
-                },
-                "format": {
-                    "description": "Projection. Default `portos`.",
-                    "type": "string",
-                    "enum": CatalogFormat::VALUES,
-                },
-            },
-            "additionalProperties": false,
-        })
     }
 }

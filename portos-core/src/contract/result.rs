@@ -121,6 +121,35 @@ pub(crate) fn bound(text: &str) -> String {
     }
 }
 
+/// The normalized envelope as it is serialized, for the documents.
+impl schemars::JsonSchema for ToolResult {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ToolResult".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "The normalized `portos_tool_result` envelope.",
+            "type": "object",
+            "required": ["type", "requestId", "name", "version", "state", "duplicate"],
+            "properties": {
+                "type": { "type": "string", "enum": ["portos_tool_result"] },
+                "requestId": { "type": "string" },
+                "name": { "description": "Always the canonical name.", "type": "string" },
+                "version": { "type": "integer" },
+                "state": { "type": "string", "enum": ["completed", "failed"] },
+                "duplicate": { "description": "A replay of a retained result.", "type": "boolean" },
+                "result": {
+                    "description": "What the adapter returned (absent when it failed outright).",
+                    "type": "object",
+                    "additionalProperties": true,
+                },
+                "error": { "description": "At most 500 characters, when failed.", "type": "string" },
+            },
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,34 +189,5 @@ mod tests {
         assert_eq!(r.error.as_deref().map(|e| e.chars().count()), Some(500));
         let r = ToolResult::from_adapter_error("r".into(), "t".into(), "  ");
         assert_eq!(r.error.as_deref(), Some("Tool execution failed"));
-    }
-}
-
-/// The normalized envelope as it is serialized, for the documents.
-impl schemars::JsonSchema for ToolResult {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ToolResult".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "description": "The normalized `portos_tool_result` envelope.",
-            "type": "object",
-            "required": ["type", "requestId", "name", "version", "state", "duplicate"],
-            "properties": {
-                "type": { "type": "string", "enum": ["portos_tool_result"] },
-                "requestId": { "type": "string" },
-                "name": { "description": "Always the canonical name.", "type": "string" },
-                "version": { "type": "integer" },
-                "state": { "type": "string", "enum": ["completed", "failed"] },
-                "duplicate": { "description": "A replay of a retained result.", "type": "boolean" },
-                "result": {
-                    "description": "What the adapter returned (absent when it failed outright).",
-                    "type": "object",
-                    "additionalProperties": true,
-                },
-                "error": { "description": "At most 500 characters, when failed.", "type": "string" },
-            },
-        })
     }
 }

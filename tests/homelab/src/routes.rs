@@ -5,6 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use portos_core::portos_route;
 use portos_server::App;
+use portos_server::app::NoSuchState;
 use portos_server::http::{Query, RouteErrors};
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
@@ -34,8 +35,8 @@ pub struct HostsPage {
 /// configuration missing from the server's state, or the store.
 #[derive(Debug, RouteErrors)]
 pub enum HostsFault {
-    #[route_error(internal)]
-    NoConfig(String),
+    #[route_error(transparent)]
+    NoConfig(NoSuchState),
     #[route_error(transparent)]
     Store(StoreError),
 }
@@ -54,7 +55,7 @@ async fn list(
 ) -> Result<Json<HostsPage>, HostsFault> {
     let site = app
         .state::<LabConfig>()
-        .map_err(|error| HostsFault::NoConfig(error.message))?
+        .map_err(HostsFault::NoConfig)?
         .site_name
         .clone();
     let hosts = app

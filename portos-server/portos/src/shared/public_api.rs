@@ -4,36 +4,104 @@
 //! checks, limits and records apply as for any other caller.
 
 use axum::http::StatusCode;
-use portos_core::{Authority, ToolCall};
+use axum::response::{IntoResponse, Response};
+use portos_core::inventory::RouteIo;
+use portos_core::{Authority, ToolCall, ToolError};
 use portos_server::app::App;
-use portos_server::http::ApiError;
+use portos_server::http::{ApiError, RouteErrors};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-/// Runs the registry tool `name` as the owner; a failed result is a 422
-/// whose message is the tool's own.
-pub async fn run_as_owner(
+/// Why a tool run as the owner gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum OwnerCallError {
+    /// The registry refused the call (answered with its code and context).
+    #[error(transparent)]
+    Refused(#[from] ToolError),
+    /// The tool ran and failed: 422 `VALIDATION_ERROR` with its message.
+    #[error("{0}")]
+    Failed(String),
+    /// The tool's result is not its declared output (the server's fault).
+    #[error("{tool} answered an unexpected result: {error}")]
+    Answer {
+        tool: &'static str,
+        error: serde_json::Error,
+    },
+}
+
+impl From<OwnerCallError> for ApiError {
+    fn from(error: OwnerCallError) -> ApiError {
+        match error {
+            OwnerCallError::Refused(error) => ApiError::from(error),
+            OwnerCallError::Failed(message) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "VALIDATION_ERROR",
+                message,
+            ),
+            answer @ OwnerCallError::Answer { .. } => ApiError::internal(answer.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for OwnerCallError {
+    fn into_response(self) -> Response {
+        ApiError::from(self).into_response()
+    }
+}
+
+/// For a read whose tool cannot be refused nor fail on the caller's input
+/// (the owner may call it; only a server fault stops it): nothing to
+/// document.
+impl RouteErrors for OwnerCallError {
+    fn describe(_: &mut RouteIo) {}
+}
+
+/// For a write whose tool fails on what the caller sent: its 422.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct OwnerWriteError(#[from] pub OwnerCallError);
+
+impl From<OwnerWriteError> for ApiError {
+    fn from(OwnerWriteError(error): OwnerWriteError) -> ApiError {
+        ApiError::from(error)
+    }
+}
+
+impl IntoResponse for OwnerWriteError {
+    fn into_response(self) -> Response {
+        ApiError::from(self).into_response()
+    }
+}
+
+impl RouteErrors for OwnerWriteError {
+    fn describe(io: &mut RouteIo) {
+        io.error(422, "VALIDATION_ERROR");
+    }
+}
+
+/// Runs the registry tool `name` as the owner and reads its result as `T`;
+/// a failed result is a 422 whose message is the tool's own.
+pub async fn run_as_owner<T: DeserializeOwned>(
     app: &App,
-    name: &str,
+    tool: &'static str,
     arguments: Map<String, Value>,
-) -> Result<Value, ApiError> {
+) -> Result<T, OwnerCallError> {
     let call = ToolCall {
         request_id: format!("public-api:{}", uuid::Uuid::new_v4()),
-        name: name.to_owned(),
+        name: tool.to_owned(),
         version: 1,
         arguments,
     };
     let result = app.registry.call(&Authority::ui(true), call).await?;
-    if result.is_completed() {
-        Ok(result
-            .result
-            .as_deref()
-            .cloned()
-            .unwrap_or(Value::Object(Map::new())))
-    } else {
-        Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "VALIDATION_ERROR",
-            result.error.unwrap_or_else(|| format!("{name} failed")),
-        ))
+    if !result.is_completed() {
+        return Err(OwnerCallError::Failed(
+            result.error.unwrap_or_else(|| format!("{tool} failed")),
+        ));
     }
+    let answer = result
+        .result
+        .as_deref()
+        .cloned()
+        .unwrap_or(Value::Object(Map::new()));
+    serde_json::from_value(answer).map_err(|error| OwnerCallError::Answer { tool, error })
 }

@@ -3,8 +3,7 @@
 //! failures answer over HTTP. Both domains subscribe to documents the same
 //! way, so the rules for a source are written here once.
 
-use axum::http::StatusCode;
-use portos_server::http::ApiError;
+use portos_server::http::RouteErrors;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -55,12 +54,17 @@ impl SourceBody {
     }
 }
 
-/// Why a subscribed source's document could not be loaded.
-#[derive(Debug)]
+/// Why a subscribed source's document could not be loaded: a source that
+/// cannot be read is 422, an unreachable or failing server 502.
+#[derive(Debug, thiserror::Error, RouteErrors)]
 pub enum LoadFailure {
     /// The stored source or its file cannot be read here (the user's input).
+    #[error("{0}")]
+    #[route_error(status = 422, code = "SOURCE_UNREADABLE")]
     Unreadable(String),
     /// The server it is fetched from failed or could not be reached.
+    #[error("{0}")]
+    #[route_error(status = 502, code = "SOURCE_UNREACHABLE")]
     Unreachable(String),
 }
 
@@ -74,25 +78,4 @@ pub async fn load_document(source: &str) -> Result<Vec<u8>, LoadFailure> {
             LoadFailure::Unreadable(error.to_string())
         }
     })
-}
-
-/// An unreachable or failing server is 502, a source that cannot be read 422.
-impl From<LoadFailure> for ApiError {
-    fn from(failure: LoadFailure) -> ApiError {
-        match failure {
-            LoadFailure::Unreachable(message) => {
-                ApiError::new(StatusCode::BAD_GATEWAY, "SOURCE_UNREACHABLE", message)
-            }
-            LoadFailure::Unreadable(message) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "SOURCE_UNREADABLE",
-                message,
-            ),
-        }
-    }
-}
-
-/// A request the subscription routes cannot take: 400 saying what to fix.
-pub fn validation(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
 }

@@ -57,10 +57,13 @@ impl ResolvedApp {
     }
 }
 
+/// When a repository's remote was read, and what it was.
+type RemoteReads = HashMap<PathBuf, (Instant, Option<String>)>;
+
 /// The `origin` remote of each repository path, read at most every 30 s.
 #[derive(Clone, Debug, Default)]
 pub struct RemoteCache {
-    read: Arc<Mutex<HashMap<PathBuf, (Instant, Option<String>)>>>,
+    read: Arc<Mutex<RemoteReads>>,
 }
 
 impl RemoteCache {
@@ -88,7 +91,7 @@ impl RemoteCache {
         self.lock().clear();
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, (Instant, Option<String>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, RemoteReads> {
         self.read.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -100,18 +100,14 @@ enum RefreshRefusal {
     #[error("No calendar source with that id")]
     #[route_error(status = 404, code = "CALENDAR_SOURCE_NOT_FOUND")]
     NotFound,
-    /// The stored source or its file cannot be read here.
-    #[error("{0}")]
-    #[route_error(status = 422, code = "SOURCE_UNREADABLE")]
-    Unreadable(String),
+    /// The source cannot be read (422) or its server failed (502).
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Load(LoadFailure),
     /// The document is not iCalendar; the message names the source.
     #[error("{0}")]
     #[route_error(status = 422, code = "CALENDAR_PARSE_ERROR")]
     Parse(String),
-    /// The server it is fetched from failed or could not be reached.
-    #[error("{0}")]
-    #[route_error(status = 502, code = "SOURCE_UNREACHABLE")]
-    Unreachable(String),
     #[error(transparent)]
     #[route_error(transparent)]
     Store(#[from] StoreError),
@@ -121,12 +117,7 @@ impl From<RefreshError> for RefreshRefusal {
     fn from(error: RefreshError) -> RefreshRefusal {
         match error {
             RefreshError::NotFound => RefreshRefusal::NotFound,
-            RefreshError::Load(LoadFailure::Unreadable(message)) => {
-                RefreshRefusal::Unreadable(message)
-            }
-            RefreshError::Load(LoadFailure::Unreachable(message)) => {
-                RefreshRefusal::Unreachable(message)
-            }
+            RefreshError::Load(failure) => RefreshRefusal::Load(failure),
             RefreshError::Parse(message) => RefreshRefusal::Parse(message),
             RefreshError::Store(error) => RefreshRefusal::Store(error),
         }

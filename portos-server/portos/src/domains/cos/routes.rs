@@ -10,6 +10,8 @@ use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::shared::rest::Deleted;
+
 use super::model::{self, AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChanges, TaskFilter};
 use super::store::{self, RunUpdate, StartOutcome};
 use crate::app::App;
@@ -41,12 +43,6 @@ pub struct TaskDetail {
     #[serde(flatten)]
     pub task: Task,
     pub agents: Vec<AgentRun>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Deleted {
-    pub ok: bool,
-    pub id: String,
 }
 
 /// Starting an agent on a task.

@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use portos_core::portos_route;
-use portos_server::app::App;
+use portos_server::app::{App, NoSuchState};
 use portos_server::http::RouteErrors;
 
 use super::model::{ProcessWatch, ProcessesStatus};
@@ -13,9 +13,9 @@ use super::ops;
 #[derive(Debug, thiserror::Error, RouteErrors)]
 enum StatusFault {
     /// The server was built without the watch list.
-    #[error("{0}")]
-    #[route_error(internal)]
-    NoWatch(String),
+    #[error(transparent)]
+    #[route_error(transparent)]
+    NoWatch(#[from] NoSuchState),
     /// The process table could not be read.
     #[error("{0}")]
     #[route_error(internal)]
@@ -29,9 +29,7 @@ enum StatusFault {
     summary = "Process status"
 )]
 async fn status(State(app): State<App>) -> Result<Json<ProcessesStatus>, StatusFault> {
-    let watch = app
-        .state::<ProcessWatch>()
-        .map_err(|error| StatusFault::NoWatch(error.message))?;
+    let watch = app.state::<ProcessWatch>()?;
     ops::status(watch)
         .await
         .map(Json)
