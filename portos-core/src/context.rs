@@ -70,6 +70,11 @@ impl StateMap {
         self
     }
 
+    /// Whether a value of the declared type is here.
+    pub fn provides(&self, need: &StateNeed) -> bool {
+        self.entries.contains_key(&need.type_id())
+    }
+
     pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.entries
             .get(&TypeId::of::<T>())
@@ -82,6 +87,60 @@ impl fmt::Debug for StateMap {
         f.debug_struct("StateMap")
             .field("entries", &self.entries.len())
             .finish()
+    }
+}
+
+/// A type that can be server state: one value shared by every call, on any
+/// worker thread, for as long as the server runs.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be server state of a portos tool",
+    label = "this state type is not `Send + Sync`",
+    note = "one value is shared by every call on every worker thread: use thread-safe types (`Arc<Mutex<_>>` rather than `Rc<RefCell<_>>`)"
+)]
+pub trait ServerState: Send + Sync + 'static {}
+// `do_not_recommend`: report the declared type once, with the note above,
+// instead of rustc's chain of `Send`/`Sync` requirements.
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> ServerState for T {}
+
+/// One type of server state a tool declares with `state = [...]`: checked
+/// against the server's [`StateMap`] when the registry is built.
+#[derive(Clone, Copy)]
+pub struct StateNeed {
+    type_id: TypeId,
+    // `type_name` is not a `const fn`; a pointer to it fits in a `static`.
+    type_name: fn() -> &'static str,
+}
+
+impl StateNeed {
+    pub const fn of<T: ServerState>() -> StateNeed {
+        StateNeed {
+            type_id: TypeId::of::<T>(),
+            type_name: type_name::<T>,
+        }
+    }
+
+    pub fn type_id(&self) -> TypeId {
+        self.type_id
+    }
+
+    /// The type's path, e.g. `portos_server::store::Store`, for messages.
+    pub fn type_name(&self) -> &'static str {
+        (self.type_name)()
+    }
+}
+
+impl PartialEq for StateNeed {
+    fn eq(&self, other: &StateNeed) -> bool {
+        self.type_id == other.type_id
+    }
+}
+
+impl Eq for StateNeed {}
+
+impl fmt::Debug for StateNeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("StateNeed").field(&self.type_name()).finish()
     }
 }
 
