@@ -104,7 +104,8 @@ pub trait ServerState: Send + Sync + 'static {}
 impl<T: Send + Sync + 'static> ServerState for T {}
 
 /// One type of server state a tool declares with `state = [...]`: checked
-/// against the server's [`StateMap`] when the registry is built.
+/// against the server's [`StateMap`] when the registry is built, and the only
+/// state [`ToolContext::state`] hands that tool.
 #[derive(Clone, Copy)]
 pub struct StateNeed {
     type_id: TypeId,
@@ -144,10 +145,21 @@ impl fmt::Debug for StateNeed {
     }
 }
 
-/// The server state an adapter asked for is not registered.
+/// Why [`ToolContext::state`] has no value of the type asked for.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("server state `{0}` is not available to this tool")]
-pub struct MissingState(pub &'static str);
+pub enum MissingState {
+    /// The tool did not list the type in `state = [...]`. Refused even when
+    /// the server has the value, so a forgotten declaration fails the first
+    /// test that calls the tool instead of passing the start-up check.
+    #[error(
+        "this tool did not declare server state `{0}`: add it to `state = [...]` in its #[portos_tool]"
+    )]
+    Undeclared(&'static str),
+    /// The tool declared the type but the server has no value of it (only a
+    /// context built by hand can get here: the registry refuses to build).
+    #[error("server state `{0}` is not available to this tool")]
+    NotProvided(&'static str),
+}
 
 /// Passed to every adapter that asks for it (`ctx: &ToolContext`).
 #[derive(Clone)]
@@ -156,6 +168,8 @@ pub struct ToolContext {
     request_id: Arc<str>,
     cancel: CancellationToken,
     state: Arc<StateMap>,
+    /// The running tool's `state = [...]`: all of `state` it may read.
+    declared: &'static [StateNeed],
 }
 
 impl ToolContext {
@@ -164,12 +178,14 @@ impl ToolContext {
         request_id: Arc<str>,
         cancel: CancellationToken,
         state: Arc<StateMap>,
+        declared: &'static [StateNeed],
     ) -> ToolContext {
         ToolContext {
             authority,
             request_id,
             cancel,
             state,
+            declared,
         }
     }
 
@@ -186,9 +202,17 @@ impl ToolContext {
         &self.cancel
     }
 
-    /// Typed access to server state (the store, settings…).
+    /// Typed access to server state (the store, settings…): only the types
+    /// the tool declared in `state = [...]`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, MissingState> {
-        self.state.get::<T>().ok_or(MissingState(type_name::<T>()))
+        // A handful of static entries: a linear scan, no allocation.
+        let id = TypeId::of::<T>();
+        if !self.declared.iter().any(|need| need.type_id == id) {
+            return Err(MissingState::Undeclared(type_name::<T>()));
+        }
+        self.state
+            .get::<T>()
+            .ok_or(MissingState::NotProvided(type_name::<T>()))
     }
 }
 
