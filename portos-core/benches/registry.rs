@@ -80,6 +80,7 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
                 input_schema,
                 output_schema,
                 bind,
+                state: &[],
                 location: SourceLocation {
                     file: file!(),
                     line: line!(),

@@ -70,6 +70,11 @@ impl StateMap {
         self
     }
 
+    /// Whether a value of the declared type is here.
+    pub fn provides(&self, need: &StateNeed) -> bool {
+        self.entries.contains_key(&need.type_id())
+    }
+
     pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.entries
             .get(&TypeId::of::<T>())
@@ -85,10 +90,76 @@ impl fmt::Debug for StateMap {
     }
 }
 
-/// The server state an adapter asked for is not registered.
+/// A type that can be server state: one value shared by every call, on any
+/// worker thread, for as long as the server runs.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be server state of a portos tool",
+    label = "this state type is not `Send + Sync`",
+    note = "one value is shared by every call on every worker thread: use thread-safe types (`Arc<Mutex<_>>` rather than `Rc<RefCell<_>>`)"
+)]
+pub trait ServerState: Send + Sync + 'static {}
+// `do_not_recommend`: report the declared type once, with the note above,
+// instead of rustc's chain of `Send`/`Sync` requirements.
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> ServerState for T {}
+
+/// One type of server state a tool declares with `state = [...]`: checked
+/// against the server's [`StateMap`] when the registry is built, and the only
+/// state [`ToolContext::state`] hands that tool.
+#[derive(Clone, Copy)]
+pub struct StateNeed {
+    type_id: TypeId,
+    // `type_name` is not a `const fn`; a pointer to it fits in a `static`.
+    type_name: fn() -> &'static str,
+}
+
+impl StateNeed {
+    pub const fn of<T: ServerState>() -> StateNeed {
+        StateNeed {
+            type_id: TypeId::of::<T>(),
+            type_name: type_name::<T>,
+        }
+    }
+
+    pub fn type_id(&self) -> TypeId {
+        self.type_id
+    }
+
+    /// The type's path, e.g. `portos_server::store::Store`, for messages.
+    pub fn type_name(&self) -> &'static str {
+        (self.type_name)()
+    }
+}
+
+impl PartialEq for StateNeed {
+    fn eq(&self, other: &StateNeed) -> bool {
+        self.type_id == other.type_id
+    }
+}
+
+impl Eq for StateNeed {}
+
+impl fmt::Debug for StateNeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("StateNeed").field(&self.type_name()).finish()
+    }
+}
+
+/// Why [`ToolContext::state`] has no value of the type asked for.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("server state `{0}` is not available to this tool")]
-pub struct MissingState(pub &'static str);
+pub enum MissingState {
+    /// The tool did not list the type in `state = [...]`. Refused even when
+    /// the server has the value, so a forgotten declaration fails the first
+    /// test that calls the tool instead of passing the start-up check.
+    #[error(
+        "this tool did not declare server state `{0}`: add it to `state = [...]` in its #[portos_tool]"
+    )]
+    Undeclared(&'static str),
+    /// The tool declared the type but the server has no value of it (only a
+    /// context built by hand can get here: the registry refuses to build).
+    #[error("server state `{0}` is not available to this tool")]
+    NotProvided(&'static str),
+}
 
 /// Passed to every adapter that asks for it (`ctx: &ToolContext`).
 #[derive(Clone)]
@@ -97,6 +168,8 @@ pub struct ToolContext {
     request_id: Arc<str>,
     cancel: CancellationToken,
     state: Arc<StateMap>,
+    /// The running tool's `state = [...]`: all of `state` it may read.
+    declared: &'static [StateNeed],
 }
 
 impl ToolContext {
@@ -105,12 +178,14 @@ impl ToolContext {
         request_id: Arc<str>,
         cancel: CancellationToken,
         state: Arc<StateMap>,
+        declared: &'static [StateNeed],
     ) -> ToolContext {
         ToolContext {
             authority,
             request_id,
             cancel,
             state,
+            declared,
         }
     }
 
@@ -127,9 +202,17 @@ impl ToolContext {
         &self.cancel
     }
 
-    /// Typed access to server state (the store, settings…).
+    /// Typed access to server state (the store, settings…): only the types
+    /// the tool declared in `state = [...]`.
     pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, MissingState> {
-        self.state.get::<T>().ok_or(MissingState(type_name::<T>()))
+        // A handful of static entries: a linear scan, no allocation.
+        let id = TypeId::of::<T>();
+        if !self.declared.iter().any(|need| need.type_id == id) {
+            return Err(MissingState::Undeclared(type_name::<T>()));
+        }
+        self.state
+            .get::<T>()
+            .ok_or(MissingState::NotProvided(type_name::<T>()))
     }
 }
 

@@ -65,6 +65,7 @@
 //! | `open_world` | reaches outside this machine (MCP `openWorldHint`) | `false` (always on with `visitEidoversePeers`) |
 //! | `intent_group` | the application's intent group that lists it (`[a-z0-9_-]{1,64}`; see [`catalog::IntentConfig`]) | none: always listed |
 //! | `suppress_on_form_fill` | hidden when the intent fills a form | `false` |
+//! | `state` | the server state the adapter reads, by type (`state = [Store, Clock]`); each must be `Send + Sync + 'static`, provided when the registry is built, and is all [`ToolContext::state`] hands this tool | none |
 //! | `crate` | the path of portos-core, for a crate that re-exports it (`crate = my_sdk::portos_core`) | `::portos_core` |
 //!
 //! The adapter takes an optional `&ToolContext` and at most one input type
@@ -108,7 +109,7 @@ pub use catalog::{
     Catalog, CatalogBuildError, CatalogFormat, CatalogQuery, Catalogs, IntentConfig, IntentFilter,
     IntentGroup, IntentGroups,
 };
-pub use context::{Authority, MissingState, StateMap, ToolContext};
+pub use context::{Authority, MissingState, ServerState, StateMap, StateNeed, ToolContext};
 pub use contract::{
     Capabilities, Capability, CatalogScope, Confirmation, ErrorCode, Policy, Scope, SideEffect,
     ToolCall, ToolError, ToolResult, ToolState,
@@ -152,7 +153,7 @@ pub mod __private {
             assert_tool_error, assert_tool_input, assert_tool_output, empty_input_schema,
             parse_empty_input,
         };
-        pub use crate::context::ToolContext;
+        pub use crate::context::{StateNeed, ToolContext};
         pub use crate::contract::{Capability, Confirmation, Scope, SideEffect};
         pub use crate::descriptor::{
             Access, ArgumentError, BoundCall, Direction, ErrorSpec, EventSpec, HttpMethod,

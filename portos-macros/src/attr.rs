@@ -27,6 +27,7 @@ pub const KEYS: &[&str] = &[
     "open_world",
     "intent_group",
     "suppress_on_form_fill",
+    "state",
     "crate",
 ];
 
@@ -53,6 +54,8 @@ pub struct ToolArgs {
     pub open_world: Option<Spanned<bool>>,
     pub intent_group: Option<Spanned<String>>,
     pub suppress_on_form_fill: Option<Spanned<bool>>,
+    /// `state = [Type, ...]`: the server state the adapter reads.
+    pub state: Option<Spanned<Vec<syn::Type>>>,
     /// `crate = path`: where portos-core is reached from the user's crate.
     pub krate: Option<Spanned<syn::Path>>,
     /// Keys that were given with a value of the wrong shape (already
@@ -105,6 +108,7 @@ fn parse_key(
         "aliases" => set(cx, &mut out.aliases, span, key, list(meta, key)?),
         "scopes" => set(cx, &mut out.scopes, span, key, list(meta, key)?),
         "capabilities" => set(cx, &mut out.capabilities, span, key, list(meta, key)?),
+        "state" => set(cx, &mut out.state, span, key, type_list(meta, key)?),
         "idempotent" => set(cx, &mut out.idempotent, span, key, flag(meta, key, span)?),
         "async" => set(cx, &mut out.is_async, span, key, flag(meta, key, span)?),
         "open_world" => set(cx, &mut out.open_world, span, key, flag(meta, key, span)?),
@@ -242,6 +246,31 @@ fn list(
         shape_error(
             &error,
             format!("`{key}` takes a list of strings: write `{key} = [\"...\", \"...\"]`"),
+        )
+    })
+}
+
+/// `[Type, ...]`: any Rust types, as `ctx.state::<T>()` takes any type.
+fn type_list(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    key: &str,
+) -> syn::Result<Spanned<Vec<syn::Type>>> {
+    let parse = || -> syn::Result<Spanned<Vec<syn::Type>>> {
+        let input = meta.value()?;
+        let content;
+        let bracket = bracketed!(content in input);
+        // As in `list`: consume the rest so syn adds no error of its own.
+        let items = Punctuated::<syn::Type, Token![,]>::parse_terminated(&content);
+        skip_all(&content)?;
+        Ok(Spanned {
+            value: items?.into_iter().collect(),
+            span: bracket.span.join(),
+        })
+    };
+    parse().map_err(|error| {
+        shape_error(
+            &error,
+            format!("`{key}` takes a list of types: write `{key} = [Store, UserClock]`"),
         )
     })
 }

@@ -2,6 +2,7 @@
 //! their interplay. Produces the checked model that `expand` emits.
 
 use proc_macro2::Span;
+use quote::ToTokens;
 
 use crate::attr::{Spanned, ToolArgs};
 use crate::ctxt::Ctxt;
@@ -19,6 +20,8 @@ pub struct Tool {
     pub open_world: bool,
     pub intent_group: Option<String>,
     pub suppress_on_form_fill: bool,
+    /// The server state types the adapter reads, each once.
+    pub state: Vec<syn::Type>,
     /// The variants of `scopes`, `capabilities`, `side_effect` and
     /// `confirmation`, looked up in the vocabulary.
     pub variants: Variants,
@@ -216,8 +219,31 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
             .suppress_on_form_fill
             .as_ref()
             .is_some_and(|flag| flag.value),
+        state: args
+            .state
+            .as_ref()
+            .map(|state| state_types(cx, &state.value))
+            .unwrap_or_default(),
         variants,
     }
+}
+
+/// The declared state types, each once. Two spellings of one type (`Store`
+/// and `crate::store::Store`) look different here; the registry catches
+/// those by `TypeId` when it is built.
+fn state_types(cx: &Ctxt, types: &[syn::Type]) -> Vec<syn::Type> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for ty in types {
+        let spelled = spelling(ty);
+        if seen.contains(&spelled) {
+            cx.error_spanned_by(ty, format!("duplicate state type `{spelled}`: remove it"));
+        } else {
+            seen.push(spelled);
+            out.push(ty.clone());
+        }
+    }
+    out
 }
 
 fn check_canonical_name(cx: &Ctxt, name: &Spanned<String>) {
@@ -304,6 +330,23 @@ fn vocabulary_list(
     found
 }
 
+/// A type as written, without the spaces token printing puts between
+/// punctuation (`Arc<Mutex<u8>>`, not `Arc < Mutex < u8 > >`).
+fn spelling(ty: &syn::Type) -> String {
+    let printed = ty.to_token_stream().to_string();
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let chars: Vec<char> = printed.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .filter(|&(at, &c)| {
+            c != ' '
+                || (word(at.checked_sub(1).map(|i| chars[i])) && word(chars.get(at + 1).copied()))
+        })
+        .map(|(_, &c)| c)
+        .collect()
+}
+
 fn quoted(values: &[Term]) -> String {
     values
         .iter()
@@ -314,4 +357,23 @@ fn quoted(values: &[Term]) -> String {
 
 fn collapse_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_is_spelled_as_written() {
+        for written in [
+            "Store",
+            "crate::store::Store",
+            "Arc<Mutex<u8>>",
+            "&'static str",
+            "Box<dyn Fn() + Send>",
+        ] {
+            let ty: syn::Type = syn::parse_str(written).expect("a type");
+            assert_eq!(spelling(&ty), written.replace(" + ", "+"));
+        }
+    }
 }

@@ -101,6 +101,10 @@ fn descriptor(
     };
 
     let checks = type_checks(adapter.input, output, private);
+    // Spanned on each type: one that is not `Send + Sync` is reported there.
+    let state = tool.state.iter().map(|ty| {
+        quote_spanned! {ty.span()=> #private::StateNeed::of::<#ty>()}
+    });
     let probe = |ty: &syn::Type| quote!((&#private::Probe::<#ty>::NEW));
     let (input_schema, parse_input) = match adapter.input {
         Some(ty) => {
@@ -179,6 +183,7 @@ fn descriptor(
                 input_schema: __portos_input_schema,
                 output_schema: __portos_output_schema,
                 bind: #bind_fn,
+                state: &[#(#state),*],
                 location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),

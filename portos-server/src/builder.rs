@@ -233,9 +233,12 @@ impl ServerBuilder {
         }
     }
 
-    /// The registry alone, over `store` (benchmarks, tests).
+    /// The registry alone, over `store` (benchmarks, tests, the catalog
+    /// dump), with the state a served registry has: a tool that declares
+    /// `Events` builds here too, and its events reach no one.
     pub fn build_registry(mut self, store: &Store) -> Result<Registry, StartError> {
-        let (registry, _) = self.registry_builder(store)?;
+        let (_, events) = Events::new();
+        let (registry, _) = self.registry_builder(store, events)?;
         Ok(registry.build()?)
     }
 
@@ -246,14 +249,18 @@ impl ServerBuilder {
         Ok(Catalogs::new(Arc::new(registry), &intents)?)
     }
 
+    /// The registry's state is the application's plus what the runtime
+    /// provides to every tool: the store, the user's clock and the events.
     fn registry_builder(
         &mut self,
         store: &Store,
+        events: Events,
     ) -> Result<(RegistryBuilder, UserClock), StartError> {
         let clock = UserClock::new(self.config.timezone.as_deref())?;
         let mut state = std::mem::take(&mut self.state);
         state.insert(store.clone());
         state.insert(clock.clone());
+        state.insert(events);
         for make in self.state_from_store.drain(..) {
             make(store, &mut state);
         }
@@ -277,8 +284,7 @@ impl ServerBuilder {
         };
         let (socket_layer, events) = Events::new();
         // Tools emit the application's events through the same handle.
-        self.state.insert(events.clone());
-        let (registry, clock) = self.registry_builder(&store)?;
+        let (registry, clock) = self.registry_builder(&store, events.clone())?;
         let registry = Arc::new(registry.on_result(events.tool_observer()).build()?);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
@@ -310,6 +316,12 @@ impl ServerBuilder {
 
 #[cfg(test)]
 mod tests {
+    use portos_core::__private::v1::{
+        ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation, ToolDescriptor,
+    };
+    use portos_core::{Confirmation, Scope, SideEffect, StateNeed};
+    use serde_json::{Value, json};
+
     use super::*;
 
     fn group(id: &'static str, prefix: &'static str) -> ExposableApi {
@@ -345,8 +357,6 @@ mod tests {
 
     #[test]
     fn a_built_server_serves_the_application_state_and_none_it_was_not_given() {
-        #[derive(Debug, PartialEq)]
-        struct Site(&'static str);
         let store = Store::open_in_memory(&[]).expect("store");
         let app = builder()
             .state(Site("lab"))
@@ -356,5 +366,102 @@ mod tests {
         assert_eq!(app.state::<Site>().expect("given"), &Site("lab"));
         assert!(app.state::<String>().is_err());
         assert_eq!(app.identity.agent_tools_name, "Test Agent Tools");
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Site(&'static str);
+
+    fn no_input() -> Value {
+        json!({ "type": "object", "properties": {}, "additionalProperties": false })
+    }
+
+    fn any_output() -> Value {
+        json!({ "type": "object" })
+    }
+
+    fn bind(arguments: Value) -> Result<BoundCall, ArgumentError> {
+        Ok(BoundCall::new(arguments, |_| {
+            Box::pin(async { Ok(json!({})) })
+        }))
+    }
+
+    /// A tool that reads the runtime's state and the application's `Site`,
+    /// written by hand so no other test's registry links it.
+    static NEEDS_SITE: ToolDescriptor = ToolDescriptor {
+        name: "lab.site",
+        version: 1,
+        description: "Reads the site.",
+        provider_name: "lab_site",
+        aliases: &[],
+        policy: PolicyDecl {
+            scopes: &[Scope::Ui],
+            capabilities: &[],
+            side_effect: SideEffect::Read,
+            idempotent: true,
+            is_async: false,
+            confirmation: Confirmation::None,
+            open_world: false,
+        },
+        intent: IntentRule {
+            group: None,
+            suppress_on_form_fill: false,
+        },
+        input_schema: no_input,
+        output_schema: any_output,
+        bind,
+        state: &[
+            StateNeed::of::<Store>(),
+            StateNeed::of::<UserClock>(),
+            StateNeed::of::<Events>(),
+            StateNeed::of::<Site>(),
+        ],
+        location: SourceLocation {
+            file: file!(),
+            line: line!(),
+            column: column!(),
+        },
+    };
+
+    fn builder_of_site_tool() -> ServerBuilder {
+        builder().configure_registry(|registry| registry.descriptors([&NEEDS_SITE]))
+    }
+
+    #[test]
+    fn a_server_without_the_state_a_tool_declares_does_not_start() {
+        let store = Store::open_in_memory(&[]).expect("store");
+        let error = builder_of_site_tool()
+            .with_store(store)
+            .build()
+            .expect_err("no Site given");
+        let StartError::Registry(error) = error else {
+            panic!("a registry error, not {error}");
+        };
+        // Only `Site` is missing: the runtime provides the store, the clock
+        // and the events to every tool.
+        assert_eq!(
+            error.problems,
+            [format!(
+                "tool `lab.site` ({}) needs state `{}`, which the server does not provide",
+                NEEDS_SITE.location,
+                std::any::type_name::<Site>()
+            )]
+        );
+    }
+
+    #[test]
+    fn the_runtime_state_and_the_given_state_satisfy_a_tool() {
+        let store = Store::open_in_memory(&[]).expect("store");
+        let app = builder_of_site_tool()
+            .state(Site("lab"))
+            .with_store(store.clone())
+            .build()
+            .expect("every declared state is there");
+        assert!(app.registry.resolve("lab.site").is_some());
+        // The registry alone (the catalog dump, tests) has the same state.
+        let registry = builder_of_site_tool()
+            .state(Site("lab"))
+            .build_registry(&store)
+            .expect("built without a served socket");
+        assert!(registry.resolve("lab.site").is_some());
     }
 }

@@ -6,8 +6,8 @@
 use futures::FutureExt;
 use portos_core::{
     AdapterError, ArgumentError, Authority, BoundCall, Confirmation, IntentRule, PolicyDecl,
-    Registry, RegistryBuildError, Scope, SideEffect, SourceLocation, ToolCall, ToolDescriptor,
-    ToolState, linked, portos_tool,
+    Registry, RegistryBuildError, Scope, SideEffect, SourceLocation, StateMap, StateNeed, ToolCall,
+    ToolDescriptor, ToolState, linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -72,6 +72,9 @@ macro_rules! descriptor {
         descriptor!($name, $provider, $aliases, empty_schema)
     };
     ($name:expr, $provider:expr, $aliases:expr, $input:expr) => {
+        descriptor!($name, $provider, $aliases, $input, &[])
+    };
+    ($name:expr, $provider:expr, $aliases:expr, $input:expr, $state:expr) => {
         ToolDescriptor {
             name: $name,
             version: 1,
@@ -86,6 +89,7 @@ macro_rules! descriptor {
             input_schema: $input,
             output_schema: open_output,
             bind: bind_ok,
+            state: $state,
             location: SourceLocation {
                 file: file!(),
                 line: line!(),
@@ -117,6 +121,24 @@ static CLASHES_WITH_EXTRA: ToolDescriptor = descriptor!("extra.shout", "not_extr
 static RECURSIVE: ToolDescriptor = descriptor!("tree.insert", "tree_insert", &[], recursive_schema);
 
 static BAD_PROVIDER: ToolDescriptor = descriptor!("bad.provider", "bad.provider", &[]);
+
+/// Server state the tools below declare.
+struct Clock;
+
+static NEEDS_CLOCK: ToolDescriptor = descriptor!(
+    "state.clock",
+    "state_clock",
+    &[],
+    empty_schema,
+    &[StateNeed::of::<Clock>()]
+);
+static CLOCK_TWICE: ToolDescriptor = descriptor!(
+    "state.twice",
+    "state_twice",
+    &[],
+    empty_schema,
+    &[StateNeed::of::<Clock>(), StateNeed::of::<Clock>()]
+);
 
 static ORDER_X: ToolDescriptor = descriptor!("order.x", "order_x", &[]);
 static ORDER_Y: ToolDescriptor = descriptor!("order.y", "order_y", &[]);
@@ -323,8 +345,20 @@ fn the_provider_name_doubling_as_alias_is_no_clash() {
 
 #[test]
 fn every_problem_is_reported_in_one_build() {
-    let error = refused(&[&DUP_A, &DUP_B, &PROVIDER_A, &PROVIDER_B, &RECURSIVE]);
-    assert!(error.problems.len() >= 3, "{:#?}", error.problems);
+    let error = refused(&[
+        &DUP_A,
+        &DUP_B,
+        &PROVIDER_A,
+        &PROVIDER_B,
+        &RECURSIVE,
+        &NEEDS_CLOCK,
+    ]);
+    assert!(error.problems.len() >= 4, "{:#?}", error.problems);
+    assert!(
+        error.problems.iter().any(|p| p.contains("state.clock")),
+        "{:#?}",
+        error.problems
+    );
     assert_names_both(&error, "dup.same", &DUP_A, &DUP_B);
     assert_names_both(&error, "shared_provider", &PROVIDER_A, &PROVIDER_B);
     assert!(
@@ -365,5 +399,55 @@ fn an_invalid_provider_name_is_refused_at_build() {
             .any(|p| p.contains("bad.provider") && p.contains(&BAD_PROVIDER.location.to_string())),
         "{:#?}",
         error.problems
+    );
+}
+
+// ---- declared state ----------------------------------------------------------------------
+
+#[test]
+fn a_tool_whose_state_is_missing_is_refused_naming_the_tool_its_place_and_the_type() {
+    let error = refused(&[&NEEDS_CLOCK, &ORDER_X]);
+    let clock = std::any::type_name::<Clock>();
+    assert_eq!(clock, "registry_build::Clock");
+    assert_eq!(
+        error.problems,
+        [format!(
+            "tool `state.clock` ({}) needs state `registry_build::Clock`, which the server does not provide",
+            NEEDS_CLOCK.location
+        )]
+    );
+    let place = format!("registry_build.rs:{}:", NEEDS_CLOCK.location.line);
+    assert!(error.to_string().contains(&place), "{error}");
+}
+
+#[test]
+fn a_tool_whose_state_is_given_builds() {
+    let mut state = StateMap::new();
+    state.insert(Clock);
+    let registry = Registry::builder()
+        .descriptors([&NEEDS_CLOCK])
+        .state(state)
+        .build()
+        .expect("the clock is given");
+    assert_eq!(names(&registry), ["state.clock"]);
+}
+
+#[test]
+fn a_state_type_declared_twice_is_refused() {
+    // The macro refuses two equal spellings; two spellings of one type (or a
+    // hand-written descriptor) are caught here, by `TypeId`.
+    let mut state = StateMap::new();
+    state.insert(Clock);
+    let error = Registry::builder()
+        .descriptors([&CLOCK_TWICE])
+        .state(state)
+        .build()
+        .expect_err("Clock twice");
+    assert_eq!(
+        error.problems,
+        [format!(
+            "tool `state.twice` ({}) declares state `registry_build::Clock` twice",
+            CLOCK_TWICE.location
+        )]
     );
 }

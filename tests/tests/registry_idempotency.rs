@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use portos_core::{
     AdapterError, Authority, Capabilities, Capability, ErrorCode, Registry, RegistryLimits,
-    StateMap, ToolCall, ToolContext, ToolError, ToolResult, ToolState, portos_tool,
+    StateMap, ToolCall, ToolContext, ToolError, ToolResult, ToolState, linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -46,6 +46,7 @@ fn one() -> u32 {
     scopes = ["agent", "mind", "ui"],
     capabilities = ["writePortos"],
     side_effect = "write",
+    state = [Runs],
 )]
 async fn idem_count(ctx: &ToolContext, args: CountArgs) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
@@ -53,14 +54,19 @@ async fn idem_count(ctx: &ToolContext, args: CountArgs) -> Result<Value, Adapter
 }
 
 /// Another write, to reuse a requestId across tools.
-#[portos_tool(name = "idem.other", scopes = ["ui"], side_effect = "write")]
+#[portos_tool(name = "idem.other", scopes = ["ui"], side_effect = "write", state = [Runs])]
 async fn idem_other(ctx: &ToolContext, args: CountArgs) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
     Ok(json!({ "ok": true, "run": run, "label": args.label }))
 }
 
 /// Counts, then waits at the gate: a call that stays in flight.
-#[portos_tool(name = "idem.slow", scopes = ["ui"], side_effect = "write")]
+#[portos_tool(
+    name = "idem.slow",
+    scopes = ["ui"],
+    side_effect = "write",
+    state = [Runs, Gate]
+)]
 async fn idem_slow(ctx: &ToolContext) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
     let _open = ctx.state::<Gate>()?.0.acquire().await?;
@@ -68,14 +74,14 @@ async fn idem_slow(ctx: &ToolContext) -> Result<Value, AdapterError> {
 }
 
 /// Counts, then fails outright.
-#[portos_tool(name = "idem.fail", scopes = ["ui"], side_effect = "write")]
+#[portos_tool(name = "idem.fail", scopes = ["ui"], side_effect = "write", state = [Runs])]
 async fn idem_fail(ctx: &ToolContext) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
     Err(AdapterError::new(format!("run {run} failed")))
 }
 
 /// Counts, then reports a failure in its result.
-#[portos_tool(name = "idem.report", scopes = ["ui"], side_effect = "write")]
+#[portos_tool(name = "idem.report", scopes = ["ui"], side_effect = "write", state = [Runs])]
 async fn idem_report(ctx: &ToolContext) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
     Ok(json!({ "ok": false, "run": run, "summary": "Nothing to do." }))
@@ -632,5 +638,44 @@ fn the_fingerprint_is_the_hex_sha256_of_name_arguments_and_scope() {
     assert_ne!(
         Fingerprint::of_call("brain.search", &arguments, portos_core::Scope::Mind),
         fingerprint
+    );
+}
+
+// ---- declared state ------------------------------------------------------------
+
+#[test]
+fn without_the_state_its_tools_declare_the_registry_does_not_build() {
+    let error = Registry::builder()
+        .build()
+        .expect_err("neither Runs nor Gate is given");
+    let problem = |tool: &str, state: &str| {
+        let location = linked::tools()
+            .find(|descriptor| descriptor.name == tool)
+            .map(|descriptor| descriptor.location)
+            .expect("linked");
+        format!(
+            "tool `{tool}` ({location}) needs state `{state}`, which the server does not provide"
+        )
+    };
+    let runs = std::any::type_name::<Runs>();
+    let gate = std::any::type_name::<Gate>();
+    // One problem per missing type of each tool, all in one build.
+    let mut expected = vec![
+        problem("idem.count", runs),
+        problem("idem.fail", runs),
+        problem("idem.other", runs),
+        problem("idem.report", runs),
+        problem("idem.slow", runs),
+        problem("idem.slow", gate),
+    ];
+    let mut problems = error.problems.clone();
+    expected.sort();
+    problems.sort();
+    assert_eq!(problems, expected);
+    assert!(gate.ends_with("registry_idempotency::Gate"), "{gate}");
+    assert!(
+        error.problems[0].contains("tests/tests/registry_idempotency.rs:"),
+        "the location is the tool's file and line: {}",
+        error.problems[0]
     );
 }

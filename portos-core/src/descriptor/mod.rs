@@ -18,7 +18,7 @@ use std::fmt;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::context::ToolContext;
+use crate::context::{StateNeed, ToolContext};
 use crate::contract::{Capability, Confirmation, Scope, SideEffect};
 
 /// One tool, as declared. Const data only; schemas are computed from the
@@ -37,6 +37,9 @@ pub struct ToolDescriptor {
     pub output_schema: fn() -> Value,
     /// Turns schema-valid arguments into a typed, ready-to-run call.
     pub bind: fn(Value) -> Result<BoundCall, ArgumentError>,
+    /// The server state the adapter reads (`state = [...]`): the registry
+    /// refuses to build without it, and the adapter gets nothing else.
+    pub state: &'static [StateNeed],
     pub location: SourceLocation,
 }
 

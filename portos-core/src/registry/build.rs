@@ -99,6 +99,7 @@ impl RegistryBuilder {
         let mut index: HashMap<&'static str, usize> = HashMap::new();
         for (position, descriptor) in descriptors.iter().enumerate() {
             check_descriptor(descriptor, &mut problems);
+            check_state_provided(descriptor, &self.state, &mut problems);
             let mut claim = |key: &'static str, what: &str| match index.get(key) {
                 Some(&other) if other == position => {}
                 Some(&other) => {
@@ -177,6 +178,28 @@ fn check_descriptor(d: &ToolDescriptor, problems: &mut Vec<String>) {
     }
     if d.description.trim().is_empty() {
         problems.push(format!("tool `{}` ({at}) has no description", d.name));
+    }
+    for (position, need) in d.state.iter().enumerate() {
+        if d.state[..position].contains(need) {
+            problems.push(format!(
+                "tool `{}` ({at}) declares state `{}` twice",
+                d.name,
+                need.type_name()
+            ));
+        }
+    }
+}
+
+/// The state a tool declares must be there before anything is served: a
+/// missing value is a start-up error naming the tool, not a failed call.
+fn check_state_provided(d: &ToolDescriptor, state: &StateMap, problems: &mut Vec<String>) {
+    for need in d.state.iter().filter(|need| !state.provides(need)) {
+        problems.push(format!(
+            "tool `{}` ({}) needs state `{}`, which the server does not provide",
+            d.name,
+            d.location,
+            need.type_name()
+        ));
     }
 }
 

@@ -83,6 +83,7 @@ impl Registry {
             request_id.clone(),
             self.shutdown.clone(),
             self.state.clone(),
+            tool.descriptor.state,
         );
         let name = tool.name();
         // A panicking adapter is a failed call, not a crash, on either path.

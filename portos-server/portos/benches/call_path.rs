@@ -10,10 +10,26 @@ use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use portos::build_registry;
-use portos_core::{Authority, ToolCall, ToolContext};
+use portos_core::{Authority, Registry, ToolCall, ToolContext};
 use portos_server::Config;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+
+/// The context the registry would give `time.now`: its declared state only.
+fn direct_context(registry: &Registry, authority: Authority) -> ToolContext {
+    let declared = registry
+        .resolve("time.now")
+        .expect("linked")
+        .descriptor
+        .state;
+    ToolContext::new(
+        authority,
+        Arc::from("direct"),
+        CancellationToken::new(),
+        registry.state().clone(),
+        declared,
+    )
+}
 
 fn call_path(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -34,12 +50,7 @@ fn call_path(c: &mut Criterion) {
     let mut group = c.benchmark_group("time_now");
 
     group.bench_function("adapter_direct", |b| {
-        let ctx = ToolContext::new(
-            authority,
-            Arc::from("direct"),
-            CancellationToken::new(),
-            registry.state().clone(),
-        );
+        let ctx = direct_context(&registry, authority);
         b.iter(|| {
             let result = runtime.block_on(portos::domains::time::tools::now(&ctx));
             black_box(result.map(|r| r.ok).unwrap_or(false))
@@ -47,12 +58,7 @@ fn call_path(c: &mut Criterion) {
     });
 
     group.bench_function("adapter_direct_as_json", |b| {
-        let ctx = ToolContext::new(
-            authority,
-            Arc::from("direct"),
-            CancellationToken::new(),
-            registry.state().clone(),
-        );
+        let ctx = direct_context(&registry, authority);
         b.iter(|| {
             let result = runtime.block_on(portos::domains::time::tools::now(&ctx));
             black_box(result.ok().and_then(|r| serde_json::to_value(r).ok()))

@@ -47,6 +47,12 @@ fn main() {
         Arc::from("direct"),
         CancellationToken::new(),
         registry.state().clone(),
+        // What the registry gives `time.now`: its declared state only.
+        registry
+            .resolve("time.now")
+            .expect("linked")
+            .descriptor
+            .state,
     );
 
     let bodies: Vec<serde_json::Value> = (0..count)

@@ -40,6 +40,7 @@ pub struct HostList {
     scopes = ["agent", "mind", "ui", "voice"],
     capabilities = ["readPortos"],
     side_effect = "read",
+    state = [Store, LabConfig],
 )]
 pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<HostList, AdapterError> {
     let site = ctx.state::<LabConfig>()?.site_name.clone();
@@ -100,6 +101,7 @@ pub struct HostAddedResult {
     scopes = ["agent", "mind", "ui"],
     capabilities = ["writePortos"],
     side_effect = "write",
+    state = [Store, LabConfig, Events],
 )]
 pub async fn add(ctx: &ToolContext, args: AddArgs) -> Result<HostAddedResult, AdapterError> {
     let address = hosts::check_address(&args.address).map_err(AdapterError::new)?;
@@ -166,6 +168,7 @@ pub struct HostRemoved {
     scopes = ["agent", "ui"],
     capabilities = ["writePortos"],
     side_effect = "destructive",
+    state = [Store, LabConfig],
 )]
 pub async fn remove(ctx: &ToolContext, args: RemoveArgs) -> Result<HostRemoved, AdapterError> {
     let site = ctx.state::<LabConfig>()?.site_name.clone();
@@ -208,6 +211,7 @@ pub struct Uptime {
     scopes = ["agent", "mind", "ui", "voice"],
     capabilities = ["readPortos"],
     side_effect = "read",
+    state = [LabConfig],
 )]
 pub async fn uptime(ctx: &ToolContext) -> Result<Uptime, AdapterError> {
     let site = ctx.state::<LabConfig>()?.site_name.clone();

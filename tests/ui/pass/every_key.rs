@@ -1,4 +1,4 @@
-use portos_core::{portos_tool, AdapterError, Confirmation, SideEffect, ToolContext};
+use portos_core::{portos_tool, AdapterError, Confirmation, SideEffect, StateMap, ToolContext};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 struct PurgeArgs {
     older_than_days: u32,
 }
+
+struct Feeds;
 
 #[derive(Serialize, JsonSchema)]
 struct Purged {
@@ -30,6 +32,7 @@ struct Purged {
     open_world = true,
     intent_group = "feeds",
     suppress_on_form_fill,
+    state = [Feeds],
 )]
 async fn purge(_ctx: &ToolContext, args: PurgeArgs) -> Result<Purged, AdapterError> {
     Ok(Purged {
@@ -42,8 +45,11 @@ fn main() {
     let tool = portos_core::linked::tools()
         .find(|tool| tool.name == "demo.feeds.purge")
         .expect("the tool is in the link-time list");
+    let mut state = StateMap::new();
+    state.insert(Feeds);
     portos_core::Registry::builder()
         .descriptors([tool])
+        .state(state)
         .build()
         .expect("the registry accepts the tool");
     assert!((tool.input_schema)()["properties"]["older_than_days"].is_object());
@@ -60,4 +66,5 @@ fn main() {
     assert!(tool.policy.open_world);
     assert_eq!(tool.intent.group, Some("feeds"));
     assert!(tool.intent.suppress_on_form_fill);
+    assert_eq!(tool.state.len(), 1);
 }

@@ -40,6 +40,7 @@ pub struct Captured {
     side_effect = "write",
     intent_group = "brain",
     suppress_on_form_fill,
+    state = [Store, UserClock],
 )]
 pub async fn capture(ctx: &ToolContext, args: CaptureArgs) -> Result<Captured, AdapterError> {
     let text = model::capture_text(&args.text).map_err(AdapterError::new)?;
@@ -91,6 +92,7 @@ pub struct SearchResult {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "brain",
+    state = [Store],
 )]
 pub async fn search(ctx: &ToolContext, args: SearchArgs) -> Result<SearchResult, AdapterError> {
     let query = args.query.trim().to_owned();
@@ -152,6 +154,7 @@ pub struct RecentResult {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "brain",
+    state = [Store],
 )]
 pub async fn recent(ctx: &ToolContext, args: RecentArgs) -> Result<RecentResult, AdapterError> {
     let limit = clamp_limit(args.limit, RECENT_DEFAULT, RECENT_MAX);

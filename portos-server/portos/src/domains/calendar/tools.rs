@@ -52,6 +52,7 @@ pub struct Today {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "calendar",
+    state = [Store, UserClock],
 )]
 pub async fn today(ctx: &ToolContext, args: TodayArgs) -> Result<Today, AdapterError> {
     let limit = clamp_limit(args.limit, TODAY_DEFAULT, TODAY_MAX);
@@ -121,6 +122,7 @@ pub struct Next {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "calendar",
+    state = [Store, UserClock],
 )]
 pub async fn next(ctx: &ToolContext) -> Result<Next, AdapterError> {
     let store = ctx.state::<Store>()?.clone();

@@ -26,6 +26,7 @@ pub struct AgentsStatus {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "code",
+    state = [Store, UserClock],
 )]
 pub async fn agents_status(ctx: &ToolContext) -> Result<AgentsStatus, AdapterError> {
     let store = ctx.state::<Store>()?.clone();

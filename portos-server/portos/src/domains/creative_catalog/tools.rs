@@ -43,6 +43,7 @@ pub struct SearchResult {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "catalog",
+    state = [Store],
 )]
 pub async fn search(ctx: &ToolContext, args: SearchArgs) -> Result<SearchResult, AdapterError> {
     let query = args.query.trim().to_owned();

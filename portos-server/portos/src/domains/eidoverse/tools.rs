@@ -33,6 +33,7 @@ pub struct StatusArgs {}
     scopes = ["agent", "mind", "ui", "voice"],
     capabilities = ["readPortos"],
     side_effect = "read",
+    state = [Store],
 )]
 pub async fn eidoverse_status(
     ctx: &ToolContext,
@@ -65,6 +66,7 @@ pub struct Said {
     capabilities = ["manageEidoverse"],
     side_effect = "write",
     idempotent = false,
+    state = [Store],
 )]
 pub async fn eidoverse_say(ctx: &ToolContext, args: SayArgs) -> Result<Said, AdapterError> {
     let store = ctx.state::<Store>()?;
@@ -107,6 +109,7 @@ pub struct ChatRead {
     capabilities = ["readPortos"],
     side_effect = "read",
     confirmation = "capability-grant",
+    state = [Store],
 )]
 pub async fn eidoverse_chat(ctx: &ToolContext, args: ChatArgs) -> Result<ChatRead, AdapterError> {
     let after = chat::checked_cursor(args.after).map_err(AdapterError::new)?;
@@ -131,6 +134,7 @@ pub struct ProjectArgs {}
     capabilities = ["readPortos", "manageEidoverse"],
     side_effect = "write",
     idempotent = true,
+    state = [Store],
 )]
 pub async fn eidoverse_project(
     ctx: &ToolContext,
@@ -148,6 +152,7 @@ pub async fn eidoverse_project(
     capabilities = ["manageEidoverse"],
     side_effect = "write",
     idempotent = false,
+    state = [Store],
 )]
 pub async fn eidoverse_augment(
     ctx: &ToolContext,
@@ -170,6 +175,7 @@ pub struct DestinationsArgs {}
     capabilities = ["visitEidoversePeers"],
     side_effect = "read",
     confirmation = "capability-grant",
+    state = [Store],
 )]
 pub async fn eidoverse_destinations(
     ctx: &ToolContext,
@@ -194,6 +200,7 @@ pub struct VisitArgs {
     capabilities = ["visitEidoversePeers"],
     side_effect = "write",
     idempotent = false,
+    state = [Store],
 )]
 pub async fn eidoverse_visit(ctx: &ToolContext, args: VisitArgs) -> Result<Visiting, AdapterError> {
     travel::visit(ctx.state::<Store>()?, args.peer_id).await
@@ -223,6 +230,7 @@ pub struct VisitChatArgs {
     capabilities = ["visitEidoversePeers"],
     side_effect = "write",
     idempotent = false,
+    state = [Store],
 )]
 pub async fn eidoverse_visit_chat(
     ctx: &ToolContext,
@@ -247,6 +255,7 @@ pub struct LeaveArgs {
     capabilities = ["visitEidoversePeers"],
     side_effect = "write",
     idempotent = false,
+    state = [Store],
 )]
 pub async fn eidoverse_leave(ctx: &ToolContext, args: LeaveArgs) -> Result<Left, AdapterError> {
     travel::leave(ctx.state::<Store>()?, args.visit_id).await

@@ -46,6 +46,7 @@ pub struct Digest {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "feeds",
+    state = [Store, UserClock],
 )]
 pub async fn digest(ctx: &ToolContext, args: DigestArgs) -> Result<Digest, AdapterError> {
     let limit = clamp_limit(args.limit, DIGEST_DEFAULT, DIGEST_MAX);
@@ -111,6 +112,7 @@ pub struct MarkedRead {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "feeds",
+    state = [Store],
 )]
 pub async fn mark_read(ctx: &ToolContext, args: MarkReadArgs) -> Result<MarkedRead, AdapterError> {
     let store = ctx.state::<Store>()?.clone();

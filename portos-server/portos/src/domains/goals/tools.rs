@@ -51,6 +51,7 @@ pub struct GoalList {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "goals",
+    state = [Store],
 )]
 pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<GoalList, AdapterError> {
     let limit = clamp_limit(args.limit, LIST_DEFAULT, LIST_MAX);
@@ -115,6 +116,7 @@ pub struct ProgressUpdated {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "goals",
+    state = [Store],
 )]
 pub async fn update_progress(
     ctx: &ToolContext,
@@ -177,6 +179,7 @@ pub struct NoteLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "goals",
+    state = [Store, UserClock],
 )]
 pub async fn log_note(ctx: &ToolContext, args: LogNoteArgs) -> Result<NoteLogged, AdapterError> {
     let query = model::non_empty("goalQuery", &args.goal_query).map_err(AdapterError::new)?;

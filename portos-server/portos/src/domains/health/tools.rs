@@ -31,6 +31,7 @@ pub struct DrinkLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
+    state = [Store, UserClock],
 )]
 pub async fn log_drink(ctx: &ToolContext, args: LogDrinkArgs) -> Result<DrinkLogged, AdapterError> {
     let logged = ops::log_drink(ctx.state::<Store>()?, ctx.state::<UserClock>()?, &args).await?;
@@ -74,6 +75,7 @@ pub struct NicotineLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
+    state = [Store, UserClock],
 )]
 pub async fn log_nicotine(
     ctx: &ToolContext,
@@ -121,6 +123,7 @@ pub struct HealthToday {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "meatspace",
+    state = [Store, UserClock],
 )]
 pub async fn today(ctx: &ToolContext) -> Result<HealthToday, AdapterError> {
     let today = ops::today(ctx.state::<Store>()?, ctx.state::<UserClock>()?).await?;
@@ -160,6 +163,7 @@ pub struct WeightLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
+    state = [Store, UserClock],
 )]
 pub async fn log_weight(
     ctx: &ToolContext,
@@ -207,6 +211,7 @@ pub struct WorkoutLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
+    state = [Store, UserClock],
 )]
 pub async fn log_workout(
     ctx: &ToolContext,

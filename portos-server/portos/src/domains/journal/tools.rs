@@ -41,6 +41,7 @@ pub struct Appended {
     capabilities = ["writePortos"],
     side_effect = "write",
     suppress_on_form_fill,
+    state = [Store, UserClock],
 )]
 pub async fn append(ctx: &ToolContext, args: AppendArgs) -> Result<Appended, AdapterError> {
     let (segment, segments) = ops::append(
@@ -91,6 +92,7 @@ pub struct DayRead {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "dailylog",
+    state = [Store, UserClock],
 )]
 pub async fn read(ctx: &ToolContext, args: ReadArgs) -> Result<DayRead, AdapterError> {
     let day = local_date::date_or_today(ctx.state::<UserClock>()?, args.date.as_deref())

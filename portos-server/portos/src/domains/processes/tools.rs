@@ -14,6 +14,7 @@ use super::ops;
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "system",
+    state = [ProcessWatch],
 )]
 pub async fn status(ctx: &ToolContext) -> Result<ProcessesStatus, AdapterError> {
     let watch = ctx.state::<ProcessWatch>()?;

@@ -12,6 +12,7 @@ use super::model::{TimeNow, describe};
     scopes = ["agent", "mind", "ui", "voice"],
     capabilities = ["readPortos"],
     side_effect = "read",
+    state = [UserClock],
 )]
 pub async fn now(ctx: &ToolContext) -> Result<TimeNow, AdapterError> {
     let clock = ctx.state::<UserClock>()?;

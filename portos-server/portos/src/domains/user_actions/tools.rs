@@ -16,6 +16,7 @@ use super::ops;
     scopes = ["agent", "mind", "ui"],
     capabilities = ["readPortos"],
     side_effect = "read",
+    state = [Store, UserClock],
 )]
 pub async fn query(ctx: &ToolContext, args: QueryArgs) -> Result<ActionPage, AdapterError> {
     let clock = ctx.state::<UserClock>()?;

@@ -66,6 +66,7 @@ impl WeatherNow {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "weather",
+    state = [Store, OpenMeteo],
 )]
 pub async fn now(ctx: &ToolContext, args: WeatherArgs) -> Result<WeatherNow, AdapterError> {
     let (place, source) = match ops::place(ctx.state::<Store>()?, args.lat, args.lon).await? {
