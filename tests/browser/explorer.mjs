@@ -256,7 +256,7 @@ describe("the API Explorer, without a password", () => {
     await expectText(detail.locator("table"), "scope"); // a query parameter
     await expectText(detail.locator(".response[data-status='400']"), "VALIDATION_ERROR");
     // The 200 schema is shown with its $ref resolved.
-    await expectText(detail.locator(".response[data-status='200'] pre"), '"x-schema": "CatalogBody"');
+    await expectText(detail.locator(".response[data-status='200'] pre"), '"x-schema": "Catalog"');
     await expectText(detail.locator(".response[data-status='200'] pre"), '"tools"');
   });
 

@@ -69,6 +69,7 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         .state(domains::processes::ProcessWatch::new(
             options.watch_processes.clone(),
         ))
+        .state(domains::apps::RemoteCache::default())
         .context_tools(domains::agent_context::PortosContext::default())
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)

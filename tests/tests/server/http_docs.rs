@@ -219,7 +219,7 @@ fn the_internal_openapi_document_holds_together() {
     let call = &document["paths"]["/api/cos/tools/call"]["post"];
     assert_eq!(
         call["requestBody"]["content"]["application/json"]["schema"]["$ref"],
-        "#/components/schemas/ToolCallBody"
+        "#/components/schemas/ToolCall"
     );
     assert_eq!(
         call["responses"]["404"]["x-portos-error-codes"][0],

@@ -11,9 +11,9 @@ use serde_json::Map;
 use super::model::TimeNow;
 use crate::shared::public_api::{OwnerCallError, run_as_owner};
 
-/// The time and date in the user's timezone. `time.now` run as the owner
-/// is neither refused nor fails on input, so only the server's own faults
-/// can stop it (none documented).
+/// The time and date in the user's timezone.
+// `time.now` run as the owner is neither refused nor fails on input, so
+// only the server's own faults can stop it (none documented).
 #[portos_route(
     method = "GET",
     path = "/api/public/clock/now",
