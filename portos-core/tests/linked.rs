@@ -37,6 +37,7 @@ portos_core::__private::v1::register!(ROUTES, LINKED_ROUTE: RouteEntry = RouteEn
         access: None,
         side_effect: None,
         io: RouteSpec::undescribed,
+        replaceable: false,
         tool: None,
         location: SourceLocation {
             file: file!(),

@@ -10,7 +10,7 @@ mod route;
 pub use event::{Direction, EventSpec, PortosEvent};
 pub use route::{
     Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, RouteEffect, RouteEntry, RouteIo,
-    RouteSpec, SchemaFn, ToolPrivacy,
+    RouteSpec, SchemaFn, ToolPrivacy, effective,
 };
 
 use std::fmt;

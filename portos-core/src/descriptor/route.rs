@@ -113,6 +113,9 @@ pub struct RouteSpec {
     pub io: fn() -> RouteIo,
     /// Set when the operation is annotated as an HTTP tool.
     pub tool: Option<HttpToolSpec>,
+    /// A default that another declaration of the same method and path
+    /// replaces (a runtime route an application serves its own way).
+    pub replaceable: bool,
     pub location: SourceLocation,
 }
 
@@ -124,6 +127,29 @@ impl fmt::Debug for RouteSpec {
             .field("location", &self.location)
             .finish_non_exhaustive()
     }
+}
+
+/// The declarations that are served: every one, except a `replaceable`
+/// one whose method and path another declaration also names.
+pub fn effective<'a, T: 'a>(
+    entries: impl IntoIterator<Item = &'a T>,
+    spec: impl Fn(&T) -> &RouteSpec,
+) -> Vec<&'a T> {
+    let entries: Vec<&T> = entries.into_iter().collect();
+    let replaced = |candidate: &RouteSpec| {
+        candidate.replaceable
+            && entries.iter().any(|other| {
+                let other = spec(other);
+                !other.replaceable
+                    && other.method == candidate.method
+                    && other.path == candidate.path
+            })
+    };
+    entries
+        .iter()
+        .copied()
+        .filter(|entry| !replaced(spec(entry)))
+        .collect()
 }
 
 impl RouteSpec {
@@ -158,5 +184,51 @@ impl fmt::Debug for RouteEntry {
         f.debug_struct("RouteEntry")
             .field("spec", &self.spec)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(method: HttpMethod, path: &'static str, replaceable: bool, line: u32) -> RouteSpec {
+        RouteSpec {
+            method,
+            path,
+            summary: None,
+            description: "",
+            access: None,
+            side_effect: None,
+            io: RouteSpec::undescribed,
+            tool: None,
+            replaceable,
+            location: SourceLocation {
+                file: "x.rs",
+                line,
+                column: 1,
+            },
+        }
+    }
+
+    #[test]
+    fn a_replaceable_route_gives_way_to_another_of_the_same_method_and_path() {
+        let routes = [
+            spec(HttpMethod::Get, "/api/grants", true, 1),
+            spec(HttpMethod::Put, "/api/grants", true, 2),
+            spec(HttpMethod::Get, "/api/grants", false, 3),
+            spec(HttpMethod::Get, "/api/other", true, 4),
+        ];
+        let served: Vec<u32> = effective(&routes, |route| route)
+            .iter()
+            .map(|route| route.location.line)
+            .collect();
+        // The runtime's GET is replaced; its PUT and the lone default stay.
+        assert_eq!(served, [2, 3, 4]);
+        // Two replaceable declarations of one operation stay a duplicate.
+        let twice = [
+            spec(HttpMethod::Get, "/a", true, 1),
+            spec(HttpMethod::Get, "/a", true, 2),
+        ];
+        assert_eq!(effective(&twice, |route| route).len(), 2);
     }
 }

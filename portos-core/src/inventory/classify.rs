@@ -303,6 +303,7 @@ mod tests {
             side_effect: None,
             io: RouteSpec::undescribed,
             tool: None,
+            replaceable: false,
             location: crate::descriptor::SourceLocation {
                 file: "x.rs",
                 line: 1,

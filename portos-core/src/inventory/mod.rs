@@ -19,7 +19,7 @@ pub use classify::{Classifier, GateErrors, PathSet};
 // re-exported here, where they have always been named.
 pub use crate::descriptor::{
     Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec, PortosEvent,
-    RouteEffect, RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy,
+    RouteEffect, RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy, effective,
 };
 pub use events_doc::{AsyncApiOptions, EventInventory, EventInventoryError};
 pub use openapi::{OpenApiOptions, Placement};

@@ -16,6 +16,7 @@ pub const KEYS: &[&str] = &[
     "access",
     "side_effect",
     "tool",
+    "replaceable",
     "crate",
 ];
 
@@ -55,6 +56,9 @@ pub struct RouteArgs {
     pub access: Option<Spanned<String>>,
     pub side_effect: Option<Spanned<String>>,
     pub tool: Option<ToolArg>,
+    /// `replaceable`: a default another declaration of the same method and
+    /// path replaces.
+    pub replaceable: bool,
     /// `crate = path`: where portos-core is reached from the user's crate.
     pub krate: Option<syn::Path>,
 }
@@ -93,6 +97,13 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
             "access" => out.access = Some(string(&meta)?),
             "side_effect" => out.side_effect = Some(string(&meta)?),
             "tool" => out.tool = tool(cx, &meta, span)?,
+            "replaceable" => {
+                if !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+                    cx.error_at(span, "`replaceable` is a flag: write it without a value");
+                    meta.value()?.parse::<syn::Expr>()?;
+                }
+                out.replaceable = true;
+            }
             "crate" => out.krate = crate::krate::parse_or_skip(cx, &meta)?,
             other => {
                 if meta.input.peek(Token![=]) {

@@ -88,6 +88,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let io = describe_io(item, &io_path);
+    let replaceable = args.replaceable;
     let tool = match &args.tool {
         Some(tool) => {
             let name = tool.name.as_ref().map_or("", |n| n.value.as_str());
@@ -126,6 +127,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                     access: #access,
                     side_effect: #side_effect,
                     io: #io,
+                    replaceable: #replaceable,
                     tool: #tool,
                     location: #private::SourceLocation {
                         file: ::core::file!(),

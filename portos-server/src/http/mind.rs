@@ -1,6 +1,10 @@
 //! Persistent Mind capability grants (BEHAVIOUR §4.2–4.3): read and change
 //! them. A change is announced on Socket.IO so catalog readers refresh, and
 //! recorded in the user-actions ledger (`settings.update`).
+//!
+//! These are the runtime's defaults: the grants alone. An application with
+//! more to say about its Mind (PortOS: allowlists, a schema version)
+//! declares the same two operations and they replace these.
 
 use axum::Json;
 use axum::extract::State;
@@ -27,7 +31,8 @@ enum GrantsError {
 #[portos_route(
     method = "GET",
     path = "/api/cos/mind/capabilities",
-    summary = "Persistent Mind capabilities"
+    summary = "Persistent Mind capabilities",
+    replaceable
 )]
 async fn read(State(app): State<App>) -> Json<Capabilities> {
     Json(app.grants.current().mind)
@@ -38,7 +43,8 @@ async fn read(State(app): State<App>) -> Json<Capabilities> {
 #[portos_route(
     method = "PUT",
     path = "/api/cos/mind/capabilities",
-    summary = "Set Persistent Mind capabilities"
+    summary = "Set Persistent Mind capabilities",
+    replaceable
 )]
 async fn replace(
     State(app): State<App>,

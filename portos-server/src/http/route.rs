@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use axum::Router;
 use axum::routing::MethodRouter;
-use portos_core::inventory::{Classifier, Inventory, InventoryError};
+use portos_core::inventory::{Classifier, Inventory, InventoryError, RouteEntry, effective};
 use portos_core::linked;
 
 use super::ApiError;
@@ -19,8 +19,14 @@ pub type MethodRoute = MethodRouter<App>;
 /// The checked inventory of every linked route (duplicates refused), its
 /// access classes by `classifier`.
 pub fn inventory(classifier: Classifier) -> Result<Inventory, InventoryError> {
-    Inventory::new(linked::routes().map(|route| &route.spec))
+    Inventory::new(served().into_iter().map(|route| &route.spec))
         .map(|inventory| inventory.with_classifier(classifier))
+}
+
+/// The linked routes that are served: a runtime route marked `replaceable`
+/// gives way to an application's declaration of the same method and path.
+fn served() -> Vec<&'static RouteEntry> {
+    effective(linked::routes(), |entry| &entry.spec)
 }
 
 /// Mounts every linked route. The inventory check (run at start-up) is what
@@ -29,7 +35,7 @@ pub fn inventory(classifier: Classifier) -> Result<Inventory, InventoryError> {
 pub fn mount(mut router: Router<App>) -> Result<Router<App>, InventoryError> {
     let mut by_path: BTreeMap<&str, MethodRoute> = BTreeMap::new();
     let mut problems = Vec::new();
-    for route in linked::routes() {
+    for route in served() {
         let Ok(handler) = (route.handler)().downcast::<MethodRoute>() else {
             problems.push(format!(
                 "`{} {}` ({}) is not a handler of this server",

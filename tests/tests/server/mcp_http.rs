@@ -1051,3 +1051,62 @@ async fn a_non_loopback_peer_is_refused() {
         .expect("request");
     assert_eq!(health.status(), StatusCode::OK);
 }
+
+/// Workspaces are the runnable apps of the roster (not the app names found
+/// on tasks), each with how many CoS tasks name it.
+#[tokio::test]
+async fn workspaces_are_the_runnable_apps_of_the_roster() {
+    let client = portos_tests::http_client();
+    let server = enabled_server(
+        &client,
+        &json!({"profile": "summary", "scopes": ["workspaces"]}),
+    )
+    .await;
+    for app in [
+        json!({"id": "portos", "name": "PortOS", "repoPath": "/srv/portos"}),
+        json!({"id": "idea", "name": "Idea"}),
+        json!({"id": "old", "name": "Old", "repoPath": "/srv/old"}),
+    ] {
+        let response = client
+            .post(server.url("/api/apps"))
+            .json(&app)
+            .send()
+            .await
+            .expect("app");
+        assert_eq!(response.status(), StatusCode::CREATED);
+    }
+    let response = client
+        .put(server.url("/api/apps/old"))
+        .json(&json!({"archived": true}))
+        .send()
+        .await
+        .expect("archive");
+    assert_eq!(response.status(), StatusCode::OK);
+    for (description, app) in [
+        ("Ship it", "portos"),
+        ("Again", "portos"),
+        ("Elsewhere", "ghost"),
+    ] {
+        let response = client
+            .post(server.url("/api/cos/tasks"))
+            .json(&json!({"description": description, "app": app}))
+            .send()
+            .await
+            .expect("task");
+        assert_eq!(response.status(), StatusCode::CREATED);
+    }
+    let listed = call_tool(
+        &client,
+        &server,
+        "list_context",
+        &json!({"scope": "workspaces"}),
+    )
+    .await;
+    let listed = &listed["structuredContent"];
+    assert_eq!(listed["total"], 1, "only the runnable app: {listed}");
+    assert_eq!(listed["items"][0]["title"], "PortOS");
+    assert_eq!(
+        listed["items"][0]["summary"],
+        "Active workspace with 2 tasks."
+    );
+}

@@ -192,12 +192,19 @@ async fn bad_grants_are_refused_and_change_nothing() {
         .json()
         .await
         .expect("json");
+    // Every grant still off; the lists unrestricted; the current version.
+    let object = grants.as_object().expect("object");
+    assert_eq!(grants["schemaVersion"], 10, "{grants}");
+    assert_eq!(grants["taskModelAllowlist"], json!([]));
+    assert_eq!(grants["allowedAppIds"], Value::Null);
     assert!(
-        grants
-            .as_object()
-            .expect("object")
-            .values()
-            .all(|v| v == false),
+        object
+            .iter()
+            .filter(
+                |(key, _)| !["schemaVersion", "taskModelAllowlist", "allowedAppIds"]
+                    .contains(&key.as_str())
+            )
+            .all(|(_, v)| v == false),
         "{grants}"
     );
 }

@@ -22,9 +22,7 @@ use serde_json::{Value, json};
 use self::input::{ContextInput, parse_input};
 use self::item::{ContextItem, Snapshot, select_within_budget};
 use crate::store::Store;
-pub use workspaces::{
-    TaskStoreWorkspaces, Workspace, WorkspaceFuture, WorkspaceList, WorkspaceSource,
-};
+pub use workspaces::{Workspace, WorkspaceFuture, WorkspaceList, WorkspaceSource};
 
 pub const DEFAULT_RESULTS: usize = 10;
 pub const MAX_RESULTS: usize = 25;
@@ -99,12 +97,12 @@ context_profile first to see the active profile, scopes, grants, limits and excl
 /// PortOS's five context tools, plugged into the runtime's Agent Tools MCP.
 #[derive(Debug, Default)]
 pub struct PortosContext {
-    /// Where workspaces come from; `None`: the server's CoS task store.
+    /// Where workspaces come from; `None`: the server's managed-app roster.
     workspaces: Option<std::sync::Arc<dyn WorkspaceSource>>,
 }
 
 impl PortosContext {
-    /// Workspaces from another source than the task store.
+    /// Workspaces from another source than the roster.
     pub fn with_workspaces(workspaces: std::sync::Arc<dyn WorkspaceSource>) -> PortosContext {
         PortosContext {
             workspaces: Some(workspaces),
@@ -131,7 +129,9 @@ impl portos_server::mcp::ContextTools for PortosContext {
         Box::pin(async move {
             let workspaces = match &self.workspaces {
                 Some(source) => source.clone(),
-                None => std::sync::Arc::new(TaskStoreWorkspaces::new(app.store.clone())),
+                None => std::sync::Arc::new(
+                    crate::domains::apps::workspaces::RosterWorkspaces::new(app.store.clone()),
+                ),
             };
             let sources = Sources {
                 store: app.store.clone(),

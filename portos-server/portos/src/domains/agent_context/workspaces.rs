@@ -1,4 +1,5 @@
-//! The workspaces scope: managed apps and how many tasks each has.
+//! The workspaces scope: managed apps and how many tasks each has (the
+//! source is the app roster, `crate::domains::apps::workspaces`).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -7,7 +8,6 @@ use portos_server::mcp::config::{ContextScope, Profile};
 
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
-use crate::store::Store;
 
 /// One managed app as the workspaces scope sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,42 +32,6 @@ pub type WorkspaceFuture<'a> =
 /// scope's budget and redaction can be tested on any list).
 pub trait WorkspaceSource: Send + Sync + std::fmt::Debug {
     fn list(&self) -> WorkspaceFuture<'_>;
-}
-
-/// The managed apps of the CoS task store: every app named by a task, with
-/// how many tasks it has.
-#[derive(Clone, Debug)]
-pub struct TaskStoreWorkspaces {
-    store: Store,
-}
-
-impl TaskStoreWorkspaces {
-    pub fn new(store: Store) -> TaskStoreWorkspaces {
-        TaskStoreWorkspaces { store }
-    }
-}
-
-impl WorkspaceSource for TaskStoreWorkspaces {
-    fn list(&self) -> WorkspaceFuture<'_> {
-        Box::pin(async move {
-            let apps = self
-                .store
-                .run(|connection| crate::domains::cos::store::managed_apps(connection))
-                .await
-                .map_err(|error| error.to_string())?;
-            Ok(WorkspaceList {
-                workspaces: apps
-                    .into_iter()
-                    .map(|app| Workspace {
-                        app_id: app.app.clone(),
-                        name: app.app,
-                        task_count: app.total_tasks,
-                    })
-                    .collect(),
-                stale: false,
-            })
-        })
-    }
 }
 
 /// Items for the profile: the metadata profile matches on the app's name

@@ -1,6 +1,8 @@
 //! The Persistent Mind: its capabilities (the grants it holds, the models
-//! and apps it may use), and what it may do with them.
+//! and apps it may use), its authority view, and what it may do with them.
 
+pub mod grants;
+mod grants_routes;
 pub mod settings;
 pub mod turn;
 
