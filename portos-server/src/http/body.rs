@@ -75,12 +75,60 @@ impl JsonBody {
 #[derive(Debug)]
 pub struct Body<T>(pub T);
 
-impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
+impl<S, T> FromRequest<S> for Body<T>
+where
+    S: Send + Sync,
+    T: serde::de::DeserializeOwned + schemars::JsonSchema + 'static,
+{
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Body<T>, ApiError> {
         let JsonBody(value) = JsonBody::from_request(request, state).await?;
+        // serde reads a struct from an array too (its fields in order); a
+        // body documented as an object is an object, nothing else.
+        if !value.is_object() && documents_an_object::<T>() {
+            return Err(ApiError::from(portos_core::contract::ValidationFailure {
+                details: vec![portos_core::contract::FieldIssue {
+                    path: String::new(),
+                    message: format!("Expected object, received {}", json_type(&value)),
+                }],
+            }));
+        }
         JsonBody(value).into_typed().map(Body)
+    }
+}
+
+/// Whether `T`'s schema is an object, worked out once per type.
+fn documents_an_object<T: schemars::JsonSchema + 'static>() -> bool {
+    use std::any::TypeId;
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static OBJECTS: OnceLock<Mutex<HashMap<TypeId, bool>>> = OnceLock::new();
+    let known = OBJECTS.get_or_init(Default::default);
+    if let Some(&object) = known
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&TypeId::of::<T>())
+    {
+        return object;
+    }
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+    let object = schema.get("type").and_then(Value::as_str) == Some("object");
+    known
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(TypeId::of::<T>(), object);
+    object
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 

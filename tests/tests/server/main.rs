@@ -15,6 +15,7 @@ mod http_feeds_calendar;
 mod http_health_goals_journal;
 mod http_mind;
 mod http_public;
+mod http_strict_bodies;
 mod http_tools;
 mod http_weather_processes_catalog;
 mod mcp_http;
