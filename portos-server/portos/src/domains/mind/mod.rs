@@ -1,7 +1,17 @@
 //! The Persistent Mind: its capabilities (the grants it holds, the models
-//! and apps it may use), and what it may do with them.
+//! and apps it may use), what it may do with them, and what it keeps of
+//! itself — memories, its chosen name, its trajectory and the context
+//! derived from it, its thinking preset requests and its local context
+//! window.
 
+pub mod answer;
+pub mod cleanup;
+pub mod local_context;
+pub mod memory;
+pub mod ops;
 pub mod settings;
+pub mod store;
+pub mod thinking;
 pub mod turn;
 
 pub use settings::{MindSettings, MindSettingsInput};
