@@ -2,7 +2,7 @@
 //! and apps it may use), what it may do with them, and what it keeps of
 //! itself — memories, its chosen name, its trajectory and the context
 //! derived from it, its thinking preset requests and its local context
-//! window.
+//! window — with the tools it manages them by.
 
 pub mod answer;
 pub mod cleanup;
@@ -12,6 +12,7 @@ pub mod ops;
 pub mod settings;
 pub mod store;
 pub mod thinking;
+pub mod tools;
 pub mod turn;
 
 pub use settings::{MindSettings, MindSettingsInput};
