@@ -13,6 +13,7 @@ mod http_cos_ledger;
 mod http_docs;
 mod http_feeds_calendar;
 mod http_health_goals_journal;
+mod http_mind_self;
 mod http_public;
 mod http_tools;
 mod http_weather_processes_catalog;

@@ -2,13 +2,15 @@
 //! and apps it may use), what it may do with them, and what it keeps of
 //! itself — memories, its chosen name, its trajectory and the context
 //! derived from it, its thinking preset requests and its local context
-//! window — with the tools it manages them by.
+//! window — with the tools it manages them by and the routes people read
+//! and configure them through.
 
 pub mod answer;
 pub mod cleanup;
 pub mod local_context;
 pub mod memory;
 pub mod ops;
+mod routes;
 pub mod settings;
 pub mod store;
 pub mod thinking;
