@@ -13,6 +13,7 @@ mod feeds;
 mod goals;
 mod health;
 mod journal;
+mod mind_self;
 mod processes;
 mod support;
 mod time;

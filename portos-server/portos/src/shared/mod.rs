@@ -2,8 +2,8 @@
 //! contract's limit clamping, the user's local dates, title matching (goals,
 //! feeds), the outbound HTTP client, reading a feed or calendar document
 //! from a URL or a file, the source subscriptions feeds and calendar share,
-//! the REST pieces several domains' routes use, and running a tool for the
-//! exposable public API groups.
+//! the REST pieces several domains' routes use, running a tool for the
+//! exposable public API groups, and the trimming of tool arguments.
 
 pub mod amount;
 pub mod limits;
@@ -14,3 +14,4 @@ pub mod rest;
 pub mod source_fetch;
 pub mod subscriptions;
 pub mod title_match;
+pub mod trimmed;
