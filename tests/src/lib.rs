@@ -11,6 +11,8 @@ use std::time::Duration;
 
 portos_core::link_tools!(portos_extra_tools);
 
+pub mod forge_standin;
+
 /// The `portos` binary of this build (`cargo test --workspace` builds it).
 pub fn portos_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary has a path");

@@ -32,6 +32,9 @@ pub struct Options {
     /// Service names `system.processes.status` reports on; empty = every
     /// process of this machine.
     pub watch_processes: Vec<String>,
+    /// The GitHub and GitLab APIs and tokens `issues.list` and
+    /// `issues.file` use (default: the public APIs, no tokens).
+    pub forge: domains::forge::ForgeSettings,
 }
 
 impl Default for Options {
@@ -39,6 +42,7 @@ impl Default for Options {
         Options {
             weather_url: DEFAULT_WEATHER_URL.to_owned(),
             watch_processes: Vec::new(),
+            forge: domains::forge::ForgeSettings::default(),
         }
     }
 }
@@ -64,8 +68,11 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
     let weather = domains::weather::OpenMeteo::new(&options.weather_url).map_err(|error| {
         StartError::Application(format!("cannot build the outbound HTTP client: {error}"))
     })?;
+    let forge =
+        domains::forge::ForgeClient::new(options.forge.clone()).map_err(StartError::Application)?;
     let mut builder = builder
         .state(weather)
+        .state(forge)
         .state(domains::processes::ProcessWatch::new(
             options.watch_processes.clone(),
         ))
@@ -118,6 +125,17 @@ pub struct Flags {
         value_delimiter = ','
     )]
     pub watch_processes: Vec<String>,
+
+    /// GitHub's REST API base for issues.list and issues.file (default
+    /// https://api.github.com, or https://<host>/api/v3 for GitHub
+    /// Enterprise). The token is read from GITHUB_TOKEN or GH_TOKEN only.
+    #[arg(long, env = "PORTOS_GITHUB_API_URL", value_name = "URL")]
+    pub github_api_url: Option<String>,
+
+    /// GitLab's REST API base (default https://<host>/api/v4 of the app's
+    /// remote). The token is read from GITLAB_TOKEN only.
+    #[arg(long, env = "PORTOS_GITLAB_API_URL", value_name = "URL")]
+    pub gitlab_api_url: Option<String>,
 }
 
 /// PortOS's keys of the TOML file.
@@ -126,6 +144,8 @@ pub struct Flags {
 pub struct FileKeys {
     pub weather_url: Option<String>,
     pub watch_processes: Option<Vec<String>>,
+    pub github_api_url: Option<String>,
+    pub gitlab_api_url: Option<String>,
 }
 
 impl Application for Portos {
@@ -144,6 +164,7 @@ impl Application for Portos {
                 .or(file.weather_url)
                 .unwrap_or_else(|| DEFAULT_WEATHER_URL.to_owned()),
             watch_processes: watch_list(&flags.watch_processes, file.watch_processes),
+            forge: forge_settings(flags, file.github_api_url, file.gitlab_api_url),
         };
         builder(config, &options).map_err(|error| error.to_string())
     }
@@ -164,6 +185,21 @@ fn watch_list(flags: &[String], file: Option<Vec<String>>) -> Vec<String> {
         }
     }
     names
+}
+
+/// The forges' settings: tokens from the environment only (a token on the
+/// command line or in a file would be readable by others); API URLs from
+/// the flags (or their environment variables), else the file.
+fn forge_settings(
+    flags: &Flags,
+    github_api_url: Option<String>,
+    gitlab_api_url: Option<String>,
+) -> domains::forge::ForgeSettings {
+    let given = |url: Option<String>| url.filter(|url| !url.trim().is_empty());
+    let mut settings = domains::forge::ForgeSettings::from_env();
+    settings.github_api = given(flags.github_api_url.clone()).or(given(github_api_url));
+    settings.gitlab_api = given(flags.gitlab_api_url.clone()).or(given(gitlab_api_url));
+    settings
 }
 
 /// The default data directory, for messages.

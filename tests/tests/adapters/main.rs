@@ -12,6 +12,7 @@ mod eidoverse;
 mod feeds;
 mod goals;
 mod health;
+mod issues;
 mod journal;
 mod mind_self;
 mod processes;

@@ -7,6 +7,7 @@
 
 mod cli_catalog;
 mod eidoverse_visit;
+mod forge_issues;
 mod http_apps;
 mod http_auth;
 mod http_cos_ledger;

@@ -13,6 +13,7 @@ pub mod feeds;
 pub mod forge;
 pub mod goals;
 pub mod health;
+pub mod issues;
 pub mod journal;
 pub mod mind;
 pub mod processes;

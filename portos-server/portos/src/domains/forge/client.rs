@@ -7,7 +7,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::redirect::{Attempt, Policy};
 use reqwest::{Method, StatusCode, Url};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -19,6 +20,13 @@ const TIMEOUT: Duration = Duration::from_secs(15);
 const PER_PAGE: usize = 100;
 /// Open issues read for the duplicate guard and the list: 10 pages.
 const MAX_PAGES: usize = 10;
+/// The largest answer read: 100 issues with GitHub's longest bodies
+/// (65,536 characters each) fit.
+const ANSWER_MAX_BYTES: usize = 16 * 1024 * 1024;
+/// The longest forge message carried into an error.
+const MESSAGE_MAX_CHARS: usize = 200;
+/// Redirects followed, each on the API's own origin.
+const MAX_REDIRECTS: usize = 5;
 
 /// A token, shown as `[redacted]` by `Debug`.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -76,8 +84,8 @@ pub enum ForgeError {
     RateLimited,
     #[error("repository not found or not visible to the token")]
     NotFound,
-    #[error("HTTP {0}")]
-    Status(u16),
+    #[error("HTTP {code}{}", detail(.message))]
+    Status { code: u16, message: Option<String> },
     #[error("unexpected answer: {0}")]
     Malformed(String),
 }
@@ -91,7 +99,14 @@ impl ForgeError {
         };
         match self {
             ForgeError::Unreachable(_) => {
-                format!("check the network and the {} API URL", forge.label())
+                let variable = match forge {
+                    Forge::Github => "PORTOS_GITHUB_API_URL",
+                    Forge::Gitlab => "PORTOS_GITLAB_API_URL",
+                };
+                format!(
+                    "check the network and the {} API URL ({variable})",
+                    forge.label()
+                )
             }
             ForgeError::Unauthorized(_) => {
                 format!("set {token} to a token with issue access to this repository")
@@ -102,7 +117,7 @@ impl ForgeError {
             ForgeError::NotFound => {
                 format!("check the app's git remote and that {token} can see the repository")
             }
-            ForgeError::Status(_) | ForgeError::Malformed(_) => "try again later".to_owned(),
+            ForgeError::Status { .. } | ForgeError::Malformed(_) => "try again later".to_owned(),
         }
     }
 }
@@ -140,17 +155,48 @@ pub struct CreatedIssue {
 pub struct ForgeClient {
     http: reqwest::Client,
     settings: ForgeSettings,
+    /// `Authorization: Bearer <token>`, made once and marked sensitive
+    /// (never printed by `Debug`).
+    github_auth: Option<HeaderValue>,
+    /// `PRIVATE-TOKEN: <token>`.
+    gitlab_auth: Option<HeaderValue>,
 }
 
 impl ForgeClient {
-    pub fn new(settings: ForgeSettings) -> Result<ForgeClient, ForgeError> {
+    /// A client for these settings; an API URL that is not an `http(s)` URL
+    /// is refused here, at start-up, rather than on the first call.
+    pub fn new(settings: ForgeSettings) -> Result<ForgeClient, String> {
+        for (forge, base) in [
+            (Forge::Github, &settings.github_api),
+            (Forge::Gitlab, &settings.gitlab_api),
+        ] {
+            if let Some(base) = base {
+                check_api_base(forge, base)?;
+            }
+        }
         let http = crate::shared::outbound::client_builder()
             .timeout(TIMEOUT)
             .connect_timeout(TIMEOUT)
             .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")))
+            .redirect(Policy::custom(same_origin))
             .build()
-            .map_err(|error| ForgeError::Unreachable(describe(&error)))?;
-        Ok(ForgeClient { http, settings })
+            .map_err(|error| format!("cannot build the forge HTTP client: {error}"))?;
+        let github_auth = settings
+            .github_token
+            .as_ref()
+            .map(|Secret(token)| credential("GITHUB_TOKEN", &format!("Bearer {token}")))
+            .transpose()?;
+        let gitlab_auth = settings
+            .gitlab_token
+            .as_ref()
+            .map(|Secret(token)| credential("GITLAB_TOKEN", token))
+            .transpose()?;
+        Ok(ForgeClient {
+            http,
+            settings,
+            github_auth,
+            gitlab_auth,
+        })
     }
 
     /// Whether the repository answers with these credentials.
@@ -324,36 +370,42 @@ impl ForgeClient {
                 request = request
                     .header(ACCEPT, "application/vnd.github+json")
                     .header("X-GitHub-Api-Version", "2022-11-28");
-                if let Some(Secret(token)) = &self.settings.github_token {
-                    let value = HeaderValue::from_str(&format!("Bearer {token}"))
-                        .map_err(|_| ForgeError::Unauthorized(0))?;
-                    request = request.header(AUTHORIZATION, value);
+                if let Some(value) = &self.github_auth {
+                    request = request.header(AUTHORIZATION, value.clone());
                 }
             }
             Forge::Gitlab => {
-                if let Some(Secret(token)) = &self.settings.gitlab_token {
-                    let value =
-                        HeaderValue::from_str(token).map_err(|_| ForgeError::Unauthorized(0))?;
-                    request = request.header("PRIVATE-TOKEN", value);
+                if let Some(value) = &self.gitlab_auth {
+                    request = request.header("PRIVATE-TOKEN", value.clone());
                 }
             }
         }
         if let Some(body) = body {
             request = request.json(&body);
         }
-        let response = request
+        let mut response = request
             .send()
             .await
-            .map_err(|error| ForgeError::Unreachable(describe(&error)))?;
+            .map_err(|error| ForgeError::Unreachable(describe(error)))?;
         let status = response.status();
         let headers = response.headers().clone();
-        if let Some(error) = refusal(status, &headers) {
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|error| ForgeError::Unreachable(describe(error)))?
+        {
+            if bytes.len() + chunk.len() > ANSWER_MAX_BYTES {
+                return Err(ForgeError::Malformed(format!(
+                    "the answer is larger than {} MiB",
+                    ANSWER_MAX_BYTES / (1024 * 1024)
+                )));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        if let Some(error) = refusal(status, &headers, &bytes) {
             return Err(error);
         }
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|error| ForgeError::Unreachable(describe(&error)))?;
         let value = if bytes.is_empty() {
             Value::Null
         } else {
@@ -364,8 +416,47 @@ impl ForgeClient {
     }
 }
 
-/// The error a status stands for, `None` on success.
-fn refusal(status: StatusCode, headers: &HeaderMap) -> Option<ForgeError> {
+/// A token as a header value; one an HTTP header cannot carry (a control
+/// character, a line break) is refused at start-up, without showing it.
+fn credential(variable: &str, value: &str) -> Result<HeaderValue, String> {
+    let mut header = HeaderValue::from_str(value)
+        .map_err(|_| format!("{variable} holds characters an HTTP header cannot carry"))?;
+    header.set_sensitive(true);
+    Ok(header)
+}
+
+/// A configured API base must be an absolute `http(s)` URL.
+fn check_api_base(forge: Forge, base: &str) -> Result<(), String> {
+    let url = Url::parse(base.trim()).map_err(|error| {
+        format!(
+            "the {} API URL \"{base}\" is not a URL: {error}",
+            forge.label()
+        )
+    })?;
+    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
+        return Err(format!(
+            "the {} API URL \"{base}\" must be an http or https URL",
+            forge.label()
+        ));
+    }
+    Ok(())
+}
+
+/// Follows a redirect only on the origin it started from: GitLab's token
+/// travels in a header of its own, which reqwest would carry to any host.
+fn same_origin(attempt: Attempt<'_>) -> reqwest::redirect::Action {
+    let first = attempt.previous().first().map(Url::origin);
+    if attempt.previous().len() > MAX_REDIRECTS || first != Some(attempt.url().origin()) {
+        attempt.stop()
+    } else {
+        attempt.follow()
+    }
+}
+
+/// The error a status stands for, `None` on success. GitHub's primary
+/// rate limit is a 403 with `x-ratelimit-remaining: 0`, its secondary one a
+/// 403 with `retry-after`; both forges also answer 429.
+fn refusal(status: StatusCode, headers: &HeaderMap, body: &[u8]) -> Option<ForgeError> {
     if status.is_success() {
         return None;
     }
@@ -373,13 +464,43 @@ fn refusal(status: StatusCode, headers: &HeaderMap) -> Option<ForgeError> {
         .get("x-ratelimit-remaining")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim() == "0");
+    let told_to_wait = headers.contains_key(RETRY_AFTER);
     Some(match status.as_u16() {
         429 => ForgeError::RateLimited,
-        403 if exhausted => ForgeError::RateLimited,
+        403 if exhausted || told_to_wait => ForgeError::RateLimited,
         code @ (401 | 403) => ForgeError::Unauthorized(code),
         404 => ForgeError::NotFound,
-        code => ForgeError::Status(code),
+        code => ForgeError::Status {
+            code,
+            message: message_of(body),
+        },
     })
+}
+
+/// The `message` (GitHub, GitLab) or `error` (GitLab) of an error answer,
+/// on one line and bounded.
+fn message_of(body: &[u8]) -> Option<String> {
+    let value: Value = serde_json::from_slice(body).ok()?;
+    let message = ["message", "error"]
+        .iter()
+        .find_map(|key| value.get(key))
+        .map(|message| match message {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        })?;
+    let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut bounded: String = line.chars().take(MESSAGE_MAX_CHARS).collect();
+    if bounded.len() < line.len() {
+        bounded.push('…');
+    }
+    (!bounded.is_empty()).then_some(bounded)
+}
+
+fn detail(message: &Option<String>) -> String {
+    message
+        .as_deref()
+        .map(|message| format!(": {message}"))
+        .unwrap_or_default()
 }
 
 /// An issue of either forge; `None` for a GitHub pull request (which the
@@ -465,13 +586,15 @@ fn trailing_number(url: &str) -> Option<u64> {
     digits.chars().rev().collect::<String>().parse().ok()
 }
 
-/// The cause reqwest wraps (refused, timed out, DNS).
-fn describe(error: &reqwest::Error) -> String {
+/// The cause reqwest wraps (refused, timed out, DNS): the deepest one
+/// ("Connection refused"), and never the URL, which may carry credentials.
+fn describe(error: reqwest::Error) -> String {
     if error.is_timeout() {
         return format!("timed out after {} s", TIMEOUT.as_secs());
     }
+    let error = error.without_url();
     let mut message = error.to_string();
-    let mut source = std::error::Error::source(error);
+    let mut source = std::error::Error::source(&error);
     while let Some(cause) = source {
         message = cause.to_string();
         source = cause.source();
@@ -527,32 +650,85 @@ mod tests {
     #[test]
     fn statuses() {
         let mut headers = HeaderMap::new();
-        assert_eq!(refusal(StatusCode::OK, &headers), None);
+        let refused = |status: StatusCode, headers: &HeaderMap| refusal(status, headers, b"");
+        assert_eq!(refused(StatusCode::OK, &headers), None);
         assert_eq!(
-            refusal(StatusCode::UNAUTHORIZED, &headers),
+            refused(StatusCode::UNAUTHORIZED, &headers),
             Some(ForgeError::Unauthorized(401))
         );
         assert_eq!(
-            refusal(StatusCode::FORBIDDEN, &headers),
+            refused(StatusCode::FORBIDDEN, &headers),
             Some(ForgeError::Unauthorized(403))
         );
         assert_eq!(
-            refusal(StatusCode::TOO_MANY_REQUESTS, &headers),
+            refused(StatusCode::TOO_MANY_REQUESTS, &headers),
             Some(ForgeError::RateLimited)
         );
+        headers.insert(RETRY_AFTER, HeaderValue::from_static("60"));
+        assert_eq!(
+            refused(StatusCode::FORBIDDEN, &headers),
+            Some(ForgeError::RateLimited),
+            "GitHub's secondary rate limit"
+        );
+        headers.clear();
         headers.insert("x-ratelimit-remaining", HeaderValue::from_static("0"));
         assert_eq!(
-            refusal(StatusCode::FORBIDDEN, &headers),
+            refused(StatusCode::FORBIDDEN, &headers),
             Some(ForgeError::RateLimited)
         );
         assert_eq!(
-            refusal(StatusCode::NOT_FOUND, &headers),
+            refused(StatusCode::NOT_FOUND, &headers),
             Some(ForgeError::NotFound)
         );
         assert_eq!(
-            refusal(StatusCode::BAD_GATEWAY, &headers),
-            Some(ForgeError::Status(502))
+            refused(StatusCode::BAD_GATEWAY, &headers),
+            Some(ForgeError::Status {
+                code: 502,
+                message: None
+            })
         );
+        let error = refusal(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &headers,
+            br#"{"message":"Validation Failed\n  twice","errors":[]}"#,
+        )
+        .expect("an error");
+        assert_eq!(error.to_string(), "HTTP 422: Validation Failed twice");
+        let long = format!(r#"{{"error":"{}"}}"#, "x".repeat(500));
+        let error = refusal(StatusCode::BAD_REQUEST, &headers, long.as_bytes()).expect("error");
+        assert!(error.to_string().chars().count() <= "HTTP 400: ".len() + 201);
+    }
+
+    #[test]
+    fn api_urls_are_checked_at_start() {
+        for bad in ["api.github.com", "ftp://example.com/api", "mailto:a@b"] {
+            let settings = ForgeSettings {
+                github_api: Some(bad.to_owned()),
+                ..ForgeSettings::default()
+            };
+            let error = ForgeClient::new(settings).expect_err(bad);
+            assert!(error.contains("GitHub API URL"), "{error}");
+        }
+        let settings = ForgeSettings {
+            gitlab_api: Some("https://git.acme.corp/api/v4".to_owned()),
+            ..ForgeSettings::default()
+        };
+        assert!(ForgeClient::new(settings).is_ok());
+        let settings = ForgeSettings {
+            gitlab_token: Secret::new("glpat-a\nb"),
+            ..ForgeSettings::default()
+        };
+        let error = ForgeClient::new(settings).expect_err("a line break");
+        assert_eq!(
+            error,
+            "GITLAB_TOKEN holds characters an HTTP header cannot carry"
+        );
+        let client = ForgeClient::new(ForgeSettings {
+            github_token: Secret::new("ghp_secret"),
+            ..ForgeSettings::default()
+        })
+        .expect("client");
+        assert!(!format!("{client:?}").contains("ghp_secret"));
     }
 
     #[test]
