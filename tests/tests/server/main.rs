@@ -10,6 +10,7 @@ mod eidoverse_visit;
 mod http_apps;
 mod http_auth;
 mod http_cos_ledger;
+mod http_cos_providers;
 mod http_docs;
 mod http_feeds_calendar;
 mod http_health_goals_journal;
