@@ -70,6 +70,7 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
             options.watch_processes.clone(),
         ))
         .state(domains::apps::RemoteCache::default())
+        .state(domains::mind::turn::wake::Wakes::default())
         .context_tools(domains::agent_context::PortosContext::default())
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)

@@ -87,15 +87,15 @@ fn voice_mcp_lists_the_23_voice_tools_in_contract_order() {
 #[test]
 fn every_scope_has_the_contract_count() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // BEHAVIOUR §0.1 and §2.7: voice 23, agent and ui 32 (the mind-only
-    // family is not built, so mind and all are 32 too). Reads: 13 of the 22,
-    // eidoverse status/chat/destinations, user-actions.query.
+    // BEHAVIOUR §0.1 and §2.7: voice 23, agent and ui 32; mind and all add
+    // the mind-only family built so far (cos.create-task). Reads: 13 of the
+    // 22, eidoverse status/chat/destinations, user-actions.query.
     for (scope, total, read, write) in [
         ("voice", 23, 14, 9),
         ("agent", 32, 17, 15),
         ("ui", 32, 17, 15),
-        ("mind", 32, 17, 15),
-        ("all", 32, 17, 15),
+        ("mind", 33, 17, 16),
+        ("all", 33, 17, 16),
     ] {
         let catalog = dump_json(dir.path(), &["--scope", scope]);
         assert_eq!(catalog["stats"]["total"], total, "{scope}");
@@ -110,7 +110,7 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 32);
+    assert_eq!(catalog["stats"]["total"], 33);
 }
 
 #[test]

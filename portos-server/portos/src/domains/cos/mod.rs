@@ -6,6 +6,7 @@
 //! user-actions ledger in the same transaction.
 
 pub mod dispatch;
+pub mod mind_task;
 pub mod model;
 pub mod providers;
 mod routes;

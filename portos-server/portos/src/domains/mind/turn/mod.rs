@@ -6,3 +6,4 @@ pub mod budget;
 pub mod preview;
 pub mod provider;
 pub mod request_id;
+pub mod wake;
