@@ -19,4 +19,6 @@ mod http_tools;
 mod http_weather_processes_catalog;
 mod mcp_http;
 mod mcp_stdio;
+mod mind_turns;
+mod scripted_model;
 mod socket_events;

@@ -5,3 +5,4 @@ pub mod settings;
 pub mod turn;
 
 pub use settings::{MindSettings, MindSettingsInput};
+pub use turn::ModelOptions;
