@@ -11,12 +11,13 @@ use super::providers::Effort;
 /// How the pull request of an implementation task lands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+// Variants without doc comments: the schema stays a plain `enum`.
 pub enum PrCompletion {
-    /// A person reviews, then it is merged.
+    // A person reviews, then it is merged.
     ReviewThenMerge,
-    /// Merged as soon as its checks pass.
+    // Merged as soon as its checks pass.
     MergeOnGreen,
-    /// Opened and left for a person.
+    // Opened and left for a person.
     LeaveOpen,
 }
 
@@ -39,9 +40,9 @@ pub enum ReadinessCheck {
     Dependencies,
     Engines,
     Submodules,
-    /// The forge's own checks (CI) on the pull request.
+    // The forge's own checks (CI) on the pull request.
     Forge,
-    /// Reviewers requested on the forge.
+    // Reviewers requested on the forge.
     Reviewers,
 }
 

@@ -20,7 +20,8 @@ pub const MAX_REQUIRED_VALIDATION: usize = 5;
 /// The refusal of an implementation task without a landing policy.
 pub const PR_COMPLETION_REQUIRED: &str = "Implementation tasks require a PR completion policy";
 
-/// What the model sends (the schema's source).
+// What the model sends: the schema's source. (No doc comment: it would
+// become the schema's description.)
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateTaskInput {
@@ -39,8 +40,7 @@ pub struct CreateTaskInput {
     /// An enabled CLI or TUI coding provider (1..100 characters).
     #[schemars(length(min = 1, max = 100), regex(pattern = r"\S"))]
     pub provider_id: String,
-    /// One of the provider's models, or "" for its default (at most 200
-    /// characters). Required.
+    /// One of the provider's models, or "" for its default (at most 200 characters). Required.
     #[schemars(length(max = 200))]
     pub model: String,
     /// "" (the provider's default) or an effort level the provider supports.
@@ -58,8 +58,8 @@ pub struct CreateTaskInput {
     pub required_validation: Option<Vec<ReadinessCheck>>,
 }
 
-/// The arguments, normalized: what the adapter gets and the fingerprint
-/// (and so the task id) covers.
+// The arguments, normalized: what the adapter gets and the fingerprint (and
+// so the task id) covers. Its schema is the wire form's.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(try_from = "CreateTaskInput", into = "CreateTaskInput")]
 pub struct CreateTaskArgs {
