@@ -1,16 +1,19 @@
 //! The command line of a server built on the runtime: serve (the default),
 //! or dump a document and exit without binding a port. Every `--dump-*`
 //! flag prints exactly the body the matching HTTP endpoint serves. An
-//! application adds its own flags and file keys through [`Application`].
+//! application adds its own flags, file keys and one-shot jobs through
+//! [`Application`].
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::process::ExitCode;
 
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser};
 use portos_core::{CatalogFormat, CatalogQuery, CatalogScope};
 
 use crate::api_access::ApiAccess;
+use crate::app::App;
 use crate::builder::ServerBuilder;
 use crate::config::{Config, FileConfig};
 use crate::store::Store;
@@ -37,7 +40,21 @@ pub trait Application {
         flags: &Self::Flags,
         file: Self::FileKeys,
     ) -> Result<ServerBuilder, String>;
+
+    /// A one-shot job the application's flags ask for, run on the built
+    /// server instead of serving it; `None` (the default): do what the
+    /// runtime's flags say. Put the flag in the `dump` group
+    /// (`#[arg(long, group = "dump")]`) so it excludes the other one-shot
+    /// flags.
+    fn command(flags: &Self::Flags) -> Option<Command> {
+        let _ = flags;
+        None
+    }
 }
+
+/// An application's one-shot job: it gets the built server (store open and
+/// migrated, registry built, no port bound) and says how the process exits.
+pub type Command = Box<dyn FnOnce(App) -> Pin<Box<dyn Future<Output = ExitCode> + Send>> + Send>;
 
 /// The runtime's command line and the application's flags.
 #[derive(Debug, Parser)]
@@ -155,7 +172,38 @@ pub fn main<A: Application>() -> ExitCode {
         Ok(builder) => builder,
         Err(message) => return fail(&message, ExitCode::from(2)),
     };
+    if let Some(command) = A::command(&cli.application) {
+        return run_command(builder, command);
+    }
     run(&cli.runtime, builder)
+}
+
+/// Builds the server and runs an application's one-shot job on it.
+fn run_command(builder: ServerBuilder, command: Command) -> ExitCode {
+    serve::init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            return fail(
+                &format!("cannot start the runtime: {error}"),
+                ExitCode::FAILURE,
+            );
+        }
+    };
+    runtime.block_on(async move {
+        let app = match builder.build() {
+            Ok(app) => app,
+            Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
+        };
+        let registry = app.registry.clone();
+        let code = command(app).await;
+        // Tell any adapter still running that the process is ending.
+        registry.shutdown_token().cancel();
+        code
+    })
 }
 
 fn resolve<A: Application>(cli: &Cli<A::Flags>) -> Result<ServerBuilder, String> {

@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 portos_core::link_tools!(portos_extra_tools);
@@ -36,6 +36,8 @@ pub struct ServerProcess {
     child: Child,
     pub base_url: String,
     pub data_dir: tempfile::TempDir,
+    /// Every line the server wrote to stderr (its log) so far.
+    log: Arc<Mutex<Vec<String>>>,
 }
 
 impl ServerProcess {
@@ -70,6 +72,8 @@ impl ServerProcess {
             .expect("portos starts");
         let stderr = child.stderr.take().expect("stderr is piped");
         let (sender, receiver) = mpsc::channel();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let kept = log.clone();
         std::thread::spawn(move || {
             let mut sent = false;
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
@@ -78,6 +82,9 @@ impl ServerProcess {
                     let _ = sender.send(url);
                     sent = true;
                 }
+                kept.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(line);
             }
         });
         let base_url = receiver
@@ -87,11 +94,20 @@ impl ServerProcess {
             child,
             base_url,
             data_dir,
+            log,
         }
     }
 
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base_url, path)
+    }
+
+    /// What the server has written to stderr so far (with `RUST_LOG=info`).
+    pub fn stderr(&self) -> String {
+        self.log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .join("\n")
     }
 
     /// Kills the process without letting it shut down (a crash).

@@ -35,6 +35,9 @@ pub struct Options {
     /// The GitHub and GitLab APIs and tokens `issues.list` and
     /// `issues.file` use (default: the public APIs, no tokens).
     pub forge: domains::forge::ForgeSettings,
+    /// The Persistent Mind's model (an OpenAI-compatible endpoint); `None`:
+    /// turns are refused until one is configured.
+    pub mind_model: Option<domains::mind::turn::provider::ProviderConfig>,
 }
 
 impl Default for Options {
@@ -43,6 +46,7 @@ impl Default for Options {
             weather_url: DEFAULT_WEATHER_URL.to_owned(),
             watch_processes: Vec::new(),
             forge: domains::forge::ForgeSettings::default(),
+            mind_model: None,
         }
     }
 }
@@ -70,6 +74,13 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
     })?;
     let forge =
         domains::forge::ForgeClient::new(options.forge.clone()).map_err(StartError::Application)?;
+    let mind_client = shared::outbound::client_builder()
+        .build()
+        .map_err(|error| {
+            StartError::Application(format!(
+                "cannot build the Persistent Mind's HTTP client: {error}"
+            ))
+        })?;
     let mut builder = builder
         .state(weather)
         .state(forge)
@@ -77,6 +88,11 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
             options.watch_processes.clone(),
         ))
         .state(domains::apps::RemoteCache::default())
+        .state(domains::mind::turn::wake::Wakes::default())
+        .state(domains::mind::turn::MindModel::new(
+            options.mind_model.clone(),
+            mind_client,
+        ))
         .context_tools(domains::agent_context::PortosContext::default())
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)
@@ -136,6 +152,35 @@ pub struct Flags {
     /// remote). The token is read from GITLAB_TOKEN only.
     #[arg(long, env = "PORTOS_GITLAB_API_URL", value_name = "URL")]
     pub gitlab_api_url: Option<String>,
+    /// The Persistent Mind's model endpoint: the base URL of an
+    /// OpenAI-compatible chat-completions API, e.g. http://127.0.0.1:8080/v1
+    /// (llama.cpp), http://127.0.0.1:11434/v1 (Ollama), https://api.openai.com/v1.
+    #[arg(long, env = "PORTOS_MIND_PROVIDER_URL", value_name = "URL")]
+    pub mind_provider_url: Option<String>,
+
+    /// The model the Persistent Mind asks (required with --mind-provider-url).
+    #[arg(long, env = "PORTOS_MIND_MODEL", value_name = "NAME")]
+    pub mind_model: Option<String>,
+
+    /// Seconds to wait for each answer of the model (default 120, at most 600).
+    #[arg(long, env = "PORTOS_MIND_TIMEOUT", value_name = "SECONDS")]
+    pub mind_timeout: Option<u64>,
+
+    /// The model provider's API key. From the environment only: a flag
+    /// would show in the process list.
+    #[arg(
+        long = "mind-api-key-from-env",
+        hide = true,
+        env = "PORTOS_MIND_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
+    pub mind_api_key: Option<domains::mind::turn::config::ApiKey>,
+
+    /// Run one Persistent Mind turn with this prompt ("" for a self-directed
+    /// wake), print the stored turn as JSON and exit (0 completed, 1 failed).
+    #[arg(long, group = "dump", value_name = "PROMPT")]
+    pub mind_turn: Option<String>,
 }
 
 /// PortOS's keys of the TOML file.
@@ -146,6 +191,9 @@ pub struct FileKeys {
     pub watch_processes: Option<Vec<String>>,
     pub github_api_url: Option<String>,
     pub gitlab_api_url: Option<String>,
+    pub mind_provider_url: Option<String>,
+    pub mind_model: Option<String>,
+    pub mind_timeout: Option<u64>,
 }
 
 impl Application for Portos {
@@ -157,6 +205,13 @@ impl Application for Portos {
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
 
     fn builder(config: Config, flags: &Flags, file: FileKeys) -> Result<ServerBuilder, String> {
+        let mind_model = domains::mind::ModelOptions {
+            provider_url: flags.mind_provider_url.clone().or(file.mind_provider_url),
+            model: flags.mind_model.clone().or(file.mind_model),
+            api_key: flags.mind_api_key.clone().map(|key| key.0),
+            timeout_secs: flags.mind_timeout.or(file.mind_timeout),
+        }
+        .resolve()?;
         let options = Options {
             weather_url: flags
                 .weather_url
@@ -165,8 +220,16 @@ impl Application for Portos {
                 .unwrap_or_else(|| DEFAULT_WEATHER_URL.to_owned()),
             watch_processes: watch_list(&flags.watch_processes, file.watch_processes),
             forge: forge_settings(flags, file.github_api_url, file.gitlab_api_url),
+            mind_model,
         };
         builder(config, &options).map_err(|error| error.to_string())
+    }
+
+    fn command(flags: &Flags) -> Option<portos_server::cli::Command> {
+        flags
+            .mind_turn
+            .clone()
+            .map(domains::mind::turn::command::mind_turn)
     }
 }
 

@@ -119,6 +119,24 @@ impl<T: JsonSchema> RouteOutput for Created<T> {
     }
 }
 
+/// `202 Accepted` with the accepted work as JSON, as it stands (work that
+/// goes on after the answer: the body says how far it got).
+#[derive(Debug)]
+pub struct Accepted<T>(pub T);
+
+impl<T: serde::Serialize> IntoResponse for Accepted<T> {
+    fn into_response(self) -> Response {
+        (StatusCode::ACCEPTED, Json(self.0)).into_response()
+    }
+}
+
+impl<T: JsonSchema> RouteOutput for Accepted<T> {
+    fn describe(io: &mut RouteIo) {
+        io.response = Some(schema_of::<T>());
+        io.success_status = 202;
+    }
+}
+
 /// `204 No Content`.
 #[derive(Clone, Copy, Debug)]
 pub struct NoContent;

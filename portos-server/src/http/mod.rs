@@ -1,6 +1,6 @@
 //! The runtime's HTTP surface, one module per endpoint family, and the
 //! pieces an application's routes use: the typed extractors [`Body`] and
-//! [`Query`], the outputs [`Created`] and [`NoContent`], error enums derived
+//! [`Query`], the outputs [`Created`], [`Accepted`] and [`NoContent`], error enums derived
 //! with [`RouteErrors`], and [`ApiError`], the one error body.
 
 pub mod access;
@@ -26,7 +26,9 @@ use tower_http::trace::TraceLayer;
 
 pub use body::Body;
 pub use error::ApiError;
-pub use io::{Created, InputError, Invalid, NoContent, RouteErrors, RouteInput, RouteOutput};
+pub use io::{
+    Accepted, Created, InputError, Invalid, NoContent, RouteErrors, RouteInput, RouteOutput,
+};
 /// `#[derive(RouteErrors)]`: see [`RouteErrors`].
 pub use portos_macros::RouteErrors;
 pub use query::Query;

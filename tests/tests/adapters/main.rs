@@ -8,6 +8,7 @@ mod brain;
 mod calendar;
 mod catalog;
 mod cos;
+mod cos_create_task;
 mod eidoverse;
 mod feeds;
 mod goals;

@@ -9,7 +9,7 @@ use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
 /// A minimal polling client: enough protocol to prove the server's side.
-struct Polling<'a> {
+pub(crate) struct Polling<'a> {
     client: Client,
     server: &'a ServerProcess,
     sid: String,
@@ -18,7 +18,7 @@ struct Polling<'a> {
 }
 
 impl<'a> Polling<'a> {
-    async fn connect(server: &'a ServerProcess) -> Polling<'a> {
+    pub(crate) async fn connect(server: &'a ServerProcess) -> Polling<'a> {
         let client = portos_tests::http_client_builder()
             // Longer than the ping interval (25 s): an idle long-poll ends with a ping.
             .timeout(Duration::from_secs(35))
@@ -65,7 +65,7 @@ impl<'a> Polling<'a> {
         ))
     }
 
-    async fn send(&self, packet: &str) {
+    pub(crate) async fn send(&self, packet: &str) {
         let response = self
             .client
             .post(self.url())
@@ -91,7 +91,7 @@ impl<'a> Polling<'a> {
     }
 
     /// Polls until an EVENT packet named `event` arrives; returns its data.
-    async fn expect_event(&self, event: &str) -> Value {
+    pub(crate) async fn expect_event(&self, event: &str) -> Value {
         for _ in 0..10 {
             if self.pending.borrow().is_empty() {
                 let batch = self.receive().await;

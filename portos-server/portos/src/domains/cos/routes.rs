@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::shared::rest::Deleted;
 
+use super::dispatch::TaskDispatch;
 use super::model::{self, AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChanges, TaskFilter};
 use super::store::{self, RunUpdate, StartOutcome};
 use crate::app::App;
@@ -37,12 +38,15 @@ pub struct TaskList {
     pub tasks: Vec<Task>,
 }
 
-/// A task with its agent runs (running first).
+/// A task with its agent runs (running first), and what its coding agent
+/// is to do when the Persistent Mind queued it.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct TaskDetail {
     #[serde(flatten)]
     pub task: Task,
     pub agents: Vec<AgentRun>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dispatch: Option<TaskDispatch>,
 }
 
 /// Starting an agent on a task.
@@ -194,7 +198,12 @@ async fn read_task(
                 return Ok(None);
             };
             let agents = store::list_agents(connection, false, Some(&id))?;
-            Ok(Some(TaskDetail { task, agents }))
+            let dispatch = store::get_dispatch(connection, &id)?;
+            Ok(Some(TaskDetail {
+                task,
+                agents,
+                dispatch,
+            }))
         })
         .await?;
     detail.map(Json).ok_or(TaskMissing::NotFound)

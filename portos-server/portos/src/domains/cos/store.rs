@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::dispatch::{EffortChoice, PrCompletion, TaskDispatch};
 use super::model::{
     AgentOutcome, AgentRun, AgentStatus, NewTask, Origin, Priority, Task, TaskChanges, TaskFilter,
     TaskStatus,
@@ -19,7 +20,8 @@ use crate::ledger::{self, ActionType, Actor, NewAction};
 use crate::store::StoreError;
 
 portos_server::store_schema!(
-    /// CoS tasks and their agent runs.
+    /// CoS tasks, their agent runs, and what a coding agent is to do for a
+    /// task the Persistent Mind queued.
     COS = Schema {
         component: "cos",
         migrations: &["
@@ -48,6 +50,18 @@ portos_server::store_schema!(
             CREATE INDEX IF NOT EXISTS cos_agent_runs_running
                 ON cos_agent_runs (finished_at_ms, started_at_ms);
             CREATE INDEX IF NOT EXISTS cos_agent_runs_task ON cos_agent_runs (task_id);
+        ", "
+            CREATE TABLE IF NOT EXISTS cos_task_dispatch (
+                task_id             TEXT PRIMARY KEY REFERENCES cos_tasks (id) ON DELETE CASCADE,
+                prompt              TEXT NOT NULL,
+                provider_id         TEXT NOT NULL,
+                model               TEXT NOT NULL,
+                effort              TEXT NOT NULL,
+                plan_only           INTEGER NOT NULL CHECK (plan_only IN (0, 1)),
+                pr_completion       TEXT,
+                required_validation TEXT NOT NULL,
+                wake_id             TEXT NOT NULL
+            );
         "],
     }
 );
@@ -141,19 +155,7 @@ pub fn create_task(
         updated_at: local_time(now),
     };
     let transaction = connection.transaction()?;
-    transaction.execute(
-        "INSERT INTO cos_tasks (id, description, app, status, priority, created_at, updated_at, seq)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(seq), 0) + 1 FROM cos_tasks))",
-        params![
-            task.id,
-            task.description,
-            task.app,
-            task.status.as_str(),
-            task.priority.as_str(),
-            task.created_at,
-            task.updated_at
-        ],
-    )?;
+    insert_task(&transaction, &task)?;
     ledger::record(
         &transaction,
         &action(
@@ -170,6 +172,140 @@ pub fn create_task(
     )?;
     transaction.commit()?;
     Ok(task)
+}
+
+fn insert_task(connection: &Connection, task: &Task) -> Result<(), StoreError> {
+    connection.execute(
+        "INSERT INTO cos_tasks (id, description, app, status, priority, created_at, updated_at, seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, (SELECT COALESCE(MAX(seq), 0) + 1 FROM cos_tasks))",
+        params![
+            task.id,
+            task.description,
+            task.app,
+            task.status.as_str(),
+            task.priority.as_str(),
+            task.created_at,
+            task.updated_at
+        ],
+    )?;
+    Ok(())
+}
+
+/// What queueing a task with a known id came to.
+#[derive(Debug)]
+pub struct Queued {
+    pub task: Task,
+    /// The id was queued before (a replay): nothing was written.
+    pub duplicate: bool,
+}
+
+/// Queues a pending task under `id` with its coding agent's instructions
+/// and records `cos.task.create`, unless a task with that id exists (then
+/// it is answered as a duplicate and nothing changes).
+pub fn queue_dispatched_task(
+    connection: &mut Connection,
+    id: &str,
+    input: &NewTask,
+    dispatch: &TaskDispatch,
+    now: &ZonedDateTime,
+    origin: &Origin,
+) -> Result<Queued, StoreError> {
+    let transaction = connection.transaction()?;
+    if let Some(task) = get_task(&transaction, id)? {
+        return Ok(Queued {
+            task,
+            duplicate: true,
+        });
+    }
+    let task = Task {
+        id: id.to_owned(),
+        description: input.description.clone(),
+        app: input.app.clone(),
+        status: TaskStatus::Pending,
+        priority: input.priority.unwrap_or_default(),
+        created_at: local_time(now),
+        updated_at: local_time(now),
+    };
+    insert_task(&transaction, &task)?;
+    let checks: Vec<&str> = dispatch
+        .required_validation
+        .iter()
+        .map(|check| check.as_str())
+        .collect();
+    transaction.execute(
+        "INSERT INTO cos_task_dispatch (task_id, prompt, provider_id, model, effort, plan_only,
+                pr_completion, required_validation, wake_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            task.id,
+            dispatch.prompt,
+            dispatch.provider_id,
+            dispatch.model,
+            dispatch.effort.as_str(),
+            dispatch.plan_only,
+            dispatch.pr_completion.map(PrCompletion::as_str),
+            json!(checks).to_string(),
+            dispatch.wake_id,
+        ],
+    )?;
+    ledger::record(
+        &transaction,
+        &action(
+            ActionType::CosTaskCreate,
+            origin,
+            format!("Queued task \"{}\"", task.description),
+            &task,
+        )
+        // The prompt stays in the task: the ledger says who asked for what.
+        .payload(json!({
+            "app": task.app,
+            "status": task.status,
+            "priority": task.priority,
+            "providerId": dispatch.provider_id,
+            "model": dispatch.model,
+            "effort": dispatch.effort,
+            "planOnly": dispatch.plan_only,
+            "prCompletion": dispatch.pr_completion,
+            "requiredValidation": checks,
+            "wakeId": dispatch.wake_id,
+        })),
+    )?;
+    transaction.commit()?;
+    Ok(Queued {
+        task,
+        duplicate: false,
+    })
+}
+
+/// The coding agent's instructions of a task, if the Mind queued it.
+pub fn get_dispatch(
+    connection: &Connection,
+    task_id: &str,
+) -> Result<Option<TaskDispatch>, StoreError> {
+    Ok(connection
+        .prepare_cached(
+            "SELECT prompt, provider_id, model, effort, plan_only, pr_completion,
+                    required_validation, wake_id
+             FROM cos_task_dispatch WHERE task_id = ?1",
+        )?
+        .query_row([task_id], |row| {
+            let effort: String = row.get(3)?;
+            let pr_completion: Option<String> = row.get(5)?;
+            let checks: String = row.get(6)?;
+            Ok(TaskDispatch {
+                prompt: row.get(0)?,
+                provider_id: row.get(1)?,
+                model: row.get(2)?,
+                // Written by this module from the same enums.
+                effort: EffortChoice::parse(&effort).unwrap_or_default(),
+                plan_only: row.get(4)?,
+                pr_completion: pr_completion
+                    .and_then(|text| serde_json::from_value(Value::String(text)).ok()),
+                required_validation: serde_json::from_str(&checks).unwrap_or_default(),
+                wake_id: row.get(7)?,
+            })
+        })
+        .optional()?)
 }
 
 /// Applies a checked change (see [`TaskChanges::checked`]) and records

@@ -20,3 +20,4 @@ pub mod tools;
 pub mod turn;
 
 pub use settings::{MindSettings, MindSettingsInput};
+pub use turn::ModelOptions;

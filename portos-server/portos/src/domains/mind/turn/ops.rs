@@ -1,0 +1,108 @@
+//! Starting a turn, for the REST route and the command line alike: one at
+//! a time, stored as running before the model is asked, then run on a
+//! task of its own (a client that goes away does not stop it).
+
+use portos_server::app::{App, NoSuchState};
+use portos_server::store::StoreError;
+use tokio::task::JoinHandle;
+
+use super::config::MindModel;
+use super::events::TurnStarted;
+use super::record::TurnRecord;
+use super::run::{self, TurnDeps, WAKE_PROMPT};
+use super::store;
+use super::wake::Wakes;
+
+pub const PROMPT_MAX_CHARS: usize = 12_000;
+
+/// Why no turn was started.
+#[derive(Debug, thiserror::Error)]
+pub enum StartRefusal {
+    #[error("{0}")]
+    Invalid(String),
+    #[error(
+        "The Persistent Mind has no model: start the server with --mind-provider-url and --mind-model"
+    )]
+    NotConfigured,
+    /// The id of the turn running now.
+    #[error("A Persistent Mind turn is running ({0}); wait for it to finish")]
+    Busy(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    State(#[from] NoSuchState),
+}
+
+/// A started turn: its id, and its stored record when it ends.
+#[derive(Debug)]
+pub struct Started {
+    pub id: String,
+    pub done: JoinHandle<TurnRecord>,
+}
+
+/// The prompt of a turn: trimmed, at most 12,000 characters; none or blank
+/// is a self-directed wake.
+pub fn prompt(raw: Option<&str>) -> Result<String, String> {
+    let text = raw.map(str::trim).unwrap_or_default();
+    if text.is_empty() {
+        return Ok(WAKE_PROMPT.to_owned());
+    }
+    let count = text.chars().count();
+    if count > PROMPT_MAX_CHARS {
+        return Err(format!(
+            "prompt must be at most {PROMPT_MAX_CHARS} characters (got {count})"
+        ));
+    }
+    Ok(text.to_owned())
+}
+
+/// Stores a new turn as running and starts it.
+pub async fn start(app: &App, raw_prompt: Option<&str>) -> Result<Started, StartRefusal> {
+    let prompt = prompt(raw_prompt).map_err(StartRefusal::Invalid)?;
+    let model = app.state::<MindModel>()?;
+    let provider = model
+        .provider()
+        .cloned()
+        .ok_or(StartRefusal::NotConfigured)?;
+    let id = uuid::Uuid::new_v4().to_string();
+    let running = model.claim(&id).map_err(StartRefusal::Busy)?;
+    let turn = TurnRecord::start(id.clone(), prompt, provider.model.clone());
+    let stored = turn.clone();
+    app.store
+        .run(move |connection| store::insert(connection, &stored))
+        .await?;
+    app.events
+        .emit(&TurnStarted {
+            turn_id: id.clone(),
+            model: provider.model.clone(),
+        })
+        .await;
+    let deps = TurnDeps {
+        registry: app.registry.clone(),
+        catalogs: app.catalogs.clone(),
+        store: app.store.clone(),
+        events: app.events.clone(),
+        wakes: app.state::<Wakes>()?.clone(),
+        client: model.client().clone(),
+        provider,
+    };
+    let done = tokio::spawn(async move {
+        // The slot is held until the turn is stored as ended.
+        let _running = running;
+        run::run(&deps, turn).await
+    });
+    Ok(Started { id, done })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts() {
+        assert_eq!(prompt(None).as_deref(), Ok(WAKE_PROMPT));
+        assert_eq!(prompt(Some("  ")).as_deref(), Ok(WAKE_PROMPT));
+        assert_eq!(prompt(Some(" Plan my day ")).as_deref(), Ok("Plan my day"));
+        assert!(prompt(Some(&"x".repeat(12_001))).is_err());
+    }
+}

@@ -1,0 +1,246 @@
+//! The turn loop (BEHAVIOUR §6.2): up to 4 rounds with the model. Each
+//! round offers the mind catalog for the grants stored at that moment;
+//! each call the model asks for is charged to the turn's budgets and then
+//! run through the registry as `mind`, with the grants read again just
+//! before it and its derived requestId, one call at a time so calls made
+//! together cannot overspend. What the model is shown of each result is
+//! capped at 4,000 characters. A provider that is down, slow or answers
+//! nonsense ends the turn `failed`, with the reason; the turn is saved
+//! after every call.
+
+use std::sync::Arc;
+
+use portos_core::{Authority, Capabilities, Catalogs, Registry, ToolCall, ToolState};
+use portos_server::events::Events;
+use portos_server::settings::{self, MIND_CAPABILITIES};
+use portos_server::store::Store;
+use serde_json::{Value, json};
+
+use super::budget::{BUDGET_EXHAUSTED, MAX_ROUNDS, TurnBudget};
+use super::events::{TurnCallFinished, TurnFinished};
+use super::offer::offered_tools;
+use super::preview::result_preview;
+use super::provider::{self, ProviderConfig, RequestedCall};
+use super::record::{CallState, TurnCall, TurnRecord, TurnState};
+use super::request_id::call_request_id;
+use super::store;
+use super::wake::Wakes;
+use crate::domains::mind::MindSettings;
+
+/// Who the Mind is told it is, and its limits.
+pub const SYSTEM_PROMPT: &str = "You are the PortOS Persistent Mind, the user's chief of staff. \
+Use the PortOS tools you are offered to look things up and to act for the user; tools you are \
+not granted are not offered. One turn runs at most 5 tool calls and queues at most 5 tasks \
+(cos_create_task); calls past that are not executed. When you are done, say in a few sentences \
+what you found and did.";
+
+/// The prompt of a wake nobody worded.
+pub const WAKE_PROMPT: &str =
+    "A self-directed wake: look at what needs attention in PortOS and act within your grants.";
+
+/// What a turn works with.
+#[derive(Clone, Debug)]
+pub struct TurnDeps {
+    pub registry: Arc<Registry>,
+    pub catalogs: Arc<Catalogs>,
+    pub store: Store,
+    pub events: Events,
+    pub wakes: Wakes,
+    pub client: reqwest::Client,
+    pub provider: ProviderConfig,
+}
+
+/// Runs `turn` (already stored as running) to its end and stores it.
+pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
+    turn.messages = vec![
+        json!({ "role": "system", "content": SYSTEM_PROMPT }),
+        json!({ "role": "user", "content": turn.prompt }),
+    ];
+    let mut budget = TurnBudget::default();
+    let mut told_exhausted = false;
+    for round in 1..=MAX_ROUNDS {
+        turn.rounds = round;
+        let tools = offered_tools(&deps.catalogs, live_grants(&deps.store).await, &budget);
+        let reply = match provider::chat(&deps.client, &deps.provider, &turn.messages, &tools).await
+        {
+            Ok(reply) => reply,
+            Err(error) => {
+                turn.finish(TurnState::Failed, Some(redacted(deps, &error.to_string())));
+                break;
+            }
+        };
+        // Sent back next round as the provider sent it (its call ids
+        // included); some servers leave out the role.
+        let mut said = reply.message.clone();
+        if said.get("role").is_none() {
+            said["role"] = json!("assistant");
+        }
+        turn.messages.push(said);
+        turn.answer = reply.content.filter(|text| !text.trim().is_empty());
+        if reply.calls.is_empty() {
+            turn.finish(TurnState::Completed, None);
+            break;
+        }
+        for (index, call) in reply.calls.iter().enumerate() {
+            let (record, shown) = run_call(deps, &turn.id, round, call, &mut budget).await;
+            turn.messages.push(json!({
+                "role": "tool",
+                "tool_call_id": call.id.clone().unwrap_or_else(|| format!("call_{round}_{index}")),
+                "content": shown,
+            }));
+            turn.budget = budget.into();
+            let finished = TurnCallFinished {
+                turn_id: turn.id.clone(),
+                round,
+                name: record.name.clone(),
+                request_id: record.request_id.clone(),
+                state: record.state,
+                budget: turn.budget,
+            };
+            turn.calls.push(record);
+            save(deps, &turn).await;
+            deps.events.emit(&finished).await;
+        }
+        if budget.calls_exhausted() && !told_exhausted {
+            turn.messages
+                .push(json!({ "role": "user", "content": BUDGET_EXHAUSTED }));
+            told_exhausted = true;
+        }
+    }
+    if turn.state == TurnState::Running {
+        // The last round still asked for calls: they ran, and the model has
+        // no round left to answer in.
+        turn.finish(TurnState::Completed, None);
+    }
+    save(deps, &turn).await;
+    deps.events
+        .emit(&TurnFinished {
+            turn_id: turn.id.clone(),
+            state: turn.state,
+            error: turn.error.clone(),
+            rounds: turn.rounds,
+            budget: turn.budget,
+        })
+        .await;
+    turn
+}
+
+/// One call: resolved, charged, run; what is kept of it and what the model
+/// is shown.
+async fn run_call(
+    deps: &TurnDeps,
+    turn_id: &str,
+    round: usize,
+    call: &RequestedCall,
+    budget: &mut TurnBudget,
+) -> (TurnCall, String) {
+    let skipped = |name: &str, code: &str, error: &str| {
+        let shown = json!({ "ok": false, "code": code, "error": error }).to_string();
+        let record = TurnCall {
+            round,
+            name: name.to_owned(),
+            requested_as: call.name.clone(),
+            request_id: None,
+            state: CallState::Skipped,
+            duplicate: false,
+            outcome: shown.clone(),
+        };
+        (record, shown)
+    };
+    // The model names tools by their provider names (`goals_list`); the
+    // registry knows those, the canonical names and the aliases.
+    let Some(tool) = deps.registry.resolve(&call.name) else {
+        return skipped(
+            &call.name,
+            "TOOL_NOT_FOUND",
+            &format!("Unknown tool '{}'", call.name),
+        );
+    };
+    let name = tool.name();
+    let arguments = match &call.arguments {
+        Ok(arguments) => arguments.clone(),
+        Err(why) => {
+            return skipped(
+                name,
+                "TOOL_VALIDATION_ERROR",
+                &format!("Invalid arguments for '{name}': {why}"),
+            );
+        }
+    };
+    if let Err(refusal) = budget.charge(name) {
+        return skipped(name, "TOOL_BUDGET_EXHAUSTED", refusal);
+    }
+    let request_id = call_request_id(turn_id, call.id.as_deref(), name, &arguments);
+    // Read just before the call: a grant revoked since the round began
+    // stops this call.
+    let authority = Authority::mind(live_grants(&deps.store).await);
+    let outcome = {
+        let _in_turn = deps.wakes.enter(&request_id, turn_id);
+        deps.registry
+            .call(&authority, ToolCall::new(&request_id, name, arguments))
+            .await
+    };
+    let (state, duplicate, envelope) = match outcome {
+        Ok(result) => {
+            let state = match result.state {
+                ToolState::Completed => CallState::Completed,
+                ToolState::Failed => CallState::Failed,
+            };
+            let envelope = serde_json::to_value(&result).unwrap_or(Value::Null);
+            (state, result.duplicate, envelope)
+        }
+        Err(refusal) => (
+            CallState::Refused,
+            false,
+            json!({ "ok": false, "code": refusal.code.as_str(), "error": refusal.message }),
+        ),
+    };
+    let shown = result_preview(&envelope);
+    let record = TurnCall {
+        round,
+        name: name.to_owned(),
+        requested_as: call.name.clone(),
+        request_id: Some(request_id),
+        state,
+        duplicate,
+        outcome: shown.clone(),
+    };
+    (record, shown)
+}
+
+/// The Mind's grants as stored now; none when the store cannot say.
+async fn live_grants(store: &Store) -> Capabilities {
+    let read = store
+        .run(|connection| {
+            Ok(MindSettings::from_stored(
+                settings::get_json(connection, MIND_CAPABILITIES)?.as_ref(),
+            ))
+        })
+        .await;
+    match read {
+        Ok(settings) => settings.capabilities(),
+        Err(error) => {
+            tracing::warn!(%error, "cannot read the Persistent Mind's grants: the call runs with none");
+            Capabilities::NONE
+        }
+    }
+}
+
+async fn save(deps: &TurnDeps, turn: &TurnRecord) {
+    let snapshot = turn.clone();
+    if let Err(error) = deps
+        .store
+        .run(move |connection| store::save(connection, &snapshot))
+        .await
+    {
+        tracing::error!(turn = %turn.id, %error, "cannot save the Persistent Mind turn");
+    }
+}
+
+/// A provider's error text without the API key, should it echo it.
+fn redacted(deps: &TurnDeps, text: &str) -> String {
+    match deps.provider.api_key.as_deref() {
+        Some(key) if !key.is_empty() => text.replace(key, portos_server::redact::REDACTED),
+        _ => text.to_owned(),
+    }
+}
