@@ -15,11 +15,8 @@ mod http_cos_providers;
 mod http_docs;
 mod http_feeds_calendar;
 mod http_health_goals_journal;
-<<<<<<< HEAD
 mod http_mind;
-=======
 mod http_mind_self;
->>>>>>> i10-mind-self
 mod http_public;
 mod http_strict_bodies;
 mod http_tools;
