@@ -3,6 +3,7 @@
 //! Arguments that break the schema are a 400 `TOOL_VALIDATION_ERROR`; every
 //! refusal after that is a result `{ ok: false, error }` the Mind can read.
 
+use crate::domains::mind::turn::config::MindModel;
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -214,7 +215,7 @@ pub enum FileOutcome {
     side_effect = "write",
     idempotent = false,
     confirmation = "capability-grant",
-    state = [Store, RemoteCache, ForgeClient],
+    state = [Store, RemoteCache, ForgeClient, MindModel],
 )]
 pub async fn file(ctx: &ToolContext, args: FileArgs) -> Result<FileOutcome, AdapterError> {
     let target = match target(ctx, &args.app_id).await? {
@@ -226,10 +227,12 @@ pub async fn file(ctx: &ToolContext, args: FileArgs) -> Result<FileOutcome, Adap
         body: args.body.trim().to_owned(),
         tier: args.model,
         effort: args.effort,
-        // The Mind's own model is not stored anywhere in this server yet
-        // (the turn's provider settings are not persisted), so no
-        // `planner:` label is applied; BEHAVIOUR §8 makes it conditional.
-        planner: None,
+        // The Mind's own model, when one is configured (BEHAVIOUR §8: the
+        // `planner:` label only when it resolves).
+        planner: ctx
+            .state::<MindModel>()?
+            .provider()
+            .map(|provider| provider.model.clone()),
         categories: args.labels.unwrap_or_default(),
     };
     let client = ctx.state::<ForgeClient>()?;

@@ -13,7 +13,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::settings::{MindSettings, SCHEMA_VERSION};
-use crate::domains::apps;
+use crate::domains::cos::providers::CodingProvider;
+use crate::domains::{apps, cos};
 
 /// What the Mind may never do, whatever it is granted.
 pub const BOUNDARIES: [&str; 3] = [
@@ -128,8 +129,8 @@ pub struct TaskApp {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct TaskCatalog {
     pub apps: Vec<TaskApp>,
-    /// The coding providers tasks may name.
-    pub providers: Vec<Value>,
+    /// The coding providers tasks may name (enabled CLI and TUI agents).
+    pub providers: Vec<CodingProvider>,
 }
 
 /// `GET /api/cos/mind/tools`: the Mind's authority, not the generic catalog.
@@ -152,6 +153,10 @@ pub async fn tools_view(app: &App) -> Result<MindToolsView, StoreError> {
     let semantic_tools = semantic_tools(app, settings.capabilities());
     let task_catalog = if settings.create_tasks {
         let apps = apps::ops::runnable(&app.store).await?;
+        let providers = app
+            .store
+            .run(|connection| cos::providers::store::get(connection))
+            .await?;
         Some(TaskCatalog {
             apps: apps
                 .into_iter()
@@ -161,7 +166,11 @@ pub async fn tools_view(app: &App) -> Result<MindToolsView, StoreError> {
                     name: managed.name,
                 })
                 .collect(),
-            providers: Vec::new(),
+            providers: providers
+                .providers
+                .into_iter()
+                .filter(CodingProvider::takes_tasks)
+                .collect(),
         })
     } else {
         None
