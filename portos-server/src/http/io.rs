@@ -39,7 +39,7 @@ pub trait RouteInput {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not say what the route answers",
     label = "a #[portos_route] handler must return a type implementing `portos_server::http::RouteOutput`",
-    note = "return `Json<T>`, `Created<T>`, `NoContent` or `Response`, or `Result<_, E>` with `E: RouteErrors`; a status chosen at run time (`(StatusCode, Json<T>)`) cannot be documented"
+    note = "return `Json<T>`, `Created<T>`, `Accepted<T>`, `NoContent` or `Response`, or `Result<_, E>` with `E: RouteErrors`; a status chosen at run time (`(StatusCode, Json<T>)`) cannot be documented"
 )]
 pub trait RouteOutput {
     fn describe(io: &mut RouteIo);
