@@ -83,8 +83,17 @@ pub fn apply(connection: &mut Connection, schemas: &[Schema]) -> Result<(), Stor
     Ok(())
 }
 
-/// A read-only opener cannot migrate: it only refuses a newer schema.
+/// A read-only opener cannot migrate: it only refuses a newer schema (and a
+/// component declared twice, whose second list would never run).
 pub fn check_readable(connection: &Connection, schemas: &[Schema]) -> Result<(), StoreError> {
+    for (index, schema) in schemas.iter().enumerate() {
+        if schemas[..index]
+            .iter()
+            .any(|earlier| earlier.component == schema.component)
+        {
+            return Err(StoreError::DuplicateComponent(schema.component));
+        }
+    }
     for schema in schemas {
         let found = stored_version(connection, schema.component)?;
         if found > schema.version() {
@@ -148,5 +157,27 @@ mod tests {
         apply(&mut connection, &[ONE, TWO]).expect("both");
         apply(&mut connection, &[ONE]).expect("only one");
         assert_eq!(stored_version(&connection, "two").expect("version"), 1);
+    }
+
+    #[test]
+    fn a_component_declared_twice_is_refused_and_nothing_is_created() {
+        let mut connection = Connection::open_in_memory().expect("memory");
+        let again = Schema {
+            component: "one",
+            migrations: &["CREATE TABLE d (w INTEGER)"],
+        };
+        let refused = apply(&mut connection, &[ONE, TWO, again]);
+        assert!(
+            matches!(refused, Err(StoreError::DuplicateComponent("one"))),
+            "{refused:?}"
+        );
+        let tables: i64 = connection
+            .query_row(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
+                [],
+                |row| row.get(0),
+            )
+            .expect("count");
+        assert_eq!(tables, 0, "refused before anything ran");
     }
 }

@@ -104,6 +104,10 @@ pub enum StoreError {
     },
     #[error("the store worker stopped: {0}")]
     Worker(String),
+    #[error(
+        "two table declarations (`store_schema!`) name the component `{0}`: each component's migrations are one list, so give one of them another name"
+    )]
+    DuplicateComponent(&'static str),
 }
 
 /// A handle to the store; clones share one connection. Calls run on tokio's
