@@ -68,9 +68,8 @@ async fn capabilities_are_strict_versioned_and_all_off_by_default() {
     assert_eq!(saved["createTasks"], true);
     assert_eq!(saved["fileIssues"], false, "keys left out are off");
 
-    // The grant reaches the registry: cos.create-task is granted in the
-    // mind catalog only when it exists there; the catalog's `granted`
-    // count moves with createTasks either way.
+    // The grant reaches the registry: the mind catalog marks cos.create-task
+    // granted and the issue tools (fileIssues, left out) not.
     let (_, view) = send(client.get(server.url("/api/cos/mind/tools"))).await;
     assert_eq!(view["schemaVersion"], 10);
     assert_eq!(view["capabilities"], saved);
