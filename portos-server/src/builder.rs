@@ -236,7 +236,7 @@ impl ServerBuilder {
     /// The registry alone, over `store` (benchmarks, tests, the catalog
     /// dump), with the state a served registry has: a tool that declares
     /// `Events` builds here too, and its events reach no one.
-    pub fn build_registry(mut self, store: &Store) -> Result<Registry, StartError> {
+    pub fn build_registry(mut self, store: &Store) -> Result<Arc<Registry>, StartError> {
         let (_, events) = Events::new();
         let (registry, _) = self.registry_builder(store, events)?;
         Ok(registry.build()?)
@@ -246,7 +246,7 @@ impl ServerBuilder {
     pub fn build_catalogs(self, store: &Store) -> Result<Catalogs, StartError> {
         let intents = self.intents;
         let registry = self.build_registry(store)?;
-        Ok(Catalogs::new(Arc::new(registry), &intents)?)
+        Ok(Catalogs::new(registry, &intents)?)
     }
 
     /// The registry's state is the application's plus what the runtime
@@ -285,7 +285,7 @@ impl ServerBuilder {
         let (socket_layer, events) = Events::new();
         // Tools emit the application's events through the same handle.
         let (registry, clock) = self.registry_builder(&store, events.clone())?;
-        let registry = Arc::new(registry.on_result(events.tool_observer()).build()?);
+        let registry = registry.on_result(events.tool_observer()).build()?;
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
