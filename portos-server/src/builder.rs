@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use portos_core::catalog::IntentConfig;
 use portos_core::inventory::Classifier;
+use portos_core::registry::DynamicTools;
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
@@ -40,6 +41,7 @@ const PUBLIC_PREFIX: &str = "/api/public/";
 
 type StateFromStore = Box<dyn FnOnce(&Store, &mut StateMap) + Send>;
 type RegistryStep = Box<dyn FnOnce(RegistryBuilder) -> RegistryBuilder + Send>;
+type DynamicFromStore = Box<dyn FnOnce(&Store) -> Arc<dyn DynamicTools> + Send>;
 
 /// Builds a server around the tools, routes and events linked into the
 /// binary. Nothing of any particular application is built in: PortOS's
@@ -53,6 +55,7 @@ pub struct ServerBuilder {
     exposable_apis: Vec<ExposableApi>,
     context_tools: Arc<dyn ContextTools>,
     registry_steps: Vec<RegistryStep>,
+    dynamic_tools: Option<DynamicFromStore>,
     intents: IntentConfig,
     always_public_prefixes: &'static [&'static str],
     store: Option<Store>,
@@ -82,6 +85,7 @@ impl ServerBuilder {
             exposable_apis: Vec::new(),
             context_tools: Arc::new(NoContextTools),
             registry_steps: Vec::new(),
+            dynamic_tools: None,
             intents: IntentConfig::default(),
             always_public_prefixes: &[],
             store: None,
@@ -152,6 +156,18 @@ impl ServerBuilder {
         step: impl FnOnce(RegistryBuilder) -> RegistryBuilder + Send + 'static,
     ) -> Self {
         self.registry_steps.push(Box::new(step));
+        self
+    }
+
+    /// The source of tools found at run time (saved recipes), built over
+    /// the opened store: listed in the catalogs of the scopes it serves and
+    /// called through the registry like a linked tool.
+    #[must_use]
+    pub fn dynamic_tools_from_store<F>(mut self, make: F) -> Self
+    where
+        F: FnOnce(&Store) -> Arc<dyn DynamicTools> + Send + 'static,
+    {
+        self.dynamic_tools = Some(Box::new(make));
         self
     }
 
@@ -265,6 +281,9 @@ impl ServerBuilder {
             make(store, &mut state);
         }
         let mut builder = Registry::builder().state(state);
+        if let Some(make) = self.dynamic_tools.take() {
+            builder = builder.dynamic_tools(make(store));
+        }
         for step in self.registry_steps.drain(..) {
             builder = step(builder);
         }
