@@ -135,7 +135,7 @@ async fn every_documented_object_body_refuses_hostile_shapes() {
             let Some(schema) = resolved(&document, schema).filter(|s| is_object(s)) else {
                 continue;
             };
-            let concrete = path.replace('{', "").replace('}', "");
+            let concrete = path.replace(['{', '}'], "");
             for body in hostile_bodies(&document, schema) {
                 let response = send(method, &concrete, Some(&body)).await.expect("request");
                 let status = response.status();
