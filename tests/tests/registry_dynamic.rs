@@ -130,6 +130,7 @@ impl Source {
             },
             available: self.available.load(Ordering::SeqCst),
             fingerprint_extra: extra,
+            details: Value::Null,
             runner: Arc::new(Pipeline {
                 runs: self.runs.clone(),
             }),

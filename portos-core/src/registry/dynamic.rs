@@ -131,6 +131,9 @@ pub struct DynamicToolSpec {
     /// Keys added to the idempotency fingerprint (e.g. `recipeId`,
     /// `revision`).
     pub fingerprint_extra: Map<String, Value>,
+    /// What the source keeps about the tool for itself (e.g. its
+    /// provenance, for [`DynamicTools::native_fields`]); never served as is.
+    pub details: Value,
     pub runner: Arc<dyn DynamicRun>,
 }
 
