@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use portos_core::catalog::IntentConfig;
 use portos_core::inventory::Classifier;
+use portos_core::registry::DynamicTools;
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
@@ -40,6 +41,7 @@ const PUBLIC_PREFIX: &str = "/api/public/";
 
 type StateFromStore = Box<dyn FnOnce(&Store, &mut StateMap) + Send>;
 type RegistryStep = Box<dyn FnOnce(RegistryBuilder) -> RegistryBuilder + Send>;
+type DynamicFromStore = Box<dyn FnOnce(&Store) -> Arc<dyn DynamicTools> + Send>;
 type StartJob = Box<dyn FnOnce(&Store) + Send>;
 
 /// Builds a server around the tools, routes and events linked into the
@@ -54,6 +56,7 @@ pub struct ServerBuilder {
     exposable_apis: Vec<ExposableApi>,
     context_tools: Arc<dyn ContextTools>,
     registry_steps: Vec<RegistryStep>,
+    dynamic_tools: Option<DynamicFromStore>,
     intents: IntentConfig,
     always_public_prefixes: &'static [&'static str],
     store: Option<Store>,
@@ -84,6 +87,7 @@ impl ServerBuilder {
             exposable_apis: Vec::new(),
             context_tools: Arc::new(NoContextTools),
             registry_steps: Vec::new(),
+            dynamic_tools: None,
             intents: IntentConfig::default(),
             always_public_prefixes: &[],
             store: None,
@@ -168,6 +172,18 @@ impl ServerBuilder {
         self
     }
 
+    /// The source of tools found at run time (saved recipes), built over
+    /// the opened store: listed in the catalogs of the scopes it serves and
+    /// called through the registry like a linked tool.
+    #[must_use]
+    pub fn dynamic_tools_from_store<F>(mut self, make: F) -> Self
+    where
+        F: FnOnce(&Store) -> Arc<dyn DynamicTools> + Send + 'static,
+    {
+        self.dynamic_tools = Some(Box::new(make));
+        self
+    }
+
     /// The catalog order: these canonical names first, in this order; every
     /// other tool after them by name.
     #[must_use]
@@ -249,7 +265,7 @@ impl ServerBuilder {
     /// The registry alone, over `store` (benchmarks, tests, the catalog
     /// dump), with the state a served registry has: a tool that declares
     /// `Events` builds here too, and its events reach no one.
-    pub fn build_registry(mut self, store: &Store) -> Result<Registry, StartError> {
+    pub fn build_registry(mut self, store: &Store) -> Result<Arc<Registry>, StartError> {
         let (_, events) = Events::new();
         let (registry, _) = self.registry_builder(store, events)?;
         Ok(registry.build()?)
@@ -259,7 +275,7 @@ impl ServerBuilder {
     pub fn build_catalogs(self, store: &Store) -> Result<Catalogs, StartError> {
         let intents = self.intents;
         let registry = self.build_registry(store)?;
-        Ok(Catalogs::new(Arc::new(registry), &intents)?)
+        Ok(Catalogs::new(registry, &intents)?)
     }
 
     /// The registry's state is the application's plus what the runtime
@@ -278,6 +294,9 @@ impl ServerBuilder {
             make(store, &mut state);
         }
         let mut builder = Registry::builder().state(state);
+        if let Some(make) = self.dynamic_tools.take() {
+            builder = builder.dynamic_tools(make(store));
+        }
         for step in self.registry_steps.drain(..) {
             builder = step(builder);
         }
@@ -301,7 +320,7 @@ impl ServerBuilder {
         let (socket_layer, events) = Events::new();
         // Tools emit the application's events through the same handle.
         let (registry, clock) = self.registry_builder(&store, events.clone())?;
-        let registry = Arc::new(registry.on_result(events.tool_observer()).build()?);
+        let registry = registry.on_result(events.tool_observer()).build()?;
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;

@@ -120,7 +120,7 @@ pub fn build_registry(
     config: Config,
     options: &Options,
     store: &store::Store,
-) -> Result<Registry, StartError> {
+) -> Result<std::sync::Arc<Registry>, StartError> {
     builder(config, options)?.build_registry(store)
 }
 

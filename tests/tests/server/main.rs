@@ -6,6 +6,7 @@
 //! and each linked the whole server.
 
 mod cli_catalog;
+mod crash_durability;
 mod eidoverse_visit;
 mod forge_issues;
 mod http_apps;
