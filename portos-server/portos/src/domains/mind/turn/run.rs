@@ -1,10 +1,9 @@
 //! The turn loop (BEHAVIOUR §6.2): the briefing, then up to 4 rounds with
 //! the model. Each round offers the mind catalog for the grants stored at
-//! that moment;
-//! each call the model asks for is charged to the turn's budgets and then
-//! run through the registry as `mind`, with the grants read again just
-//! before it and its derived requestId, one call at a time so calls made
-//! together cannot overspend. What the model is shown of each result is
+//! that moment; each call the model asks for is charged to the turn's
+//! budgets and then run through the registry as `mind`, with the grants
+//! read again just before it and its derived requestId, one call at a time
+//! so calls made together cannot overspend. What the model is shown of each result is
 //! capped at 4,000 characters. A provider that is down, slow or answers
 //! nonsense ends the turn `failed`, with the reason; the turn is saved
 //! after every call, and its end with its trajectory summary in one write.
@@ -262,7 +261,9 @@ async fn end(deps: &TurnDeps, turn: &TurnRecord) {
         })
         .await;
     if let Err(error) = ended {
-        tracing::error!(turn = %turn.id, %error, "cannot save the end of the Persistent Mind turn");
+        // The turn's own end matters more than its summary: keep it.
+        tracing::error!(turn = %turn.id, %error, "cannot record the Persistent Mind turn in its trajectory");
+        save(deps, turn).await;
     }
 }
 
