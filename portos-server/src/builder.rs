@@ -42,6 +42,7 @@ const PUBLIC_PREFIX: &str = "/api/public/";
 type StateFromStore = Box<dyn FnOnce(&Store, &mut StateMap) + Send>;
 type RegistryStep = Box<dyn FnOnce(RegistryBuilder) -> RegistryBuilder + Send>;
 type DynamicFromStore = Box<dyn FnOnce(&Store) -> Arc<dyn DynamicTools> + Send>;
+type StartJob = Box<dyn FnOnce(&Store) + Send>;
 
 /// Builds a server around the tools, routes and events linked into the
 /// binary. Nothing of any particular application is built in: PortOS's
@@ -59,6 +60,7 @@ pub struct ServerBuilder {
     intents: IntentConfig,
     always_public_prefixes: &'static [&'static str],
     store: Option<Store>,
+    start_jobs: Vec<StartJob>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -89,6 +91,7 @@ impl ServerBuilder {
             intents: IntentConfig::default(),
             always_public_prefixes: &[],
             store: None,
+            start_jobs: Vec::new(),
         }
     }
 
@@ -130,6 +133,16 @@ impl ServerBuilder {
         self.state_from_store.push(Box::new(move |store, state| {
             state.insert(make(store));
         }));
+        self
+    }
+
+    /// Work to do once when the server starts, on its store, before it
+    /// serves or runs a command (e.g. settle what a crash left half done).
+    /// [`build`](Self::build) runs it; the registry and catalog dumps,
+    /// which may read a store they must not change, do not.
+    #[must_use]
+    pub fn on_start(mut self, job: impl FnOnce(&Store) + Send + 'static) -> Self {
+        self.start_jobs.push(Box::new(job));
         self
     }
 
@@ -301,6 +314,9 @@ impl ServerBuilder {
             Some(store) => store,
             None => self.open_store()?,
         };
+        for job in self.start_jobs.drain(..) {
+            job(&store);
+        }
         let (socket_layer, events) = Events::new();
         // Tools emit the application's events through the same handle.
         let (registry, clock) = self.registry_builder(&store, events.clone())?;
@@ -385,6 +401,29 @@ mod tests {
         assert_eq!(app.state::<Site>().expect("given"), &Site("lab"));
         assert!(app.state::<String>().is_err());
         assert_eq!(app.identity.agent_tools_name, "Test Agent Tools");
+    }
+
+    #[test]
+    fn start_jobs_run_once_on_the_built_servers_store_and_not_for_a_registry() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let ran = Arc::new(AtomicUsize::new(0));
+        let counter = ran.clone();
+        let job = move |store: &Store| {
+            assert!(store.path().is_none(), "the store the server was given");
+            counter.fetch_add(1, Ordering::SeqCst);
+        };
+        let store = Store::open_in_memory(&[]).expect("store");
+        builder()
+            .on_start(job.clone())
+            .build_registry(&store)
+            .expect("registry");
+        assert_eq!(ran.load(Ordering::SeqCst), 0, "a dump changes nothing");
+        builder()
+            .on_start(job)
+            .with_store(store)
+            .build()
+            .expect("built");
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
     }
 
     #[derive(Debug, PartialEq)]

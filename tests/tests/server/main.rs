@@ -25,5 +25,8 @@ mod http_weather_processes_catalog;
 mod mcp_http;
 mod mcp_stdio;
 mod mind_turns;
+mod mind_turns_memory;
+mod mind_turns_recovery;
+mod mind_turns_tuning;
 mod scripted_model;
 mod socket_events;
