@@ -38,6 +38,13 @@ pub trait DynamicTools: Send + Sync + 'static {
     /// tools, and no linked tool may have one (the build refuses it).
     fn claims(&self, name: &str) -> bool;
 
+    /// The canonical form of a claimed name (e.g. `recipe_daily_brief` →
+    /// `recipe.daily-brief`), which callers use to key what they derive
+    /// from a name (a turn's requestIds). The name itself by default.
+    fn canonical_name(&self, name: &str) -> String {
+        name.to_owned()
+    }
+
     /// What a catalog of `scope` lists now. Called on every catalog read of
     /// a scope, so it should hand out a snapshot; its `revision` must change
     /// whenever what it lists may have (the served catalog is memoized by it).

@@ -121,6 +121,17 @@ impl Registry {
         self.index.get(name).map(|&index| &self.tools[index])
     }
 
+    /// The canonical name `name` resolves to: a linked tool's, or the form
+    /// the run-time source gives a name it claims (which may name nothing
+    /// that exists now; the call says so). `None` for a name nobody answers to.
+    pub fn canonical_name(&self, name: &str) -> Option<std::borrow::Cow<'static, str>> {
+        if let Some(tool) = self.resolve(name) {
+            return Some(std::borrow::Cow::Borrowed(tool.name()));
+        }
+        let source = self.dynamic.as_ref().filter(|source| source.claims(name))?;
+        Some(std::borrow::Cow::Owned(source.canonical_name(name)))
+    }
+
     /// The source of run-time tools, if any.
     pub fn dynamic_tools(&self) -> Option<&Arc<dyn DynamicTools>> {
         self.dynamic.as_ref()

@@ -191,6 +191,7 @@ where
         if path.contains('{')
             || operations.get("get").is_none()
             || path.starts_with("/api/api-docs")
+            || LIVE_VIEWS.iter().any(|live| path.starts_with(live))
         {
             continue;
         }

@@ -116,10 +116,10 @@ pub struct BudgetUse {
     pub calls_refused: usize,
 }
 
-impl From<TurnBudget> for BudgetUse {
-    fn from(budget: TurnBudget) -> BudgetUse {
+impl From<&TurnBudget> for BudgetUse {
+    fn from(budget: &TurnBudget) -> BudgetUse {
         BudgetUse {
-            calls_used: budget.calls_used,
+            calls_used: budget.calls_used(),
             tasks_used: budget.tasks_used,
             calls_refused: budget.calls_refused,
         }

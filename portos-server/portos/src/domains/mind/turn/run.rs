@@ -119,7 +119,7 @@ async fn converse(deps: &TurnDeps, turn: &mut TurnRecord) {
                 "tool_call_id": call.id.clone().unwrap_or_else(|| format!("call_{round}_{index}")),
                 "content": shown,
             }));
-            turn.budget = budget.into();
+            turn.budget = (&budget).into();
             let finished = TurnCallFinished {
                 turn_id: turn.id.clone(),
                 round,
@@ -167,16 +167,17 @@ async fn run_call(
         };
         (record, shown)
     };
-    // The model names tools by their provider names (`goals_list`); the
-    // registry knows those, the canonical names and the aliases.
-    let Some(tool) = deps.registry.resolve(&call.name) else {
+    // The model names tools by their provider names (`goals_list`,
+    // `recipe_daily_brief`); the registry knows those, the canonical names
+    // and the aliases, and which names its saved recipes answer to.
+    let Some(name) = deps.registry.canonical_name(&call.name) else {
         return skipped(
             &call.name,
             "TOOL_NOT_FOUND",
             &format!("Unknown tool '{}'", call.name),
         );
     };
-    let name = tool.name();
+    let name = name.as_ref();
     let arguments = match &call.arguments {
         Ok(arguments) => arguments.clone(),
         Err(why) => {
@@ -196,8 +197,14 @@ async fn run_call(
     let authority = Authority::mind(live_grants(&deps.store).await);
     let outcome = {
         let _in_turn = deps.wakes.enter(&request_id, turn_id);
+        // The shared call budget goes with the call: a recipe charges its
+        // children to it.
         deps.registry
-            .call(&authority, ToolCall::new(&request_id, name, arguments))
+            .call_with(
+                &authority,
+                ToolCall::new(&request_id, name, arguments),
+                Some(budget.shared_calls()),
+            )
             .await
     };
     let (state, duplicate, envelope) = match outcome {
