@@ -90,6 +90,7 @@ macro_rules! descriptor {
             output_schema: open_output,
             bind: bind_ok,
             state: $state,
+            not_strict: None,
             location: SourceLocation {
                 file: file!(),
                 line: line!(),
