@@ -287,7 +287,14 @@ fn mind_grants_are_read_from_the_store() {
 async fn the_dump_is_byte_identical_to_the_served_body() {
     let server = ServerProcess::start(&[]);
     let client = portos_tests::http_client();
-    for (scope, format) in [("voice", "mcp"), ("all", "portos"), ("mind", "anthropic")] {
+    for (scope, format) in [
+        ("voice", "mcp"),
+        ("all", "portos"),
+        ("mind", "anthropic"),
+        ("agent", "openai-strict"),
+        ("ui", "anthropic-strict"),
+        ("voice", "gemini"),
+    ] {
         let served = client
             .get(server.url(&format!("/api/cos/tools?scope={scope}&format={format}")))
             .send()

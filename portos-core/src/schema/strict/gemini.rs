@@ -153,12 +153,12 @@ fn null_branch_as_nullable(out: &mut Map<String, Value>, path: &str, cx: &mut Cx
     if branches.len() == before {
         return;
     }
-    if branches.len() == 1 {
-        if let Some(Value::Object(only)) = branches.pop() {
-            out.remove("anyOf");
-            for (key, value) in only {
-                out.entry(key).or_insert(value);
-            }
+    if branches.len() == 1
+        && let Some(Value::Object(only)) = branches.pop()
+    {
+        out.remove("anyOf");
+        for (key, value) in only {
+            out.entry(key).or_insert(value);
         }
     }
     out.insert("nullable".to_owned(), Value::Bool(true));

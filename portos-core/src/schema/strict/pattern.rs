@@ -37,11 +37,7 @@ fn class(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
     while let Some(c) = chars.next() {
         match c {
             ']' => return true,
-            '\\' => {
-                if !chars.next().is_some_and(simple_escape) {
-                    return false;
-                }
-            }
+            '\\' if !chars.next().is_some_and(simple_escape) => return false,
             '[' => return false,
             _ => {}
         }
