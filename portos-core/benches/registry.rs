@@ -50,6 +50,7 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
             let aliases: &'static [&'static str] = Box::leak(vec![provider].into_boxed_slice());
             let read = index % 3 != 0;
             let descriptor: &'static ToolDescriptor = Box::leak(Box::new(ToolDescriptor {
+                not_strict: None,
                 name,
                 version: 1,
                 description: "A synthetic tool with a realistic schema for catalog benchmarks.",

@@ -65,6 +65,7 @@
 //! | `open_world` | reaches outside this machine (MCP `openWorldHint`) | `false` (always on with `visitEidoversePeers`) |
 //! | `intent_group` | the application's intent group that lists it (`[a-z0-9_-]{1,64}`; see [`catalog::IntentConfig`]) | none: always listed |
 //! | `suppress_on_form_fill` | hidden when the intent fills a form | `false` |
+//! | `not_strict` | why the input cannot be projected to the strict provider formats (`openai-strict`, `anthropic-strict`, `gemini`) without losing a rule that matters; they then offer it unconstrained (see [`schema::strict`]) | none: the registry build refuses such a tool |
 //! | `state` | the server state the adapter reads, by type (`state = [Store, Clock]`); each must be `Send + Sync + 'static`, provided when the registry is built, and is all [`ToolContext::state`] hands this tool | none |
 //! | `crate` | the path of portos-core, for a crate that re-exports it (`crate = my_sdk::portos_core`) | `::portos_core` |
 //!

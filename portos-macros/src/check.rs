@@ -20,6 +20,8 @@ pub struct Tool {
     pub open_world: bool,
     pub intent_group: Option<String>,
     pub suppress_on_form_fill: bool,
+    /// Why the tool is offered unconstrained in the strict formats.
+    pub not_strict: Option<String>,
     /// The server state types the adapter reads, each once.
     pub state: Vec<syn::Type>,
     /// The variants of `scopes`, `capabilities`, `side_effect` and
@@ -219,6 +221,15 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
             .suppress_on_form_fill
             .as_ref()
             .is_some_and(|flag| flag.value),
+        not_strict: args.not_strict.as_ref().map(|reason| {
+            if reason.value.trim().is_empty() {
+                cx.error_at(
+                    reason.span,
+                    "not_strict needs a reason: say why the input cannot be strict",
+                );
+            }
+            reason.value.trim().to_owned()
+        }),
         state: args
             .state
             .as_ref()

@@ -95,6 +95,10 @@ fn descriptor(
     let is_async = tool.is_async;
     let open_world = tool.open_world;
     let suppress_on_form_fill = tool.suppress_on_form_fill;
+    let not_strict = match &tool.not_strict {
+        Some(reason) => quote!(::core::option::Option::Some(#reason)),
+        None => quote!(::core::option::Option::None),
+    };
     let intent_group = match &tool.intent_group {
         Some(group) => quote!(::core::option::Option::Some(#group)),
         None => quote!(::core::option::Option::None),
@@ -184,6 +188,7 @@ fn descriptor(
                 output_schema: __portos_output_schema,
                 bind: #bind_fn,
                 state: &[#(#state),*],
+                not_strict: #not_strict,
                 location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),

@@ -448,6 +448,7 @@ mod tests {
     static NEEDS_SITE: ToolDescriptor = ToolDescriptor {
         name: "lab.site",
         version: 1,
+        not_strict: None,
         description: "Reads the site.",
         provider_name: "lab_site",
         aliases: &[],

@@ -68,6 +68,7 @@ struct Cli<F: Args> {
 /// The runtime's flags.
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("dump").multiple(false)))]
+#[command(group(ArgGroup::new("catalog_dump").multiple(false)))]
 pub struct RuntimeArgs {
     /// Address to listen on.
     #[arg(long, env = "PORTOS_BIND", value_name = "ADDR")]
@@ -117,8 +118,14 @@ pub struct RuntimeArgs {
     pub mcp_stdio: bool,
 
     /// Print the tool catalog (as GET /api/cos/tools serves it) and exit.
-    #[arg(long, group = "dump")]
+    #[arg(long, groups = ["dump", "catalog_dump"])]
     pub dump_catalog: bool,
+
+    /// Print what a strict provider format (--format openai-strict,
+    /// anthropic-strict or gemini) drops or rewrites in each tool's input
+    /// schema (the catalog's `projection` field) and exit.
+    #[arg(long, groups = ["dump", "catalog_dump"])]
+    pub dump_projection_report: bool,
 
     /// Print the HTTP route inventory (as GET /api/api-docs/catalog.json serves it) and exit.
     #[arg(long, group = "dump")]
@@ -145,15 +152,16 @@ pub struct RuntimeArgs {
     pub dump_asyncapi: bool,
 
     /// Catalog scope: all, agent, mind, ui, voice.
-    #[arg(long, requires = "dump_catalog", value_name = "SCOPE")]
+    #[arg(long, requires = "catalog_dump", value_name = "SCOPE")]
     pub scope: Option<String>,
 
-    /// Catalog format: portos, openai, anthropic, mcp.
-    #[arg(long, requires = "dump_catalog", value_name = "FORMAT")]
+    /// Catalog format: portos, openai, anthropic, mcp, openai-strict,
+    /// anthropic-strict, gemini.
+    #[arg(long, requires = "catalog_dump", value_name = "FORMAT")]
     pub format: Option<String>,
 
     /// Catalog intent filter (voice tools only).
-    #[arg(long, requires = "dump_catalog", value_name = "TEXT")]
+    #[arg(long, requires = "catalog_dump", value_name = "TEXT")]
     pub intent: Option<String>,
 }
 
@@ -219,6 +227,9 @@ fn resolve<A: Application>(cli: &Cli<A::Flags>) -> Result<ServerBuilder, String>
 pub fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
     if cli.dump_catalog {
         return dump_catalog(cli, builder);
+    }
+    if cli.dump_projection_report {
+        return dump_projection_report(cli, builder);
     }
     if let Some(document) = dump_document(cli, &builder) {
         return match document {
@@ -354,21 +365,63 @@ fn dump_catalog(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
         Ok(query) => query,
         Err(message) => return fail(&message, ExitCode::from(2)),
     };
-    // Grants come from the store when there is one.
-    let store = match settings_store(&builder) {
-        Ok(store) => store,
+    match render_catalog(&query, builder) {
+        Ok(catalog) => print_document(catalog.to_json()),
+        Err(message) => fail(&message, ExitCode::FAILURE),
+    }
+}
+
+/// `--dump-projection-report`: the `projection` field of the strict
+/// format's catalog, with what it is a report of.
+fn dump_projection_report(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
+    let query = match catalog_query(cli) {
+        Ok(query) if query.format.dialect().is_some() => query,
+        Ok(_) => {
+            let strict: Vec<&str> = CatalogFormat::ALL
+                .iter()
+                .filter(|format| format.dialect().is_some())
+                .map(|format| format.as_str())
+                .collect();
+            return fail(
+                &format!(
+                    "--dump-projection-report needs --format {}",
+                    strict.join(", ")
+                ),
+                ExitCode::from(2),
+            );
+        }
+        Err(message) => return fail(&message, ExitCode::from(2)),
+    };
+    let catalog = match render_catalog(&query, builder) {
+        Ok(catalog) => catalog,
         Err(message) => return fail(&message, ExitCode::FAILURE),
     };
-    let grants = match store.run_blocking(|connection| settings::StoredGrants::load(connection)) {
-        Ok(grants) => grants,
-        Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
-    };
-    let catalogs = match builder.build_catalogs(&store) {
-        Ok(catalogs) => catalogs,
-        Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
-    };
-    let catalog = catalogs.render(&query, grants.for_catalog(query.scope));
-    print_document(catalog.to_json())
+    let report = serde_json::json!({
+        "type": "projection_report",
+        "format": query.format.as_str(),
+        "scope": query.scope.as_str(),
+        "tools": catalog.body()["projection"],
+    });
+    match serde_json::to_string_pretty(&report) {
+        Ok(text) => print_document(&text),
+        Err(error) => fail(&error.to_string(), ExitCode::FAILURE),
+    }
+}
+
+/// The catalog `query` asks for, with the grants of the store (if any).
+fn render_catalog(
+    query: &CatalogQuery,
+    builder: ServerBuilder,
+) -> Result<portos_core::Catalog, String> {
+    // Grants come from the store when there is one.
+    let store = settings_store(&builder)?;
+    let grants = store
+        .run_blocking(|connection| settings::StoredGrants::load(connection))
+        .map_err(|error| error.to_string())?;
+    let catalogs = builder
+        .build_catalogs(&store)
+        .map_err(|error| error.to_string())?;
+    Ok(catalogs.render(query, grants.for_catalog(query.scope)))
 }
 
 /// `--set-password` (first line of stdin) or `--clear-password`.

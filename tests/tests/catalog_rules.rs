@@ -293,7 +293,16 @@ fn grants(capabilities: &[Capability]) -> Capabilities {
 }
 
 const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
-const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
+const FORMATS: [&str; 7] = [
+    "portos",
+    "openai",
+    "anthropic",
+    "mcp",
+    "openai-strict",
+    "anthropic-strict",
+    "gemini",
+];
+const STRICT_FORMATS: [&str; 3] = ["openai-strict", "anthropic-strict", "gemini"];
 
 /// Canonical JSON as BEHAVIOUR §1.5/§12 define it, written independently:
 /// keys sorted by UTF-16 code units at every depth, compact, arrays in order.
@@ -366,7 +375,8 @@ fn the_query_is_strict() {
         (("scope", "root"), "scope"),
         (("scope", "UI"), "scope"),
         (("scope", ""), "scope"),
-        (("format", "gemini"), "format"),
+        (("format", "gemini-strict"), "format"),
+        (("format", "openai_strict"), "format"),
         (("format", "MCP"), "format"),
     ] {
         let found = query_issues(&[pair]);
@@ -693,12 +703,138 @@ fn provider_formats_have_their_wrapper() {
     }
 }
 
+// ---- strict provider formats (issue 14 part 4) ----------------------------------
+
+#[test]
+fn strict_formats_have_the_provider_wrapper_and_a_projection_report() {
+    let registry = registry();
+    for format in STRICT_FORMATS {
+        for scope in SCOPES {
+            let body = body(
+                &registry,
+                &[("scope", scope), ("format", format)],
+                Capabilities::NONE,
+            );
+            assert_eq!(
+                keys(&body),
+                ["projection", "schemaVersion", "scope", "tools", "type"],
+                "{format}"
+            );
+            assert_eq!(body["type"], format!("{format}_tool_catalog"));
+            // The report names only listed tools.
+            let listed = provider_names(&body, format);
+            for report in body["projection"].as_array().expect("an array") {
+                let tool = report["tool"].as_str().expect("a tool");
+                assert!(listed.contains(tool), "{format}/{scope}: {tool}");
+                assert!(!report["changes"].as_array().expect("changes").is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn the_contract_formats_carry_no_projection_report() {
+    let registry = registry();
+    for format in ["portos", "openai", "anthropic", "mcp"] {
+        let body = body(&registry, &[("format", format)], Capabilities::NONE);
+        assert!(body.get("projection").is_none(), "{format}");
+    }
+}
+
+#[test]
+fn strict_entries_have_the_provider_shapes() {
+    let registry = registry();
+    let openai = body(
+        &registry,
+        &[("format", "openai-strict")],
+        Capabilities::NONE,
+    );
+    let read = tools(&openai)
+        .iter()
+        .find(|t| t["function"]["name"] == "cat_read")
+        .expect("cat_read");
+    assert_eq!(keys(read), ["function", "type"]);
+    assert_eq!(
+        keys(&read["function"]),
+        ["description", "name", "parameters", "strict"]
+    );
+    assert_eq!(read["function"]["strict"], true);
+    let parameters = &read["function"]["parameters"];
+    // Every property required; the optional `limit` is nullable.
+    assert_eq!(
+        parameters["required"],
+        json!(["query", "limit", "inner", "items", "mode"])
+    );
+    assert_eq!(
+        parameters["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
+    assert_closed_everywhere(parameters, "cat_read openai-strict");
+
+    let anthropic = body(
+        &registry,
+        &[("format", "anthropic-strict")],
+        Capabilities::NONE,
+    );
+    let read = entry_by_provider(&anthropic, "cat_read");
+    assert_eq!(
+        keys(read),
+        ["description", "input_schema", "name", "strict"]
+    );
+    assert_eq!(read["strict"], true);
+    assert_eq!(
+        read["input_schema"]["required"],
+        json!(["query", "inner", "items", "mode"])
+    );
+
+    let gemini = body(&registry, &[("format", "gemini")], Capabilities::NONE);
+    let read = entry_by_provider(&gemini, "cat_read");
+    assert_eq!(keys(read), ["description", "name", "parameters"]);
+    assert_eq!(read["parameters"]["type"], "OBJECT");
+    // A tool without arguments is declared without parameters.
+    let time = entry_by_provider(&gemini, "cat_time");
+    assert_eq!(keys(time), ["description", "name"]);
+}
+
+#[test]
+fn the_report_lists_what_each_projection_changed() {
+    let registry = registry();
+    let openai = body(
+        &registry,
+        &[("format", "openai-strict")],
+        Capabilities::NONE,
+    );
+    let report = openai["projection"]
+        .as_array()
+        .expect("a report")
+        .iter()
+        .find(|r| r["tool"] == "cat_read")
+        .expect("cat_read changed");
+    let changes = report["changes"].as_array().expect("changes");
+    assert!(
+        changes.iter().any(|c| c["path"] == "/properties/limit"
+            && c["keyword"] == "type"
+            && c["action"] == "nullable-added"),
+        "{changes:?}"
+    );
+    // `mode` is a data-carrying enum: schemars writes `oneOf`.
+    assert!(
+        changes
+            .iter()
+            .any(|c| c["path"] == "/properties/mode" && c["action"] == "rewritten"),
+        "{changes:?}"
+    );
+    for change in changes {
+        assert_eq!(keys(change), ["action", "detail", "keyword", "path"]);
+    }
+}
+
 /// Provider names listed by a provider-format catalog.
 fn provider_names(body: &Value, format: &str) -> BTreeSet<String> {
     tools(body)
         .iter()
         .map(|t| {
-            let name = if format == "openai" {
+            let name = if format.starts_with("openai") {
                 &t["function"]["name"]
             } else {
                 &t["name"]

@@ -75,6 +75,9 @@ macro_rules! descriptor {
         descriptor!($name, $provider, $aliases, $input, &[])
     };
     ($name:expr, $provider:expr, $aliases:expr, $input:expr, $state:expr) => {
+        descriptor!($name, $provider, $aliases, $input, $state, None)
+    };
+    ($name:expr, $provider:expr, $aliases:expr, $input:expr, $state:expr, $not_strict:expr) => {
         ToolDescriptor {
             name: $name,
             version: 1,
@@ -90,6 +93,7 @@ macro_rules! descriptor {
             output_schema: open_output,
             bind: bind_ok,
             state: $state,
+            not_strict: $not_strict,
             location: SourceLocation {
                 file: file!(),
                 line: line!(),
@@ -119,6 +123,36 @@ static SELF_ALIAS: ToolDescriptor = descriptor!("self.ok", "self_ok", &["self_ok
 static CLASHES_WITH_EXTRA: ToolDescriptor = descriptor!("extra.shout", "not_extra_shout", &[]);
 
 static RECURSIVE: ToolDescriptor = descriptor!("tree.insert", "tree_insert", &[], recursive_schema);
+
+/// An input with a free-form map: its keys carry meaning no strict
+/// provider subset can list.
+fn open_map_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "args": {"type": "object", "additionalProperties": true, "propertyNames": {"maxLength": 80}}
+        },
+        "required": ["args"]
+    })
+}
+
+static OPEN_MAP: ToolDescriptor = descriptor!("map.open", "map_open", &[], open_map_schema);
+static OPEN_MAP_DECLARED: ToolDescriptor = descriptor!(
+    "map.declared",
+    "map_declared",
+    &[],
+    open_map_schema,
+    &[],
+    Some("its args are a free-form map the adapter checks")
+);
+static CLEAN_BUT_DECLARED: ToolDescriptor = descriptor!(
+    "map.stale",
+    "map_stale",
+    &[],
+    empty_schema,
+    &[],
+    Some("no longer true")
+);
 
 static BAD_PROVIDER: ToolDescriptor = descriptor!("bad.provider", "bad.provider", &[]);
 
@@ -451,5 +485,49 @@ fn a_state_type_declared_twice_is_refused() {
             "tool `state.twice` ({}) declares state `registry_build::Clock` twice",
             CLOCK_TWICE.location
         )]
+    );
+}
+
+// ---- strict provider projections ---------------------------------------------------
+
+#[test]
+fn an_input_that_cannot_be_strict_is_refused_naming_tool_path_and_why() {
+    let error = refused(&[&OPEN_MAP]);
+    assert_eq!(error.problems.len(), 1, "{error}");
+    let problem = &error.problems[0];
+    for needle in [
+        "`map.open`",
+        OPEN_MAP.location.file,
+        "openai-strict",
+        "anthropic-strict",
+        "gemini",
+        "/properties/args",
+        "open object",
+        "not_strict",
+    ] {
+        assert!(problem.contains(needle), "{needle:?} in {problem}");
+    }
+}
+
+#[test]
+fn a_declared_not_strict_tool_is_built_and_keeps_its_reason() {
+    let registry = build(&[&OPEN_MAP_DECLARED]).expect("declared, so built");
+    let tool = registry.resolve("map.declared").expect("listed");
+    assert_eq!(
+        tool.descriptor.not_strict,
+        Some("its args are a free-form map the adapter checks")
+    );
+    assert!(tool.strict.refused().count() == 3);
+}
+
+#[test]
+fn a_not_strict_declaration_on_a_clean_schema_is_refused() {
+    let error = refused(&[&CLEAN_BUT_DECLARED]);
+    assert!(
+        error
+            .problems
+            .iter()
+            .any(|p| p.contains("`map.stale`") && p.contains("remove the declaration")),
+        "{error}"
     );
 }

@@ -437,6 +437,43 @@ fn provider_formats_drop_what_is_not_granted_and_use_the_provider_description() 
 }
 
 #[test]
+fn strict_formats_project_run_time_tools_too() {
+    let source = Source::new();
+    let catalogs = catalogs(registry(&source));
+    let grants = Capabilities::NONE.with(Capability::ReadPortos);
+    let agent = query(
+        CatalogScope::Only(Scope::Agent),
+        CatalogFormat::OpenaiStrict,
+    );
+    let body = catalogs.catalog(&agent, grants).body();
+    let tools = body["tools"].as_array().cloned().unwrap_or_default();
+    assert_eq!(tools.len(), 2);
+    let function = &tools[1]["function"];
+    assert_eq!(function["name"], json!("pipe_letters"));
+    assert_eq!(
+        function["description"],
+        json!("Count the letters of each word. (pipeline r1)")
+    );
+    assert_eq!(function["strict"], json!(true));
+    assert_eq!(function["parameters"]["required"], json!(["words"]));
+    // Nothing of its schema needed changing, so the report leaves it out.
+    assert!(
+        body["projection"]
+            .as_array()
+            .is_some_and(|report| report.iter().all(|item| item["tool"] != "pipe_letters"))
+    );
+
+    let gemini = query(CatalogScope::Only(Scope::Agent), CatalogFormat::Gemini);
+    let body = catalogs.catalog(&gemini, grants).body();
+    assert_eq!(
+        body["tools"][1]["parameters"]["properties"]["words"]["items"]["type"],
+        json!("STRING")
+    );
+    let report = body["projection"].as_array().cloned().unwrap_or_default();
+    assert!(report.iter().any(|item| item["tool"] == "pipe_letters"));
+}
+
+#[test]
 fn a_linked_tool_may_not_answer_to_a_claimed_name() {
     struct ClaimsEverything;
     impl DynamicTools for ClaimsEverything {

@@ -6,8 +6,8 @@
 use serde_json::Value;
 
 use super::CatalogFormat;
-use super::format::policy_annotations;
-use super::fragments::Text;
+use super::format::{StrictOutcome, policy_annotations, refusal_text, strict_entry};
+use super::fragments::{StrictText, Text};
 use crate::contract::Capabilities;
 use crate::registry::{DynamicTool, DynamicTools};
 
@@ -58,6 +58,9 @@ pub(super) fn provider_entry(tool: &DynamicTool, format: CatalogFormat) -> Text 
     let description = Text::of(&Value::from(spec.provider_description.as_str()));
     let input = Text::of(&spec.input_schema);
     match format {
+        CatalogFormat::OpenaiStrict | CatalogFormat::AnthropicStrict | CatalogFormat::Gemini => {
+            strict_text(tool, format).entry
+        }
         CatalogFormat::Openai => Text::object(&[
             ("type", &Text::of(&Value::from("function"))),
             (
@@ -85,4 +88,26 @@ pub(super) fn provider_entry(tool: &DynamicTool, format: CatalogFormat) -> Text 
             ),
         ]),
     }
+}
+
+/// A strict-format entry of `tool` and its report line. A run-time tool has
+/// no build to refuse it, so one that cannot be projected is offered
+/// unconstrained, with the refusals as the reason.
+pub(super) fn strict_text(tool: &DynamicTool, format: CatalogFormat) -> StrictText {
+    let spec = &tool.spec;
+    let projection = format
+        .dialect()
+        .map(|dialect| dialect.project(&spec.input_schema));
+    let outcome = match &projection {
+        Some(Ok(projected)) => StrictOutcome::Projected(projected),
+        Some(Err(refusals)) => StrictOutcome::Unconstrained(refusal_text(refusals)),
+        None => StrictOutcome::Unconstrained(String::new()),
+    };
+    StrictText::of(&strict_entry(
+        format,
+        &spec.provider_name,
+        &spec.provider_description,
+        &outcome,
+        &spec.input_schema,
+    ))
 }

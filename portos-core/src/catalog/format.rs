@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use crate::contract::{Capability, Policy, SideEffect};
 use crate::registry::RegisteredTool;
+use crate::schema::strict::{Dialect, Projected, Refusal};
 
 /// The catalog's `format` query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -13,10 +14,37 @@ pub enum CatalogFormat {
     Openai,
     Anthropic,
     Mcp,
+    /// OpenAI function calling with `strict: true` (`schema::strict`).
+    OpenaiStrict,
+    /// Anthropic tool use with `strict: true`.
+    AnthropicStrict,
+    /// Gemini function declarations.
+    Gemini,
 }
 
 impl CatalogFormat {
-    pub const VALUES: [&'static str; 4] = ["portos", "openai", "anthropic", "mcp"];
+    /// Every format, in the order documents list them: the contract's four,
+    /// then the strict provider formats.
+    pub const ALL: [CatalogFormat; 7] = [
+        CatalogFormat::Portos,
+        CatalogFormat::Openai,
+        CatalogFormat::Anthropic,
+        CatalogFormat::Mcp,
+        CatalogFormat::OpenaiStrict,
+        CatalogFormat::AnthropicStrict,
+        CatalogFormat::Gemini,
+    ];
+
+    /// The query's vocabulary, the CLI's and the documents' enum.
+    pub const VALUES: [&'static str; 7] = [
+        "portos",
+        "openai",
+        "anthropic",
+        "mcp",
+        "openai-strict",
+        "anthropic-strict",
+        "gemini",
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -24,6 +52,19 @@ impl CatalogFormat {
             CatalogFormat::Openai => "openai",
             CatalogFormat::Anthropic => "anthropic",
             CatalogFormat::Mcp => "mcp",
+            CatalogFormat::OpenaiStrict => "openai-strict",
+            CatalogFormat::AnthropicStrict => "anthropic-strict",
+            CatalogFormat::Gemini => "gemini",
+        }
+    }
+
+    /// The strict dialect of a strict provider format.
+    pub fn dialect(self) -> Option<Dialect> {
+        match self {
+            CatalogFormat::OpenaiStrict => Some(Dialect::OpenaiStrict),
+            CatalogFormat::AnthropicStrict => Some(Dialect::AnthropicStrict),
+            CatalogFormat::Gemini => Some(Dialect::Gemini),
+            _ => None,
         }
     }
 
@@ -52,8 +93,115 @@ impl CatalogFormat {
                 "annotations": mcp_annotations(tool),
             }),
             CatalogFormat::Portos => json!({ "name": d.name }),
+            CatalogFormat::OpenaiStrict
+            | CatalogFormat::AnthropicStrict
+            | CatalogFormat::Gemini => {
+                strict_entry(
+                    self,
+                    d.provider_name,
+                    d.description,
+                    &strict_outcome(self, tool),
+                    &tool.input_schema,
+                )
+                .entry
+            }
         }
     }
+}
+
+/// How a tool appears in a strict format: projected, or offered
+/// unconstrained (its full schema, `strict: false`) for a reason.
+pub(crate) enum StrictOutcome<'a> {
+    Projected(&'a Projected),
+    Unconstrained(String),
+}
+
+/// The outcome of a linked tool in a strict `format`. The registry build
+/// only lets a refused projection through with the author's `not_strict`.
+pub(crate) fn strict_outcome(format: CatalogFormat, tool: &RegisteredTool) -> StrictOutcome<'_> {
+    let projection = format.dialect().map(|dialect| tool.strict.get(dialect));
+    match projection {
+        Some(Ok(projected)) => StrictOutcome::Projected(projected),
+        Some(Err(refusals)) => StrictOutcome::Unconstrained(
+            tool.descriptor
+                .not_strict
+                .map_or_else(|| refusal_text(refusals), str::to_owned),
+        ),
+        None => StrictOutcome::Unconstrained(String::new()),
+    }
+}
+
+/// Refusals as one line, for a tool that has no author's reason (a
+/// run-time tool).
+pub(crate) fn refusal_text(refusals: &[Refusal]) -> String {
+    let each: Vec<String> = refusals.iter().map(ToString::to_string).collect();
+    each.join("; ")
+}
+
+/// A strict-format entry and its report line.
+pub(crate) struct StrictEntry {
+    pub entry: Value,
+    /// `{tool, changes}` (with `strict: false` and `reason` for a tool
+    /// offered unconstrained), or `None` when nothing changed.
+    pub report: Option<Value>,
+}
+
+/// The entry of one tool in a strict format, and its projection report.
+pub(crate) fn strict_entry(
+    format: CatalogFormat,
+    name: &str,
+    description: &str,
+    outcome: &StrictOutcome<'_>,
+    input_schema: &Value,
+) -> StrictEntry {
+    let (schema, strict) = match outcome {
+        StrictOutcome::Projected(projected) => (projected.schema.as_ref(), true),
+        StrictOutcome::Unconstrained(_) => (Some(input_schema), false),
+    };
+    let parameters = schema.cloned().unwrap_or_else(|| json!({}));
+    let entry = match format {
+        CatalogFormat::OpenaiStrict => json!({
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": description,
+                "parameters": parameters,
+                "strict": strict,
+            },
+        }),
+        CatalogFormat::AnthropicStrict => json!({
+            "name": name,
+            "description": description,
+            "input_schema": parameters,
+            "strict": strict,
+        }),
+        _ => {
+            let mut entry = json!({ "name": name, "description": description });
+            match (schema, strict) {
+                (Some(schema), true) => entry["parameters"] = schema.clone(),
+                // Declared without parameters: the tool takes none.
+                (None, _) => {}
+                // Gemini's documented alternative to the OpenAPI subset:
+                // the full JSON Schema, which it does not constrain to.
+                (Some(schema), false) => entry["parametersJsonSchema"] = schema.clone(),
+            }
+            entry
+        }
+    };
+    let report = match outcome {
+        StrictOutcome::Projected(projected) if projected.changes.is_empty() => None,
+        StrictOutcome::Projected(projected) => Some(json!({
+            "tool": name,
+            "changes": projected.changes,
+        })),
+        StrictOutcome::Unconstrained(reason) => Some(json!({
+            "tool": name,
+            "strict": false,
+            "reason": reason,
+            "changes": [],
+        })),
+    };
+    StrictEntry { entry, report }
 }
 
 /// The MCP annotations mapping (BEHAVIOUR §2.5).
@@ -90,6 +238,9 @@ impl FromStr for CatalogFormat {
             "openai" => CatalogFormat::Openai,
             "anthropic" => CatalogFormat::Anthropic,
             "mcp" => CatalogFormat::Mcp,
+            "openai-strict" => CatalogFormat::OpenaiStrict,
+            "anthropic-strict" => CatalogFormat::AnthropicStrict,
+            "gemini" => CatalogFormat::Gemini,
             _ => return Err(()),
         })
     }

@@ -21,6 +21,25 @@ pub struct EntryText {
     openai: OnceLock<Text>,
     anthropic: OnceLock<Text>,
     mcp: OnceLock<Text>,
+    /// `openai-strict`, `anthropic-strict`, `gemini`, in `Dialect::ALL` order.
+    strict: [OnceLock<StrictText>; 3],
+}
+
+/// A strict-format entry and its projection report line (none when the
+/// projection changed nothing).
+#[derive(Debug)]
+pub struct StrictText {
+    pub entry: Text,
+    pub report: Option<Text>,
+}
+
+impl StrictText {
+    pub(super) fn of(parts: &format::StrictEntry) -> StrictText {
+        StrictText {
+            entry: Text::of(&parts.entry),
+            report: parts.report.as_ref().map(Text::of),
+        }
+    }
 }
 
 /// The native entry: as served up to and including `"granted":` (the entry
@@ -122,18 +141,41 @@ impl EntryText {
         })
     }
 
+    /// A strict-format entry and its report line, rendered once per tool.
+    pub(crate) fn strict_text(&self, tool: &RegisteredTool, format: CatalogFormat) -> &StrictText {
+        let index = match format {
+            CatalogFormat::AnthropicStrict => 1,
+            CatalogFormat::Gemini => 2,
+            _ => 0,
+        };
+        self.strict[index].get_or_init(|| {
+            let d = tool.descriptor;
+            let outcome = format::strict_outcome(format, tool);
+            StrictText::of(&format::strict_entry(
+                format,
+                d.provider_name,
+                d.description,
+                &outcome,
+                &tool.input_schema,
+            ))
+        })
+    }
+
     /// A provider entry (BEHAVIOUR §2.4), as served and in canonical form.
     pub(crate) fn provider_text(&self, tool: &RegisteredTool, format: CatalogFormat) -> &Text {
         let slot = match format {
             CatalogFormat::Openai => &self.openai,
             CatalogFormat::Anthropic => &self.anthropic,
+            CatalogFormat::OpenaiStrict
+            | CatalogFormat::AnthropicStrict
+            | CatalogFormat::Gemini => return &self.strict_text(tool, format).entry,
             // `Portos` never asks; `Mcp` is the remaining provider.
             CatalogFormat::Mcp | CatalogFormat::Portos => &self.mcp,
         };
         slot.get_or_init(|| {
             let shared = self.shared_text(tool);
             match format {
-                CatalogFormat::Openai => Text::object(&[
+                CatalogFormat::Openai | CatalogFormat::OpenaiStrict => Text::object(&[
                     ("type", &Text::of(&Value::from("function"))),
                     (
                         "function",
@@ -144,18 +186,20 @@ impl EntryText {
                         ]),
                     ),
                 ]),
-                CatalogFormat::Anthropic => Text::object(&[
+                CatalogFormat::Anthropic | CatalogFormat::AnthropicStrict => Text::object(&[
                     ("name", &shared.provider_name),
                     ("description", &shared.description),
                     ("input_schema", &shared.input_schema),
                 ]),
-                CatalogFormat::Mcp | CatalogFormat::Portos => Text::object(&[
-                    ("name", &shared.provider_name),
-                    ("description", &shared.description),
-                    ("inputSchema", &shared.input_schema),
-                    ("outputSchema", &shared.output_schema),
-                    ("annotations", &Text::of(&format::mcp_annotations(tool))),
-                ]),
+                CatalogFormat::Mcp | CatalogFormat::Portos | CatalogFormat::Gemini => {
+                    Text::object(&[
+                        ("name", &shared.provider_name),
+                        ("description", &shared.description),
+                        ("inputSchema", &shared.input_schema),
+                        ("outputSchema", &shared.output_schema),
+                        ("annotations", &Text::of(&format::mcp_annotations(tool))),
+                    ])
+                }
             }
         })
     }

@@ -1,5 +1,6 @@
 //! The catalog layer, above the registry (BEHAVIOUR §2): scope and intent
-//! filtering, the four formats, the rendered entries and the served
+//! filtering, the formats (the contract's four and the strict provider
+//! formats of `schema::strict`), the rendered entries and the served
 //! body/ETag memo. HTTP (`GET /api/cos/tools`), MCP `tools/list` and the
 //! `--dump-catalog` CLI all read catalogs through one [`Catalogs`] value,
 //! so they serve the same bytes.
@@ -78,6 +79,32 @@ impl schemars::JsonSchema for Catalog {
                     "description": "Native entries (`portos`) or provider projections.",
                     "type": "array",
                     "items": { "type": "object", "additionalProperties": true },
+                },
+                "projection": {
+                    "description": "Strict provider formats only (`openai-strict`, `anthropic-strict`, `gemini`): per listed tool whose projection changed anything, what was dropped or rewritten (JSON Pointer into the tool's full input schema), or why it is offered unconstrained (`strict: false`). The server still validates every call against the full schema.",
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["tool", "changes"],
+                        "properties": {
+                            "tool": { "type": "string" },
+                            "strict": { "type": "boolean" },
+                            "reason": { "type": "string" },
+                            "changes": {
+                                "type": "array",
+                                "items": {
+                                    "type": "object",
+                                    "required": ["path", "keyword", "action", "detail"],
+                                    "properties": {
+                                        "path": { "type": "string" },
+                                        "keyword": { "type": "string" },
+                                        "action": { "type": "string", "enum": ["dropped", "rewritten", "nullable-added"] },
+                                        "detail": { "type": "string" },
+                                    },
+                                },
+                            },
+                        },
+                    },
                 },
                 "stats": {
                     "description": "Native format only.",

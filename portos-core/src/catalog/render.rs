@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
+use super::fragments::StrictText;
 use super::{Catalog, CatalogFormat, CatalogQuery, Catalogs, dynamic, etag};
 use crate::contract::{Capabilities, CatalogScope, SCHEMA_VERSION};
 use crate::registry::{DynamicListing, DynamicTool};
@@ -124,6 +125,19 @@ impl Catalogs {
                 canonical.update(canonical_tools.as_bytes());
                 canonical.update(b"],\"type\":\"portos_tool_catalog\"}");
             }
+            strict if strict.dialect().is_some() => {
+                let kept = listed.filter(|(_, _, granted)| *granted != Some(false));
+                let mut texts: Vec<StrictParts<'_>> = kept
+                    .map(|(tool, text, _)| StrictParts::Linked(text.strict_text(tool, strict)))
+                    .collect();
+                texts.extend(
+                    dynamic
+                        .iter()
+                        .filter(|(_, granted)| *granted != Some(false))
+                        .map(|(tool, _)| StrictParts::Owned(dynamic::strict_text(tool, strict))),
+                );
+                write_strict(&mut served, &mut canonical, strict, scope_name, &texts);
+            }
             provider => {
                 let kind = provider.as_str();
                 let _ = write!(
@@ -173,4 +187,64 @@ impl Catalogs {
     fn catalog_capacity(&self) -> usize {
         self.registry().tools().len() * 1024 + 256
     }
+}
+
+/// A strict entry rendered once per linked tool, or now for a run-time one.
+enum StrictParts<'a> {
+    Linked(&'a StrictText),
+    Owned(StrictText),
+}
+
+impl StrictParts<'_> {
+    fn text(&self) -> &StrictText {
+        match self {
+            StrictParts::Linked(text) => text,
+            StrictParts::Owned(text) => text,
+        }
+    }
+}
+
+/// A strict-format catalog: the provider wrapper plus `projection`, the
+/// report of what each listed tool's projection changed. Canonically
+/// `projection` sorts first, so the canonical tools are buffered.
+fn write_strict(
+    served: &mut String,
+    canonical: &mut Sha256,
+    format: CatalogFormat,
+    scope_name: &str,
+    texts: &[StrictParts<'_>],
+) {
+    let kind = format.as_str();
+    let _ = write!(
+        served,
+        "{{\"type\":\"{kind}_tool_catalog\",\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+    );
+    let mut canonical_tools = String::with_capacity(texts.len() * 1024);
+    for (index, parts) in texts.iter().enumerate() {
+        if index > 0 {
+            served.push(',');
+            canonical_tools.push(',');
+        }
+        served.push_str(&parts.text().entry.served);
+        canonical_tools.push_str(&parts.text().entry.canonical);
+    }
+    served.push_str("],\"projection\":[");
+    canonical.update(b"{\"projection\":[");
+    let reports = texts
+        .iter()
+        .filter_map(|parts| parts.text().report.as_ref());
+    for (index, report) in reports.enumerate() {
+        if index > 0 {
+            served.push(',');
+            canonical.update(b",");
+        }
+        served.push_str(&report.served);
+        canonical.update(report.canonical.as_bytes());
+    }
+    served.push_str("]}");
+    canonical.update(format!(
+        "],\"schemaVersion\":{SCHEMA_VERSION},\"scope\":\"{scope_name}\",\"tools\":["
+    ));
+    canonical.update(canonical_tools.as_bytes());
+    canonical.update(format!("],\"type\":\"{kind}_tool_catalog\"}}"));
 }

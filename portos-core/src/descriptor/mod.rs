@@ -40,6 +40,11 @@ pub struct ToolDescriptor {
     /// The server state the adapter reads (`state = [...]`): the registry
     /// refuses to build without it, and the adapter gets nothing else.
     pub state: &'static [StateNeed],
+    /// `not_strict = "why"`: the input schema cannot be projected to the
+    /// strict provider formats without losing a rule that matters, and the
+    /// author says why; those formats then offer the tool unconstrained
+    /// (the registry build refuses such a tool without it).
+    pub not_strict: Option<&'static str>,
     pub location: SourceLocation,
 }
 

@@ -16,6 +16,7 @@ use crate::contract::{
     Policy, RESERVED_NAME_PREFIX, SCHEMA_VERSION, is_callable_name, is_provider_name,
 };
 use crate::descriptor::ToolDescriptor;
+use crate::schema::strict::StrictProjections;
 use crate::{linked, schema};
 
 /// Every problem found while building, one line each.
@@ -248,7 +249,38 @@ fn compile(d: &'static ToolDescriptor) -> Result<RegisteredTool, String> {
     })?;
     let tool = registered(d, input_schema, validator);
     check_output_is_object(&tool)?;
+    check_strict(&tool)?;
     Ok(tool)
+}
+
+/// A tool whose input cannot be projected to the strict provider formats
+/// without losing a rule that matters (an open object, a value set, a
+/// composition; see [`schema::strict`]) is refused unless its author says
+/// why with `not_strict`; a `not_strict` on a tool that projects cleanly is
+/// refused too, so the declaration cannot go stale.
+fn check_strict(tool: &RegisteredTool) -> Result<(), String> {
+    let d = tool.descriptor;
+    let refused: Vec<String> = tool
+        .strict
+        .refused()
+        .map(|(dialect, refusals)| {
+            let each: Vec<String> = refusals.iter().map(ToString::to_string).collect();
+            format!("{dialect}: {}", each.join("; "))
+        })
+        .collect();
+    match (d.not_strict, refused.is_empty()) {
+        (None, false) => Err(format!(
+            "tool `{}` ({}): its input schema cannot be projected to the strict provider formats without losing a rule that matters — {}. Close the schema, or declare `not_strict = \"why\"` to offer the tool unconstrained in those formats",
+            d.name,
+            d.location,
+            refused.join(" | ")
+        )),
+        (Some(_), true) => Err(format!(
+            "tool `{}` ({}) declares `not_strict`, but its input schema projects to every strict provider format: remove the declaration",
+            d.name, d.location
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The contract normalizes any non-object adapter result into a failure, so
@@ -284,6 +316,7 @@ fn registered(
         map.remove("$schema");
     }
     RegisteredTool {
+        strict: StrictProjections::of(&input_schema),
         descriptor: d,
         policy: Policy {
             scopes: d.policy.scopes.to_vec(),

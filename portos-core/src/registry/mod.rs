@@ -31,6 +31,7 @@ pub use fingerprint::Fingerprint;
 use crate::context::StateMap;
 use crate::contract::{Policy, ToolResult};
 use crate::descriptor::ToolDescriptor;
+use crate::schema::strict::StrictProjections;
 use idempotency::CallStore;
 
 /// Bounds of the process-local idempotency stores (BEHAVIOUR §1.6).
@@ -65,6 +66,9 @@ pub struct RegisteredTool {
     pub output_schema: Value,
     /// The adapter's own typed output schema, for documentation.
     pub result_schema: Value,
+    /// The input schema in each strict provider subset (or why not), with
+    /// what each projection dropped or rewrote.
+    pub strict: StrictProjections,
     validator: jsonschema::Validator,
 }
 

@@ -7,7 +7,15 @@ use portos_tests::{ServerProcess, portos_binary};
 use serde_json::{Value, json};
 
 const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
-const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
+const FORMATS: [&str; 7] = [
+    "portos",
+    "openai",
+    "anthropic",
+    "mcp",
+    "openai-strict",
+    "anthropic-strict",
+    "gemini",
+];
 
 fn dump(data_dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(portos_binary())
@@ -165,7 +173,11 @@ fn a_bad_value_exits_2_with_one_line_naming_the_allowed_values() {
     let dir = tempfile::tempdir().expect("temp dir");
     for (flag, value, allowed) in [
         ("--scope", "root", "all, agent, mind, ui, voice"),
-        ("--format", "xml", "portos, openai, anthropic, mcp"),
+        (
+            "--format",
+            "xml",
+            "portos, openai, anthropic, mcp, openai-strict, anthropic-strict, gemini",
+        ),
     ] {
         let output = dump(dir.path(), &[flag, value]);
         assert_eq!(output.status.code(), Some(2));
@@ -275,7 +287,14 @@ fn mind_grants_are_read_from_the_store() {
 async fn the_dump_is_byte_identical_to_the_served_body() {
     let server = ServerProcess::start(&[]);
     let client = portos_tests::http_client();
-    for (scope, format) in [("voice", "mcp"), ("all", "portos"), ("mind", "anthropic")] {
+    for (scope, format) in [
+        ("voice", "mcp"),
+        ("all", "portos"),
+        ("mind", "anthropic"),
+        ("agent", "openai-strict"),
+        ("ui", "anthropic-strict"),
+        ("voice", "gemini"),
+    ] {
         let served = client
             .get(server.url(&format!("/api/cos/tools?scope={scope}&format={format}")))
             .send()
@@ -292,5 +311,87 @@ async fn the_dump_is_byte_identical_to_the_served_body() {
         let mut expected = served.to_vec();
         expected.push(b'\n');
         assert_eq!(dumped.stdout, expected, "{scope}/{format}");
+    }
+}
+
+fn report(data_dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(portos_binary())
+        .arg("--dump-projection-report")
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(args)
+        .output()
+        .expect("portos runs")
+}
+
+#[test]
+fn the_projection_report_is_the_strict_catalogs_projection_field() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for format in ["openai-strict", "anthropic-strict", "gemini"] {
+        let output = report(dir.path(), &["--format", format, "--scope", "agent"]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let catalog = dump_json(dir.path(), &["--scope", "agent", "--format", format]);
+        assert_eq!(report["format"], format);
+        assert_eq!(report["scope"], "agent");
+        assert_eq!(report["tools"], catalog["projection"]);
+    }
+    // eidoverse.augment's free-form `args` cannot be strict: it is offered
+    // unconstrained, with its declared reason.
+    let output = report(dir.path(), &["--format", "openai-strict"]);
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let augment = report["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .find(|tool| tool["tool"] == "eidoverse_augment")
+        .expect("augment is reported");
+    assert_eq!(augment["strict"], false);
+    assert!(
+        augment["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("free-form"))
+    );
+}
+
+#[test]
+fn the_projection_report_needs_a_strict_format() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for args in [&["--format", "openai"][..], &[][..]] {
+        let output = report(dir.path(), args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("openai-strict, anthropic-strict, gemini"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn strict_formats_offer_only_what_the_provider_subsets_take() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let openai = dump_json(dir.path(), &["--format", "openai-strict"]);
+    for tool in openai["tools"].as_array().expect("tools") {
+        let function = &tool["function"];
+        if function["name"] == "eidoverse_augment" {
+            assert_eq!(function["strict"], false);
+            continue;
+        }
+        assert_eq!(function["strict"], true, "{}", function["name"]);
+        let text = function["parameters"].to_string();
+        for keyword in [
+            "\"minLength\"",
+            "\"maxLength\"",
+            "\"uniqueItems\"",
+            "\"default\"",
+            "\"propertyNames\"",
+        ] {
+            assert!(!text.contains(keyword), "{keyword} in {}", function["name"]);
+        }
     }
 }

@@ -2,6 +2,8 @@
 //! draft 2020-12 with subschemas inlined, then every object closed, no
 //! `$schema`/`$ref`/`$defs`, and optional fields without a `null` branch.
 
+pub mod strict;
+
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};

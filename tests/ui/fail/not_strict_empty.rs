@@ -1,0 +1,9 @@
+use portos_core::{portos_tool, AdapterError};
+
+/// Say hello.
+#[portos_tool(name = "demo.hello", scopes = ["ui"], side_effect = "read", not_strict = " ")]
+async fn hello() -> Result<String, AdapterError> {
+    Ok("hello".to_owned())
+}
+
+fn main() {}
