@@ -46,6 +46,7 @@ pub mod config;
 pub mod events;
 pub mod http;
 pub mod ledger;
+pub mod live_registry;
 pub mod mcp;
 pub mod redact;
 pub mod serve;
@@ -56,6 +57,7 @@ pub use api_access::ExposableApi;
 pub use app::{App, Identity, StartError};
 pub use builder::ServerBuilder;
 pub use config::Config;
+pub use live_registry::LiveRegistry;
 pub use http::docs;
 pub use serve::{serve, serve_on};
 
