@@ -57,8 +57,8 @@ pub use api_access::ExposableApi;
 pub use app::{App, Identity, StartError};
 pub use builder::ServerBuilder;
 pub use config::Config;
-pub use live_registry::LiveRegistry;
 pub use http::docs;
+pub use live_registry::LiveRegistry;
 pub use serve::{serve, serve_on};
 
 /// Used by the code `#[portos_route]` generates; not a public API.

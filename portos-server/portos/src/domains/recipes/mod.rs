@@ -8,3 +8,7 @@
 
 pub mod definition;
 pub mod error;
+pub mod model;
+pub mod ops;
+pub mod store;
+pub mod validate;

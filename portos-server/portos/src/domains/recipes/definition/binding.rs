@@ -33,7 +33,9 @@ fn shaped(value: &Value, field: &str, context: &Context<'_>) -> Checked<Binding>
     match keys.as_slice() {
         ["literal"] => Ok(Binding::Literal(map["literal"].clone())),
         ["input"] => input(map.get("input"), field, context),
-        ["step", "path"] | ["path", "step"] => step(map.get("step"), map.get("path"), field, context),
+        ["step", "path"] | ["path", "step"] => {
+            step(map.get("step"), map.get("path"), field, context)
+        }
         _ => Err(RecipeValidationError::at(field, SHAPES)),
     }
 }
@@ -44,10 +46,7 @@ fn input(value: Option<&Value>, field: &str, context: &Context<'_>) -> Checked<B
     if context.parameters.property(name).is_none() {
         return Err(RecipeValidationError::at(
             at,
-            format!(
-                "input {:?} is not a declared parameter",
-                shorten(name)
-            ),
+            format!("input {:?} is not a declared parameter", shorten(name)),
         ));
     }
     Ok(Binding::Input(name.to_owned()))
@@ -78,13 +77,18 @@ fn step(
     let Some(Value::Array(items)) = path else {
         return Err(RecipeValidationError::at(
             at,
-            format!("path is an array of up to {MAX_PATH_SEGMENTS} keys or indexes ([] for the whole result)"),
+            format!(
+                "path is an array of up to {MAX_PATH_SEGMENTS} keys or indexes ([] for the whole result)"
+            ),
         ));
     };
     if items.len() > MAX_PATH_SEGMENTS {
         return Err(RecipeValidationError::at(
             at,
-            format!("path has {} segments; at most {MAX_PATH_SEGMENTS}", items.len()),
+            format!(
+                "path has {} segments; at most {MAX_PATH_SEGMENTS}",
+                items.len()
+            ),
         ));
     }
     let mut segments = Vec::with_capacity(items.len());
@@ -102,9 +106,7 @@ fn segment(value: &Value, field: &str) -> Checked<Segment> {
         Value::String(key) if is_key(key) => Ok(Segment::Key(key.clone())),
         Value::String(key) => Err(RecipeValidationError::at(field, key_problem(key))),
         Value::Number(n) => match n.as_u64().filter(|i| *i <= MAX_PATH_INDEX) {
-            Some(index) => Ok(Segment::Index(
-                u32::try_from(index).unwrap_or(u32::MAX),
-            )),
+            Some(index) => Ok(Segment::Index(u32::try_from(index).unwrap_or(u32::MAX))),
             None => Err(RecipeValidationError::at(
                 field,
                 format!("an index is a whole number from 0 to {MAX_PATH_INDEX}"),

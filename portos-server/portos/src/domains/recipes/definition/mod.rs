@@ -27,7 +27,7 @@
 //! ```
 
 mod binding;
-mod keys;
+pub mod keys;
 mod parameter;
 mod parse;
 pub mod size;

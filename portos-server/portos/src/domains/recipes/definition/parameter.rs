@@ -6,9 +6,7 @@ use serde_json::Value;
 
 use super::keys::{is_key, key_problem, shorten};
 use super::parse::{object, only_keys};
-use super::{
-    MAX_DESCRIPTION_CHARS, MAX_ENUM_VALUES, MAX_PROPERTIES, Parameter, ParameterType,
-};
+use super::{MAX_DESCRIPTION_CHARS, MAX_ENUM_VALUES, MAX_PROPERTIES, Parameter, ParameterType};
 use crate::domains::recipes::error::RecipeValidationError;
 
 type Checked<T> = Result<T, RecipeValidationError>;
@@ -63,7 +61,9 @@ fn node(value: &Value, field: &str) -> Checked<Parameter> {
         Some(_) => {
             return Err(RecipeValidationError::at(
                 format!("{field}.description"),
-                format!("description must be a string of at most {MAX_DESCRIPTION_CHARS} characters"),
+                format!(
+                    "description must be a string of at most {MAX_DESCRIPTION_CHARS} characters"
+                ),
             ));
         }
     };
@@ -79,7 +79,10 @@ fn node(value: &Value, field: &str) -> Checked<Parameter> {
         if !allowed && map.contains_key(key) {
             return Err(RecipeValidationError::at(
                 format!("{field}.{key}"),
-                format!("{key} is not allowed on a parameter of type {}", kind.as_str()),
+                format!(
+                    "{key} is not allowed on a parameter of type {}",
+                    kind.as_str()
+                ),
             ));
         }
     }
@@ -119,11 +122,18 @@ fn properties(value: Option<&Value>, field: &str) -> Checked<Vec<(String, Parame
         return Ok(Vec::new());
     };
     let field = format!("{field}.properties");
-    let map = object(value, &field, "properties is an object of parameter schemas")?;
+    let map = object(
+        value,
+        &field,
+        "properties is an object of parameter schemas",
+    )?;
     if map.len() > MAX_PROPERTIES {
         return Err(RecipeValidationError::at(
             field,
-            format!("properties has {} keys; at most {MAX_PROPERTIES}", map.len()),
+            format!(
+                "properties has {} keys; at most {MAX_PROPERTIES}",
+                map.len()
+            ),
         ));
     }
     let mut list = Vec::with_capacity(map.len());
@@ -151,7 +161,10 @@ fn required(value: Option<&Value>, field: &str, parameter: &Parameter) -> Checke
     if names.len() > MAX_PROPERTIES {
         return Err(RecipeValidationError::at(
             field,
-            format!("required lists {} names; at most {MAX_PROPERTIES}", names.len()),
+            format!(
+                "required lists {} names; at most {MAX_PROPERTIES}",
+                names.len()
+            ),
         ));
     }
     let mut list: Vec<String> = Vec::with_capacity(names.len());
@@ -163,7 +176,10 @@ fn required(value: Option<&Value>, field: &str, parameter: &Parameter) -> Checke
         if parameter.property(name).is_none() {
             return Err(RecipeValidationError::at(
                 at,
-                format!("required names {:?}, which is not in properties", shorten(name)),
+                format!(
+                    "required names {:?}, which is not in properties",
+                    shorten(name)
+                ),
             ));
         }
         if list.contains(name) {
@@ -180,7 +196,10 @@ fn required(value: Option<&Value>, field: &str, parameter: &Parameter) -> Checke
 fn enum_values(value: &Value, field: &str, kind: ParameterType) -> Checked<Vec<Value>> {
     let field = format!("{field}.enum");
     let Value::Array(values) = value else {
-        return Err(RecipeValidationError::at(field, "enum is an array of values"));
+        return Err(RecipeValidationError::at(
+            field,
+            "enum is an array of values",
+        ));
     };
     if values.is_empty() || values.len() > MAX_ENUM_VALUES {
         return Err(RecipeValidationError::at(
@@ -195,7 +214,11 @@ fn enum_values(value: &Value, field: &str, kind: ParameterType) -> Checked<Vec<V
         if !matches_type(item, kind) {
             return Err(RecipeValidationError::at(
                 format!("{field}[{index}]"),
-                format!("enum values of a {} parameter must be {}s", kind.as_str(), kind.as_str()),
+                format!(
+                    "enum values of a {} parameter must be {}s",
+                    kind.as_str(),
+                    kind.as_str()
+                ),
             ));
         }
     }

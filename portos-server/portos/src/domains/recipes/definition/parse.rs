@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::keys::{is_key, is_recipe_name, key_problem, shorten};
 use super::{
-    DefinitionError, MAX_ARGUMENTS, MAX_OUTPUTS, MAX_PURPOSE_CHARS, MAX_STEPS,
-    MAX_TOOL_NAME_CHARS, RecipeDefinition, SCHEMA_VERSION, Step, binding, parameter, size,
+    DefinitionError, MAX_ARGUMENTS, MAX_OUTPUTS, MAX_PURPOSE_CHARS, MAX_STEPS, MAX_TOOL_NAME_CHARS,
+    RecipeDefinition, SCHEMA_VERSION, Step, binding, parameter, size,
 };
 use crate::domains::recipes::error::RecipeValidationError;
 
@@ -86,7 +86,9 @@ fn purpose(value: Option<&Value>) -> Checked<String> {
     if chars == 0 || chars > MAX_PURPOSE_CHARS {
         return Err(RecipeValidationError::at(
             "purpose",
-            format!("purpose must be 1 to {MAX_PURPOSE_CHARS} characters once trimmed (it is {chars})"),
+            format!(
+                "purpose must be 1 to {MAX_PURPOSE_CHARS} characters once trimmed (it is {chars})"
+            ),
         ));
     }
     Ok(purpose.to_owned())
@@ -128,7 +130,10 @@ fn one_step(
     let id_field = format!("{field}.id");
     let id = required_string(map.get("id"), &id_field)?;
     if !is_key(id) {
-        return Err(RecipeValidationError::at(id_field, format!("step id {}", key_problem(id))));
+        return Err(RecipeValidationError::at(
+            id_field,
+            format!("step id {}", key_problem(id)),
+        ));
     }
     let step = Some(id);
     if earlier.iter().any(|other| other.id == id) {
@@ -209,8 +214,12 @@ fn bindings(
     what: &str,
     context: &binding::Context<'_>,
 ) -> Checked<Vec<(String, super::Binding)>> {
-    let map = object(value, field, &format!("{what} is an object of named bindings"))
-        .map_err(|e| e.in_step(context.step))?;
+    let map = object(
+        value,
+        field,
+        &format!("{what} is an object of named bindings"),
+    )
+    .map_err(|e| e.in_step(context.step))?;
     if map.len() > max {
         return Err(RecipeValidationError::at(
             field,
