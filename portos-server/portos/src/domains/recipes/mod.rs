@@ -6,9 +6,16 @@
 //! routes people review it through, and the executor that runs a recipe's
 //! steps (the registry plugs it in).
 
+pub mod answer;
 pub mod definition;
 pub mod error;
+pub mod execute;
 pub mod model;
 pub mod ops;
+mod routes;
 pub mod store;
+pub mod tools;
 pub mod validate;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,40 @@
+//! Arbitrary bytes → JSON → the recipe definition parser and the checks
+//! against the live catalog (every PortOS tool). Neither may panic,
+//! whatever the input.
+
+#![no_main]
+
+use std::sync::{Arc, OnceLock};
+
+use libfuzzer_sys::fuzz_target;
+use portos::domains::recipes::{definition, validate};
+use portos_core::{Registry, Scope};
+
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let store = portos::store::open_in_memory().expect("store");
+        let config = portos_server::Config {
+            data_dir: std::env::temp_dir(),
+            ..portos_server::Config::default()
+        };
+        Arc::new(
+            portos::build_registry(config, &portos::Options::default(), &store)
+                .expect("registry"),
+        )
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    if let Ok(parsed) = definition::parse(&value) {
+        for scope in [Scope::Mind, Scope::Agent] {
+            let _ = validate::validate(&parsed, scope, registry());
+        }
+        // What is stored must read back to the same definition.
+        let stored = parsed.to_json();
+        assert_eq!(definition::parse(&stored).ok().as_ref(), Some(&parsed));
+    }
+});
