@@ -92,7 +92,7 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
         .collect()
 }
 
-fn registry(count: usize) -> Registry {
+fn registry(count: usize) -> Arc<Registry> {
     Registry::builder()
         .descriptors(descriptors(count))
         .build()
@@ -100,8 +100,8 @@ fn registry(count: usize) -> Registry {
 }
 
 /// The catalog layer of a registry (the synthetic tools name no intent group).
-fn catalogs(registry: Registry) -> Catalogs {
-    Catalogs::new(Arc::new(registry), &IntentConfig::default()).expect("no intent groups named")
+fn catalogs(registry: Arc<Registry>) -> Catalogs {
+    Catalogs::new(registry, &IntentConfig::default()).expect("no intent groups named")
 }
 
 fn catalog(c: &mut Criterion) {

@@ -123,7 +123,9 @@ pub use descriptor::{
 #[cfg(not(feature = "inventory-collector"))]
 pub use linked::TOOLS;
 pub use portos_macros::{portos_event, portos_route, portos_tool};
-pub use registry::{Registry, RegistryBuildError, RegistryBuilder, RegistryLimits, ResultObserver};
+pub use registry::{
+    CallBudget, Registry, RegistryBuildError, RegistryBuilder, RegistryLimits, ResultObserver,
+};
 
 /// Names tool crates so the linker keeps their tools:
 /// `portos_core::link_tools!(my_tools, more_tools);`

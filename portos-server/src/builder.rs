@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use portos_core::catalog::IntentConfig;
 use portos_core::inventory::Classifier;
+use portos_core::registry::DynamicTools;
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
@@ -41,6 +42,8 @@ const PUBLIC_PREFIX: &str = "/api/public/";
 
 type StateFromStore = Box<dyn FnOnce(&Store, &mut StateMap) + Send>;
 type RegistryStep = Box<dyn FnOnce(RegistryBuilder) -> RegistryBuilder + Send>;
+type DynamicFromStore = Box<dyn FnOnce(&Store) -> Arc<dyn DynamicTools> + Send>;
+type StartJob = Box<dyn FnOnce(&Store) + Send>;
 
 /// Builds a server around the tools, routes and events linked into the
 /// binary. Nothing of any particular application is built in: PortOS's
@@ -54,9 +57,11 @@ pub struct ServerBuilder {
     exposable_apis: Vec<ExposableApi>,
     context_tools: Arc<dyn ContextTools>,
     registry_steps: Vec<RegistryStep>,
+    dynamic_tools: Option<DynamicFromStore>,
     intents: IntentConfig,
     always_public_prefixes: &'static [&'static str],
     store: Option<Store>,
+    start_jobs: Vec<StartJob>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -83,9 +88,11 @@ impl ServerBuilder {
             exposable_apis: Vec::new(),
             context_tools: Arc::new(NoContextTools),
             registry_steps: Vec::new(),
+            dynamic_tools: None,
             intents: IntentConfig::default(),
             always_public_prefixes: &[],
             store: None,
+            start_jobs: Vec::new(),
         }
     }
 
@@ -130,6 +137,16 @@ impl ServerBuilder {
         self
     }
 
+    /// Work to do once when the server starts, on its store, before it
+    /// serves or runs a command (e.g. settle what a crash left half done).
+    /// [`build`](Self::build) runs it; the registry and catalog dumps,
+    /// which may read a store they must not change, do not.
+    #[must_use]
+    pub fn on_start(mut self, job: impl FnOnce(&Store) + Send + 'static) -> Self {
+        self.start_jobs.push(Box::new(job));
+        self
+    }
+
     /// An API group Settings → API Access may expose to other devices; its
     /// operations live under `prefix` (inside `/api/public/`).
     #[must_use]
@@ -153,6 +170,18 @@ impl ServerBuilder {
         step: impl FnOnce(RegistryBuilder) -> RegistryBuilder + Send + 'static,
     ) -> Self {
         self.registry_steps.push(Box::new(step));
+        self
+    }
+
+    /// The source of tools found at run time (saved recipes), built over
+    /// the opened store: listed in the catalogs of the scopes it serves and
+    /// called through the registry like a linked tool.
+    #[must_use]
+    pub fn dynamic_tools_from_store<F>(mut self, make: F) -> Self
+    where
+        F: FnOnce(&Store) -> Arc<dyn DynamicTools> + Send + 'static,
+    {
+        self.dynamic_tools = Some(Box::new(make));
         self
     }
 
@@ -237,17 +266,19 @@ impl ServerBuilder {
     /// The registry alone, over `store` (benchmarks, tests, the catalog
     /// dump), with the state a served registry has: a tool that declares
     /// `Events` builds here too, and its events reach no one.
-    pub fn build_registry(mut self, store: &Store) -> Result<Registry, StartError> {
+    pub fn build_registry(mut self, store: &Store) -> Result<Arc<Registry>, StartError> {
         let (_, events) = Events::new();
         let (registry, _) = self.registry_builder(store, events)?;
-        Ok(registry.build()?)
+        let registry = registry.build()?;
+        LiveRegistry::bind(&registry);
+        Ok(registry)
     }
 
     /// The catalogs alone, over `store` (the catalog dump).
     pub fn build_catalogs(self, store: &Store) -> Result<Catalogs, StartError> {
         let intents = self.intents;
         let registry = self.build_registry(store)?;
-        Ok(Catalogs::new(Arc::new(registry), &intents)?)
+        Ok(Catalogs::new(registry, &intents)?)
     }
 
     /// The registry's state is the application's plus what the runtime
@@ -268,6 +299,9 @@ impl ServerBuilder {
             make(store, &mut state);
         }
         let mut builder = Registry::builder().state(state);
+        if let Some(make) = self.dynamic_tools.take() {
+            builder = builder.dynamic_tools(make(store));
+        }
         for step in self.registry_steps.drain(..) {
             builder = step(builder);
         }
@@ -285,10 +319,13 @@ impl ServerBuilder {
             Some(store) => store,
             None => self.open_store()?,
         };
+        for job in self.start_jobs.drain(..) {
+            job(&store);
+        }
         let (socket_layer, events) = Events::new();
         // Tools emit the application's events through the same handle.
         let (registry, clock) = self.registry_builder(&store, events.clone())?;
-        let registry = Arc::new(registry.on_result(events.tool_observer()).build()?);
+        let registry = registry.on_result(events.tool_observer()).build()?;
         LiveRegistry::bind(&registry);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
@@ -370,6 +407,29 @@ mod tests {
         assert_eq!(app.state::<Site>().expect("given"), &Site("lab"));
         assert!(app.state::<String>().is_err());
         assert_eq!(app.identity.agent_tools_name, "Test Agent Tools");
+    }
+
+    #[test]
+    fn start_jobs_run_once_on_the_built_servers_store_and_not_for_a_registry() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let ran = Arc::new(AtomicUsize::new(0));
+        let counter = ran.clone();
+        let job = move |store: &Store| {
+            assert!(store.path().is_none(), "the store the server was given");
+            counter.fetch_add(1, Ordering::SeqCst);
+        };
+        let store = Store::open_in_memory(&[]).expect("store");
+        builder()
+            .on_start(job.clone())
+            .build_registry(&store)
+            .expect("registry");
+        assert_eq!(ran.load(Ordering::SeqCst), 0, "a dump changes nothing");
+        builder()
+            .on_start(job)
+            .with_store(store)
+            .build()
+            .expect("built");
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
     }
 
     #[derive(Debug, PartialEq)]

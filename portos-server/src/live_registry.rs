@@ -19,11 +19,9 @@ impl LiveRegistry {
         self.0.get().and_then(Weak::upgrade)
     }
 
-    /// Binds the handle found in `registry`'s own state to `registry`. The
-    /// runtime does it for the registry it serves; a registry built alone
-    /// (`ServerBuilder::build_registry`, tests, benchmarks) is bound by
-    /// whoever puts it behind an `Arc`. False when the state has no handle
-    /// or it was bound already.
+    /// Binds the handle found in `registry`'s own state to `registry`; the
+    /// runtime does it for every registry it builds (served or alone).
+    /// False when the state has no handle or it was bound already.
     pub fn bind(registry: &Arc<Registry>) -> bool {
         registry
             .state()
@@ -43,13 +41,11 @@ mod tests {
         let handle = LiveRegistry::default();
         let mut state = StateMap::new();
         state.insert(handle.clone());
-        let registry = Arc::new(
-            Registry::builder()
-                .state(state)
-                .descriptors([])
-                .build()
-                .expect("an empty registry"),
-        );
+        let registry = Registry::builder()
+            .state(state)
+            .descriptors([])
+            .build()
+            .expect("an empty registry");
         assert!(handle.get().is_none());
         assert!(LiveRegistry::bind(&registry));
         assert!(!LiveRegistry::bind(&registry), "bound once");

@@ -239,8 +239,8 @@ fn registry() -> Catalogs {
     )
 }
 
-fn catalogs(registry: Registry) -> Catalogs {
-    Catalogs::new(Arc::new(registry), &INTENTS).expect("every intent group named is defined")
+fn catalogs(registry: std::sync::Arc<Registry>) -> Catalogs {
+    Catalogs::new(registry, &INTENTS).expect("every intent group named is defined")
 }
 
 fn query(pairs: &[(&str, &str)]) -> CatalogQuery {
@@ -944,7 +944,7 @@ fn a_tool_naming_an_undefined_intent_group_is_refused() {
         }],
         form_fill: None,
     };
-    let error = match Catalogs::new(Arc::new(registry), &only_brain) {
+    let error = match Catalogs::new(registry, &only_brain) {
         Ok(_) => panic!("`weather` is not defined"),
         Err(error) => error,
     };

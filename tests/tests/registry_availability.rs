@@ -19,7 +19,7 @@ async fn forecast(args: Args) -> Result<Value, AdapterError> {
     Ok(json!({ "ok": true, "summary": format!("Sunny in {}", args.city) }))
 }
 
-fn registry() -> Registry {
+fn registry() -> std::sync::Arc<Registry> {
     Registry::builder().build().expect("registry")
 }
 

@@ -146,7 +146,9 @@ static ORDER_Z: ToolDescriptor = descriptor!("order.z", "order_z", &[]);
 
 // ---- helpers --------------------------------------------------------------------
 
-fn build(descriptors: &[&'static ToolDescriptor]) -> Result<Registry, RegistryBuildError> {
+fn build(
+    descriptors: &[&'static ToolDescriptor],
+) -> Result<std::sync::Arc<Registry>, RegistryBuildError> {
     Registry::builder()
         .descriptors(descriptors.iter().copied())
         .build()

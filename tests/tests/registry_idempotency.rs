@@ -89,7 +89,7 @@ async fn idem_report(ctx: &ToolContext) -> Result<Value, AdapterError> {
 
 // ---- helpers ----------------------------------------------------------------
 
-fn registry_with(limits: RegistryLimits) -> Registry {
+fn registry_with(limits: RegistryLimits) -> std::sync::Arc<Registry> {
     let mut state = StateMap::new();
     state.insert(Runs::default());
     state.insert(Gate(Semaphore::new(0)));
@@ -100,7 +100,7 @@ fn registry_with(limits: RegistryLimits) -> Registry {
         .expect("the linked tools are valid")
 }
 
-fn registry() -> Registry {
+fn registry() -> std::sync::Arc<Registry> {
     registry_with(RegistryLimits::default())
 }
 
@@ -324,7 +324,7 @@ async fn concurrent_duplicates_run_the_adapter_exactly_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_duplicates_spawned_at_once_run_the_adapter_exactly_once() {
     const CALLERS: usize = 6;
-    let registry = Arc::new(registry());
+    let registry = registry();
     let start = Arc::new(tokio::sync::Barrier::new(CALLERS + 1));
     let handles: Vec<_> = (0..CALLERS)
         .map(|_| {

@@ -160,7 +160,7 @@ async fn pipe_undeclared(ctx: &ToolContext) -> Result<Value, AdapterError> {
 
 // ---- helpers ----------------------------------------------------------------
 
-fn registry() -> Registry {
+fn registry() -> std::sync::Arc<Registry> {
     Registry::builder()
         .build()
         .expect("the linked tools are valid")

@@ -8,8 +8,8 @@ use super::fragments::EntryText;
 use super::intent::{IntentConfig, IntentFilter, IntentGroups};
 use super::memo::Memo;
 use super::{Catalog, CatalogQuery};
-use crate::contract::Capabilities;
-use crate::registry::Registry;
+use crate::contract::{Capabilities, CatalogScope};
+use crate::registry::{DynamicListing, Registry};
 
 /// Every catalog of one registry. Cheap to share behind an `Arc`; all
 /// methods take `&self`.
@@ -101,8 +101,22 @@ impl Catalogs {
     /// capabilities of the principal the scope names (used for `granted`
     /// at mind and agent scope only).
     pub fn catalog(&self, query: &CatalogQuery, grants: Capabilities) -> Arc<Catalog> {
-        self.memo
-            .get_or_render(query, grants, || self.render(query, grants))
+        let listing = self.dynamic_listing(query.scope);
+        let revision = listing.as_ref().map(|listing| listing.revision);
+        self.memo.get_or_render(query, grants, revision, || {
+            self.render_with(query, grants, listing.as_deref())
+        })
+    }
+
+    /// The run-time tools a catalog of `scope` lists after the linked ones:
+    /// only a named scope's (`all` is the linked tools, the same on every
+    /// read).
+    pub(super) fn dynamic_listing(&self, scope: CatalogScope) -> Option<Arc<DynamicListing>> {
+        let source = self.registry.dynamic_tools()?;
+        match scope {
+            CatalogScope::Only(scope) => Some(source.listing(&self.registry, scope)),
+            CatalogScope::All => None,
+        }
     }
 }
 

@@ -2,7 +2,7 @@ use std::str::FromStr;
 
 use serde_json::{Value, json};
 
-use crate::contract::{Capability, SideEffect};
+use crate::contract::{Capability, Policy, SideEffect};
 use crate::registry::RegisteredTool;
 
 /// The catalog's `format` query.
@@ -58,21 +58,25 @@ impl CatalogFormat {
 
 /// The MCP annotations mapping (BEHAVIOUR §2.5).
 pub(crate) fn mcp_annotations(tool: &RegisteredTool) -> Value {
+    policy_annotations(&tool.policy, tool.descriptor.policy.open_world)
+}
+
+/// The annotations of a policy; `open_world` is what the author declared.
+pub(crate) fn policy_annotations(policy: &Policy, open_world: bool) -> Value {
     json!({
-        "readOnlyHint": tool.policy.side_effect == SideEffect::Read,
-        "destructiveHint": tool.policy.side_effect == SideEffect::Destructive,
-        "idempotentHint": tool.policy.idempotent,
-        "openWorldHint": open_world_hint(tool),
+        "readOnlyHint": policy.side_effect == SideEffect::Read,
+        "destructiveHint": policy.side_effect == SideEffect::Destructive,
+        "idempotentHint": policy.idempotent,
+        "openWorldHint": open_world_hint(policy, open_world),
     })
 }
 
 /// BEHAVIOUR §2.5: a tool that needs `visitEidoversePeers` reaches other
 /// machines by definition, so the hint cannot hang on the author remembering
 /// `open_world`; the flag still lets any other tool say the same.
-fn open_world_hint(tool: &RegisteredTool) -> bool {
-    tool.descriptor.policy.open_world
-        || tool
-            .policy
+fn open_world_hint(policy: &Policy, open_world: bool) -> bool {
+    open_world
+        || policy
             .required_capabilities
             .contains(&Capability::VisitEidoversePeers)
 }

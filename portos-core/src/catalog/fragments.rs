@@ -40,7 +40,7 @@ pub struct Text {
 }
 
 impl Text {
-    fn of(value: &Value) -> Text {
+    pub(super) fn of(value: &Value) -> Text {
         Text {
             served: value.to_string(),
             canonical: canonical_json::to_string(value),
@@ -49,7 +49,7 @@ impl Text {
 
     /// An object from rendered fields: served in the given order, canonical
     /// with keys sorted as JavaScript sorts them.
-    fn object(fields: &[(&str, &Text)]) -> Text {
+    pub(super) fn object(fields: &[(&str, &Text)]) -> Text {
         let mut served = String::with_capacity(256);
         let mut canonical = String::with_capacity(256);
         let mut sorted: Vec<&(&str, &Text)> = fields.iter().collect();

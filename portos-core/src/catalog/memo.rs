@@ -1,7 +1,8 @@
-//! Served catalogs, memoized. A catalog is a pure function of the query and
-//! the grants (the tool list is fixed once the registry is built), so the
-//! body and ETag are rendered once per distinct pair and then shared; a
-//! matching `If-None-Match` is then answered without rendering or hashing.
+//! Served catalogs, memoized. A catalog is a pure function of the query, the
+//! grants and the revision of the run-time tools' listing (the linked tools
+//! are fixed once the registry is built), so the body and ETag are rendered
+//! once per distinct key and then shared; a matching `If-None-Match` is then
+//! answered without rendering or hashing.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -13,7 +14,7 @@ use crate::contract::Capabilities;
 /// bounded; when full it starts over rather than growing without limit.
 const CAPACITY: usize = 256;
 
-type Entries = HashMap<(CatalogQuery, Capabilities), Arc<Catalog>>;
+type Entries = HashMap<(CatalogQuery, Capabilities, Option<u64>), Arc<Catalog>>;
 
 #[derive(Debug, Default)]
 pub(super) struct Memo {
@@ -21,15 +22,16 @@ pub(super) struct Memo {
 }
 
 impl Memo {
-    /// The memoized catalog of `query` under `grants`, rendered by `render`
-    /// on first use.
+    /// The memoized catalog of `query` under `grants` with the run-time
+    /// listing at `revision`, rendered by `render` on first use.
     pub(super) fn get_or_render(
         &self,
         query: &CatalogQuery,
         grants: Capabilities,
+        revision: Option<u64>,
         render: impl FnOnce() -> Catalog,
     ) -> Arc<Catalog> {
-        let key = (query.clone(), grants);
+        let key = (query.clone(), grants, revision);
         if let Some(hit) = self.lock().get(&key) {
             return hit.clone();
         }

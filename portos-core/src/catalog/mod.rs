@@ -8,6 +8,7 @@
 //! registry and the application's [`IntentConfig`].
 
 mod catalogs;
+mod dynamic;
 mod etag;
 mod format;
 mod fragments;

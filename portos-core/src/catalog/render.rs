@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-use super::{Catalog, CatalogFormat, CatalogQuery, Catalogs, etag};
+use super::{Catalog, CatalogFormat, CatalogQuery, Catalogs, dynamic, etag};
 use crate::contract::{Capabilities, CatalogScope, SCHEMA_VERSION};
+use crate::registry::{DynamicListing, DynamicTool};
 
 impl Catalogs {
     /// The catalog for `query`, rendered now and not memoized (see
@@ -15,9 +16,34 @@ impl Catalogs {
     /// The ETag is the base64url SHA-256 of the body's canonical JSON; both
     /// are assembled from text rendered once per tool and format.
     pub fn render(&self, query: &CatalogQuery, grants: Capabilities) -> Catalog {
+        let listing = self.dynamic_listing(query.scope);
+        self.render_with(query, grants, listing.as_deref())
+    }
+
+    /// Renders with the run-time tools of `listing` after the linked ones.
+    /// They are listed with any intent: they belong to no intent group, and
+    /// only the mind and agent scopes, which read without one, have them.
+    pub(super) fn render_with(
+        &self,
+        query: &CatalogQuery,
+        grants: Capabilities,
+        listing: Option<&DynamicListing>,
+    ) -> Catalog {
         let intent = self.intent_filter(query.intent.as_deref());
         let scope = query.scope;
         let granted_applies = matches!(scope, CatalogScope::Only(s) if s.is_granted_principal());
+        let source = self
+            .registry()
+            .dynamic_tools()
+            .map(|source| source.as_ref());
+        let dynamic: Vec<(&DynamicTool, Option<bool>)> = match (source, listing) {
+            (Some(_), Some(listing)) => listing
+                .tools
+                .iter()
+                .map(|tool| (tool.as_ref(), granted_applies.then(|| tool.granted(grants))))
+                .collect(),
+            _ => Vec::new(),
+        };
         let listed = self
             .registry()
             .tools()
@@ -68,6 +94,25 @@ impl Catalogs {
                     canonical_tools.push_str(granted);
                     canonical_tools.push_str(&text.canonical.1);
                 }
+                for (tool, granted) in &dynamic {
+                    if read + write > 0 {
+                        served.push(',');
+                        canonical_tools.push(',');
+                    }
+                    if tool.spec.policy.side_effect.is_read() {
+                        read += 1;
+                    } else {
+                        write += 1;
+                    }
+                    if *granted == Some(true) {
+                        granted_count += 1;
+                    }
+                    if let Some(source) = source {
+                        let text = dynamic::native_entry(source, tool, grants, *granted);
+                        served.push_str(&text.served);
+                        canonical_tools.push_str(&text.canonical);
+                    }
+                }
                 let total = read + write;
                 let _ = write!(
                     served,
@@ -90,12 +135,27 @@ impl Catalogs {
                 ));
                 // Provider formats drop only what is known to be ungranted.
                 let kept = listed.filter(|(_, _, granted)| *granted != Some(false));
-                for (index, (tool, text, _)) in kept.enumerate() {
-                    if index > 0 {
+                let mut count = 0_usize;
+                for (tool, text, _) in kept {
+                    if count > 0 {
                         served.push(',');
                         canonical.update(b",");
                     }
+                    count += 1;
                     let text = text.provider_text(tool, provider);
+                    served.push_str(&text.served);
+                    canonical.update(text.canonical.as_bytes());
+                }
+                for (tool, _) in dynamic
+                    .iter()
+                    .filter(|(_, granted)| *granted != Some(false))
+                {
+                    if count > 0 {
+                        served.push(',');
+                        canonical.update(b",");
+                    }
+                    count += 1;
+                    let text = dynamic::provider_entry(tool, provider);
                     served.push_str(&text.served);
                     canonical.update(text.canonical.as_bytes());
                 }

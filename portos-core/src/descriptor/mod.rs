@@ -9,8 +9,8 @@ mod route;
 
 pub use event::{Direction, EventSpec, PortosEvent};
 pub use route::{
-    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, RouteEffect, RouteEntry, RouteIo,
-    RouteSpec, SchemaFn, ToolPrivacy, effective,
+    Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, OutcomeSpec, RouteEffect,
+    RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy, effective,
 };
 
 use std::fmt;

@@ -67,6 +67,20 @@ pub struct RouteIo {
     pub errors: Vec<ErrorSpec>,
     /// Set by an output whose shape is known even without a body (204).
     pub modeled: bool,
+    /// Answers that are not refusals but not the success status either,
+    /// e.g. a tool call's failed result envelope at 422.
+    pub outcomes: Vec<OutcomeSpec>,
+}
+
+/// A declared answer that is not a refusal (no `PortosError` body): a
+/// second status with a body of its own, or one with none. One at the
+/// success status describes that answer instead of the generic "Success".
+#[derive(Clone, Copy, Debug)]
+pub struct OutcomeSpec {
+    pub status: u16,
+    pub description: &'static str,
+    /// The JSON body, or `None` for an empty one.
+    pub schema: Option<SchemaFn>,
 }
 
 impl Default for RouteIo {
@@ -78,6 +92,7 @@ impl Default for RouteIo {
             success_status: 200,
             errors: Vec::new(),
             modeled: false,
+            outcomes: Vec::new(),
         }
     }
 }

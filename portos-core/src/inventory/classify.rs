@@ -219,6 +219,9 @@ pub fn operation_id(method: HttpMethod, path: &str) -> String {
         match ch {
             '{' | '}' | ':' | '*' | '?' => {}
             c if c.is_ascii_alphanumeric() => stem.push(c),
+            // A run of other characters is one `_` (`get_` + `/api` is
+            // `get_api`, not `get__api`).
+            _ if stem.ends_with('_') => {}
             _ => stem.push('_'),
         }
     }
@@ -349,11 +352,10 @@ mod tests {
     #[test]
     fn operation_ids() {
         let id = operation_id(HttpMethod::Get, "/api/cos/tools/calls/{requestId}");
-        // `get_` + `/api/…` with `/` → `_`: the double underscore is the rule.
-        assert!(
-            id.starts_with("get__api_cos_tools_calls_requestId_"),
-            "{id}"
-        );
+        // `get_` + `/api/…`: a run of non-alphanumerics is one `_`.
+        assert!(id.starts_with("get_api_cos_tools_calls_requestId_"), "{id}");
+        let runs = operation_id(HttpMethod::Put, "/api/a//b-{id}/c");
+        assert!(runs.starts_with("put_api_a_b_id_c_"), "{runs}");
         let hash = base36(fnv1a_utf16("GET /api/cos/tools/calls/:requestId"));
         assert!(id.ends_with(&hash));
         let long = format!("/api/{}", "x".repeat(200));

@@ -18,8 +18,8 @@ pub use classify::{Classifier, GateErrors, PathSet};
 // and `#[portos_event]` emit) live with the tool descriptor; they are
 // re-exported here, where they have always been named.
 pub use crate::descriptor::{
-    Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec, PortosEvent,
-    RouteEffect, RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy, effective,
+    Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec, OutcomeSpec,
+    PortosEvent, RouteEffect, RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy, effective,
 };
 pub use events_doc::{AsyncApiOptions, EventInventory, EventInventoryError};
 pub use openapi::{OpenApiOptions, Placement};

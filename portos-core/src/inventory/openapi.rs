@@ -262,6 +262,14 @@ fn responses(io: &RouteIo, generator: &mut SchemaGenerator) -> Value {
             );
         }
     }
+    for outcome in &io.outcomes {
+        let mut response = json!({ "description": outcome.description });
+        if let Some(schema) = outcome.schema {
+            response["content"] =
+                json!({ "application/json": { "schema": openapi_schema(schema(generator)) } });
+        }
+        responses.insert(outcome.status.to_string(), response);
+    }
     // One response per declared status, listing its codes.
     let mut by_status: std::collections::BTreeMap<u16, Vec<&str>> = Default::default();
     for error in &io.errors {

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::idempotency::CallStore;
 use super::order::catalog_rank;
-use super::{RegisteredTool, Registry, RegistryLimits, ResultObserver};
+use super::{DynamicTools, RegisteredTool, Registry, RegistryLimits, ResultObserver};
 use crate::context::StateMap;
 use crate::contract::{
     Policy, RESERVED_NAME_PREFIX, SCHEMA_VERSION, is_callable_name, is_provider_name,
@@ -42,6 +42,7 @@ pub struct RegistryBuilder {
     descriptors: Option<Vec<&'static ToolDescriptor>>,
     observers: Vec<ResultObserver>,
     order: &'static [&'static str],
+    dynamic: Option<Arc<dyn DynamicTools>>,
 }
 
 impl fmt::Debug for RegistryBuilder {
@@ -79,6 +80,14 @@ impl RegistryBuilder {
         self
     }
 
+    /// Adds a source of tools found at run time (saved recipes): listed in
+    /// the catalogs of the scopes it serves and called through the same
+    /// checks. No linked tool may have a name it claims.
+    pub fn dynamic_tools(mut self, source: Arc<dyn DynamicTools>) -> Self {
+        self.dynamic = Some(source);
+        self
+    }
+
     /// Uses these descriptors instead of every linked tool (tests, embedding).
     pub fn descriptors(
         mut self,
@@ -88,7 +97,9 @@ impl RegistryBuilder {
         self
     }
 
-    pub fn build(self) -> Result<Registry, RegistryBuildError> {
+    /// Checks every descriptor and builds the registry, shared: a dynamic
+    /// tool's run gets it back to make child calls.
+    pub fn build(self) -> Result<Arc<Registry>, RegistryBuildError> {
         let mut descriptors = self
             .descriptors
             .unwrap_or_else(|| linked::tools().collect());
@@ -100,6 +111,9 @@ impl RegistryBuilder {
         for (position, descriptor) in descriptors.iter().enumerate() {
             check_descriptor(descriptor, &mut problems);
             check_state_provided(descriptor, &self.state, &mut problems);
+            if let Some(source) = &self.dynamic {
+                check_not_claimed(descriptor, source.as_ref(), &mut problems);
+            }
             let mut claim = |key: &'static str, what: &str| match index.get(key) {
                 Some(&other) if other == position => {}
                 Some(&other) => {
@@ -131,15 +145,19 @@ impl RegistryBuilder {
         if !problems.is_empty() {
             return Err(RegistryBuildError { problems });
         }
-        Ok(Registry {
+        let (limits, state, observers, dynamic) =
+            (self.limits, self.state, self.observers, self.dynamic);
+        Ok(Arc::new_cyclic(|this| Registry {
             tools,
             index,
-            calls: CallStore::new(self.limits),
-            state: Arc::new(self.state),
+            calls: CallStore::new(limits),
+            state: Arc::new(state),
             shutdown: CancellationToken::new(),
             unavailable: std::sync::RwLock::new(HashMap::new()),
-            observers: self.observers.into(),
-        })
+            observers: observers.into(),
+            dynamic,
+            this: this.clone(),
+        }))
     }
 }
 
@@ -187,6 +205,20 @@ fn check_descriptor(d: &ToolDescriptor, problems: &mut Vec<String>) {
                 need.type_name()
             ));
         }
+    }
+}
+
+/// A linked tool answering to a name of the dynamic source's form would be
+/// unreachable (the source answers for those names) or ambiguous.
+fn check_not_claimed(d: &ToolDescriptor, source: &dyn DynamicTools, problems: &mut Vec<String>) {
+    let names = std::iter::once(d.name)
+        .chain(std::iter::once(d.provider_name))
+        .chain(d.aliases.iter().copied());
+    for name in names.filter(|name| source.claims(name)) {
+        problems.push(format!(
+            "tool `{}` ({}) answers to `{name}`, a name the run-time tool source claims",
+            d.name, d.location
+        ));
     }
 }
 

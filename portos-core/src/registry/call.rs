@@ -5,14 +5,17 @@ use std::sync::Arc;
 use std::panic::AssertUnwindSafe;
 
 use futures::FutureExt;
-use futures::future::Either;
+use futures::future::{BoxFuture, Either};
 use serde_json::Value;
 
 use super::idempotency::{Admission, SharedResult};
-use super::{Fingerprint, RegisteredTool, Registry};
+use super::{
+    CallBudget, DynamicCall, DynamicTool, DynamicTools, Fingerprint, RegisteredTool, Registry,
+    Resolved,
+};
 use crate::context::{Authority, ToolContext};
-use crate::contract::{ErrorCode, Scope, ToolCall, ToolError, ToolResult};
-use crate::descriptor::BoundCall;
+use crate::contract::{ErrorCode, Policy, Scope, ToolCall, ToolError, ToolResult};
+use crate::descriptor::{AdapterOutcome, BoundCall};
 
 impl Registry {
     /// Runs `call` with the server-derived `authority`.
@@ -24,7 +27,25 @@ impl Registry {
         authority: &Authority,
         call: ToolCall,
     ) -> Result<ToolResult, ToolError> {
-        let (shared, duplicate) = self.admit(authority, call)?;
+        self.call_with(authority, call, None).await
+    }
+
+    /// [`Registry::call`] from a caller with a shared call budget (a
+    /// Persistent Mind turn), which a dynamic tool's children are charged
+    /// to. The call itself is the caller's to charge.
+    pub async fn call_with(
+        &self,
+        authority: &Authority,
+        call: ToolCall,
+        budget: Option<Arc<CallBudget>>,
+    ) -> Result<ToolResult, ToolError> {
+        let (shared, duplicate) = match &self.dynamic {
+            Some(source) if source.claims(&call.name) => {
+                self.admit_dynamic(source.as_ref(), authority, call, budget)
+                    .await?
+            }
+            _ => self.admit(authority, call)?,
+        };
         let result = shared.await;
         let mut result = Arc::unwrap_or_clone(result);
         result.duplicate = duplicate;
@@ -44,7 +65,7 @@ impl Registry {
                 format!("Unknown tool '{}'", call.name),
             )
         })?;
-        authorize(tool, authority)?;
+        authorize(tool.name(), &tool.policy, authority)?;
         // After authorization, so an unauthorized caller learns nothing about
         // the tool's state; before validation, since nothing would run anyway.
         if let Some(reason) = self.unavailable_reason(tool.name()) {
@@ -60,10 +81,39 @@ impl Registry {
         let admission = self.calls.admit(&call.request_id, fingerprint, || {
             self.start(tool, authority, request_id, bound)
         })?;
-        Ok(match admission {
-            Admission::Fresh(shared) => (shared, false),
-            Admission::Replay(shared) => (shared, true),
-        })
+        Ok(admitted(admission))
+    }
+
+    /// The dynamic path: the source resolves the name (and its own
+    /// refusals), then the same checks, fingerprint and idempotency store as
+    /// a linked tool, under the authority the source resolved.
+    async fn admit_dynamic(
+        &self,
+        source: &dyn DynamicTools,
+        authority: &Authority,
+        call: ToolCall,
+        budget: Option<Arc<CallBudget>>,
+    ) -> Result<(SharedResult, bool), ToolError> {
+        let Resolved { tool, authority } = source.resolve(self, *authority, &call.name).await?;
+        authorize(tool.name(), &tool.spec.policy, &authority)?;
+        if !tool.spec.available {
+            return Err(ToolError::new(
+                ErrorCode::ToolUnavailable,
+                format!("Tool '{}' is unavailable", tool.name()),
+            ));
+        }
+        let arguments = validate_dynamic(&tool, call.arguments)?;
+        let fingerprint = Fingerprint::of_call_with(
+            tool.name(),
+            &arguments,
+            authority.scope,
+            &tool.spec.fingerprint_extra,
+        );
+        let request_id: Arc<str> = Arc::from(call.request_id.as_str());
+        let admission = self.calls.admit(&call.request_id, fingerprint, || {
+            self.start_dynamic(&tool, authority, request_id, arguments, budget)
+        })?;
+        Ok(admitted(admission))
     }
 
     /// Starts the adapter. A write is spawned so it runs to completion even
@@ -85,18 +135,58 @@ impl Registry {
             self.state.clone(),
             tool.descriptor.state,
         );
-        let name = tool.name();
+        let run = bound.run(ctx);
+        self.launch(tool.name(), &tool.policy, request_id, run)
+    }
+
+    fn start_dynamic(
+        &self,
+        tool: &DynamicTool,
+        authority: Authority,
+        request_id: Arc<str>,
+        arguments: Value,
+        budget: Option<Arc<CallBudget>>,
+    ) -> SharedResult {
+        let Some(registry) = self.this.upgrade() else {
+            // Only while the registry is being dropped: nothing can call it then.
+            let result = ToolResult::from_adapter_error(
+                request_id.to_string(),
+                tool.name().to_owned(),
+                "The tool registry is shutting down",
+            );
+            return futures::future::ready(Arc::new(result)).boxed().shared();
+        };
+        let run = tool.spec.runner.run(DynamicCall {
+            registry,
+            authority,
+            request_id: request_id.clone(),
+            arguments,
+            budget,
+            cancel: self.shutdown.clone(),
+        });
+        self.launch(tool.name(), &tool.spec.policy, request_id, run)
+    }
+
+    /// Runs an adapter's future (spawned for a write, on the caller's task
+    /// for a read), normalizes what it yields and tells the observers.
+    fn launch(
+        &self,
+        name: &str,
+        policy: &Policy,
+        request_id: Arc<str>,
+        run: BoxFuture<'static, AdapterOutcome>,
+    ) -> SharedResult {
         // A panicking adapter is a failed call, not a crash, on either path.
-        let run = AssertUnwindSafe(bound.run(ctx)).catch_unwind();
-        let outcome = if tool.policy.side_effect.is_read() {
+        let run = AssertUnwindSafe(run).catch_unwind();
+        let outcome = if policy.side_effect.is_read() {
             Either::Left(run.map(Result::ok))
         } else {
             Either::Right(tokio::spawn(run).map(|joined| joined.ok().and_then(Result::ok)))
         };
         let observers = self.observers.clone();
+        let name = name.to_owned();
         async move {
             let id = request_id.to_string();
-            let name = name.to_owned();
             let result = Arc::new(match outcome.await {
                 Some(Ok(value)) => ToolResult::from_adapter_value(id, name, value),
                 Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
@@ -122,11 +212,17 @@ impl Registry {
     }
 }
 
+fn admitted(admission: Admission) -> (SharedResult, bool) {
+    match admission {
+        Admission::Fresh(shared) => (shared, false),
+        Admission::Replay(shared) => (shared, true),
+    }
+}
+
 /// Scope, then capabilities (mind, agent), then authentication (ui writes).
-fn authorize(tool: &RegisteredTool, authority: &Authority) -> Result<(), ToolError> {
-    let name = tool.name();
+fn authorize(name: &str, policy: &Policy, authority: &Authority) -> Result<(), ToolError> {
     let scope = authority.scope;
-    if !tool.policy.scopes.contains(&scope) {
+    if !policy.scopes.contains(&scope) {
         return Err(ToolError::new(
             ErrorCode::ToolScopeDenied,
             format!("Tool '{name}' is unavailable in the {scope} scope"),
@@ -135,14 +231,14 @@ fn authorize(tool: &RegisteredTool, authority: &Authority) -> Result<(), ToolErr
     if scope.is_granted_principal()
         && !authority
             .capabilities
-            .has_all(&tool.policy.required_capabilities)
+            .has_all(&policy.required_capabilities)
     {
         return Err(ToolError::new(
             ErrorCode::ToolCapabilityDenied,
             format!("Tool '{name}' is not granted to the {scope} principal"),
         ));
     }
-    if scope == Scope::Ui && !tool.policy.side_effect.is_read() && !authority.authenticated {
+    if scope == Scope::Ui && !policy.side_effect.is_read() && !authority.authenticated {
         return Err(ToolError::new(
             ErrorCode::ToolAuthRequired,
             "Mutating tool calls require an authenticated PortOS session",
@@ -160,11 +256,41 @@ fn validate(
     // The common case first: `is_valid` builds no error values.
     if tool.validator().is_valid(&arguments) {
         return (tool.descriptor.bind)(arguments)
-            .map_err(|error| invalid_arguments(tool, &error.0));
+            .map_err(|error| invalid_arguments(tool.name(), &error.0));
     }
-    let issues: Vec<String> = tool
-        .validator()
-        .iter_errors(&arguments)
+    let issues = schema_issues(tool.validator(), &arguments);
+    if !issues.is_empty() {
+        return Err(invalid_arguments(tool.name(), &issues.join("; ")));
+    }
+    (tool.descriptor.bind)(arguments).map_err(|error| invalid_arguments(tool.name(), &error.0))
+}
+
+/// A dynamic tool has no typed input: its compiled schema is the whole check.
+fn validate_dynamic(
+    tool: &DynamicTool,
+    arguments: serde_json::Map<String, Value>,
+) -> Result<Value, ToolError> {
+    let arguments = Value::Object(arguments);
+    let validator = tool.validator().map_err(|why| {
+        ToolError::new(
+            ErrorCode::ToolUnavailable,
+            format!(
+                "Tool '{}' is unavailable: its input schema is invalid ({why})",
+                tool.name()
+            ),
+        )
+    })?;
+    if validator.is_valid(&arguments) {
+        return Ok(arguments);
+    }
+    let issues = schema_issues(validator, &arguments);
+    Err(invalid_arguments(tool.name(), &issues.join("; ")))
+}
+
+/// Every violation of `validator` by `arguments`, each with its path.
+fn schema_issues(validator: &jsonschema::Validator, arguments: &Value) -> Vec<String> {
+    validator
+        .iter_errors(arguments)
         .map(|error| {
             let path = error
                 .instance_path()
@@ -179,16 +305,12 @@ fn validate(
             };
             format!("{path} {error}")
         })
-        .collect();
-    if !issues.is_empty() {
-        return Err(invalid_arguments(tool, &issues.join("; ")));
-    }
-    (tool.descriptor.bind)(arguments).map_err(|error| invalid_arguments(tool, &error.0))
+        .collect()
 }
 
-fn invalid_arguments(tool: &RegisteredTool, detail: &str) -> ToolError {
+fn invalid_arguments(name: &str, detail: &str) -> ToolError {
     ToolError::new(
         ErrorCode::ToolValidationError,
-        format!("Invalid arguments for '{}': {detail}", tool.name()),
+        format!("Invalid arguments for '{name}': {detail}"),
     )
 }

@@ -27,6 +27,25 @@ impl Fingerprint {
         Fingerprint(Sha256::digest(text.as_bytes()).into())
     }
 
+    /// The fingerprint of a call whose tool adds keys of its own (a saved
+    /// recipe's `recipeId` and `revision`, §1.5), in the same canonical JSON.
+    pub fn of_call_with(
+        canonical_name: &str,
+        arguments: &Value,
+        scope: Scope,
+        extra: &serde_json::Map<String, Value>,
+    ) -> Fingerprint {
+        if extra.is_empty() {
+            return Fingerprint::of_call(canonical_name, arguments, scope);
+        }
+        let mut object = extra.clone();
+        object.insert("arguments".to_owned(), arguments.clone());
+        object.insert("name".to_owned(), Value::from(canonical_name));
+        object.insert("scope".to_owned(), Value::from(scope.as_str()));
+        let text = canonical_json::to_string(&Value::Object(object));
+        Fingerprint(Sha256::digest(text.as_bytes()).into())
+    }
+
     /// Lowercase hex, 64 characters.
     pub fn to_hex(self) -> String {
         hex::encode(self.0)
@@ -58,6 +77,28 @@ mod tests {
             br#"{"arguments":{"limit":5,"query":"secret words"},"name":"brain.search","scope":"ui"}"#,
         );
         assert_eq!(hex, hex::encode(expected));
+    }
+
+    #[test]
+    fn extra_keys_are_sorted_in_and_change_it() {
+        let arguments = json!({"limit": 5});
+        let mut extra = serde_json::Map::new();
+        extra.insert("revision".to_owned(), json!(2));
+        extra.insert("recipeId".to_owned(), json!("r1"));
+        let fp = Fingerprint::of_call_with("recipe.x", &arguments, Scope::Mind, &extra);
+        let expected = Sha256::digest(
+            br#"{"arguments":{"limit":5},"name":"recipe.x","recipeId":"r1","revision":2,"scope":"mind"}"#,
+        );
+        assert_eq!(fp.to_hex(), hex::encode(expected));
+        extra.insert("revision".to_owned(), json!(3));
+        assert_ne!(
+            fp,
+            Fingerprint::of_call_with("recipe.x", &arguments, Scope::Mind, &extra)
+        );
+        assert_eq!(
+            Fingerprint::of_call_with("t", &arguments, Scope::Ui, &serde_json::Map::new()),
+            Fingerprint::of_call("t", &arguments, Scope::Ui)
+        );
     }
 
     #[test]

@@ -6,20 +6,26 @@
 //!   -> validate (compiled schema, typed input) -> idempotency -> adapter -> normalize
 //! ```
 
+mod budget;
 mod build;
 mod call;
+mod dynamic;
 mod fingerprint;
 mod idempotency;
 mod order;
 
 use std::collections::HashMap;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+pub use budget::CallBudget;
 pub use build::{RegistryBuildError, RegistryBuilder};
+pub use dynamic::{
+    DynamicCall, DynamicListing, DynamicRun, DynamicTool, DynamicToolSpec, DynamicTools, Resolved,
+};
 pub use fingerprint::Fingerprint;
 
 use crate::context::StateMap;
@@ -90,6 +96,11 @@ pub struct Registry {
     /// Told about every adapter run when it ends (not about replays);
     /// shared so a run clones one pointer, not the list.
     observers: Arc<[ResultObserver]>,
+    /// Tools found at run time (saved recipes), if the application has any.
+    dynamic: Option<Arc<dyn DynamicTools>>,
+    /// This registry, for a dynamic tool's child calls (a registry is only
+    /// ever built inside an `Arc`).
+    this: Weak<Registry>,
 }
 
 /// Called with the result of each adapter run, e.g. to announce it.
@@ -108,6 +119,22 @@ impl Registry {
     /// Resolves a canonical name, provider name or alias.
     pub fn resolve(&self, name: &str) -> Option<&RegisteredTool> {
         self.index.get(name).map(|&index| &self.tools[index])
+    }
+
+    /// The canonical name `name` resolves to: a linked tool's, or the form
+    /// the run-time source gives a name it claims (which may name nothing
+    /// that exists now; the call says so). `None` for a name nobody answers to.
+    pub fn canonical_name(&self, name: &str) -> Option<std::borrow::Cow<'static, str>> {
+        if let Some(tool) = self.resolve(name) {
+            return Some(std::borrow::Cow::Borrowed(tool.name()));
+        }
+        let source = self.dynamic.as_ref().filter(|source| source.claims(name))?;
+        Some(std::borrow::Cow::Owned(source.canonical_name(name)))
+    }
+
+    /// The source of run-time tools, if any.
+    pub fn dynamic_tools(&self) -> Option<&Arc<dyn DynamicTools>> {
+        self.dynamic.as_ref()
     }
 
     /// Shared server state handed to adapters.

@@ -93,6 +93,9 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
             options.mind_model.clone(),
             mind_client,
         ))
+        // A turn a stopped process left running is ended before anything
+        // else reads the turns.
+        .on_start(domains::mind::turn::recovery::at_start)
         .context_tools(domains::agent_context::PortosContext::default())
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)
@@ -117,7 +120,7 @@ pub fn build_registry(
     config: Config,
     options: &Options,
     store: &store::Store,
-) -> Result<Registry, StartError> {
+) -> Result<std::sync::Arc<Registry>, StartError> {
     builder(config, options)?.build_registry(store)
 }
 

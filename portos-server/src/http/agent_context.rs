@@ -12,7 +12,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::contract::{FieldIssue, ValidationFailure};
-use portos_core::inventory::RouteIo;
+use portos_core::inventory::{OutcomeSpec, RouteIo};
 use portos_core::portos_route;
 use serde_json::Value;
 
@@ -287,27 +287,29 @@ impl RouteOutput for McpAnswer {
     }
 }
 
-/// 405 with `Allow: POST`: the endpoint is stateless.
+/// 405 with `Allow: POST` and an empty body (BEHAVIOUR §5.3 step 4): the
+/// endpoint is stateless, there is no stream to open or session to end.
 pub struct PostOnly;
 
 impl IntoResponse for PostOnly {
     fn into_response(self) -> Response {
-        let mut response = ApiError::new(
+        (
             StatusCode::METHOD_NOT_ALLOWED,
-            "METHOD_NOT_ALLOWED",
-            "This MCP endpoint is stateless: POST one JSON-RPC message",
+            [(header::ALLOW, HeaderValue::from_static("POST"))],
         )
-        .into_response();
-        response
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("POST"));
-        response
+            .into_response()
     }
 }
 
 impl RouteOutput for PostOnly {
     fn describe(io: &mut RouteIo) {
-        io.error(405, "METHOD_NOT_ALLOWED");
+        io.success_status = 405;
+        io.modeled = true;
+        io.outcomes.push(OutcomeSpec {
+            status: 405,
+            description: "Stateless endpoint: POST one JSON-RPC message (`Allow: POST`, empty body)",
+            schema: None,
+        });
     }
 }
 

@@ -3,14 +3,14 @@
 
 use std::sync::Arc;
 
-use axum::Extension;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use portos_core::catalog::Catalog;
 use portos_core::contract::{FieldIssue, ValidationFailure};
-use portos_core::inventory::RouteIo;
+use portos_core::inventory::{OutcomeSpec, RouteIo};
 use portos_core::portos_route;
 use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
 use serde_json::Value;
@@ -54,7 +54,8 @@ async fn call(
     Ok(ToolAnswer(result))
 }
 
-/// The retained result of a recent call (process-local, the last 500).
+/// The retained result of a recent call (process-local, the last 500): 200
+/// with its envelope, failed or not (BEHAVIOUR §1.6).
 #[portos_route(
     method = "GET",
     path = "/api/cos/tools/calls/{requestId}",
@@ -63,14 +64,14 @@ async fn call(
 async fn retained(
     State(app): State<App>,
     Path(request_id): Path<String>,
-) -> Result<ToolAnswer, RetainedRefusal> {
+) -> Result<Json<ToolResult>, RetainedRefusal> {
     let request_id = portos_core::contract::check_request_id(&Value::String(request_id)).map_err(
         |issue: FieldIssue| ValidationFailure {
             details: vec![issue],
         },
     )?;
     let result = app.registry.retained(&request_id).await?;
-    Ok(ToolAnswer(result))
+    Ok(Json(result))
 }
 
 /// The catalog query (strict: unknown or repeated keys and values outside
@@ -194,6 +195,11 @@ impl IntoResponse for ToolAnswer {
 impl RouteOutput for ToolAnswer {
     fn describe(io: &mut RouteIo) {
         io.response = Some(schema_of::<ToolResult>());
+        io.outcomes.push(OutcomeSpec {
+            status: 422,
+            description: "The tool ran and failed: the result envelope, `state: failed`",
+            schema: Some(schema_of::<ToolResult>()),
+        });
     }
 }
 

@@ -17,7 +17,7 @@ use portos_tests as _;
 use serde_json::{Value, json};
 
 struct Fixture {
-    registry: Registry,
+    registry: std::sync::Arc<Registry>,
     store: Store,
     _dir: tempfile::TempDir,
 }

@@ -11,7 +11,7 @@ use portos_server::Config;
 use portos_tests as _;
 use serde_json::{Map, Value, json};
 
-fn registry(watch: &[&str]) -> (Registry, tempfile::TempDir) {
+fn registry(watch: &[&str]) -> (std::sync::Arc<Registry>, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = Config {
         data_dir: dir.path().to_owned(),

@@ -106,7 +106,7 @@ impl Upstream {
 }
 
 struct Fixture {
-    registry: Registry,
+    registry: std::sync::Arc<Registry>,
     store: Store,
     _dir: tempfile::TempDir,
 }

@@ -4,7 +4,7 @@
 use std::process::{Command, Output};
 
 use portos_tests::{ServerProcess, portos_binary};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
 const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
@@ -105,6 +105,50 @@ fn every_scope_has_the_contract_count() {
         assert_eq!(catalog["stats"]["read"], read, "{scope}");
         assert_eq!(catalog["stats"]["write"], write, "{scope}");
     }
+}
+
+#[test]
+fn aliases_follow_the_name_resolution_rule() {
+    // BEHAVIOUR §1.2: a tool's aliases carry its provider name, except the
+    // tools listed there with `aliases: []` (forge issues, recipes, the
+    // thinking and local-context tools); a voice-derived tool has its legacy
+    // voice name first.
+    const NO_ALIASES: [&str; 6] = [
+        "issues.list",
+        "issues.file",
+        "mind.thinking-presets",
+        "mind.request-thinking-preset",
+        "mind.local-context",
+        "mind.adjust-local-context",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    let catalog = dump_json(dir.path(), &["--scope", "all"]);
+    for tool in catalog["tools"].as_array().into_iter().flatten() {
+        let name = tool["name"].as_str().unwrap_or_default();
+        let aliases: Vec<&str> = tool["aliases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        if NO_ALIASES.contains(&name) || name.starts_with("mind.recipes.") {
+            assert!(aliases.is_empty(), "{name}: {aliases:?}");
+        } else {
+            assert!(
+                aliases.contains(&tool["providerName"].as_str().unwrap_or("?")),
+                "{name}: {aliases:?}"
+            );
+        }
+    }
+    let status = catalog["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|tool| tool["name"] == "cos.agents.status");
+    assert_eq!(
+        status.map(|tool| tool["aliases"].clone()),
+        Some(json!(["code_agent_status", "cos_agents_status"]))
+    );
 }
 
 #[test]

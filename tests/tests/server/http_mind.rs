@@ -98,8 +98,36 @@ async fn capabilities_are_strict_versioned_and_all_off_by_default() {
             .iter()
             .all(|t| t["defaultEnabled"] == false)
     );
+    // voice.call-user is a typed action this server does not connect:
+    // granted and shown, never a tool the Mind is offered.
+    let call_user = view["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .find(|tool| tool["id"] == "voice.call-user")
+        .cloned()
+        .expect("voice.call-user");
+    assert_eq!(call_user["capability"], "callUser");
+    assert_eq!(call_user["kind"], "typed-action");
+    assert!(
+        call_user["guardrails"]
+            .as_array()
+            .expect("guardrails")
+            .iter()
+            .any(|line| line
+                .as_str()
+                .is_some_and(|l| l.starts_with("Not connected in this server"))),
+        "{call_user}"
+    );
     let semantic = view["semanticTools"].as_array().expect("semantic tools");
     assert!(!semantic.is_empty());
+    assert!(
+        semantic.iter().all(|tool| !tool["name"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("voice.")),
+        "no voice tool is in the mind catalog"
+    );
     assert!(
         semantic.iter().all(|tool| tool.get("granted").is_some()),
         "{view}"

@@ -196,7 +196,7 @@ async fn the_brain_group_captures_through_the_registry() {
     // Refusals change nothing: empty text (the tool's own rule), unknown key,
     // wrong type.
     for (body, status) in [
-        (json!({ "text": "   " }), StatusCode::UNPROCESSABLE_ENTITY),
+        (json!({ "text": "   " }), StatusCode::BAD_REQUEST),
         (json!({ "text": "x", "extra": 1 }), StatusCode::BAD_REQUEST),
         (json!({ "text": 5 }), StatusCode::BAD_REQUEST),
     ] {

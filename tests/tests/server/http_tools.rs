@@ -193,7 +193,11 @@ async fn calls_complete_fail_and_are_retained() {
         .send()
         .await
         .expect("request");
-    assert_eq!(failed_again.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    // §1.6: the retained envelope is answered 200 even when it failed.
+    assert_eq!(failed_again.status(), StatusCode::OK);
+    let failed_again: Value = failed_again.json().await.expect("json");
+    assert_eq!(failed_again["state"], "failed");
+    assert_eq!(failed_again["error"], failed["error"]);
 
     let missing = client
         .get(server.url("/api/cos/tools/calls/nope"))

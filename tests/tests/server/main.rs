@@ -6,6 +6,7 @@
 //! and each linked the whole server.
 
 mod cli_catalog;
+mod crash_durability;
 mod eidoverse_visit;
 mod forge_issues;
 mod http_apps;
@@ -25,5 +26,8 @@ mod http_weather_processes_catalog;
 mod mcp_http;
 mod mcp_stdio;
 mod mind_turns;
+mod mind_turns_memory;
+mod mind_turns_recovery;
+mod mind_turns_tuning;
 mod scripted_model;
 mod socket_events;

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::scripted_model::{Answer, ScriptedModel};
 
-const KEY: &str = "sk-test-4f9a0c7e-secret";
+pub(crate) const KEY: &str = "sk-test-4f9a0c7e-secret";
 const CALL_LIMIT: &str =
     "The PortOS tool-call limit of 5 was reached; additional calls were not executed.";
 const TASK_LIMIT: &str = "Persistent Mind task request limit of 5 was reached for this turn";
@@ -21,7 +21,7 @@ const EXHAUSTED: &str =
     "The PortOS tool-call budget for this turn is exhausted: answer without calling tools.";
 
 /// PortOS with its Mind pointed at `model` (and the key in the environment).
-fn portos(model: &ScriptedModel, extra: &[&str]) -> ServerProcess {
+pub(crate) fn portos(model: &ScriptedModel, extra: &[&str]) -> ServerProcess {
     let mut args = vec![
         "--mind-provider-url",
         model.url.as_str(),
@@ -38,7 +38,7 @@ fn portos(model: &ScriptedModel, extra: &[&str]) -> ServerProcess {
     server
 }
 
-async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+pub(crate) async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
     let response = request.send().await.expect("request");
     let status = response.status();
     let text = response.text().await.expect("body");
@@ -48,13 +48,13 @@ async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
     )
 }
 
-async fn get(server: &ServerProcess, path: &str) -> Value {
+pub(crate) async fn get(server: &ServerProcess, path: &str) -> Value {
     let (status, body) = send(portos_tests::http_client().get(server.url(path))).await;
     assert_eq!(status, StatusCode::OK, "{path}: {body}");
     body
 }
 
-async fn put(server: &ServerProcess, path: &str, body: Value) {
+pub(crate) async fn put(server: &ServerProcess, path: &str, body: Value) {
     let (status, answer) = send(
         portos_tests::http_client()
             .put(server.url(path))
@@ -65,7 +65,7 @@ async fn put(server: &ServerProcess, path: &str, body: Value) {
 }
 
 /// Runs a turn and waits for its end.
-async fn turn(server: &ServerProcess, prompt: &str) -> Value {
+pub(crate) async fn turn(server: &ServerProcess, prompt: &str) -> Value {
     let (status, turn) = send(
         portos_tests::http_client()
             .post(server.url("/api/cos/mind/turns"))
@@ -78,7 +78,7 @@ async fn turn(server: &ServerProcess, prompt: &str) -> Value {
 }
 
 /// A managed app `id` whose repository's origin is on GitHub.
-async fn github_app(server: &ServerProcess, repos: &std::path::Path, id: &str) {
+pub(crate) async fn github_app(server: &ServerProcess, repos: &std::path::Path, id: &str) {
     let repo = repos.join(id);
     std::fs::create_dir_all(repo.join(".git")).expect("mkdir");
     std::fs::write(
@@ -95,7 +95,7 @@ async fn github_app(server: &ServerProcess, repos: &std::path::Path, id: &str) {
     assert_eq!(status, StatusCode::CREATED, "{app}");
 }
 
-async fn codex_provider(server: &ServerProcess) {
+pub(crate) async fn codex_provider(server: &ServerProcess) {
     put(
         server,
         "/api/cos/providers",
@@ -120,7 +120,7 @@ fn named_request_id(turn_id: &str, call_id: &str) -> String {
     format!("mind-tool-{}", &sha_hex(&canonical)[..32])
 }
 
-fn calls(turn: &Value) -> Vec<Value> {
+pub(crate) fn calls(turn: &Value) -> Vec<Value> {
     turn["calls"].as_array().cloned().expect("calls")
 }
 

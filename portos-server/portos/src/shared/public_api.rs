@@ -18,7 +18,9 @@ pub enum OwnerCallError {
     /// The registry refused the call (answered with its code and context).
     #[error(transparent)]
     Refused(#[from] ToolError),
-    /// The tool ran and failed: 422 `VALIDATION_ERROR` with its message.
+    /// The tool ran and failed on what the caller sent: 400
+    /// `VALIDATION_ERROR` with its message (one status for validation
+    /// failures across the API).
     #[error("{0}")]
     Failed(String),
     /// The tool's result is not its declared output (the server's fault).
@@ -33,11 +35,9 @@ impl From<OwnerCallError> for ApiError {
     fn from(error: OwnerCallError) -> ApiError {
         match error {
             OwnerCallError::Refused(error) => ApiError::from(error),
-            OwnerCallError::Failed(message) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "VALIDATION_ERROR",
-                message,
-            ),
+            OwnerCallError::Failed(message) => {
+                ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
+            }
             answer @ OwnerCallError::Answer { .. } => ApiError::internal(answer.to_string()),
         }
     }
@@ -56,7 +56,7 @@ impl RouteErrors for OwnerCallError {
     fn describe(_: &mut RouteIo) {}
 }
 
-/// For a write whose tool fails on what the caller sent: its 422.
+/// For a write whose tool fails on what the caller sent: its 400.
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]
 pub struct OwnerWriteError(#[from] pub OwnerCallError);
@@ -75,12 +75,12 @@ impl IntoResponse for OwnerWriteError {
 
 impl RouteErrors for OwnerWriteError {
     fn describe(io: &mut RouteIo) {
-        io.error(422, "VALIDATION_ERROR");
+        io.error(400, "VALIDATION_ERROR");
     }
 }
 
 /// Runs the registry tool `name` as the owner and reads its result as `T`;
-/// a failed result is a 422 whose message is the tool's own.
+/// a failed result is a 400 whose message is the tool's own.
 pub async fn run_as_owner<T: DeserializeOwned>(
     app: &App,
     tool: &'static str,

@@ -19,7 +19,7 @@ pub const GITHUB_TOKEN: &str = "ghp_standin_secret_0123456789";
 pub const GITLAB_TOKEN: &str = "glpat-standin-secret-9876543210";
 
 pub struct Fixture {
-    pub registry: Registry,
+    pub registry: std::sync::Arc<Registry>,
     pub store: Store,
     dir: tempfile::TempDir,
 }

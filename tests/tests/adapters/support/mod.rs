@@ -14,7 +14,7 @@ use portos_server::store::Store;
 use serde_json::Value;
 
 pub struct RegistryFixture {
-    pub registry: Registry,
+    pub registry: std::sync::Arc<Registry>,
     /// The registry's store (clones share its connection): to seed rows or
     /// look at what a call stored.
     pub store: Store,

@@ -21,7 +21,7 @@ pub struct AgentsStatus {
 /// Tell which coding agents are running, on what, and for how long.
 #[portos_tool(
     name = "cos.agents.status",
-    aliases = ["code_agent_status"],
+    aliases = ["code_agent_status", "cos_agents_status"],
     scopes = ["agent", "mind", "ui", "voice"],
     capabilities = ["readPortos"],
     side_effect = "read",

@@ -24,23 +24,23 @@ const WORLD_VIEW_ENTITIES: i64 = 500;
 
 /// A well-formed request the world will not take: what it says breaks a
 /// rule of the world (an empty line, a peer URL that is not http(s), one
-/// peer too many). 422 with the validation code, as the owner's routes
-/// have always answered it.
+/// peer too many). 400 `VALIDATION_ERROR`, the one status of validation
+/// failures across the API.
 #[derive(Debug, thiserror::Error, RouteErrors)]
-pub enum Unprocessable {
+pub enum WorldRuleBroken {
     #[error("{0}")]
-    #[route_error(status = 422, code = "VALIDATION_ERROR")]
+    #[route_error(status = 400, code = "VALIDATION_ERROR")]
     Rule(String),
     #[error(transparent)]
     #[route_error(transparent)]
     Store(#[from] StoreError),
 }
 
-impl From<SayError> for Unprocessable {
-    fn from(error: SayError) -> Unprocessable {
+impl From<SayError> for WorldRuleBroken {
+    fn from(error: SayError) -> WorldRuleBroken {
         match error {
-            SayError::Invalid(message) => Unprocessable::Rule(message),
-            SayError::Store(error) => Unprocessable::Store(error),
+            SayError::Invalid(message) => WorldRuleBroken::Rule(message),
+            SayError::Store(error) => WorldRuleBroken::Store(error),
         }
     }
 }
@@ -120,7 +120,7 @@ pub struct OwnerLine {
 async fn post_chat(
     State(app): State<App>,
     Body(OwnerLine { text }): Body<OwnerLine>,
-) -> Result<Created<Message>, Unprocessable> {
+) -> Result<Created<Message>, WorldRuleBroken> {
     let message = ops::say(&app.store, Speaker::Owner, &text).await?;
     Ok(Created(message))
 }
@@ -153,13 +153,13 @@ async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, StoreError
 async fn add_peer(
     State(app): State<App>,
     Body(new_peer): Body<NewPeer>,
-) -> Result<Created<Peer>, Unprocessable> {
-    let peer = new_peer.checked().map_err(Unprocessable::Rule)?;
+) -> Result<Created<Peer>, WorldRuleBroken> {
+    let peer = new_peer.checked().map_err(WorldRuleBroken::Rule)?;
     let stored = peer.clone();
     app.store
         .run(move |connection| stored_peers::upsert(connection, &stored))
         .await?
-        .map_err(Unprocessable::Rule)?;
+        .map_err(WorldRuleBroken::Rule)?;
     Ok(Created(peer))
 }
 

@@ -117,7 +117,7 @@ pub struct MindTool {
 }
 
 /// A managed app the Mind may queue tasks for, and whether it is allowed.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskApp {
     pub id: String,
@@ -152,26 +152,7 @@ pub async fn tools_view(app: &App) -> Result<MindToolsView, StoreError> {
     let settings = load(&app.store).await?;
     let semantic_tools = semantic_tools(app, settings.capabilities());
     let task_catalog = if settings.create_tasks {
-        let apps = apps::ops::runnable(&app.store).await?;
-        let providers = app
-            .store
-            .run(|connection| cos::providers::store::get(connection))
-            .await?;
-        Some(TaskCatalog {
-            apps: apps
-                .into_iter()
-                .map(|managed| TaskApp {
-                    granted: settings.allows_app(&managed.id),
-                    id: managed.id,
-                    name: managed.name,
-                })
-                .collect(),
-            providers: providers
-                .providers
-                .into_iter()
-                .filter(CodingProvider::takes_tasks)
-                .collect(),
-        })
+        Some(task_catalog(&app.store, &settings).await?)
     } else {
         None
     };
@@ -182,6 +163,34 @@ pub async fn tools_view(app: &App) -> Result<MindToolsView, StoreError> {
         boundaries: BOUNDARIES.to_vec(),
         task_catalog,
         capabilities: settings,
+    })
+}
+
+/// The runnable apps, each marked whether `settings` allow it, and the
+/// coding providers that take tasks (the view's `taskCatalog` and the
+/// turn prompt's task block).
+pub async fn task_catalog(
+    store: &Store,
+    settings: &MindSettings,
+) -> Result<TaskCatalog, StoreError> {
+    let apps = apps::ops::runnable(store).await?;
+    let providers = store
+        .run(|connection| cos::providers::store::get(connection))
+        .await?;
+    Ok(TaskCatalog {
+        apps: apps
+            .into_iter()
+            .map(|managed| TaskApp {
+                granted: settings.allows_app(&managed.id),
+                id: managed.id,
+                name: managed.name,
+            })
+            .collect(),
+        providers: providers
+            .providers
+            .into_iter()
+            .filter(CodingProvider::takes_tasks)
+            .collect(),
     })
 }
 
@@ -266,13 +275,18 @@ fn typed_actions(settings: &MindSettings) -> Vec<MindTool> {
             ],
             settings.manage_mind,
         ),
+        // A typed action of the contract with no behaviour in this server:
+        // the grant is stored and shown, and nothing calls anyone.
         tool(
             "voice.call-user",
             "callUser",
             "Call the user",
-            "Place a voice call to the user.",
+            "Place a voice call to the user. This server has no telephony: the grant is stored and shown here, but no call tool is offered to the Mind and no call is placed.",
             "typed-action",
-            &["Only the user; no other external messaging."],
+            &[
+                "Only the user; no other external messaging.",
+                "Not connected in this server: granting it offers the Mind nothing yet.",
+            ],
             settings.call_user,
         ),
     ]

@@ -17,38 +17,68 @@ pub const TASK_LIMIT_REACHED: &str =
 pub const BUDGET_EXHAUSTED: &str =
     "The PortOS tool-call budget for this turn is exhausted: answer without calling tools.";
 
+use std::sync::Arc;
+
+use portos_core::CallBudget;
+
 /// The tool that queues tasks, charged to the task budget.
 pub const CREATE_TASK: &str = "cos.create-task";
 
 /// What a turn has spent. Calls are charged before they run, one at a
-/// time, so parallel calls in one model answer cannot overspend.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// time, so parallel calls in one model answer cannot overspend. The call
+/// budget is shared: a saved recipe's children are charged to it by the
+/// recipe itself (BEHAVIOUR §6.2), through the registry.
+#[derive(Debug)]
 pub struct TurnBudget {
-    pub calls_used: usize,
+    calls: Arc<CallBudget>,
     pub tasks_used: usize,
     pub calls_refused: usize,
+}
+
+impl Default for TurnBudget {
+    fn default() -> TurnBudget {
+        TurnBudget {
+            calls: Arc::new(CallBudget::new(MAX_CALLS_PER_TURN)),
+            tasks_used: 0,
+            calls_refused: 0,
+        }
+    }
 }
 
 impl TurnBudget {
     /// Charges one call of `tool` (its canonical name), or says why it may
     /// not run.
     pub fn charge(&mut self, tool: &str) -> Result<(), &'static str> {
-        let (used, max, refusal) = if tool == CREATE_TASK {
-            (&mut self.tasks_used, MAX_TASKS_PER_TURN, TASK_LIMIT_REACHED)
+        let charged = if tool == CREATE_TASK {
+            let free = self.tasks_used < MAX_TASKS_PER_TURN;
+            self.tasks_used += usize::from(free);
+            free
         } else {
-            (&mut self.calls_used, MAX_CALLS_PER_TURN, CALL_LIMIT_REACHED)
+            self.calls.try_charge()
         };
-        if *used >= max {
-            self.calls_refused += 1;
-            return Err(refusal);
+        if charged {
+            return Ok(());
         }
-        *used += 1;
-        Ok(())
+        self.calls_refused += 1;
+        Err(if tool == CREATE_TASK {
+            TASK_LIMIT_REACHED
+        } else {
+            CALL_LIMIT_REACHED
+        })
+    }
+
+    /// Tool calls run, the turn's own and its recipes' children.
+    pub fn calls_used(&self) -> usize {
+        self.calls.used()
     }
 
     pub fn calls_exhausted(&self) -> bool {
-        self.calls_used >= MAX_CALLS_PER_TURN
+        self.calls.is_spent()
+    }
+
+    /// The call budget, for the registry to hand a recipe's children.
+    pub fn shared_calls(&self) -> Arc<CallBudget> {
+        self.calls.clone()
     }
 }
 

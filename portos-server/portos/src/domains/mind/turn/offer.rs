@@ -8,7 +8,7 @@ use portos_core::{
 };
 use serde_json::Value;
 
-use super::budget::{CREATE_TASK, MAX_CALLS_PER_TURN, MAX_TASKS_PER_TURN, TurnBudget};
+use super::budget::{CREATE_TASK, MAX_TASKS_PER_TURN, TurnBudget};
 
 /// The OpenAI `tools` array for `grants`, within `budget`.
 pub fn offered_tools(catalogs: &Catalogs, grants: Capabilities, budget: &TurnBudget) -> Vec<Value> {
@@ -24,7 +24,7 @@ pub fn offered_tools(catalogs: &Catalogs, grants: Capabilities, budget: &TurnBud
     let Some(Value::Array(tools)) = tools else {
         return Vec::new();
     };
-    let calls_left = budget.calls_used < MAX_CALLS_PER_TURN;
+    let calls_left = !budget.calls_exhausted();
     let tasks_left = budget.tasks_used < MAX_TASKS_PER_TURN;
     tools
         .into_iter()

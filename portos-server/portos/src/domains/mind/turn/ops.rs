@@ -1,6 +1,8 @@
 //! Starting a turn, for the REST route and the command line alike: one at
-//! a time, stored as running before the model is asked, then run on a
-//! task of its own (a client that goes away does not stop it).
+//! a time, with its lock taken (so a later start-up knows it is alive),
+//! its thinking preset and context window settled, stored as running
+//! before the model is asked, then run on a task of its own (a client that
+//! goes away does not stop it).
 
 use portos_server::app::{App, NoSuchState};
 use portos_server::store::StoreError;
@@ -9,9 +11,12 @@ use tokio::task::JoinHandle;
 use super::config::MindModel;
 use super::events::TurnStarted;
 use super::record::TurnRecord;
+use super::recovery::{TurnLock, lock_dir};
 use super::run::{self, TurnDeps, WAKE_PROMPT};
 use super::store;
+use super::tuning;
 use super::wake::Wakes;
+use crate::domains::apps::RemoteCache;
 
 pub const PROMPT_MAX_CHARS: usize = 12_000;
 
@@ -56,17 +61,44 @@ pub fn prompt(raw: Option<&str>) -> Result<String, String> {
     Ok(text.to_owned())
 }
 
+/// Whether a turn with `raw` as its prompt is a self-directed wake.
+pub fn self_directed(raw: Option<&str>) -> bool {
+    raw.is_none_or(|text| text.trim().is_empty())
+}
+
 /// Stores a new turn as running and starts it.
 pub async fn start(app: &App, raw_prompt: Option<&str>) -> Result<Started, StartRefusal> {
     let prompt = prompt(raw_prompt).map_err(StartRefusal::Invalid)?;
     let model = app.state::<MindModel>()?;
-    let provider = model
+    let wakes = app.state::<Wakes>()?.clone();
+    let remotes = app.state::<RemoteCache>()?.clone();
+    let mut provider = model
         .provider()
         .cloned()
         .ok_or(StartRefusal::NotConfigured)?;
     let id = uuid::Uuid::new_v4().to_string();
     let running = model.claim(&id).map_err(StartRefusal::Busy)?;
-    let turn = TurnRecord::start(id.clone(), prompt, provider.model.clone());
+    // Taken before the row is written: a start-up that sees the row running
+    // also sees the lock held.
+    let lock = lock_dir(&app.store).and_then(|dir| match TurnLock::acquire(&dir, &id) {
+        Ok(lock) => Some(lock),
+        Err(error) => {
+            tracing::warn!(turn = %id, %error, "cannot lock the Persistent Mind turn: a restart meanwhile would end it");
+            None
+        }
+    });
+    let tuned = tuning::for_turn(
+        &app.store,
+        &provider,
+        self_directed(raw_prompt),
+        jiff::Timestamp::now(),
+    )
+    .await?;
+    provider.model = tuned.model;
+    let mut turn = TurnRecord::start(id.clone(), prompt, provider.model.clone());
+    turn.thinking_preset = tuned.preset;
+    turn.reasoning_effort = tuned.extras.reasoning_effort.map(str::to_owned);
+    turn.num_ctx = tuned.extras.num_ctx;
     let stored = turn.clone();
     app.store
         .run(move |connection| store::insert(connection, &stored))
@@ -82,13 +114,16 @@ pub async fn start(app: &App, raw_prompt: Option<&str>) -> Result<Started, Start
         catalogs: app.catalogs.clone(),
         store: app.store.clone(),
         events: app.events.clone(),
-        wakes: app.state::<Wakes>()?.clone(),
+        wakes,
         client: model.client().clone(),
         provider,
+        extras: tuned.extras,
+        remotes,
     };
     let done = tokio::spawn(async move {
-        // The slot is held until the turn is stored as ended.
+        // The slot and the lock are held until the turn is stored as ended.
         let _running = running;
+        let _lock = lock;
         run::run(&deps, turn).await
     });
     Ok(Started { id, done })
@@ -104,5 +139,7 @@ mod tests {
         assert_eq!(prompt(Some("  ")).as_deref(), Ok(WAKE_PROMPT));
         assert_eq!(prompt(Some(" Plan my day ")).as_deref(), Ok("Plan my day"));
         assert!(prompt(Some(&"x".repeat(12_001))).is_err());
+        assert!(self_directed(None) && self_directed(Some(" \n")));
+        assert!(!self_directed(Some("Plan my day")));
     }
 }

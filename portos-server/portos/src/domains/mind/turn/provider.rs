@@ -65,19 +65,49 @@ pub struct Reply {
     pub message: Value,
 }
 
+/// What a turn asks of the model beyond its messages and tools; each is
+/// left out of the request when `None`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// Sent as `reasoning_effort` (OpenAI's chat-completions field, which
+    /// Ollama, vLLM and llama.cpp's server also read): `low`, `medium` or
+    /// `high`, the values all of them accept.
+    pub reasoning_effort: Option<&'static str>,
+    /// Sent as `options.num_ctx`, Ollama's name for the context window.
+    pub num_ctx: Option<i64>,
+}
+
+/// The request body of one round.
+pub fn request_body(
+    config: &ProviderConfig,
+    messages: &[Value],
+    tools: &[Value],
+    extras: &Extras,
+) -> Value {
+    let mut body = json!({ "model": config.model, "messages": messages });
+    if !tools.is_empty() {
+        body["tools"] = Value::Array(tools.to_vec());
+        body["tool_choice"] = json!("auto");
+    }
+    if let Some(effort) = extras.reasoning_effort {
+        body["reasoning_effort"] = json!(effort);
+    }
+    if let Some(num_ctx) = extras.num_ctx {
+        body["options"] = json!({ "num_ctx": num_ctx });
+    }
+    body
+}
+
 /// Runs one round.
 pub async fn chat(
     client: &reqwest::Client,
     config: &ProviderConfig,
     messages: &[Value],
     tools: &[Value],
+    extras: &Extras,
 ) -> Result<Reply, ProviderError> {
     let url = format!("{}/chat/completions", config.base_url.trim_end_matches('/'));
-    let mut body = json!({ "model": config.model, "messages": messages });
-    if !tools.is_empty() {
-        body["tools"] = Value::Array(tools.to_vec());
-        body["tool_choice"] = json!("auto");
-    }
+    let body = request_body(config, messages, tools, extras);
     let mut request = client.post(&url).timeout(config.timeout).json(&body);
     if let Some(key) = &config.api_key {
         request = request.bearer_auth(key);
@@ -226,6 +256,33 @@ mod tests {
             error_message(br#"{"error":{"message":"model not found"}}"#),
             "model not found"
         );
+    }
+
+    #[test]
+    fn extras_are_sent_only_when_set() {
+        let config = ProviderConfig {
+            base_url: "http://127.0.0.1:11434/v1".to_owned(),
+            model: "qwen3:8b".to_owned(),
+            api_key: None,
+            timeout: Duration::from_secs(5),
+        };
+        let messages = [json!({ "role": "user", "content": "hi" })];
+        let plain = request_body(&config, &messages, &[], &Extras::default());
+        assert_eq!(
+            plain,
+            json!({ "model": "qwen3:8b", "messages": [{ "role": "user", "content": "hi" }] })
+        );
+        let tuned = request_body(
+            &config,
+            &messages,
+            &[],
+            &Extras {
+                reasoning_effort: Some("high"),
+                num_ctx: Some(8192),
+            },
+        );
+        assert_eq!(tuned["reasoning_effort"], "high");
+        assert_eq!(tuned["options"], json!({ "num_ctx": 8192 }));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::budget::TurnBudget;
+use crate::domains::mind::thinking::ThinkingPreset;
 
 /// Where a turn is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -79,6 +80,14 @@ pub struct TurnRecord {
     pub prompt: String,
     /// The model that was asked.
     pub model: String,
+    /// The thinking preset this self-directed wake took (the Mind asked
+    /// for it with `mind.request-thinking-preset`); null: the default route.
+    pub thinking_preset: Option<ThinkingPreset>,
+    /// What was sent as `reasoning_effort` (from the preset's effort).
+    pub reasoning_effort: Option<String>,
+    /// What was sent as `options.num_ctx`: the Mind's local context window,
+    /// to a local provider only.
+    pub num_ctx: Option<i64>,
     pub state: TurnState,
     /// The model's last words, when it answered.
     pub answer: Option<String>,
@@ -107,10 +116,10 @@ pub struct BudgetUse {
     pub calls_refused: usize,
 }
 
-impl From<TurnBudget> for BudgetUse {
-    fn from(budget: TurnBudget) -> BudgetUse {
+impl From<&TurnBudget> for BudgetUse {
+    fn from(budget: &TurnBudget) -> BudgetUse {
         BudgetUse {
-            calls_used: budget.calls_used,
+            calls_used: budget.calls_used(),
             tasks_used: budget.tasks_used,
             calls_refused: budget.calls_refused,
         }
@@ -141,6 +150,9 @@ impl TurnRecord {
             id,
             prompt,
             model,
+            thinking_preset: None,
+            reasoning_effort: None,
+            num_ctx: None,
             state: TurnState::Running,
             answer: None,
             error: None,

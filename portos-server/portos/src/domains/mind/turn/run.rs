@@ -1,12 +1,12 @@
-//! The turn loop (BEHAVIOUR §6.2): up to 4 rounds with the model. Each
-//! round offers the mind catalog for the grants stored at that moment;
-//! each call the model asks for is charged to the turn's budgets and then
-//! run through the registry as `mind`, with the grants read again just
-//! before it and its derived requestId, one call at a time so calls made
-//! together cannot overspend. What the model is shown of each result is
+//! The turn loop (BEHAVIOUR §6.2): the briefing, then up to 4 rounds with
+//! the model. Each round offers the mind catalog for the grants stored at
+//! that moment; each call the model asks for is charged to the turn's
+//! budgets and then run through the registry as `mind`, with the grants
+//! read again just before it and its derived requestId, one call at a time
+//! so calls made together cannot overspend. What the model is shown of each result is
 //! capped at 4,000 characters. A provider that is down, slow or answers
 //! nonsense ends the turn `failed`, with the reason; the turn is saved
-//! after every call.
+//! after every call, and its end with its trajectory summary in one write.
 
 use std::sync::Arc;
 
@@ -16,23 +16,18 @@ use portos_server::settings::{self, MIND_CAPABILITIES};
 use portos_server::store::Store;
 use serde_json::{Value, json};
 
+use super::briefing::Briefing;
 use super::budget::{BUDGET_EXHAUSTED, MAX_ROUNDS, TurnBudget};
 use super::events::{TurnCallFinished, TurnFinished};
 use super::offer::offered_tools;
 use super::preview::result_preview;
-use super::provider::{self, ProviderConfig, RequestedCall};
+use super::provider::{self, Extras, ProviderConfig, RequestedCall};
 use super::record::{CallState, TurnCall, TurnRecord, TurnState};
 use super::request_id::call_request_id;
-use super::store;
 use super::wake::Wakes;
+use super::{store, trajectory};
+use crate::domains::apps::RemoteCache;
 use crate::domains::mind::MindSettings;
-
-/// Who the Mind is told it is, and its limits.
-pub const SYSTEM_PROMPT: &str = "You are the PortOS Persistent Mind, the user's chief of staff. \
-Use the PortOS tools you are offered to look things up and to act for the user; tools you are \
-not granted are not offered. One turn runs at most 5 tool calls and queues at most 5 tasks \
-(cos_create_task); calls past that are not executed. When you are done, say in a few sentences \
-what you found and did.";
 
 /// The prompt of a wake nobody worded.
 pub const WAKE_PROMPT: &str =
@@ -47,21 +42,57 @@ pub struct TurnDeps {
     pub events: Events,
     pub wakes: Wakes,
     pub client: reqwest::Client,
+    /// The provider, with the model this turn asks.
     pub provider: ProviderConfig,
+    /// The reasoning effort and context window this turn sends.
+    pub extras: Extras,
+    /// The managed apps' remotes, for the issue block.
+    pub remotes: RemoteCache,
 }
 
 /// Runs `turn` (already stored as running) to its end and stores it.
 pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
-    turn.messages = vec![
-        json!({ "role": "system", "content": SYSTEM_PROMPT }),
-        json!({ "role": "user", "content": turn.prompt }),
-    ];
+    match Briefing::gather(&deps.store, &deps.remotes).await {
+        Ok(briefing) => {
+            turn.messages = vec![
+                json!({ "role": "system", "content": briefing.system_prompt() }),
+                json!({ "role": "user", "content": turn.prompt }),
+            ];
+            converse(deps, &mut turn).await;
+        }
+        Err(error) => turn.finish(
+            TurnState::Failed,
+            Some(format!("cannot read the Persistent Mind's state: {error}")),
+        ),
+    }
+    end(deps, &turn).await;
+    deps.events
+        .emit(&TurnFinished {
+            turn_id: turn.id.clone(),
+            state: turn.state,
+            error: turn.error.clone(),
+            rounds: turn.rounds,
+            budget: turn.budget,
+        })
+        .await;
+    turn
+}
+
+/// The rounds with the model, until it answers, fails or runs out of rounds.
+async fn converse(deps: &TurnDeps, turn: &mut TurnRecord) {
     let mut budget = TurnBudget::default();
     let mut told_exhausted = false;
     for round in 1..=MAX_ROUNDS {
         turn.rounds = round;
         let tools = offered_tools(&deps.catalogs, live_grants(&deps.store).await, &budget);
-        let reply = match provider::chat(&deps.client, &deps.provider, &turn.messages, &tools).await
+        let reply = match provider::chat(
+            &deps.client,
+            &deps.provider,
+            &turn.messages,
+            &tools,
+            &deps.extras,
+        )
+        .await
         {
             Ok(reply) => reply,
             Err(error) => {
@@ -88,7 +119,7 @@ pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
                 "tool_call_id": call.id.clone().unwrap_or_else(|| format!("call_{round}_{index}")),
                 "content": shown,
             }));
-            turn.budget = budget.into();
+            turn.budget = (&budget).into();
             let finished = TurnCallFinished {
                 turn_id: turn.id.clone(),
                 round,
@@ -98,7 +129,7 @@ pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
                 budget: turn.budget,
             };
             turn.calls.push(record);
-            save(deps, &turn).await;
+            save(deps, turn).await;
             deps.events.emit(&finished).await;
         }
         if budget.calls_exhausted() && !told_exhausted {
@@ -112,17 +143,6 @@ pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
         // no round left to answer in.
         turn.finish(TurnState::Completed, None);
     }
-    save(deps, &turn).await;
-    deps.events
-        .emit(&TurnFinished {
-            turn_id: turn.id.clone(),
-            state: turn.state,
-            error: turn.error.clone(),
-            rounds: turn.rounds,
-            budget: turn.budget,
-        })
-        .await;
-    turn
 }
 
 /// One call: resolved, charged, run; what is kept of it and what the model
@@ -147,16 +167,17 @@ async fn run_call(
         };
         (record, shown)
     };
-    // The model names tools by their provider names (`goals_list`); the
-    // registry knows those, the canonical names and the aliases.
-    let Some(tool) = deps.registry.resolve(&call.name) else {
+    // The model names tools by their provider names (`goals_list`,
+    // `recipe_daily_brief`); the registry knows those, the canonical names
+    // and the aliases, and which names its saved recipes answer to.
+    let Some(name) = deps.registry.canonical_name(&call.name) else {
         return skipped(
             &call.name,
             "TOOL_NOT_FOUND",
             &format!("Unknown tool '{}'", call.name),
         );
     };
-    let name = tool.name();
+    let name = name.as_ref();
     let arguments = match &call.arguments {
         Ok(arguments) => arguments.clone(),
         Err(why) => {
@@ -176,8 +197,14 @@ async fn run_call(
     let authority = Authority::mind(live_grants(&deps.store).await);
     let outcome = {
         let _in_turn = deps.wakes.enter(&request_id, turn_id);
+        // The shared call budget goes with the call: a recipe charges its
+        // children to it.
         deps.registry
-            .call(&authority, ToolCall::new(&request_id, name, arguments))
+            .call_with(
+                &authority,
+                ToolCall::new(&request_id, name, arguments),
+                Some(budget.shared_calls()),
+            )
             .await
     };
     let (state, duplicate, envelope) = match outcome {
@@ -223,6 +250,27 @@ async fn live_grants(store: &Store) -> Capabilities {
             tracing::warn!(%error, "cannot read the Persistent Mind's grants: the call runs with none");
             Capabilities::NONE
         }
+    }
+}
+
+/// Saves the ended turn and its trajectory summary together: the history
+/// never names a turn that is not stored as ended, nor misses one that is.
+async fn end(deps: &TurnDeps, turn: &TurnRecord) {
+    let snapshot = turn.clone();
+    let ended = deps
+        .store
+        .run(move |connection| {
+            let transaction = connection.transaction()?;
+            store::save(&transaction, &snapshot)?;
+            trajectory::record(&transaction, &snapshot)?;
+            transaction.commit()?;
+            Ok(())
+        })
+        .await;
+    if let Err(error) = ended {
+        // The turn's own end matters more than its summary: keep it.
+        tracing::error!(turn = %turn.id, %error, "cannot record the Persistent Mind turn in its trajectory");
+        save(deps, turn).await;
     }
 }
 

@@ -29,6 +29,13 @@ portos_server::store_schema!(
                 finished_at   TEXT
             );
             CREATE INDEX IF NOT EXISTS mind_turns_recent ON mind_turns (seq DESC);
+        ",
+        // 2: what the turn ran with: the thinking preset it took (JSON),
+        // the reasoning effort and context window it sent.
+        "
+            ALTER TABLE mind_turns ADD COLUMN thinking_preset TEXT;
+            ALTER TABLE mind_turns ADD COLUMN reasoning_effort TEXT;
+            ALTER TABLE mind_turns ADD COLUMN num_ctx INTEGER;
         "],
     }
 );
@@ -63,9 +70,10 @@ fn budget_of(row: &Row<'_>, first: usize) -> rusqlite::Result<BudgetUse> {
 pub fn insert(connection: &Connection, turn: &TurnRecord) -> Result<(), StoreError> {
     connection.execute(
         "INSERT INTO mind_turns (id, seq, prompt, model, state, answer, error, rounds,
-                calls_used, tasks_used, calls_refused, calls, messages, started_at, finished_at)
+                calls_used, tasks_used, calls_refused, calls, messages, started_at, finished_at,
+                thinking_preset, reasoning_effort, num_ctx)
          VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM mind_turns), ?2, ?3, ?4, ?5, ?6, ?7,
-                 ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                 ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             turn.id,
             turn.prompt,
@@ -81,6 +89,9 @@ pub fn insert(connection: &Connection, turn: &TurnRecord) -> Result<(), StoreErr
             json(&turn.messages),
             turn.started_at,
             turn.finished_at,
+            turn.thinking_preset.as_ref().map(json),
+            turn.reasoning_effort,
+            turn.num_ctx,
         ],
     )?;
     Ok(())
@@ -114,16 +125,21 @@ pub fn get(connection: &Connection, id: &str) -> Result<Option<TurnRecord>, Stor
     Ok(connection
         .prepare_cached(
             "SELECT id, prompt, model, state, answer, error, rounds, calls_used, tasks_used,
-                    calls_refused, calls, messages, started_at, finished_at
+                    calls_refused, calls, messages, started_at, finished_at,
+                    thinking_preset, reasoning_effort, num_ctx
              FROM mind_turns WHERE id = ?1",
         )?
         .query_row([id], |row| {
             let calls: String = row.get(10)?;
             let messages: String = row.get(11)?;
+            let preset: Option<String> = row.get(14)?;
             Ok(TurnRecord {
                 id: row.get(0)?,
                 prompt: row.get(1)?,
                 model: row.get(2)?,
+                thinking_preset: preset.and_then(|text| serde_json::from_str(&text).ok()),
+                reasoning_effort: row.get(15)?,
+                num_ctx: row.get(16)?,
                 state: state_of(row, 3)?,
                 answer: row.get(4)?,
                 error: row.get(5)?,
@@ -168,6 +184,14 @@ pub fn list(
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
 
+/// The ids of the turns stored as running, oldest first.
+pub fn running(connection: &Connection) -> Result<Vec<String>, StoreError> {
+    let mut statement = connection
+        .prepare_cached("SELECT id FROM mind_turns WHERE state = 'running' ORDER BY seq")?;
+    let rows = statement.query_map([], |row| row.get(0))?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
 fn json<T: serde::Serialize>(value: &T) -> String {
     // Records of strings, numbers and JSON values: encoding cannot fail.
     serde_json::to_string(value).unwrap_or_else(|_| "[]".to_owned())
@@ -176,6 +200,7 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domains::mind::thinking::{ThinkingEffort, ThinkingPreset};
     use crate::domains::mind::turn::record::{CallState, TurnCall};
     use serde_json::json;
 
@@ -183,6 +208,14 @@ mod tests {
     fn a_turn_round_trips() {
         let store = portos_server::store::Store::open_in_memory(&[MIND_TURNS]).expect("store");
         let mut turn = TurnRecord::start("t1".to_owned(), "wake".to_owned(), "qwen".to_owned());
+        turn.thinking_preset = Some(ThinkingPreset {
+            id: "deep".to_owned(),
+            label: "Deep".to_owned(),
+            model: String::new(),
+            effort: ThinkingEffort::High,
+        });
+        turn.reasoning_effort = Some("high".to_owned());
+        turn.num_ctx = Some(8192);
         store
             .run_blocking(|connection| insert(connection, &turn))
             .expect("insert");
@@ -201,6 +234,13 @@ mod tests {
         });
         turn.answer = Some("Done.".to_owned());
         turn.finish(TurnState::Completed, None);
+        assert_eq!(
+            store
+                .run_blocking(|connection| running(connection))
+                .expect("running"),
+            ["t1"],
+            "until saved"
+        );
         let saved = turn.clone();
         store
             .run_blocking(move |connection| save(connection, &saved))
@@ -209,6 +249,12 @@ mod tests {
             .run_blocking(|connection| get(connection, "t1"))
             .expect("get");
         assert_eq!(read.as_ref(), Some(&turn));
+        assert!(
+            store
+                .run_blocking(|connection| running(connection))
+                .expect("running")
+                .is_empty()
+        );
         let listed = store
             .run_blocking(|connection| list(connection, 10, 0))
             .expect("list");

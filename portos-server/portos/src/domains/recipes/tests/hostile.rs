@@ -1,6 +1,6 @@
 //! Hostile definitions never panic the parser or the validator and are
 //! refused (the stable counterpart of the `cargo fuzz` target in
-//! `portos-server/portos/fuzz/`).
+//! `fuzz/fuzz_targets/recipe_definition.rs`).
 
 use portos_core::Scope;
 use proptest::prelude::*;

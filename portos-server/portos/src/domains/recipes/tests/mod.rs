@@ -10,10 +10,10 @@ mod validate;
 use std::sync::{Arc, OnceLock};
 
 use portos_core::Registry;
-use portos_server::{Config, LiveRegistry};
+use portos_server::Config;
 use serde_json::{Value, json};
 
-/// The registry of every linked PortOS tool, bound to its live handle.
+/// The registry of every linked PortOS tool (its `LiveRegistry` bound).
 pub fn registry() -> Arc<Registry> {
     static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
     REGISTRY
@@ -23,12 +23,8 @@ pub fn registry() -> Arc<Registry> {
                 data_dir: std::env::temp_dir(),
                 ..Config::default()
             };
-            let registry = Arc::new(
-                crate::build_registry(config, &crate::Options::default(), &store)
-                    .expect("registry"),
-            );
-            LiveRegistry::bind(&registry);
-            registry
+            // Built alone, and bound to its live handle like a served one.
+            crate::build_registry(config, &crate::Options::default(), &store).expect("registry")
         })
         .clone()
 }

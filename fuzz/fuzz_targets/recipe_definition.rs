@@ -1,7 +1,7 @@
-//! Arbitrary bytes → JSON → the recipe definition parser and the checks
-//! against the live catalog (every PortOS tool). Neither may panic,
-//! whatever the input.
-
+//! A saved recipe's definition (BEHAVIOUR §7.1) on any bytes: the size
+//! guard and the parser, then the checks against the live catalog of every
+//! PortOS tool in both scopes, accept or refuse and never panic; what is
+//! stored of an accepted definition reads back to the same definition.
 #![no_main]
 
 use std::sync::{Arc, OnceLock};
@@ -18,10 +18,7 @@ fn registry() -> &'static Registry {
             data_dir: std::env::temp_dir(),
             ..portos_server::Config::default()
         };
-        Arc::new(
-            portos::build_registry(config, &portos::Options::default(), &store)
-                .expect("registry"),
-        )
+        portos::build_registry(config, &portos::Options::default(), &store).expect("registry")
     })
 }
 
@@ -33,7 +30,6 @@ fuzz_target!(|data: &[u8]| {
         for scope in [Scope::Mind, Scope::Agent] {
             let _ = validate::validate(&parsed, scope, registry());
         }
-        // What is stored must read back to the same definition.
         let stored = parsed.to_json();
         assert_eq!(definition::parse(&stored).ok().as_ref(), Some(&parsed));
     }

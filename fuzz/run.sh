@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every fuzz target (or those named) for SECONDS each (default 600),
+# starting from the committed seeds in corpus/<target>; what libFuzzer
+# finds on the way goes to work/<target>, crashes to artifacts/<target>.
+# Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`).
+#
+#   SECONDS_EACH=600 fuzz/run.sh                 # all targets, ten minutes each
+#   SECONDS_EACH=60 fuzz/run.sh jsonrpc feed     # two targets, a minute each
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds="${SECONDS_EACH:-600}"
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+cargo +nightly fuzz build
+for target in "${targets[@]}"; do
+    mkdir -p "work/$target"
+    echo "== $target: ${seconds}s"
+    cargo +nightly fuzz run "$target" "work/$target" "corpus/$target" -- \
+        -max_total_time="$seconds" -print_final_stats=1 2>&1 |
+        grep -E '^(stat::|#[0-9]+ *DONE|==[0-9]+==|SUMMARY|Done)' || true
+done
