@@ -33,6 +33,7 @@ pub struct CreateArgs {
 /// Save a new read recipe: up to five read tool calls in order, with arguments bound to literals, the recipe's inputs or earlier steps' results, and named outputs. Checked against the current catalog before it is saved.
 #[portos_tool(
     name = "mind.recipes.create",
+    aliases = [],
     scopes = ["mind"],
     capabilities = ["manageToolRecipes"],
     side_effect = "write",
@@ -67,6 +68,7 @@ fn default_limit() -> usize {
 /// List saved read recipes by name with their active revision, definition and whether each can be called now.
 #[portos_tool(
     name = "mind.recipes.list",
+    aliases = [],
     scopes = ["mind"],
     capabilities = ["manageToolRecipes"],
     side_effect = "read",
@@ -99,6 +101,7 @@ pub struct ReadArgs {
 /// Read one saved recipe with its revision history, newest first.
 #[portos_tool(
     name = "mind.recipes.read",
+    aliases = [],
     scopes = ["mind"],
     capabilities = ["manageToolRecipes"],
     side_effect = "read",
@@ -128,6 +131,7 @@ pub struct UpdateArgs {
 /// Replace a saved recipe's definition as a new revision. Refused, with nothing changed, when the definition is invalid or the recipe moved past expectedRevision.
 #[portos_tool(
     name = "mind.recipes.update",
+    aliases = [],
     scopes = ["mind"],
     capabilities = ["manageToolRecipes"],
     side_effect = "write",
@@ -164,6 +168,7 @@ pub struct ArchiveArgs {
 /// Archive a saved recipe as a new revision: it can no longer be called until restored. Its history is kept.
 #[portos_tool(
     name = "mind.recipes.archive",
+    aliases = [],
     scopes = ["mind"],
     capabilities = ["manageToolRecipes"],
     side_effect = "write",
@@ -205,6 +210,7 @@ pub struct RestoreArgs {
 /// Make an earlier revision of a saved recipe active again (and not archived), as a new revision, after checking it against the current catalog.
 #[portos_tool(
     name = "mind.recipes.restore",
+    aliases = [],
     scopes = ["mind"],
     capabilities = ["manageToolRecipes"],
     side_effect = "write",
