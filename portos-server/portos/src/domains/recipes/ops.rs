@@ -199,8 +199,13 @@ pub async fn read(
 /// Every recipe that is not archived, by name, with its active definition
 /// read (or why it cannot be): what a catalog projects.
 pub async fn active(store: &Store) -> Result<Vec<StoredRecipe>, StoreError> {
-    let rows = store.run(|connection| store::active(connection)).await?;
-    Ok(rows
+    store.run(|connection| active_in(connection)).await
+}
+
+/// [`active`] on a connection the caller holds (a catalog listing is read
+/// synchronously: `store.run_blocking(|c| ops::active_in(c))`).
+pub fn active_in(connection: &Connection) -> Result<Vec<StoredRecipe>, StoreError> {
+    Ok(store::active(connection)?
         .into_iter()
         .map(|(row, text)| StoredRecipe {
             definition: read_stored(&text),
@@ -235,7 +240,8 @@ pub async fn callable(store: &Store, name: String) -> Result<ActiveRecipe, Recip
     })
 }
 
-/// Changes with every write to the library: compare it to notice one.
+/// Changes with every write to the library: compare it to notice one
+/// (`store::generation` reads it on a connection the caller holds).
 pub async fn generation(store: &Store) -> Result<i64, StoreError> {
     store.run(|connection| store::generation(connection)).await
 }
