@@ -31,6 +31,7 @@ use crate::clock::UserClock;
 use crate::config::Config;
 use crate::events::Events;
 use crate::http::docs::Documents;
+use crate::live_registry::LiveRegistry;
 use crate::mcp::{AgentContextCache, ContextTools, NoContextTools};
 use crate::settings::GrantsCache;
 use crate::store::{Schema, Store};
@@ -268,7 +269,9 @@ impl ServerBuilder {
     pub fn build_registry(mut self, store: &Store) -> Result<Arc<Registry>, StartError> {
         let (_, events) = Events::new();
         let (registry, _) = self.registry_builder(store, events)?;
-        Ok(registry.build()?)
+        let registry = registry.build()?;
+        LiveRegistry::bind(&registry);
+        Ok(registry)
     }
 
     /// The catalogs alone, over `store` (the catalog dump).
@@ -279,7 +282,8 @@ impl ServerBuilder {
     }
 
     /// The registry's state is the application's plus what the runtime
-    /// provides to every tool: the store, the user's clock and the events.
+    /// provides to every tool: the store, the user's clock, the events and
+    /// a [`LiveRegistry`] handle (bound by `build`).
     fn registry_builder(
         &mut self,
         store: &Store,
@@ -290,6 +294,7 @@ impl ServerBuilder {
         state.insert(store.clone());
         state.insert(clock.clone());
         state.insert(events);
+        state.insert(LiveRegistry::default());
         for make in self.state_from_store.drain(..) {
             make(store, &mut state);
         }
@@ -321,6 +326,7 @@ impl ServerBuilder {
         // Tools emit the application's events through the same handle.
         let (registry, clock) = self.registry_builder(&store, events.clone())?;
         let registry = registry.on_result(events.tool_observer()).build()?;
+        LiveRegistry::bind(&registry);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;

@@ -46,6 +46,7 @@ pub mod config;
 pub mod events;
 pub mod http;
 pub mod ledger;
+pub mod live_registry;
 pub mod mcp;
 pub mod redact;
 pub mod serve;
@@ -57,6 +58,7 @@ pub use app::{App, Identity, StartError};
 pub use builder::ServerBuilder;
 pub use config::Config;
 pub use http::docs;
+pub use live_registry::LiveRegistry;
 pub use serve::{serve, serve_on};
 
 /// Used by the code `#[portos_route]` generates; not a public API.

@@ -20,10 +20,17 @@ pub enum ErrorCode {
     ValidationError,
     AuthRequired,
     CrossOriginBlocked,
+    // Saved read recipes (BEHAVIOUR §7.2): the library's own refusals.
+    RecipeNotFound,
+    RecipeRevisionConflict,
+    RecipeNameConflict,
+    RecipeVersionUnsupported,
+    RecipeValidationError,
+    RecipeArchived,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 13] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::ToolNotFound,
         ErrorCode::ToolUnavailable,
         ErrorCode::ToolScopeDenied,
@@ -37,6 +44,12 @@ impl ErrorCode {
         ErrorCode::ValidationError,
         ErrorCode::AuthRequired,
         ErrorCode::CrossOriginBlocked,
+        ErrorCode::RecipeNotFound,
+        ErrorCode::RecipeRevisionConflict,
+        ErrorCode::RecipeNameConflict,
+        ErrorCode::RecipeVersionUnsupported,
+        ErrorCode::RecipeValidationError,
+        ErrorCode::RecipeArchived,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -54,23 +67,36 @@ impl ErrorCode {
             ErrorCode::ValidationError => "VALIDATION_ERROR",
             ErrorCode::AuthRequired => "AUTH_REQUIRED",
             ErrorCode::CrossOriginBlocked => "CROSS_ORIGIN_BLOCKED",
+            ErrorCode::RecipeNotFound => "RECIPE_NOT_FOUND",
+            ErrorCode::RecipeRevisionConflict => "RECIPE_REVISION_CONFLICT",
+            ErrorCode::RecipeNameConflict => "RECIPE_NAME_CONFLICT",
+            ErrorCode::RecipeVersionUnsupported => "RECIPE_VERSION_UNSUPPORTED",
+            ErrorCode::RecipeValidationError => "RECIPE_VALIDATION_ERROR",
+            ErrorCode::RecipeArchived => "RECIPE_ARCHIVED",
         }
     }
 
     /// The HTTP status the contract pairs with the code.
     pub fn status(self) -> u16 {
         match self {
-            ErrorCode::ToolNotFound | ErrorCode::ToolCallNotFound => 404,
+            ErrorCode::ToolNotFound | ErrorCode::ToolCallNotFound | ErrorCode::RecipeNotFound => {
+                404
+            }
             ErrorCode::ToolUnavailable
             | ErrorCode::ToolIdempotencyConflict
-            | ErrorCode::ToolIdempotencyExpired => 409,
+            | ErrorCode::ToolIdempotencyExpired
+            | ErrorCode::RecipeRevisionConflict
+            | ErrorCode::RecipeNameConflict
+            | ErrorCode::RecipeVersionUnsupported
+            | ErrorCode::RecipeArchived => 409,
             ErrorCode::ToolScopeDenied
             | ErrorCode::ToolCapabilityDenied
             | ErrorCode::ToolAuthRequired
             | ErrorCode::CrossOriginBlocked => 403,
             ErrorCode::ToolValidationError
             | ErrorCode::ToolIdempotencyMismatch
-            | ErrorCode::ValidationError => 400,
+            | ErrorCode::ValidationError
+            | ErrorCode::RecipeValidationError => 400,
             ErrorCode::AuthRequired => 401,
         }
     }
@@ -88,6 +114,13 @@ impl ErrorCode {
             ErrorCode::ToolIdempotencyConflict => "new_request_id",
             ErrorCode::ToolCallNotFound => "refresh_state",
             ErrorCode::ToolIdempotencyMismatch => "fix_request_id",
+            // Read the recipe again: its revision or state moved on.
+            ErrorCode::RecipeNotFound
+            | ErrorCode::RecipeRevisionConflict
+            | ErrorCode::RecipeArchived => "refresh_state",
+            ErrorCode::RecipeNameConflict
+            | ErrorCode::RecipeVersionUnsupported
+            | ErrorCode::RecipeValidationError => "fix_arguments",
             ErrorCode::AuthRequired | ErrorCode::CrossOriginBlocked => return None,
         })
     }

@@ -97,16 +97,16 @@ fn every_scope_has_the_contract_count() {
     let dir = tempfile::tempdir().expect("temp dir");
     // BEHAVIOUR §0.1 and §2.7: voice 23, agent and ui 32. Reads: 13 of the
     // 22, eidoverse status/chat/destinations, user-actions.query. Mind and
-    // all add the mind-only family built so far (the recipes come with
-    // their own issue): the Mind's seven self-management tools
+    // all add the mind-only family: the six mind.recipes.* tools (list and
+    // read are reads), the Mind's seven self-management tools
     // (mind.thinking-presets and mind.local-context read), issues.list
     // (read), issues.file and cos.create-task.
     for (scope, total, read, write) in [
         ("voice", 23, 14, 9),
         ("agent", 32, 17, 15),
         ("ui", 32, 17, 15),
-        ("mind", 42, 20, 22),
-        ("all", 42, 20, 22),
+        ("mind", 48, 22, 26),
+        ("all", 48, 22, 26),
     ] {
         let catalog = dump_json(dir.path(), &["--scope", scope]);
         assert_eq!(catalog["stats"]["total"], total, "{scope}");
@@ -165,7 +165,7 @@ fn defaults_are_scope_all_and_format_portos() {
     let catalog = dump_json(dir.path(), &[]);
     assert_eq!(catalog["type"], "portos_tool_catalog");
     assert_eq!(catalog["scope"], "all");
-    assert_eq!(catalog["stats"]["total"], 42);
+    assert_eq!(catalog["stats"]["total"], 48);
 }
 
 #[test]

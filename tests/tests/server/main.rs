@@ -17,6 +17,7 @@ mod http_docs;
 mod http_feeds_calendar;
 mod http_health_goals_journal;
 mod http_mind;
+mod http_mind_recipes;
 mod http_mind_self;
 mod http_public;
 mod http_strict_bodies;

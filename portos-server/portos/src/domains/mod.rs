@@ -17,6 +17,7 @@ pub mod issues;
 pub mod journal;
 pub mod mind;
 pub mod processes;
+pub mod recipes;
 pub mod time;
 pub mod user_actions;
 pub mod weather;

@@ -1,0 +1,312 @@
+//! `/api/cos/mind/recipes/*`: people review, write, archive and restore the
+//! Persistent Mind's saved read recipes (BEHAVIOUR §7.2), through the same
+//! operations as the Mind's tools; what they write is authored `user`.
+//! Like every PortOS route they sit behind the password gate (with a
+//! password set, only an authenticated session reaches them).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use portos_core::ErrorCode;
+use portos_core::inventory::RouteIo;
+use portos_core::portos_route;
+use portos_server::app::App;
+use portos_server::http::{ApiError, Body, Created, Invalid, Query, RouteErrors};
+use portos_server::store::StoreError;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::RecipeError;
+use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, RecipeRead, Written};
+use super::ops;
+
+/// A page of a list.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    /// 1 to 20 (default 10).
+    pub limit: Option<i64>,
+    /// 0 to 100000 (default 0).
+    pub offset: Option<i64>,
+}
+
+impl PageQuery {
+    fn checked(&self) -> Result<(usize, usize), Invalid> {
+        let limit = match self.limit {
+            None => DEFAULT_LIMIT,
+            Some(n) => usize::try_from(n)
+                .ok()
+                .filter(|n| (1..=MAX_LIMIT).contains(n))
+                .ok_or_else(|| Invalid(format!("limit must be between 1 and {MAX_LIMIT}")))?,
+        };
+        let offset = match self.offset {
+            None => 0,
+            Some(n) => usize::try_from(n)
+                .ok()
+                .filter(|n| *n <= MAX_OFFSET)
+                .ok_or_else(|| Invalid(format!("offset must be between 0 and {MAX_OFFSET}")))?,
+        };
+        Ok((limit, offset))
+    }
+}
+
+/// A new recipe.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewRecipe {
+    /// The definition (BEHAVIOUR §7.1).
+    pub definition: Value,
+}
+
+/// A new definition for a recipe.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RecipeChange {
+    pub definition: Value,
+    /// The active revision the change is made against.
+    pub expected_revision: i64,
+}
+
+/// Archiving a recipe.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ArchiveRequest {
+    pub expected_revision: i64,
+}
+
+/// Restoring an earlier revision.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RestoreRequest {
+    /// The revision whose definition becomes active again.
+    pub revision: i64,
+    pub expected_revision: i64,
+}
+
+/// A page of recipes by name, archived ones included, each with whether
+/// the Mind can call it now.
+#[portos_route(
+    method = "GET",
+    path = "/api/cos/mind/recipes",
+    summary = "Persistent Mind saved recipes"
+)]
+async fn list(
+    State(app): State<App>,
+    Query(query): Query<PageQuery>,
+) -> Result<Json<RecipePage>, ListRefusal> {
+    let (limit, offset) = query.checked().map_err(RecipeRefusal::Invalid)?;
+    let registry = app.registry.clone();
+    Ok(Json(
+        ops::list(&app.store, &registry, limit, offset)
+            .await
+            .map_err(RecipeError::from)?,
+    ))
+}
+
+/// A recipe with a page of its revisions, newest first.
+#[portos_route(
+    method = "GET",
+    path = "/api/cos/mind/recipes/{id}",
+    summary = "A Persistent Mind saved recipe"
+)]
+async fn read(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
+) -> Result<Json<RecipeRead>, ReadRefusal> {
+    let (limit, offset) = query.checked().map_err(RecipeRefusal::Invalid)?;
+    let registry = app.registry.clone();
+    Ok(Json(
+        ops::read(&app.store, &registry, id, limit, offset).await?,
+    ))
+}
+
+/// Saves a new recipe at revision 1, checked against the live catalog.
+#[portos_route(
+    method = "POST",
+    path = "/api/cos/mind/recipes",
+    summary = "Save a Persistent Mind recipe"
+)]
+async fn create(
+    State(app): State<App>,
+    Body(new): Body<NewRecipe>,
+) -> Result<Created<Written>, CreateRefusal> {
+    let registry = app.registry.clone();
+    Ok(Created(
+        ops::create(&app.store, registry, new.definition, Author::User).await?,
+    ))
+}
+
+/// Replaces a recipe's definition as its next revision; an invalid
+/// definition or a stale `expectedRevision` changes nothing.
+#[portos_route(
+    method = "PUT",
+    path = "/api/cos/mind/recipes/{id}",
+    summary = "Change a Persistent Mind recipe"
+)]
+async fn update(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(change): Body<RecipeChange>,
+) -> Result<Json<Written>, UpdateRefusal> {
+    let expected = revision_number("expectedRevision", change.expected_revision)?;
+    let registry = app.registry.clone();
+    Ok(Json(
+        ops::update(
+            &app.store,
+            registry,
+            id,
+            change.definition,
+            expected,
+            Author::User,
+        )
+        .await?,
+    ))
+}
+
+/// Archives a recipe as its next revision (already archived: unchanged).
+#[portos_route(
+    method = "POST",
+    path = "/api/cos/mind/recipes/{id}/archive",
+    summary = "Archive a Persistent Mind recipe"
+)]
+async fn archive(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(request): Body<ArchiveRequest>,
+) -> Result<Json<Written>, ArchiveRefusal> {
+    let expected = revision_number("expectedRevision", request.expected_revision)?;
+    let registry = app.registry.clone();
+    Ok(Json(
+        ops::archive(&app.store, registry, id, expected, Author::User).await?,
+    ))
+}
+
+/// Makes an earlier revision's definition active again as the next
+/// revision, checked against the live catalog.
+#[portos_route(
+    method = "POST",
+    path = "/api/cos/mind/recipes/{id}/restore",
+    summary = "Restore a Persistent Mind recipe revision"
+)]
+async fn restore(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(request): Body<RestoreRequest>,
+) -> Result<Json<Written>, RestoreRefusal> {
+    let revision = revision_number("revision", request.revision)?;
+    let expected = revision_number("expectedRevision", request.expected_revision)?;
+    let registry = app.registry.clone();
+    Ok(Json(
+        ops::restore(&app.store, registry, id, revision, expected, Author::User).await?,
+    ))
+}
+
+fn revision_number(field: &str, n: i64) -> Result<i64, RecipeRefusal> {
+    if n >= 1 {
+        Ok(n)
+    } else {
+        Err(RecipeRefusal::Invalid(Invalid(format!(
+            "{field} must be a whole number of at least 1"
+        ))))
+    }
+}
+
+/// A refusal of the library or of the request, as the contract's error body.
+#[derive(Debug)]
+pub enum RecipeRefusal {
+    Library(RecipeError),
+    Invalid(Invalid),
+}
+
+impl From<RecipeError> for RecipeRefusal {
+    fn from(error: RecipeError) -> RecipeRefusal {
+        RecipeRefusal::Library(error)
+    }
+}
+
+impl From<RecipeRefusal> for ApiError {
+    fn from(refusal: RecipeRefusal) -> ApiError {
+        match refusal {
+            RecipeRefusal::Invalid(invalid) => ApiError::from(invalid),
+            RecipeRefusal::Library(RecipeError::Store(error)) => ApiError::from(error),
+            RecipeRefusal::Library(error) => match error.to_tool_error() {
+                Some(error) => ApiError::from(error),
+                // A person's write is never gated by the Mind's grant.
+                None => ApiError::internal(error.to_string()),
+            },
+        }
+    }
+}
+
+/// Each route's refusals: the library's codes it can answer (and the
+/// request's own 400), declared from the contract's `ErrorCode`s so the
+/// documents list exactly what the route answers. Written by hand because
+/// a validation refusal carries `context: {field, step}`, which
+/// `#[derive(RouteErrors)]` does not.
+macro_rules! refusals {
+    ($($(#[$doc:meta])* $name:ident => [$($code:ident),*];)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name(RecipeRefusal);
+
+        impl<E: Into<RecipeRefusal>> From<E> for $name {
+            fn from(error: E) -> $name {
+                $name(error.into())
+            }
+        }
+
+        impl From<$name> for ApiError {
+            fn from(refusal: $name) -> ApiError {
+                ApiError::from(refusal.0)
+            }
+        }
+
+        impl RouteErrors for $name {
+            fn describe(io: &mut RouteIo) {
+                io.error(400, "VALIDATION_ERROR");
+                $(io.error(ErrorCode::$code.status(), ErrorCode::$code.as_str());)*
+            }
+        }
+
+        impl IntoResponse for $name {
+            fn into_response(self) -> Response {
+                ApiError::from(self).into_response()
+            }
+        }
+    )*};
+}
+
+impl From<StoreError> for RecipeRefusal {
+    fn from(error: StoreError) -> RecipeRefusal {
+        RecipeRefusal::Library(RecipeError::Store(error))
+    }
+}
+
+refusals! {
+    /// Listing: a bad page only.
+    ListRefusal => [];
+    /// Reading: the recipe may not be there.
+    ReadRefusal => [RecipeNotFound];
+    /// Creating: the definition's rules, its version, its name.
+    CreateRefusal => [RecipeValidationError, RecipeNameConflict, RecipeVersionUnsupported];
+    /// Updating: the recipe, its revision, the new definition.
+    UpdateRefusal => [
+        RecipeNotFound,
+        RecipeRevisionConflict,
+        RecipeValidationError,
+        RecipeNameConflict,
+        RecipeVersionUnsupported
+    ];
+    /// Archiving: the recipe and its revision.
+    ArchiveRefusal => [RecipeNotFound, RecipeRevisionConflict];
+    /// Restoring: the recipe, its revisions, the restored definition today.
+    RestoreRefusal => [
+        RecipeNotFound,
+        RecipeRevisionConflict,
+        RecipeValidationError,
+        RecipeNameConflict,
+        RecipeVersionUnsupported
+    ];
+}

@@ -1,0 +1,246 @@
+//! The six `mind.recipes.*` tools (BEHAVIOUR §2.7, the Mind-only family):
+//! the Persistent Mind writes, reads, archives and restores its saved read
+//! recipes. `manageToolRecipes`, scope `mind` only, confirmation
+//! `capability-grant`. Thin: arguments → `ops` → answer. Arguments the
+//! schema refuses are `TOOL_VALIDATION_ERROR`; a request the library
+//! refuses answers `{ok: false, state: "failed", code, error}` and changes
+//! nothing.
+
+use std::sync::Arc;
+
+use portos_core::{AdapterError, Registry, ToolContext, portos_tool};
+use portos_server::LiveRegistry;
+use portos_server::store::Store;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::answer::{Answer, answer};
+use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, RecipeRead, Written};
+use super::ops;
+
+/// A recipe id: a UUID.
+pub const ID_PATTERN: &str =
+    "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateArgs {
+    /// The recipe definition: {schemaVersion: 1, name: "recipe.<slug>", purpose, parameters, steps (1 to 5 read tool calls with bound arguments), outputs}.
+    pub definition: Value,
+}
+
+/// Save a new read recipe: up to five read tool calls in order, with arguments bound to literals, the recipe's inputs or earlier steps' results, and named outputs. Checked against the current catalog before it is saved.
+#[portos_tool(
+    name = "mind.recipes.create",
+    aliases = [],
+    scopes = ["mind"],
+    capabilities = ["manageToolRecipes"],
+    side_effect = "write",
+    idempotent,
+    confirmation = "capability-grant",
+    state = [Store, LiveRegistry],
+)]
+pub async fn create(ctx: &ToolContext, args: CreateArgs) -> Result<Answer<Written>, AdapterError> {
+    let (store, registry) = library(ctx)?;
+    Ok(answer(
+        ops::create(store, registry, args.definition, Author::Mind).await,
+    )?)
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListArgs {
+    /// How many recipes (1 to 20, default 10).
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    pub limit: usize,
+    /// How many to skip (0 to 100000, default 0).
+    #[serde(default)]
+    #[schemars(range(max = MAX_OFFSET))]
+    pub offset: usize,
+}
+
+fn default_limit() -> usize {
+    DEFAULT_LIMIT
+}
+
+/// List saved read recipes by name with their active revision, definition and whether each can be called now.
+#[portos_tool(
+    name = "mind.recipes.list",
+    aliases = [],
+    scopes = ["mind"],
+    capabilities = ["manageToolRecipes"],
+    side_effect = "read",
+    confirmation = "capability-grant",
+    state = [Store, LiveRegistry],
+)]
+pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<Answer<RecipePage>, AdapterError> {
+    let (store, registry) = library(ctx)?;
+    Ok(Answer::done(
+        ops::list(store, &registry, args.limit, args.offset).await?,
+    ))
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadArgs {
+    /// The recipe's id.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub id: String,
+    /// How many revisions (1 to 20, default 10), newest first.
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    pub limit: usize,
+    /// How many revisions to skip (0 to 100000, default 0).
+    #[serde(default)]
+    #[schemars(range(max = MAX_OFFSET))]
+    pub offset: usize,
+}
+
+/// Read one saved recipe with its revision history, newest first.
+#[portos_tool(
+    name = "mind.recipes.read",
+    aliases = [],
+    scopes = ["mind"],
+    capabilities = ["manageToolRecipes"],
+    side_effect = "read",
+    confirmation = "capability-grant",
+    state = [Store, LiveRegistry],
+)]
+pub async fn read(ctx: &ToolContext, args: ReadArgs) -> Result<Answer<RecipeRead>, AdapterError> {
+    let (store, registry) = library(ctx)?;
+    Ok(answer(
+        ops::read(store, &registry, args.id, args.limit, args.offset).await,
+    )?)
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct UpdateArgs {
+    /// The recipe's id.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub id: String,
+    /// The whole new definition.
+    pub definition: Value,
+    /// The active revision this change is made against (from list or read).
+    #[schemars(range(min = 1))]
+    pub expected_revision: i64,
+}
+
+/// Replace a saved recipe's definition as a new revision. Refused, with nothing changed, when the definition is invalid or the recipe moved past expectedRevision.
+#[portos_tool(
+    name = "mind.recipes.update",
+    aliases = [],
+    scopes = ["mind"],
+    capabilities = ["manageToolRecipes"],
+    side_effect = "write",
+    idempotent,
+    confirmation = "capability-grant",
+    state = [Store, LiveRegistry],
+)]
+pub async fn update(ctx: &ToolContext, args: UpdateArgs) -> Result<Answer<Written>, AdapterError> {
+    let (store, registry) = library(ctx)?;
+    Ok(answer(
+        ops::update(
+            store,
+            registry,
+            args.id,
+            args.definition,
+            args.expected_revision,
+            Author::Mind,
+        )
+        .await,
+    )?)
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ArchiveArgs {
+    /// The recipe's id.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub id: String,
+    /// The active revision this change is made against.
+    #[schemars(range(min = 1))]
+    pub expected_revision: i64,
+}
+
+/// Archive a saved recipe as a new revision: it can no longer be called until restored. Its history is kept.
+#[portos_tool(
+    name = "mind.recipes.archive",
+    aliases = [],
+    scopes = ["mind"],
+    capabilities = ["manageToolRecipes"],
+    side_effect = "write",
+    idempotent,
+    confirmation = "capability-grant",
+    state = [Store, LiveRegistry],
+)]
+pub async fn archive(
+    ctx: &ToolContext,
+    args: ArchiveArgs,
+) -> Result<Answer<Written>, AdapterError> {
+    let (store, registry) = library(ctx)?;
+    Ok(answer(
+        ops::archive(
+            store,
+            registry,
+            args.id,
+            args.expected_revision,
+            Author::Mind,
+        )
+        .await,
+    )?)
+}
+
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RestoreArgs {
+    /// The recipe's id.
+    #[schemars(regex(pattern = ID_PATTERN))]
+    pub id: String,
+    /// The earlier revision whose definition becomes active again.
+    #[schemars(range(min = 1))]
+    pub revision: i64,
+    /// The active revision this change is made against.
+    #[schemars(range(min = 1))]
+    pub expected_revision: i64,
+}
+
+/// Make an earlier revision of a saved recipe active again (and not archived), as a new revision, after checking it against the current catalog.
+#[portos_tool(
+    name = "mind.recipes.restore",
+    aliases = [],
+    scopes = ["mind"],
+    capabilities = ["manageToolRecipes"],
+    side_effect = "write",
+    idempotent,
+    confirmation = "capability-grant",
+    state = [Store, LiveRegistry],
+)]
+pub async fn restore(
+    ctx: &ToolContext,
+    args: RestoreArgs,
+) -> Result<Answer<Written>, AdapterError> {
+    let (store, registry) = library(ctx)?;
+    Ok(answer(
+        ops::restore(
+            store,
+            registry,
+            args.id,
+            args.revision,
+            args.expected_revision,
+            Author::Mind,
+        )
+        .await,
+    )?)
+}
+
+/// The store and the registry the tool is served in.
+fn library(ctx: &ToolContext) -> Result<(&Store, Arc<Registry>), AdapterError> {
+    let store = ctx.state::<Store>()?;
+    let registry = ctx.state::<LiveRegistry>()?.get().ok_or_else(|| {
+        AdapterError::new("The tool catalog is not available to check recipes against")
+    })?;
+    Ok((store, registry))
+}
