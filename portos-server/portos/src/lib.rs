@@ -96,6 +96,10 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         // A turn a stopped process left running is ended before anything
         // else reads the turns.
         .on_start(domains::mind::turn::recovery::at_start)
+        // Saved recipes: run-time tools of the mind and agent catalogs.
+        .dynamic_tools_from_store(|store| {
+            std::sync::Arc::new(domains::recipes::catalog::RecipeTools::new(store.clone()))
+        })
         .context_tools(domains::agent_context::PortosContext::default())
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)

@@ -200,13 +200,21 @@ impl McpServer {
         meta: &CallMeta,
     ) -> ToolReply {
         let grants = config.grants();
-        let Some(tool) = self
-            .app
-            .registry
+        let registry = &self.app.registry;
+        let linked = registry
             .resolve(name)
             .filter(|tool| tool.policy.scopes.contains(&Scope::Agent))
             .filter(|tool| grants.has_all(&tool.policy.required_capabilities))
-        else {
+            .map(|tool| std::borrow::Cow::Borrowed(tool.name()));
+        // A run-time tool (a saved recipe) is looked up, granted and
+        // refused by the registry itself, with its own messages.
+        let dynamic = || {
+            registry
+                .dynamic_tools()
+                .filter(|source| source.claims(name))
+                .and_then(|_| registry.canonical_name(name))
+        };
+        let Some(canonical) = linked.or_else(dynamic) else {
             return error_result(&format!(
                 "Unknown or ungranted tool: {}",
                 cap(name, MAX_NAME_CHARS)
@@ -218,7 +226,7 @@ impl McpServer {
         };
         let envelope = json!({
             "requestId": request_id,
-            "name": tool.name(),
+            "name": canonical.as_ref(),
             "arguments": arguments.unwrap_or_else(|| Value::Object(Map::new())),
         });
         let call = match ToolCall::parse(&envelope) {

@@ -29,5 +29,6 @@ mod mind_turns;
 mod mind_turns_memory;
 mod mind_turns_recovery;
 mod mind_turns_tuning;
+mod recipe_execution;
 mod scripted_model;
 mod socket_events;

@@ -7,12 +7,14 @@
 //! steps (the registry plugs it in).
 
 pub mod answer;
+pub mod catalog;
 pub mod definition;
 pub mod error;
 pub mod execute;
 pub mod model;
 pub mod ops;
 mod routes;
+pub mod run;
 pub mod store;
 pub mod tools;
 pub mod validate;

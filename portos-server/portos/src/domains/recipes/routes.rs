@@ -134,7 +134,9 @@ async fn create(
 ) -> Result<Created<Written>, CreateRefusal> {
     let registry = app.registry.clone();
     Ok(Created(
-        ops::create(&app.store, registry, new.definition, Author::User).await?,
+        ops::create(&app.store, registry, new.definition, Author::User)
+            .await
+            .inspect(|written| announce(&app, written))?,
     ))
 }
 
@@ -161,7 +163,8 @@ async fn update(
             expected,
             Author::User,
         )
-        .await?,
+        .await
+        .inspect(|written| announce(&app, written))?,
     ))
 }
 
@@ -179,7 +182,9 @@ async fn archive(
     let expected = revision_number("expectedRevision", request.expected_revision)?;
     let registry = app.registry.clone();
     Ok(Json(
-        ops::archive(&app.store, registry, id, expected, Author::User).await?,
+        ops::archive(&app.store, registry, id, expected, Author::User)
+            .await
+            .inspect(|written| announce(&app, written))?,
     ))
 }
 
@@ -199,8 +204,20 @@ async fn restore(
     let expected = revision_number("expectedRevision", request.expected_revision)?;
     let registry = app.registry.clone();
     Ok(Json(
-        ops::restore(&app.store, registry, id, revision, expected, Author::User).await?,
+        ops::restore(&app.store, registry, id, revision, expected, Author::User)
+            .await
+            .inspect(|written| announce(&app, written))?,
     ))
+}
+
+/// A write that changed the library changes the mind and agent catalogs:
+/// their Socket.IO subscribers are told (in the background, so the answer
+/// does not wait on them).
+fn announce(app: &App, written: &Written) {
+    if written.changed {
+        let events = app.events.clone();
+        tokio::spawn(async move { events.catalog_changed(super::tools::CATALOG_CHANGE).await });
+    }
 }
 
 fn revision_number(field: &str, n: i64) -> Result<i64, RecipeRefusal> {

@@ -10,14 +10,19 @@ use std::sync::Arc;
 
 use portos_core::{AdapterError, Registry, ToolContext, portos_tool};
 use portos_server::LiveRegistry;
+use portos_server::events::Events;
 use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::answer::{Answer, answer};
+use super::error::RecipeError;
 use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, RecipeRead, Written};
 use super::ops;
+
+/// The reason a library write gives when it announces a catalog change.
+pub const CATALOG_CHANGE: &str = "recipes";
 
 /// A recipe id: a UUID.
 pub const ID_PATTERN: &str =
@@ -39,12 +44,17 @@ pub struct CreateArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry],
+    not_strict = "the definition is a program in the recipe language, checked by its own validator with the field and step of every refusal; no provider schema subset can express it",
+    state = [Store, LiveRegistry, Events],
 )]
 pub async fn create(ctx: &ToolContext, args: CreateArgs) -> Result<Answer<Written>, AdapterError> {
     let (store, registry) = library(ctx)?;
     Ok(answer(
-        ops::create(store, registry, args.definition, Author::Mind).await,
+        announced(
+            ctx,
+            ops::create(store, registry, args.definition, Author::Mind).await,
+        )
+        .await,
     )?)
 }
 
@@ -137,18 +147,23 @@ pub struct UpdateArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry],
+    not_strict = "the definition is a program in the recipe language, checked by its own validator with the field and step of every refusal; no provider schema subset can express it",
+    state = [Store, LiveRegistry, Events],
 )]
 pub async fn update(ctx: &ToolContext, args: UpdateArgs) -> Result<Answer<Written>, AdapterError> {
     let (store, registry) = library(ctx)?;
     Ok(answer(
-        ops::update(
-            store,
-            registry,
-            args.id,
-            args.definition,
-            args.expected_revision,
-            Author::Mind,
+        announced(
+            ctx,
+            ops::update(
+                store,
+                registry,
+                args.id,
+                args.definition,
+                args.expected_revision,
+                Author::Mind,
+            )
+            .await,
         )
         .await,
     )?)
@@ -174,7 +189,7 @@ pub struct ArchiveArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry],
+    state = [Store, LiveRegistry, Events],
 )]
 pub async fn archive(
     ctx: &ToolContext,
@@ -182,12 +197,16 @@ pub async fn archive(
 ) -> Result<Answer<Written>, AdapterError> {
     let (store, registry) = library(ctx)?;
     Ok(answer(
-        ops::archive(
-            store,
-            registry,
-            args.id,
-            args.expected_revision,
-            Author::Mind,
+        announced(
+            ctx,
+            ops::archive(
+                store,
+                registry,
+                args.id,
+                args.expected_revision,
+                Author::Mind,
+            )
+            .await,
         )
         .await,
     )?)
@@ -216,7 +235,7 @@ pub struct RestoreArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry],
+    state = [Store, LiveRegistry, Events],
 )]
 pub async fn restore(
     ctx: &ToolContext,
@@ -224,16 +243,35 @@ pub async fn restore(
 ) -> Result<Answer<Written>, AdapterError> {
     let (store, registry) = library(ctx)?;
     Ok(answer(
-        ops::restore(
-            store,
-            registry,
-            args.id,
-            args.revision,
-            args.expected_revision,
-            Author::Mind,
+        announced(
+            ctx,
+            ops::restore(
+                store,
+                registry,
+                args.id,
+                args.revision,
+                args.expected_revision,
+                Author::Mind,
+            )
+            .await,
         )
         .await,
     )?)
+}
+
+/// A write that changed the library changes the mind and agent catalogs:
+/// their subscribers are told to read them again.
+async fn announced(
+    ctx: &ToolContext,
+    outcome: Result<Written, RecipeError>,
+) -> Result<Written, RecipeError> {
+    if let Ok(written) = &outcome
+        && written.changed
+        && let Ok(events) = ctx.state::<Events>()
+    {
+        events.catalog_changed(CATALOG_CHANGE).await;
+    }
+    outcome
 }
 
 /// The store and the registry the tool is served in.
