@@ -380,8 +380,12 @@ fn strict_formats_offer_only_what_the_provider_subsets_take() {
         let function = &tool["function"];
         // The tools that declare `not_strict`: a free-form operation list,
         // and a recipe definition (a program with its own validator).
-        if ["eidoverse_augment", "mind_recipes_create", "mind_recipes_update"]
-            .contains(&function["name"].as_str().unwrap_or_default())
+        if [
+            "eidoverse_augment",
+            "mind_recipes_create",
+            "mind_recipes_update",
+        ]
+        .contains(&function["name"].as_str().unwrap_or_default())
         {
             assert_eq!(function["strict"], false, "{}", function["name"]);
             continue;

@@ -230,6 +230,18 @@ async fn a_five_step_recipe_in_a_fresh_turn_runs_four_children_and_ends_partial(
     assert_eq!(completed, 4, "{result}");
     // The recipe call itself and its four children: the turn's five.
     assert_eq!(turn["budget"]["callsUsed"], 5, "{turn}");
+    // The model was offered it as a tool and told of it in the prompt.
+    let first = &model.requests()[0];
+    assert!(first.tool_names().contains(&"recipe_five_reads".to_owned()));
+    let system = first.messages()[0]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        system.contains("Saved recipes you may call")
+            && system.contains("\"name\":\"recipe.five-reads\""),
+        "{system}"
+    );
 }
 
 #[tokio::test]

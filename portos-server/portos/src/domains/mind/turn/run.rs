@@ -52,7 +52,7 @@ pub struct TurnDeps {
 
 /// Runs `turn` (already stored as running) to its end and stores it.
 pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
-    match Briefing::gather(&deps.store, &deps.remotes).await {
+    match Briefing::gather(&deps.store, &deps.remotes, &deps.catalogs).await {
         Ok(briefing) => {
             turn.messages = vec![
                 json!({ "role": "system", "content": briefing.system_prompt() }),

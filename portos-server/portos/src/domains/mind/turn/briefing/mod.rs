@@ -11,6 +11,7 @@ pub mod recall;
 pub mod recipes;
 pub mod tasks;
 
+use portos_core::Catalogs;
 use portos_server::store::{Store, StoreError};
 
 use crate::domains::apps::RemoteCache;
@@ -33,20 +34,24 @@ pub struct Briefing {
     pub recall: Recall,
     pub issues: IssueBlock,
     pub tasks: TaskBlock,
-    /// The saved-recipe slot (§7.3): empty until saved recipes exist.
+    /// The saved recipes the Mind may call now (§7.3).
     pub recipes: Vec<PromptRecipe>,
 }
 
 impl Briefing {
     /// Everything the prompt says, read from the store now.
-    pub async fn gather(store: &Store, cache: &RemoteCache) -> Result<Briefing, StoreError> {
+    pub async fn gather(
+        store: &Store,
+        cache: &RemoteCache,
+        catalogs: &Catalogs,
+    ) -> Result<Briefing, StoreError> {
         let settings = store.run(|connection| live_settings(connection)).await?;
         let recall = store.run(|connection| Recall::read(connection)).await?;
         Ok(Briefing {
             recall,
             issues: IssueBlock::resolve(&settings, store, cache).await?,
             tasks: TaskBlock::resolve(&settings, store).await?,
-            recipes: recipes::saved_recipes(&settings),
+            recipes: recipes::saved_recipes(&settings, catalogs),
         })
     }
 

@@ -1,10 +1,12 @@
 //! The prompt's saved-recipe list (BEHAVIOUR §7.3, last bullet): empty
 //! unless the Mind holds `manageToolRecipes`, and then only the available
-//! recipes whose capabilities are all granted. Saved recipes are being
-//! built in `domains::recipes`; until [`saved_recipes`] reads them the slot
-//! stays empty and the prompt has no recipe section.
+//! recipes whose capabilities are all granted — read from the mind catalog
+//! for the stored grants, so the prompt names exactly what the catalog
+//! offers.
 
+use portos_core::{CatalogFormat, CatalogQuery, CatalogScope, Catalogs, Scope};
 use serde::Serialize;
+use serde_json::Value;
 
 use super::bounded_list;
 use crate::domains::mind::MindSettings;
@@ -23,13 +25,26 @@ pub struct PromptRecipe {
 }
 
 /// The recipes the prompt lists for `settings`.
-pub fn saved_recipes(settings: &MindSettings) -> Vec<PromptRecipe> {
+pub fn saved_recipes(settings: &MindSettings, catalogs: &Catalogs) -> Vec<PromptRecipe> {
     if !settings.manage_tool_recipes {
         return Vec::new();
     }
-    // The slot the recipes domain fills: available recipes whose every
-    // required capability `settings` grant.
-    Vec::new()
+    let query = CatalogQuery {
+        scope: CatalogScope::Only(Scope::Mind),
+        intent: None,
+        format: CatalogFormat::Portos,
+    };
+    let catalog = catalogs.catalog(&query, settings.capabilities()).body();
+    catalog["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|tool| tool.get("recipe").is_some() && tool["granted"] == Value::Bool(true))
+        .map(|tool| PromptRecipe {
+            name: tool["name"].as_str().unwrap_or_default().to_owned(),
+            description: tool["description"].as_str().unwrap_or_default().to_owned(),
+        })
+        .collect()
 }
 
 /// The recipe section, when there is a recipe to list.
@@ -50,11 +65,6 @@ mod tests {
 
     #[test]
     fn an_empty_slot_adds_no_section() {
-        let granted = MindSettings {
-            manage_tool_recipes: true,
-            ..MindSettings::default()
-        };
-        assert!(saved_recipes(&granted).is_empty());
         assert_eq!(section(&[]), None);
         let listed = section(&[PromptRecipe {
             name: "recipe.morning-brief".to_owned(),
