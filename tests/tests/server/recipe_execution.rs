@@ -230,6 +230,44 @@ async fn a_five_step_recipe_in_a_fresh_turn_runs_four_children_and_ends_partial(
     assert_eq!(completed, 4, "{result}");
     // The recipe call itself and its four children: the turn's five.
     assert_eq!(turn["budget"]["callsUsed"], 5, "{turn}");
+    // The capability events: each child, then the run's failure; never a
+    // child's result.
+    let (status, events) = send(client.get(server.url("/api/cos/mind/recipes/events"))).await;
+    assert_eq!(status, StatusCode::OK, "{events}");
+    let events = events["events"].as_array().cloned().unwrap_or_default();
+    let kinds: Vec<(&str, &str)> = events
+        .iter()
+        .map(|event| {
+            (
+                event["kind"].as_str().unwrap_or_default(),
+                event["state"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("failure", "partial"),
+            ("step", "completed"),
+            ("step", "completed"),
+            ("step", "completed"),
+            ("step", "completed"),
+        ],
+        "{events:?}"
+    );
+    assert!(events.iter().all(|event| event["recipeId"] == recipe["id"]));
+    assert_eq!(events[0]["step"], "s5");
+    assert!(
+        events[1]["id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("recipe-step:recipe-")),
+        "{events:?}"
+    );
+    assert!(
+        !serde_json::to_string(&events)
+            .unwrap_or_default()
+            .contains("\"items\"")
+    );
     // The model was offered it as a tool and told of it in the prompt.
     let first = &model.requests()[0];
     assert!(first.tool_names().contains(&"recipe_five_reads".to_owned()));

@@ -10,6 +10,7 @@ pub mod answer;
 pub mod catalog;
 pub mod definition;
 pub mod error;
+pub mod events;
 pub mod execute;
 pub mod model;
 pub mod ops;

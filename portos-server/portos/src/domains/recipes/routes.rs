@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::RecipeError;
+use super::events::{self, RecipeEvent};
 use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, RecipeRead, Written};
 use super::ops;
 
@@ -102,6 +103,48 @@ async fn list(
             .await
             .map_err(RecipeError::from)?,
     ))
+}
+
+/// How many capability events to read.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// 1 to 200 (default 50).
+    #[schemars(range(min = 1, max = 200))]
+    pub limit: Option<u16>,
+}
+
+/// The recipe capability events, newest first.
+#[derive(Debug, serde::Serialize, JsonSchema)]
+pub struct EventList {
+    pub events: Vec<RecipeEvent>,
+}
+
+/// What saved recipes did with the authority they were given (§7.4 step 9):
+/// each child call, each failed run, each change the Mind made.
+#[portos_route(
+    method = "GET",
+    path = "/api/cos/mind/recipes/events",
+    summary = "Saved recipe capability events"
+)]
+async fn capability_events(
+    State(app): State<App>,
+    Query(query): Query<EventsQuery>,
+) -> Result<Json<EventList>, ListRefusal> {
+    let limit = usize::from(query.limit.unwrap_or(50));
+    if !(1..=events::LIST_MAX).contains(&limit) {
+        return Err(RecipeRefusal::Invalid(Invalid(format!(
+            "limit must be 1 to {}",
+            events::LIST_MAX
+        )))
+        .into());
+    }
+    let events = app
+        .store
+        .run(move |connection| events::recent(connection, limit))
+        .await
+        .map_err(RecipeError::from)?;
+    Ok(Json(EventList { events }))
 }
 
 /// A recipe with a page of its revisions, newest first.

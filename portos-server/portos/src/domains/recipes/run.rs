@@ -16,7 +16,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::catalog::{access_capability, live_authority};
 use super::definition::RecipeDefinition;
-use super::execute::{self, ChildOutcome, Children, Run, Stop, StopKind};
+use super::events::{self, RecipeEvent};
+use super::execute::{self, ChildOutcome, Children, RecipeOutcome, Run, Stop, StopKind};
 use super::validate::validate;
 
 /// Children an agent's recipe call may run: it has no turn, so each call
@@ -57,7 +58,10 @@ impl DynamicRun for RecipeRun {
             });
             let mut children = RecipeChildren {
                 registry: call.registry.clone(),
-                store,
+                store: store.clone(),
+                recipe_id: recipe_id.clone(),
+                revision,
+                step: String::new(),
                 definition: definition.clone(),
                 caller: call.authority,
                 authority: call.authority,
@@ -75,6 +79,18 @@ impl DynamicRun for RecipeRun {
                 &mut children,
             )
             .await;
+            if let RecipeOutcome::Failed(failed) = &outcome {
+                let mut event = RecipeEvent::new(
+                    format!("recipe-failure:{}", call.request_id),
+                    "failure",
+                    &failed.state,
+                );
+                event.recipe_id = Some(recipe_id.clone());
+                event.revision = Some(revision);
+                event.step = Some(failed.failing_step.clone());
+                event.detail = Some(failed.error.clone());
+                events::record(&store, event).await;
+            }
             serde_json::to_value(outcome).map_err(|error| error.to_string())
         }
         .boxed()
@@ -95,6 +111,10 @@ impl DynamicRun for NeverRuns {
 struct RecipeChildren {
     registry: Arc<Registry>,
     store: Store,
+    recipe_id: String,
+    revision: i64,
+    /// The step whose child is next (or running).
+    step: String,
     definition: Arc<RecipeDefinition>,
     /// The authority the recipe was called with (for an agent, the grants
     /// of its connection, intersected again before every child).
@@ -106,7 +126,8 @@ struct RecipeChildren {
 }
 
 impl Children for RecipeChildren {
-    async fn before_child(&mut self, _step_id: &str) -> Result<(), Stop> {
+    async fn before_child(&mut self, step_id: &str) -> Result<(), Stop> {
+        step_id.clone_into(&mut self.step);
         let stop = |kind, reason: &str| Stop {
             kind,
             reason: reason.to_owned(),
@@ -140,6 +161,27 @@ impl Children for RecipeChildren {
         arguments: Map<String, Value>,
     ) -> ChildOutcome {
         let call = ToolCall::new(request_id, tool, arguments);
+        let outcome = self.child(call, tool).await;
+        // What the child did, never what it answered.
+        let mut event = RecipeEvent::new(
+            format!("recipe-step:{request_id}"),
+            "step",
+            match &outcome {
+                ChildOutcome::Completed(_) => "completed",
+                ChildOutcome::NotCompleted(_) => "failed",
+            },
+        );
+        event.recipe_id = Some(self.recipe_id.clone());
+        event.revision = Some(self.revision);
+        event.step = Some(self.step.clone());
+        event.detail = Some(format!("{tool} as {}", self.authority.scope));
+        events::record(&self.store, event).await;
+        outcome
+    }
+}
+
+impl RecipeChildren {
+    async fn child(&self, call: ToolCall, tool: &str) -> ChildOutcome {
         match self.registry.call(&self.authority, call).await {
             Ok(result) if result.state == ToolState::Completed => {
                 ChildOutcome::Completed(result.result.as_deref().cloned().unwrap_or(Value::Null))

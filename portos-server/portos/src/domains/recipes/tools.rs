@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::answer::{Answer, answer};
 use super::error::RecipeError;
+use super::events::{self as recipe_events, RecipeEvent};
 use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, RecipeRead, Written};
 use super::ops;
 
@@ -260,16 +261,34 @@ pub async fn restore(
 }
 
 /// A write that changed the library changes the mind and agent catalogs:
-/// their subscribers are told to read them again.
+/// their subscribers are told to read them again. Every write the Mind
+/// makes is a capability event.
 async fn announced(
     ctx: &ToolContext,
     outcome: Result<Written, RecipeError>,
 ) -> Result<Written, RecipeError> {
-    if let Ok(written) = &outcome
-        && written.changed
-        && let Ok(events) = ctx.state::<Events>()
-    {
-        events.catalog_changed(CATALOG_CHANGE).await;
+    if let Ok(written) = &outcome {
+        if written.changed
+            && let Ok(events) = ctx.state::<Events>()
+        {
+            events.catalog_changed(CATALOG_CHANGE).await;
+        }
+        if let Ok(store) = ctx.state::<Store>() {
+            let state = if written.changed {
+                "changed"
+            } else {
+                "unchanged"
+            };
+            let mut event = RecipeEvent::new(
+                format!("recipe-definition:{}", ctx.request_id()),
+                "definition",
+                state,
+            );
+            event.recipe_id = Some(written.recipe.id.clone());
+            event.revision = Some(written.recipe.active_revision);
+            event.detail = Some(written.summary.clone());
+            recipe_events::record(store, event).await;
+        }
     }
     outcome
 }
