@@ -71,8 +71,8 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
         ..Config::default()
     };
     let store = portos::store::open(dir.path()).expect("store");
-    let registry = portos::build_registry(config, &portos::Options::default(), &store)
-        .expect("registry");
+    let registry =
+        portos::build_registry(config, &portos::Options::default(), &store).expect("registry");
     store
         .run(|connection| {
             settings::set_json(
@@ -104,7 +104,11 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
         .with(Capability::ManageToolRecipes);
     let budget = Arc::new(CallBudget::new(5));
     assert!(budget.try_charge(), "the turn charges the recipe call");
-    let call = ToolCall::new("turn-call-1", "recipe_revoke_midway", serde_json::Map::new());
+    let call = ToolCall::new(
+        "turn-call-1",
+        "recipe_revoke_midway",
+        serde_json::Map::new(),
+    );
     let result = registry
         .call_with(&Authority::mind(grants), call, Some(budget.clone()))
         .await
@@ -133,7 +137,11 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
     let again = registry
         .call(
             &Authority::mind(grants),
-            ToolCall::new("turn-call-2", "recipe.revoke-midway", serde_json::Map::new()),
+            ToolCall::new(
+                "turn-call-2",
+                "recipe.revoke-midway",
+                serde_json::Map::new(),
+            ),
         )
         .await
         .expect_err("the grant is gone");
@@ -149,8 +157,8 @@ async fn an_archived_recipe_is_refused_409_recipe_archived() {
         ..Config::default()
     };
     let store = portos::store::open(dir.path()).expect("store");
-    let registry = portos::build_registry(config, &portos::Options::default(), &store)
-        .expect("registry");
+    let registry =
+        portos::build_registry(config, &portos::Options::default(), &store).expect("registry");
     store
         .run(|connection| {
             settings::set_json(
@@ -172,9 +180,15 @@ async fn an_archived_recipe_is_refused_409_recipe_archived() {
     let created = ops::create(&store, registry.clone(), definition, Author::User)
         .await
         .expect("saved");
-    ops::archive(&store, registry.clone(), created.recipe.id.clone(), 1, Author::User)
-        .await
-        .expect("archived");
+    ops::archive(
+        &store,
+        registry.clone(),
+        created.recipe.id.clone(),
+        1,
+        Author::User,
+    )
+    .await
+    .expect("archived");
     let grants = Capabilities::NONE
         .with(Capability::ReadPortos)
         .with(Capability::ManageToolRecipes);
