@@ -58,7 +58,7 @@ async fn revoke(ctx: &ToolContext, _args: NoArgs) -> Result<Revoked, AdapterErro
     })
 }
 
-fn step(id: &str, tool: &str, arguments: Value) -> Value {
+fn step(id: &str, tool: &str, arguments: &Value) -> Value {
     json!({ "id": id, "tool": tool, "arguments": arguments })
 }
 
@@ -90,9 +90,9 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
         "purpose": "Read, lose the grant, read again.",
         "parameters": { "type": "object", "properties": {}, "additionalProperties": false },
         "steps": [
-            step("s1", "brain.recent", recent.clone()),
-            step("s2", "fixture.revoke-recipe-grant", json!({})),
-            step("s3", "brain.recent", recent),
+            step("s1", "brain.recent", &recent),
+            step("s2", "fixture.revoke-recipe-grant", &json!({})),
+            step("s3", "brain.recent", &recent),
         ],
         "outputs": { "items": { "step": "s3", "path": ["items"] } }
     });
@@ -174,7 +174,7 @@ async fn an_archived_recipe_is_refused_409_recipe_archived() {
         "name": "recipe.shelved",
         "purpose": "Read the newest capture.",
         "parameters": { "type": "object", "properties": {}, "additionalProperties": false },
-        "steps": [step("s1", "brain.recent", json!({ "limit": { "literal": 1 } }))],
+        "steps": [step("s1", "brain.recent", &json!({ "limit": { "literal": 1 } }))],
         "outputs": { "items": { "step": "s1", "path": ["items"] } }
     });
     let created = ops::create(&store, registry.clone(), definition, Author::User)
