@@ -11,7 +11,7 @@ use portos::domains::recipes::model::Author;
 use portos::domains::recipes::ops;
 use portos::domains::recipes::run::ACCESS_REVOKED;
 use portos_core::{
-    AdapterError, Authority, CallBudget, Capabilities, Capability, ToolCall, ToolContext,
+    AdapterError, Authority, CallBudget, Capabilities, Capability, Registry, ToolCall, ToolContext,
     ToolState, portos_tool,
 };
 use portos_server::Config;
@@ -58,12 +58,9 @@ async fn revoke(ctx: &ToolContext, _args: NoArgs) -> Result<Revoked, AdapterErro
     })
 }
 
-fn step(id: &str, tool: &str, arguments: &Value) -> Value {
-    json!({ "id": id, "tool": tool, "arguments": arguments })
-}
-
-#[tokio::test]
-async fn a_grant_revoked_between_children_stops_the_rest() {
+/// PortOS's registry over a fresh store whose Mind holds `readPortos` and
+/// `manageToolRecipes`.
+async fn granted_portos() -> (tempfile::TempDir, Store, Arc<Registry>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = Config {
         data_dir: dir.path().to_owned(),
@@ -83,6 +80,16 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
         })
         .await
         .expect("grants");
+    (dir, store, registry)
+}
+
+fn step(id: &str, tool: &str, arguments: &Value) -> Value {
+    json!({ "id": id, "tool": tool, "arguments": arguments })
+}
+
+#[tokio::test]
+async fn a_grant_revoked_between_children_stops_the_rest() {
+    let (_dir, store, registry) = granted_portos().await;
     let recent = json!({ "limit": { "literal": 1 } });
     let definition = json!({
         "schemaVersion": 1,
@@ -150,25 +157,7 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
 
 #[tokio::test]
 async fn an_archived_recipe_is_refused_409_recipe_archived() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        data_dir: dir.path().to_owned(),
-        timezone: Some("UTC".to_owned()),
-        ..Config::default()
-    };
-    let store = portos::store::open(dir.path()).expect("store");
-    let registry =
-        portos::build_registry(config, &portos::Options::default(), &store).expect("registry");
-    store
-        .run(|connection| {
-            settings::set_json(
-                connection,
-                settings::MIND_CAPABILITIES,
-                &json!({ "readPortos": true, "manageToolRecipes": true }),
-            )
-        })
-        .await
-        .expect("grants");
+    let (_dir, store, registry) = granted_portos().await;
     let definition = json!({
         "schemaVersion": 1,
         "name": "recipe.shelved",
