@@ -3,14 +3,12 @@
 //! exchanges. A failure the Mind should read comes back as `Err(text)`;
 //! only a store failure is an error of the call itself.
 
-use portos_server::settings::{self, MIND_CAPABILITIES};
 use portos_server::store::{Store, StoreError};
 
 use super::model::{self, Filter, Refusal};
 use crate::domains::apps::{self, RemoteCache};
 use crate::domains::forge::labels::{Category, Effort, ModelTier};
 use crate::domains::forge::{ForgeClient, IssueSummary, Repository, issue_labels};
-use crate::domains::mind::MindSettings;
 
 /// An app the Mind may list and file issues on, and its forge repository.
 #[derive(Clone, Debug)]
@@ -27,10 +25,7 @@ pub async fn authorize(
     cache: &RemoteCache,
     app_id: &str,
 ) -> Result<Result<Target, Refusal>, StoreError> {
-    let stored = store
-        .run(|connection| settings::get_json(connection, MIND_CAPABILITIES))
-        .await?;
-    let mind = MindSettings::from_stored(stored.as_ref());
+    let mind = crate::domains::mind::grants::load(store).await?;
     if !mind.file_issues {
         return Ok(Err(Refusal::GrantOff));
     }

@@ -26,11 +26,7 @@ pub const BOUNDARIES: [&str; 3] = [
 /// The Mind's stored capabilities, read forward from any older version.
 pub async fn load(store: &Store) -> Result<MindSettings, StoreError> {
     store
-        .run(|connection| {
-            Ok(MindSettings::from_stored(
-                settings::get_json(connection, MIND_CAPABILITIES)?.as_ref(),
-            ))
-        })
+        .run(|connection| super::store::live_settings(connection))
         .await
 }
 

@@ -91,18 +91,14 @@ impl RecipeTools {
                 Ok((definition, checked))
             });
         match checked {
-            Ok((definition, checked)) => {
-                let mut required = vec![access_capability(scope)];
-                required.extend(checked.required_capabilities.iter().copied());
-                self.tool(
-                    scope,
-                    &recipe.id,
-                    recipe.revision,
-                    Arc::new(definition),
-                    required,
-                    &checked.underlying_tools,
-                )
-            }
+            Ok((definition, checked)) => self.tool(
+                scope,
+                &recipe.id,
+                recipe.revision,
+                Arc::new(definition),
+                required_capabilities(scope, &checked.required_capabilities),
+                &checked.underlying_tools,
+            ),
             Err(error) => stub(
                 scope,
                 &recipe.id,
@@ -237,13 +233,12 @@ impl DynamicTools for RecipeTools {
             // the run re-checks it before the first child and fails at
             // `definition` with guidance (§7.5), instead of vanishing.
             let (required, underlying) = match validate(&recipe.definition, scope, registry) {
-                Ok(checked) => {
-                    let mut required = vec![access_capability(scope)];
-                    required.extend(checked.required_capabilities.iter().copied());
-                    (required, checked.underlying_tools)
-                }
+                Ok(checked) => (
+                    required_capabilities(scope, &checked.required_capabilities),
+                    checked.underlying_tools,
+                ),
                 Err(_) => (
-                    vec![access_capability(scope)],
+                    required_capabilities(scope, &[]),
                     recipe.definition.underlying_tools(),
                 ),
             };
@@ -322,7 +317,7 @@ fn stub(scope: Scope, recipe_id: &str, name: &str, revision: i64, reason: &str) 
         ),
         input_schema: json!({ "type": "object", "additionalProperties": true }),
         output_schema: json!({ "type": "object", "additionalProperties": true }),
-        policy: policy(scope, vec![access_capability(scope)]),
+        policy: policy(scope, required_capabilities(scope, &[])),
         available: false,
         fingerprint_extra: fingerprint_extra(recipe_id, revision),
         details: json!({
@@ -351,6 +346,14 @@ fn fingerprint_extra(recipe_id: &str, revision: i64) -> Map<String, Value> {
     extra.insert("recipeId".into(), json!(recipe_id));
     extra.insert("revision".into(), json!(revision));
     extra
+}
+
+/// A recipe's required capabilities: the scope's access grant, then every
+/// step tool's (§7.3).
+fn required_capabilities(scope: Scope, steps: &[Capability]) -> Vec<Capability> {
+    std::iter::once(access_capability(scope))
+        .chain(steps.iter().copied())
+        .collect()
 }
 
 /// The grant that opens recipes to a principal: the Mind authors and runs

@@ -257,10 +257,8 @@ async fn restore(
 /// their Socket.IO subscribers are told (in the background, so the answer
 /// does not wait on them).
 fn announce(app: &App, written: &Written) {
-    if written.changed {
-        let events = app.events.clone();
-        tokio::spawn(async move { events.catalog_changed(super::tools::CATALOG_CHANGE).await });
-    }
+    let (events, changed) = (app.events.clone(), written.changed);
+    tokio::spawn(async move { super::tools::announce_if(&events, changed).await });
 }
 
 fn revision_number(field: &str, n: i64) -> Result<i64, RecipeRefusal> {

@@ -268,10 +268,8 @@ async fn announced(
     outcome: Result<Written, RecipeError>,
 ) -> Result<Written, RecipeError> {
     if let Ok(written) = &outcome {
-        if written.changed
-            && let Ok(events) = ctx.state::<Events>()
-        {
-            events.catalog_changed(CATALOG_CHANGE).await;
+        if let Ok(events) = ctx.state::<Events>() {
+            announce_if(events, written.changed).await;
         }
         if let Ok(store) = ctx.state::<Store>() {
             let state = if written.changed {
@@ -291,6 +289,14 @@ async fn announced(
         }
     }
     outcome
+}
+
+/// A write that changed the library changes the mind and agent catalogs:
+/// their Socket.IO subscribers are told to read them again.
+pub async fn announce_if(events: &Events, changed: bool) {
+    if changed {
+        events.catalog_changed(CATALOG_CHANGE).await;
+    }
 }
 
 /// The store and the registry the tool is served in.

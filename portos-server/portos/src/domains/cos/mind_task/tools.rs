@@ -3,7 +3,6 @@
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::clock::UserClock;
-use portos_server::settings::{self, MIND_CAPABILITIES};
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -14,7 +13,6 @@ use crate::domains::apps::{self, RemoteCache, ResolvedApp};
 use crate::domains::cos::dispatch::TaskDispatch;
 use crate::domains::cos::model::{NewTask, Origin};
 use crate::domains::cos::{providers, store};
-use crate::domains::mind::MindSettings;
 use crate::domains::mind::turn::wake::Wakes;
 use crate::ledger::{Actor, Source};
 
@@ -76,9 +74,7 @@ pub async fn create_task(
     // was thinking stops the task.
     let (settings, providers) = store
         .run(|connection| {
-            let settings = MindSettings::from_stored(
-                settings::get_json(connection, MIND_CAPABILITIES)?.as_ref(),
-            );
+            let settings = crate::domains::mind::store::live_settings(connection)?;
             Ok((settings, providers::store::get(connection)?))
         })
         .await?;

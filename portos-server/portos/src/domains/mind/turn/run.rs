@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use portos_core::{Authority, Capabilities, Catalogs, Registry, ToolCall, ToolState};
 use portos_server::events::Events;
-use portos_server::settings::{self, MIND_CAPABILITIES};
 use portos_server::store::Store;
 use serde_json::{Value, json};
 
@@ -27,7 +26,6 @@ use super::request_id::call_request_id;
 use super::wake::Wakes;
 use super::{store, trajectory};
 use crate::domains::apps::RemoteCache;
-use crate::domains::mind::MindSettings;
 
 /// The prompt of a wake nobody worded.
 pub const WAKE_PROMPT: &str =
@@ -237,14 +235,7 @@ async fn run_call(
 
 /// The Mind's grants as stored now; none when the store cannot say.
 async fn live_grants(store: &Store) -> Capabilities {
-    let read = store
-        .run(|connection| {
-            Ok(MindSettings::from_stored(
-                settings::get_json(connection, MIND_CAPABILITIES)?.as_ref(),
-            ))
-        })
-        .await;
-    match read {
+    match crate::domains::mind::grants::load(store).await {
         Ok(settings) => settings.capabilities(),
         Err(error) => {
             tracing::warn!(%error, "cannot read the Persistent Mind's grants: the call runs with none");
