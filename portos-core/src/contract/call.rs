@@ -5,7 +5,8 @@ use serde_json::{Map, Value};
 
 use super::{ErrorCode, SCHEMA_VERSION, ToolError};
 
-const REQUEST_ID_MAX_CHARS: usize = 200;
+/// The longest `requestId`, in characters after trimming (BEHAVIOUR §1.1).
+pub const REQUEST_ID_MAX_CHARS: usize = 200;
 const NAME_MAX_CHARS: usize = 100;
 const KNOWN_KEYS: [&str; 5] = ["type", "requestId", "name", "version", "arguments"];
 
@@ -269,6 +270,7 @@ impl schemars::JsonSchema for ToolCall {
                     "type": "string",
                     "minLength": 1,
                     "maxLength": NAME_MAX_CHARS,
+                    "pattern": "^\\s*[A-Za-z0-9._-]+\\s*$",
                 },
                 "version": {
                     "description": "Only 1 is accepted (the default).",

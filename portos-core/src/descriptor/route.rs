@@ -56,6 +56,10 @@ pub struct ErrorSpec {
 /// they do, so the documents say what the handler does.
 #[derive(Clone, Debug)]
 pub struct RouteIo {
+    /// The path parameters: an object schema with a property per `{name}`,
+    /// or, for a path with one parameter, that parameter's own schema.
+    /// Without it every parameter is a plain string.
+    pub path: Option<SchemaFn>,
     pub query: Option<SchemaFn>,
     pub request: Option<SchemaFn>,
     /// The JSON body of a successful answer.
@@ -86,6 +90,7 @@ pub struct OutcomeSpec {
 impl Default for RouteIo {
     fn default() -> RouteIo {
         RouteIo {
+            path: None,
             query: None,
             request: None,
             response: None,

@@ -50,7 +50,9 @@ impl Inventory {
         options: &OpenApiOptions<'_>,
         place: impl Fn(&RouteSpec) -> Option<Placement>,
     ) -> Value {
-        let mut generator = SchemaSettings::openapi3().into_generator();
+        let mut generator = SchemaSettings::openapi3()
+            .with_transform(ExclusiveBoundsAsBooleans)
+            .into_generator();
         let mut paths: Map<String, Value> = Map::new();
         let mut tag_counts: std::collections::BTreeMap<String, (usize, Option<String>)> =
             Default::default();
@@ -136,10 +138,7 @@ fn operation(
     op.insert("description".into(), description.into());
     op.insert("tags".into(), json!([placement.tag]));
 
-    let mut parameters: Vec<Value> = route
-        .path_params()
-        .map(|name| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "string" } }))
-        .collect();
+    let mut parameters = path_parameters(route, io.path, generator);
     if let Some(query) = io.query {
         parameters.extend(query_parameters(query, generator));
     }
@@ -195,20 +194,56 @@ pub(super) fn tool_annotation(tool: &super::HttpToolSpec) -> Value {
     })
 }
 
-/// A query type's fields as `in: query` parameters (inlined, so each
-/// parameter carries its own schema).
-fn query_parameters(query: super::SchemaFn, generator: &mut SchemaGenerator) -> Vec<Value> {
+/// The route's `{name}` parameters, each with the schema its extractor
+/// declares (a plain string when it declares none).
+fn path_parameters(
+    route: &RouteSpec,
+    path: Option<super::SchemaFn>,
+    generator: &mut SchemaGenerator,
+) -> Vec<Value> {
+    let declared = path.map(|path| inline_schema(path, generator));
+    let names: Vec<&str> = route.path_params().collect();
+    names
+        .iter()
+        .map(|&name| {
+            let schema = match &declared {
+                Some(schema) if schema.get("properties").is_some() => {
+                    schema["properties"].get(name).cloned()
+                }
+                Some(schema) if names.len() == 1 => Some(schema.clone()),
+                _ => None,
+            };
+            let schema = schema.unwrap_or_else(|| json!({ "type": "string" }));
+            let mut parameter =
+                json!({ "name": name, "in": "path", "required": true, "schema": schema });
+            if let Some(description) = parameter["schema"].get("description").cloned() {
+                parameter["description"] = description;
+            }
+            parameter
+        })
+        .collect()
+}
+
+/// `schema`'s JSON with every subschema inlined, so a parameter carries its
+/// own rules rather than a reference.
+fn inline_schema(schema: super::SchemaFn, generator: &mut SchemaGenerator) -> Value {
     let mut settings = generator.settings().clone();
     settings.inline_subschemas = true;
     let mut transforms = std::mem::take(&mut settings.transforms);
     let mut inline = settings.into_generator();
-    let mut schema = query(&mut inline);
+    let mut schema = schema(&mut inline);
     // A subschema does not get the OpenAPI 3.0 transforms a root schema gets
     // (e.g. `type: [T, null]` → `nullable`), so apply them here.
     for transform in &mut transforms {
         transform.transform(&mut schema);
     }
-    let schema = schema.to_value();
+    schema.to_value()
+}
+
+/// A query type's fields as `in: query` parameters (inlined, so each
+/// parameter carries its own schema).
+fn query_parameters(query: super::SchemaFn, generator: &mut SchemaGenerator) -> Vec<Value> {
+    let schema = inline_schema(query, generator);
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -311,4 +346,29 @@ fn portos_error_schema() -> Value {
             "context": { "type": "object", "additionalProperties": true },
         },
     })
+}
+
+/// JSON Schema 2020-12's numeric `exclusiveMinimum` / `exclusiveMaximum`
+/// (what the request types declare, and what the schema gate enforces) as
+/// OpenAPI 3.0 writes them: the bound in `minimum` / `maximum` and the
+/// keyword `true`.
+#[derive(Clone, Debug)]
+struct ExclusiveBoundsAsBooleans;
+
+impl schemars::transform::Transform for ExclusiveBoundsAsBooleans {
+    fn transform(&mut self, schema: &mut schemars::Schema) {
+        schemars::transform::transform_subschemas(self, schema);
+        let Some(object) = schema.as_object_mut() else {
+            return;
+        };
+        for (exclusive, bound) in [
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ] {
+            if let Some(value) = object.get(exclusive).filter(|v| v.is_number()).cloned() {
+                object.insert(bound.to_owned(), value);
+                object.insert(exclusive.to_owned(), Value::Bool(true));
+            }
+        }
+    }
 }

@@ -303,7 +303,7 @@ fn schema_issues(validator: &jsonschema::Validator, arguments: &Value) -> Vec<St
             } else {
                 path
             };
-            format!("{path} {error}")
+            format!("{path} {}", crate::schema::issue_message(&error))
         })
         .collect()
 }

@@ -2,7 +2,10 @@
 //! draft 2020-12 with subschemas inlined, then every object closed, no
 //! `$schema`/`$ref`/`$defs`, and optional fields without a `null` branch.
 
+mod issue;
 pub mod strict;
+
+pub use issue::{NOT_BLANK, issue_message};
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;

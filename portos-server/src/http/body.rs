@@ -94,6 +94,9 @@ where
                 }],
             }));
         }
+        // The documented schema, enforced: a rule the OpenAPI document
+        // states is one the request has passed.
+        super::schema_gate::check::<T>(&value, "")?;
         JsonBody(value).into_typed().map(Body)
     }
 }

@@ -62,10 +62,16 @@ pub fn schema_of<T: JsonSchema>() -> SchemaFn {
     SchemaGenerator::subschema_for::<T>
 }
 
-// Extractors that read state, the path or the raw request add nothing: path
-// parameters come from the declared path; a raw request documents nothing.
+// Extractors that read state or the raw request add nothing; path
+// parameters are named by the declared path.
 impl<S> RouteInput for State<S> {}
-impl<T> RouteInput for Path<T> {}
+/// The path parameters' schema: `Path<String>` is a plain string, a
+/// newtype (or a struct of the parameters) says its rules.
+impl<T: JsonSchema> RouteInput for Path<T> {
+    fn describe(io: &mut RouteIo) {
+        io.path = Some(schema_of::<T>());
+    }
+}
 impl<T> RouteInput for Extension<T> {}
 impl RouteInput for ConnectInfo<SocketAddr> {}
 impl RouteInput for Request {}

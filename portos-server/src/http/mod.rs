@@ -14,6 +14,7 @@ pub mod io;
 mod mind;
 pub mod query;
 mod route;
+mod schema_gate;
 mod settings;
 mod system;
 mod tools;

@@ -31,14 +31,30 @@ pub fn invalid(message: impl Into<String>) -> ApiError {
 #[derive(Debug)]
 pub struct Query<T>(pub T);
 
-impl<S: Send + Sync, T: DeserializeOwned> axum::extract::FromRequestParts<S> for Query<T> {
+impl<S, T> axum::extract::FromRequestParts<S> for Query<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned + serde::Serialize + schemars::JsonSchema + 'static,
+{
     type Rejection = ApiError;
 
     async fn from_request_parts(
         parts: &mut axum::http::request::Parts,
         _: &S,
     ) -> Result<Query<T>, ApiError> {
-        strict_query(&parts.uri).map(Query)
+        let query: T = strict_query(&parts.uri)?;
+        // The documented parameter rules (ranges, lengths, patterns),
+        // enforced on the values as read: a query string has no types of its
+        // own, so the typed query is what the schema judges.
+        let mut value = serde_json::to_value(&query).map_err(|error| {
+            ApiError::internal(format!("a query could not be re-read: {error}"))
+        })?;
+        // A parameter left out is absent, never `null`: drop the `None`s.
+        if let serde_json::Value::Object(fields) = &mut value {
+            fields.retain(|_, field| !field.is_null());
+        }
+        super::schema_gate::check::<T>(&value, "query")?;
+        Ok(Query(query))
     }
 }
 

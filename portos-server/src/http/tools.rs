@@ -63,7 +63,7 @@ async fn call(
 )]
 async fn retained(
     State(app): State<App>,
-    Path(request_id): Path<String>,
+    Path(RequestIdText(request_id)): Path<RequestIdText>,
 ) -> Result<Json<ToolResult>, RetainedRefusal> {
     let request_id = portos_core::contract::check_request_id(&Value::String(request_id)).map_err(
         |issue: FieldIssue| ValidationFailure {
@@ -73,6 +73,19 @@ async fn retained(
     let result = app.registry.retained(&request_id).await?;
     Ok(Json(result))
 }
+
+/// The `{requestId}` of a retained result, documented with the envelope's
+/// rule (BEHAVIOUR §1.1) that `check_request_id` applies.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(transparent)]
+struct RequestIdText(
+    /// 1–200 of letters, digits, `.`, `_`, `:` and `-`.
+    #[schemars(
+        length(min = 1, max = portos_core::contract::REQUEST_ID_MAX_CHARS),
+        regex(pattern = r"^[A-Za-z0-9._:-]+$")
+    )]
+    String,
+);
 
 /// The catalog query (strict: unknown or repeated keys and values outside
 /// the vocabulary are a 400 naming each) and the one header the route

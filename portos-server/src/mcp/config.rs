@@ -113,6 +113,7 @@ pub struct AgentContextSettings {
     pub profile: Option<Profile>,
     /// One to four distinct scopes (default `["navigation", "workspaces"]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 4), extend("uniqueItems" = true))]
     pub scopes: Option<Vec<ContextScope>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<AgentActions>,

@@ -15,7 +15,7 @@ use crate::config::LabConfig;
 use crate::hosts::{self, Host, Role};
 
 /// Which hosts to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HostsQuery {
     /// Only hosts of this role.

@@ -14,6 +14,7 @@ mod http_auth;
 mod http_cos_ledger;
 mod http_cos_providers;
 mod http_docs;
+mod http_documented_rules;
 mod http_feeds_calendar;
 mod http_health_goals_journal;
 mod http_mind;

@@ -6,6 +6,7 @@
 //! exposable public API groups, and the trimming of tool arguments.
 
 pub mod amount;
+pub mod doc_rules;
 pub mod limits;
 pub mod local_date;
 pub mod outbound;

@@ -7,6 +7,7 @@ use portos_server::http::RouteErrors;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::shared::doc_rules::{ABSOLUTE_PATH, HTTP_URL};
 use crate::shared::source_fetch::{Location, load};
 
 /// Where to read from: exactly one of `url` or `path`.
@@ -14,8 +15,10 @@ use crate::shared::source_fetch::{Location, load};
 #[serde(deny_unknown_fields)]
 pub struct SourceBody {
     /// An `http://` or `https://` URL.
+    #[schemars(regex(pattern = HTTP_URL))]
     pub url: Option<String>,
-    /// A file path on the server's machine.
+    /// An absolute file path on the server's machine.
+    #[schemars(regex(pattern = ABSOLUTE_PATH))]
     pub path: Option<String>,
     /// A name to show instead of the one the document gives.
     pub title: Option<String>,

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::domains::forge::{Forge, Repository, Tracker};
+use crate::shared::doc_rules::NOT_BLANK;
 
 pub const APP_ID_MAX_CHARS: usize = 128;
 pub const NAME_MAX_CHARS: usize = 200;
@@ -68,15 +69,21 @@ impl From<&Repository> for RepositoryView {
     }
 }
 
+/// A repository path as documented: blank (none) or absolute.
+const REPO_PATH: &str = r"^\s*(/[\s\S]*)?$";
+
 /// A new app. Without an `id`, one is made from the name.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewApp {
     /// 1–128 of letters, digits, `.`, `_` and `-` (default: from the name).
+    #[schemars(regex(pattern = r"^\s*[A-Za-z0-9._-]{1,128}\s*$"))]
     pub id: Option<String>,
     /// 1–200 characters, trimmed.
+    #[schemars(length(max = NAME_MAX_CHARS), regex(pattern = NOT_BLANK))]
     pub name: String,
     /// An absolute path, at most 1024 characters (default: none).
+    #[schemars(length(max = REPO_PATH_MAX_CHARS), regex(pattern = REPO_PATH))]
     pub repo_path: Option<String>,
     /// Default `auto`.
     pub tracker: Option<Tracker>,
@@ -86,8 +93,11 @@ pub struct NewApp {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AppChanges {
+    /// 1–200 characters, trimmed.
+    #[schemars(length(max = NAME_MAX_CHARS), regex(pattern = NOT_BLANK))]
     pub name: Option<String>,
     /// An absolute path, or `""` for none.
+    #[schemars(length(max = REPO_PATH_MAX_CHARS), regex(pattern = REPO_PATH))]
     pub repo_path: Option<String>,
     pub tracker: Option<Tracker>,
     pub archived: Option<bool>,

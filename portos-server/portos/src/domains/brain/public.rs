@@ -9,7 +9,7 @@ use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, Created, Query};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::tools::{Captured, RecentResult};
@@ -20,14 +20,15 @@ use crate::shared::public_api::{OwnerCallError, OwnerWriteError, run_as_owner};
 #[serde(deny_unknown_fields)]
 pub struct PublicCapture {
     /// The thought, as said (trimmed; must not be empty).
+    #[schemars(regex(pattern = r"\S"))]
     pub text: String,
 }
 
 /// How many captures to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecentQuery {
-    /// 1 to 10 (default 5).
+    /// How many (default 5): below 1 reads as 5, above 10 as 10.
     pub limit: Option<i64>,
 }
 

@@ -21,12 +21,14 @@ const LIST_DEFAULT: i64 = 20;
 const LIST_MAX: i64 = 100;
 
 /// Which captures to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InboxQuery {
     /// 1 to 100 (default 20).
+    #[schemars(range(min = 1, max = LIST_MAX))]
     pub limit: Option<i64>,
     /// Captures to skip, newest first (default 0).
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
 }
 
@@ -56,6 +58,7 @@ pub struct InboxPage {
 #[serde(deny_unknown_fields)]
 pub struct InboxCapture {
     /// The thought (trimmed; must not be empty).
+    #[schemars(regex(pattern = r"\S"))]
     pub text: String,
 }
 

@@ -17,6 +17,7 @@ use super::model::{
 use super::ops::{self, RefreshError};
 use super::store;
 use crate::app::App;
+use crate::shared::doc_rules::NOT_BLANK;
 use crate::shared::subscriptions::{LoadFailure, SourceBody};
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -34,11 +35,13 @@ pub struct EventList {
 
 /// The window to list: dates (`YYYY-MM-DD`, the user's local days) or
 /// RFC 3339 instants. Defaults: from the start of today, for 30 days.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EventsQuery {
+    #[schemars(extend("anyOf" = [{ "format": "date" }, { "format": "date-time" }]))]
     pub from: Option<String>,
     /// Exclusive; a date means the start of that day.
+    #[schemars(extend("anyOf" = [{ "format": "date" }, { "format": "date-time" }]))]
     pub to: Option<String>,
 }
 
@@ -48,7 +51,9 @@ pub struct EventsQuery {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EventBody {
+    #[schemars(regex(pattern = NOT_BLANK))]
     pub title: String,
+    #[schemars(regex(pattern = NOT_BLANK))]
     pub start: String,
     /// Same form as `start`, after it (for all-day events: the last day).
     pub end: Option<String>,

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::ledger::{Actor, Source};
+use crate::shared::doc_rules::NOT_BLANK;
 
 pub const DESCRIPTION_MAX_CHARS: usize = 500;
 pub const APP_MAX_CHARS: usize = 128;
@@ -104,8 +105,10 @@ pub struct Task {
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTask {
+    #[schemars(length(max = 500), regex(pattern = NOT_BLANK))]
     pub description: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 128), regex(pattern = NOT_BLANK))]
     pub app: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<Priority>,
@@ -131,12 +134,14 @@ impl NewTask {
 #[serde(deny_unknown_fields)]
 pub struct TaskChanges {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 500), regex(pattern = NOT_BLANK))]
     pub description: Option<String>,
     #[serde(
         default,
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(length(max = 128), regex(pattern = NOT_BLANK))]
     pub app: Option<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<Priority>,

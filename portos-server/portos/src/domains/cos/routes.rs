@@ -17,19 +17,23 @@ use super::model::{self, AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChan
 use super::store::{self, RunUpdate, StartOutcome};
 use crate::app::App;
 use crate::ledger::{Actor, Source};
+use crate::shared::doc_rules::NOT_BLANK;
 
 /// Which tasks to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TasksQuery {
     /// Only tasks in this status (`pending`, `in_progress`, `blocked`,
     /// `completed`, `failed`, `cancelled`).
+    #[schemars(extend("enum" = ["pending", "in_progress", "blocked", "completed", "failed", "cancelled"]))]
     pub status: Option<String>,
     /// Only tasks of this managed app.
     pub app: Option<String>,
     /// 1 to 200 (default 50).
+    #[schemars(range(min = 1, max = model::LIST_MAX))]
     pub limit: Option<i64>,
     /// Tasks to skip (default 0).
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
 }
 
@@ -54,6 +58,7 @@ pub struct TaskDetail {
 #[serde(deny_unknown_fields)]
 pub struct StartAgent {
     /// The first phase, 1..64 characters (default `starting`).
+    #[schemars(length(max = 64), regex(pattern = NOT_BLANK))]
     pub phase: Option<String>,
 }
 
@@ -61,6 +66,8 @@ pub struct StartAgent {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentProgress {
+    /// The new phase, 1..64 characters.
+    #[schemars(length(max = 64), regex(pattern = NOT_BLANK))]
     pub phase: Option<String>,
     /// Finishes the run; the task becomes completed, failed, or pending
     /// again (cancelled).
@@ -68,7 +75,7 @@ pub struct AgentProgress {
 }
 
 /// Which agent runs to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentsQuery {
     /// Only running agents (default false: every run).

@@ -2,6 +2,7 @@
 //! type, each with a body text and references) and its rules: the limits of
 //! each field, well-formed type names, and the snippet a search hit shows.
 
+use crate::shared::doc_rules::NOT_BLANK;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -40,9 +41,11 @@ pub struct Entry {
 #[serde(deny_unknown_fields)]
 pub struct EntryInput {
     /// 1 to 200 characters (trimmed).
+    #[schemars(length(max = 200), regex(pattern = NOT_BLANK))]
     pub name: String,
     /// A built-in type or an active user-defined one (case-insensitive).
     #[serde(rename = "type")]
+    #[schemars(regex(pattern = NOT_BLANK))]
     pub kind: String,
     /// Up to 20,000 characters.
     #[serde(default)]
@@ -68,9 +71,11 @@ pub struct CatalogType {
 #[serde(deny_unknown_fields)]
 pub struct TypeInput {
     /// Lowercase letters, digits and `-`, starting with a letter; 1 to 40.
+    #[schemars(regex(pattern = r"^\s*[a-z][a-z0-9-]{0,39}\s*$"))]
     pub name: String,
     /// How to show it (default: the name); up to 60 characters.
     #[serde(default)]
+    #[schemars(length(max = 60), regex(pattern = NOT_BLANK))]
     pub label: Option<String>,
     /// Default true.
     #[serde(default)]
@@ -81,7 +86,9 @@ pub struct TypeInput {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TypeChange {
+    /// Up to 60 characters.
     #[serde(default)]
+    #[schemars(length(max = 60), regex(pattern = NOT_BLANK))]
     pub label: Option<String>,
     #[serde(default)]
     pub active: Option<bool>,

@@ -63,6 +63,10 @@ pub enum TypeChangeRefusal {
     #[error("no catalog type named '{0}'")]
     #[route_error(status = 404, code = "CATALOG_TYPE_NOT_FOUND")]
     NotFound(String),
+    /// The built-in types are fixed: as adding one with their name is.
+    #[error("'{0}' is a built-in type and cannot be changed")]
+    #[route_error(status = 409, code = "CONFLICT")]
+    BuiltIn(String),
     #[error(transparent)]
     #[route_error(transparent)]
     Store(#[from] StoreError),
@@ -156,7 +160,7 @@ pub fn change_type(
 ) -> Result<CatalogType, TypeChangeRefusal> {
     let name = model::folded_type(name);
     if model::is_built_in(&name) {
-        return Err(Invalid(format!("'{name}' is a built-in type and cannot be changed")).into());
+        return Err(TypeChangeRefusal::BuiltIn(name));
     }
     let label = model::checked_label(change.label.as_deref())?;
     if !store::update_type(connection, &name, label.as_deref(), change.active)? {

@@ -14,7 +14,7 @@ use super::model::{CatalogError, CatalogType, Entry, EntryInput, TypeChange, Typ
 use super::ops::{self, EntryMissing, EntryRefusal, TypeChangeRefusal, TypeRefusal};
 
 /// Which entries to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntriesQuery {
     /// Only entries of this type.

@@ -38,9 +38,15 @@ impl<S: Send + Sync> FromRequestParts<S> for VisitId {
 
 impl RouteInput for VisitId {
     fn describe(io: &mut RouteIo) {
+        Path::<VisitIdText>::describe(io);
         io.error(400, "VALIDATION_ERROR");
     }
 }
+
+/// The `{visitId}` as the documents state it ([`is_visit_id`]'s rule).
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code, reason = "only its schema is used")]
+struct VisitIdText(#[schemars(regex(pattern = r"^[0-9a-f]{48}$"))] String);
 
 fn checked_visit_id(visit_id: &str) -> Result<(), Invalid> {
     if is_visit_id(visit_id) {
@@ -79,6 +85,7 @@ impl<S: Send + Sync> FromRequest<S> for GuestSays {
 
 impl RouteInput for GuestSays {
     fn describe(io: &mut RouteIo) {
+        Path::<VisitIdText>::describe(io);
         Body::<GuestLine>::describe(io);
     }
 }

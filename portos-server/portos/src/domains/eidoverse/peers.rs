@@ -1,6 +1,7 @@
 //! Peer worlds, configured by URL: other PortOS instances this world's
 //! presence may visit as a guest.
 
+use crate::shared::doc_rules::{HTTP_BASE_URL, NOT_BLANK};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -23,12 +24,13 @@ pub struct NewPeer {
     /// 1..80 of letters, digits, `_` and `-`.
     #[schemars(length(min = 1, max = 80), regex(pattern = r"^[a-zA-Z0-9_-]+$"))]
     pub id: String,
-    /// `http://` or `https://` base URL of the other PortOS.
-    #[schemars(length(min = 1, max = 2000))]
+    /// `http://` or `https://` base URL of the other PortOS (no query or
+    /// fragment).
+    #[schemars(length(min = 1, max = 2000), regex(pattern = HTTP_BASE_URL))]
     pub url: String,
     /// A name to show (default: the id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 120))]
+    #[schemars(length(min = 1, max = 120), regex(pattern = NOT_BLANK))]
     pub name: Option<String>,
 }
 

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::chat::{Message, Page};
+use crate::shared::doc_rules::ONE_LINE_TEXT;
 
 /// Where the guest routes live on every PortOS.
 pub const GUEST_PREFIX: &str = "/api/eidoverse/travel/guest";
@@ -15,10 +16,10 @@ pub const GUEST_PREFIX: &str = "/api/eidoverse/travel/guest";
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Arrival {
     /// The visiting presence's name, 1..80 characters.
-    #[schemars(length(min = 1, max = 80), regex(pattern = r"\S"))]
+    #[schemars(length(min = 1, max = 80), regex(pattern = ONE_LINE_TEXT))]
     pub guest_name: String,
     /// The visiting world's name, 1..120 characters.
-    #[schemars(length(min = 1, max = 120), regex(pattern = r"\S"))]
+    #[schemars(length(min = 1, max = 120), regex(pattern = ONE_LINE_TEXT))]
     pub from_world: String,
 }
 

@@ -18,6 +18,7 @@ use super::peers::{self, NewPeer, Peer};
 use super::store::{peers as stored_peers, world};
 use super::world::Status;
 use crate::app::App;
+use crate::shared::doc_rules::NOT_BLANK;
 
 /// The most entities the world view lists.
 const WORLD_VIEW_ENTITIES: i64 = 500;
@@ -108,6 +109,7 @@ async fn read_chat(
 #[serde(deny_unknown_fields)]
 pub struct OwnerLine {
     /// 1..2000 characters, trimmed.
+    #[schemars(length(max = 2000), regex(pattern = NOT_BLANK))]
     pub text: String,
 }
 

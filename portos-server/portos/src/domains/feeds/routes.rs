@@ -28,7 +28,7 @@ pub struct ItemList {
 }
 
 /// Which items to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ItemsQuery {
     /// `true`: unread items only.

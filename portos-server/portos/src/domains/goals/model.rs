@@ -8,6 +8,7 @@ use std::fmt::Display;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::shared::doc_rules::NOT_BLANK;
 use crate::shared::title_match;
 
 /// The status of a goal the tools work on.
@@ -73,14 +74,17 @@ impl GoalStatus {
 #[serde(deny_unknown_fields)]
 pub struct NewGoal {
     /// Must not be empty.
+    #[schemars(regex(pattern = NOT_BLANK))]
     pub title: String,
     /// e.g. `1-year`, `5-year`, `lifetime` (default empty).
     pub horizon: Option<String>,
     /// e.g. `health`, `career` (default empty).
     pub category: Option<String>,
     /// 0 (whenever) to 1 (now); default 0.5.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub urgency: Option<f64>,
     /// Percent, 0 to 100 (default 0).
+    #[schemars(range(min = 0, max = 100))]
     pub progress: Option<i64>,
 }
 
@@ -88,10 +92,13 @@ pub struct NewGoal {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GoalChanges {
+    #[schemars(regex(pattern = NOT_BLANK))]
     pub title: Option<String>,
     pub horizon: Option<String>,
     pub category: Option<String>,
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub urgency: Option<f64>,
+    #[schemars(range(min = 0, max = 100))]
     pub progress: Option<i64>,
     pub status: Option<GoalStatus>,
 }

@@ -13,11 +13,12 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{self, Goal, GoalChanges, GoalNote, GoalStatus, NewGoal};
 use super::ops::{self, GoalError};
+use crate::shared::doc_rules::NOT_BLANK;
 use crate::shared::local_date;
 use crate::shared::rest::Deleted;
 
 /// Which goals to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GoalsQuery {
     /// Only goals with this status (default: every goal).
@@ -43,10 +44,14 @@ pub struct GoalDetail {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct NewNote {
     /// Must not be empty.
+    #[schemars(regex(pattern = NOT_BLANK))]
     pub note: String,
     /// Time spent, more than 0 and at most 1440 minutes.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = 1440))]
     pub duration_minutes: Option<f64>,
     /// `YYYY-MM-DD` (default today in the user's time zone).
+    /// Blank: today.
+    #[schemars(extend("anyOf" = [{ "type": "string", "format": "date" }, { "type": "string", "pattern": "^\\s*$" }, { "type": "null" }]))]
     pub date: Option<String>,
 }
 

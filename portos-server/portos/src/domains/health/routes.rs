@@ -2,25 +2,29 @@
 //! person or UI to read, add to and correct. Logging runs the same rules
 //! as the tools (presets, ranges, units), so both agree on what is stored.
 
+use std::borrow::Cow;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
 use portos_server::store::StoreError;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use super::model::{
     DayEntries, Drink, LogDrinkArgs, LogNicotineArgs, LogWeightArgs, LogWorkoutArgs, Nicotine,
     Weight, Workout,
 };
 use super::ops::{self, LogError};
+use crate::shared::doc_rules::{NOT_BLANK, date_or_blank, with_rules};
 use crate::shared::local_date;
 use crate::shared::rest::Deleted;
 
 /// Which day to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DayQuery {
     /// `YYYY-MM-DD` in the user's time zone (default today).
@@ -96,7 +100,7 @@ async fn today(State(app): State<App>) -> Result<Json<TodayView>, StoreError> {
 #[portos_route(method = "POST", path = "/api/health/drinks", summary = "Log a drink")]
 async fn log_drink(
     State(app): State<App>,
-    Body(args): Body<LogDrinkArgs>,
+    Body(DrinkBody(args)): Body<DrinkBody>,
 ) -> Result<Created<Drink>, InputError> {
     let logged = ops::log_drink(&app.store, &app.clock, &args).await?;
     Ok(Created(logged.entry))
@@ -110,7 +114,7 @@ async fn log_drink(
 )]
 async fn log_nicotine(
     State(app): State<App>,
-    Body(args): Body<LogNicotineArgs>,
+    Body(NicotineBody(args)): Body<NicotineBody>,
 ) -> Result<Created<Nicotine>, InputError> {
     let logged = ops::log_nicotine(&app.store, &app.clock, &args).await?;
     Ok(Created(logged.entry))
@@ -120,7 +124,7 @@ async fn log_nicotine(
 #[portos_route(method = "POST", path = "/api/health/weight", summary = "Log a weight")]
 async fn log_weight(
     State(app): State<App>,
-    Body(args): Body<LogWeightArgs>,
+    Body(WeightBody(args)): Body<WeightBody>,
 ) -> Result<Created<Weight>, InputError> {
     let entry = ops::log_weight(&app.store, &app.clock, &args).await?;
     Ok(Created(entry))
@@ -134,7 +138,7 @@ async fn log_weight(
 )]
 async fn log_workout(
     State(app): State<App>,
-    Body(args): Body<LogWorkoutArgs>,
+    Body(WorkoutBody(args)): Body<WorkoutBody>,
 ) -> Result<Created<Workout>, InputError> {
     let entry = ops::log_workout(&app.store, &app.clock, &args).await?;
     Ok(Created(entry))
@@ -154,4 +158,102 @@ async fn delete_entry(
         return Err(EntryMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))
+}
+
+// The health tools' argument types are also the routes' bodies. The tools'
+// schemas give only the fields' types: a value out of range is the
+// adapter's failed result (BEHAVIOUR §3). Over HTTP the same ranges are
+// the body's rules, so each body is its tool's type with the ranges the
+// adapter applies stated (and, through `Body`, enforced before it runs).
+
+/// [`LogDrinkArgs`] as a request body, with the adapter's ranges.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct DrinkBody(LogDrinkArgs);
+
+impl JsonSchema for DrinkBody {
+    fn schema_name() -> Cow<'static, str> {
+        "DrinkBody".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        with_rules(
+            LogDrinkArgs::json_schema(generator),
+            &[
+                ("name", json!({ "pattern": NOT_BLANK })),
+                ("count", json!({ "exclusiveMinimum": 0, "maximum": 50 })),
+                ("oz", json!({ "exclusiveMinimum": 0, "maximum": 128 })),
+                ("abv", json!({ "minimum": 0, "maximum": 100 })),
+            ],
+        )
+    }
+}
+
+/// [`LogNicotineArgs`] as a request body, with the adapter's ranges.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct NicotineBody(LogNicotineArgs);
+
+impl JsonSchema for NicotineBody {
+    fn schema_name() -> Cow<'static, str> {
+        "NicotineBody".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        with_rules(
+            LogNicotineArgs::json_schema(generator),
+            &[
+                ("product", json!({ "pattern": NOT_BLANK })),
+                ("count", json!({ "exclusiveMinimum": 0, "maximum": 100 })),
+                ("mgPerUnit", json!({ "minimum": 0, "maximum": 200 })),
+            ],
+        )
+    }
+}
+
+/// [`LogWeightArgs`] as a request body. The upper bound depends on the unit
+/// (800 lb), so only the lower one is a schema rule.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct WeightBody(LogWeightArgs);
+
+impl JsonSchema for WeightBody {
+    fn schema_name() -> Cow<'static, str> {
+        "WeightBody".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        with_rules(
+            LogWeightArgs::json_schema(generator),
+            &[
+                ("weight", json!({ "exclusiveMinimum": 0 })),
+                ("date", date_or_blank()),
+            ],
+        )
+    }
+}
+
+/// [`LogWorkoutArgs`] as a request body, with the adapter's ranges.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct WorkoutBody(LogWorkoutArgs);
+
+impl JsonSchema for WorkoutBody {
+    fn schema_name() -> Cow<'static, str> {
+        "WorkoutBody".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        with_rules(
+            LogWorkoutArgs::json_schema(generator),
+            &[
+                ("type", json!({ "pattern": NOT_BLANK })),
+                (
+                    "durationMinutes",
+                    json!({ "exclusiveMinimum": 0, "maximum": 1440 }),
+                ),
+                ("date", date_or_blank()),
+            ],
+        )
+    }
 }

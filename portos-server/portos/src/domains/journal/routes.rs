@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::model::{Segment, join};
 use super::ops::{self, JournalError};
+use crate::shared::doc_rules::{DateText, NOT_BLANK};
 use crate::shared::local_date;
 use crate::shared::rest::Deleted;
 
@@ -29,6 +30,7 @@ pub struct JournalDay {
 #[serde(deny_unknown_fields)]
 pub struct NewSegment {
     /// Must not be empty.
+    #[schemars(regex(pattern = NOT_BLANK))]
     pub text: String,
 }
 
@@ -60,7 +62,7 @@ impl From<JournalError> for InputError {
 )]
 async fn day(
     State(app): State<App>,
-    Path(date): Path<String>,
+    Path(DateText(date)): Path<DateText>,
 ) -> Result<Json<JournalDay>, InputError> {
     let day = local_date::parse_date(&date).map_err(Invalid)?;
     let segments = ops::day(&app.store, day).await?;
@@ -79,7 +81,7 @@ async fn day(
 )]
 async fn append(
     State(app): State<App>,
-    Path(date): Path<String>,
+    Path(DateText(date)): Path<DateText>,
     Body(new): Body<NewSegment>,
 ) -> Result<Created<Segment>, InputError> {
     // The path's date must be a real date: never "today" by omission here.

@@ -44,10 +44,13 @@ pub const ESTIMATE_MAX_BYTES: u64 = 1024 * GIB;
 pub struct MemoryEstimate {
     /// Bytes of key/value cache per token of context (1 to 1 TiB; default
     /// 131072).
+    #[schemars(range(min = 1, max = ESTIMATE_MAX_BYTES))]
     pub kv_bytes_per_token: u64,
     /// Bytes of model weights held in memory (0 to 1 TiB; default 5 GiB).
+    #[schemars(range(max = ESTIMATE_MAX_BYTES))]
     pub model_bytes: u64,
     /// Bytes kept free for PortOS and the OS (0 to 1 TiB; default 2.5 GiB).
+    #[schemars(range(max = ESTIMATE_MAX_BYTES))]
     pub reserved_bytes: u64,
 }
 

@@ -4,6 +4,7 @@
 //! some for it over REST, the Mind protects and cleans them up with its
 //! tools (BEHAVIOUR §2.7, the Mind-only family).
 
+use crate::shared::doc_rules::NOT_BLANK;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -106,6 +107,7 @@ pub struct Memory {
 #[serde(deny_unknown_fields)]
 pub struct NewMemory {
     /// 1 to 2000 characters (trimmed).
+    #[schemars(length(max = 2000), regex(pattern = NOT_BLANK))]
     pub text: String,
     /// `standard` (default), `important` or `core-identity`.
     pub protection: Option<Protection>,

@@ -22,7 +22,7 @@ use super::store::memories::Listed;
 use super::thinking::PresetList;
 
 /// Which memories to list.
-#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MemoryState {
     /// Not archived (the default).
@@ -33,7 +33,7 @@ pub enum MemoryState {
 }
 
 /// The memory listing's filter.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MemoriesQuery {
     /// `active` (default), `archived` or `all`.

@@ -3,6 +3,7 @@
 //! version. Older versions are read forward; anything that does not read
 //! as a grant is off, and a malformed stored allowlist fails closed.
 
+use crate::shared::doc_rules::NOT_BLANK;
 use portos_core::{Capabilities, Capability};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -37,8 +38,10 @@ pub const MIND_CAPABILITIES: [Capability; 10] = [
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AllowedModel {
     /// 1–100 characters.
+    #[schemars(length(max = 100), regex(pattern = NOT_BLANK))]
     pub provider_id: String,
     /// At most 200 characters (`""`: the provider's default).
+    #[schemars(length(max = 200))]
     pub model: String,
 }
 
@@ -65,7 +68,7 @@ pub struct MindSettings {
     pub allowed_app_ids: Option<Vec<String>>,
     /// Set when the stored allowlist could not be read: no model passes
     /// until it is replaced (never written by a client).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub task_model_allowlist_invalid: bool,
 }
 
@@ -75,6 +78,7 @@ pub struct MindSettings {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MindSettingsInput {
     /// 1 up to the current version (default: current).
+    #[schemars(range(min = 1, max = SCHEMA_VERSION))]
     pub schema_version: Option<u32>,
     pub read_portos: Option<bool>,
     pub write_portos: Option<bool>,
@@ -88,9 +92,11 @@ pub struct MindSettingsInput {
     pub adjust_local_context: Option<bool>,
     pub call_user: Option<bool>,
     /// At most 200 entries.
+    #[schemars(length(max = 200))]
     pub task_model_allowlist: Option<Vec<AllowedModel>>,
-    /// At most 50 ids of at most 128 characters; `null` or absent: every
+    /// At most 50 ids of 1 to 128 characters; `null` or absent: every
     /// runnable app.
+    #[schemars(length(max = 50), inner(length(max = 128), regex(pattern = NOT_BLANK)))]
     pub allowed_app_ids: Option<Vec<String>>,
 }
 

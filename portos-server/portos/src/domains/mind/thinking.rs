@@ -74,13 +74,16 @@ impl ThinkingEffort {
 pub struct ThinkingPreset {
     /// What the Mind names: 1–64 of letters, digits, `_` and `-`, starting
     /// with a letter or digit.
+    #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"))]
     pub id: String,
     /// Shown to the Mind and to people (at most 80 characters; default: the id).
     #[serde(default)]
+    #[schemars(length(max = 80))]
     pub label: String,
     /// The model of the Mind's provider (at most 200 characters; `""`: the
     /// Mind's configured model).
     #[serde(default)]
+    #[schemars(length(max = 200))]
     pub model: String,
     /// `""` (the provider's default), `minimal`, `low`, `medium`, `high`,
     /// `xhigh`, `max` or `ultra`.
@@ -93,6 +96,7 @@ pub struct ThinkingPreset {
 #[serde(deny_unknown_fields)]
 pub struct PresetList {
     /// At most 20, ids unique; replaces the whole list.
+    #[schemars(length(max = 20))]
     pub presets: Vec<ThinkingPreset>,
 }
 

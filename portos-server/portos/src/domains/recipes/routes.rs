@@ -14,7 +14,7 @@ use portos_server::app::App;
 use portos_server::http::{ApiError, Body, Created, Invalid, Query, RouteErrors};
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::error::RecipeError;
@@ -23,12 +23,14 @@ use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, Rec
 use super::ops;
 
 /// A page of a list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// 1 to 20 (default 10).
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
     pub limit: Option<i64>,
     /// 0 to 100000 (default 0).
+    #[schemars(range(min = 0, max = MAX_OFFSET))]
     pub offset: Option<i64>,
 }
 
@@ -57,6 +59,7 @@ impl PageQuery {
 #[serde(deny_unknown_fields)]
 pub struct NewRecipe {
     /// The definition (BEHAVIOUR §7.1).
+    #[schemars(extend("type" = "object"))]
     pub definition: Value,
 }
 
@@ -64,6 +67,8 @@ pub struct NewRecipe {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RecipeChange {
+    /// The new definition (BEHAVIOUR §7.1).
+    #[schemars(extend("type" = "object"))]
     pub definition: Value,
     /// The active revision the change is made against.
     pub expected_revision: i64,
@@ -73,6 +78,7 @@ pub struct RecipeChange {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ArchiveRequest {
+    #[schemars(range(min = 1))]
     pub expected_revision: i64,
 }
 
@@ -81,7 +87,9 @@ pub struct ArchiveRequest {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RestoreRequest {
     /// The revision whose definition becomes active again.
+    #[schemars(range(min = 1))]
     pub revision: i64,
+    #[schemars(range(min = 1))]
     pub expected_revision: i64,
 }
 
@@ -106,7 +114,7 @@ async fn list(
 }
 
 /// How many capability events to read.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EventsQuery {
     /// 1 to 200 (default 50).

@@ -8,19 +8,24 @@ use portos_server::app::App;
 use portos_server::http::{InputError, Invalid, Query};
 use portos_server::ledger::{ActionPage, ActionType, Actor};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::model::{QueryArgs, filter_of};
 use super::ops;
 
+/// The shape of a local time without offset, `YYYY-MM-DDTHH:MM`.
+const LOCAL_TIME: &str = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$";
+
 /// The filters; every one is optional.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UserActionsQuery {
     /// Earliest time: RFC 3339, local `YYYY-MM-DDTHH:MM`, or `YYYY-MM-DD`
     /// (the user's time zone).
+    #[schemars(extend("anyOf" = [{ "format": "date-time" }, { "format": "date" }, { "pattern": LOCAL_TIME }]))]
     pub from: Option<String>,
     /// Latest time, in the same forms; a date includes its whole day.
+    #[schemars(extend("anyOf" = [{ "format": "date-time" }, { "format": "date" }, { "pattern": LOCAL_TIME }]))]
     pub to: Option<String>,
     /// One action type, e.g. `brain.capture`.
     #[serde(rename = "type")]
@@ -28,8 +33,10 @@ pub struct UserActionsQuery {
     /// Several action types, comma-separated.
     pub types: Option<String>,
     /// `user`, `mind`, `schedule` or `system`.
+    #[schemars(extend("enum" = ["user", "mind", "schedule", "system"]))]
     pub actor: Option<String>,
     /// 1 or more; at most 100 are returned (default 100).
+    #[schemars(range(min = 1))]
     pub limit: Option<i64>,
 }
 

@@ -18,11 +18,14 @@ const NAME_MAX_CHARS: usize = 100;
 #[serde(deny_unknown_fields)]
 pub struct Location {
     /// Latitude, -90 to 90.
+    #[schemars(range(min = -90.0, max = 90.0))]
     pub lat: f64,
     /// Longitude, -180 to 180.
+    #[schemars(range(min = -180.0, max = 180.0))]
     pub lon: f64,
     /// What to call the place (at most 100 characters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(max = 100))]
     pub name: Option<String>,
 }
 

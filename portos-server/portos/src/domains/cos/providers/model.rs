@@ -1,5 +1,6 @@
 //! A coding provider and the rules a configured list follows.
 
+use crate::shared::doc_rules::NOT_BLANK;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -55,8 +56,10 @@ impl Effort {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CodingProvider {
     /// 1–100 of letters, digits, `.`, `_` and `-`, unique in the list.
+    #[schemars(regex(pattern = r"^[A-Za-z0-9._-]{1,100}$"))]
     pub id: String,
     /// 1–200 characters, trimmed.
+    #[schemars(length(max = 200), regex(pattern = NOT_BLANK))]
     pub name: String,
     pub kind: ProviderKind,
     /// A disabled provider is kept but takes no tasks.
@@ -64,6 +67,7 @@ pub struct CodingProvider {
     /// The models a task may name (each 1–200 characters, at most 50); a
     /// task may also leave `model` empty for the provider's default.
     #[serde(default)]
+    #[schemars(length(max = 50), inner(length(max = 200), regex(pattern = NOT_BLANK)))]
     pub models: Vec<String>,
     /// The effort levels a task may ask for; a task may also leave `effort`
     /// empty for the provider's default.
@@ -91,6 +95,7 @@ impl CodingProvider {
 #[serde(deny_unknown_fields)]
 pub struct Providers {
     /// At most 50.
+    #[schemars(length(max = 50))]
     pub providers: Vec<CodingProvider>,
 }
 

@@ -34,16 +34,19 @@ pub struct TurnRequest {
     pub prompt: Option<String>,
     /// How long to wait for the turn to end before answering: 0 to 120
     /// seconds (default 30).
+    #[schemars(range(max = 120))]
     pub wait_seconds: Option<u64>,
 }
 
 /// Which turns to list.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TurnsQuery {
     /// 1 to 100 (default 20).
+    #[schemars(range(min = 1, max = LIST_MAX))]
     pub limit: Option<i64>,
     /// Turns to skip (default 0).
+    #[schemars(range(min = 0))]
     pub offset: Option<i64>,
 }
 
