@@ -74,8 +74,9 @@ async fn retained(
     Ok(Json(result))
 }
 
-/// The `{requestId}` of a retained result, documented with the envelope's
-/// rule (BEHAVIOUR §1.1) that `check_request_id` applies.
+// The `{requestId}` of a retained result, documented with the envelope's
+// rule (BEHAVIOUR §1.1) that `check_request_id` applies.
+/// The call's `requestId`.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(transparent)]
 struct RequestIdText(

@@ -43,7 +43,8 @@ impl RouteInput for VisitId {
     }
 }
 
-/// The `{visitId}` as the documents state it ([`is_visit_id`]'s rule).
+// The `{visitId}` as the documents state it (`is_visit_id`'s rule).
+/// The visit's id: 48 lowercase hex characters.
 #[derive(schemars::JsonSchema)]
 #[allow(dead_code, reason = "only its schema is used")]
 struct VisitIdText(#[schemars(regex(pattern = r"^[0-9a-f]{48}$"))] String);

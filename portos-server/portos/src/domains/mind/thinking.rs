@@ -74,7 +74,7 @@ impl ThinkingEffort {
 pub struct ThinkingPreset {
     /// What the Mind names: 1–64 of letters, digits, `_` and `-`, starting
     /// with a letter or digit.
-    #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"))]
+    #[schemars(regex(pattern = r"^\s*[A-Za-z0-9][A-Za-z0-9_-]{0,63}\s*$"))]
     pub id: String,
     /// Shown to the Mind and to people (at most 80 characters; default: the id).
     #[serde(default)]

@@ -58,8 +58,8 @@ impl PageQuery {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewRecipe {
-    /// The definition (BEHAVIOUR §7.1).
-    #[schemars(extend("type" = "object"))]
+    /// The definition (BEHAVIOUR §7.1): a JSON object; anything else is
+    /// 400 `RECIPE_VALIDATION_ERROR`, as every rule of a definition is.
     pub definition: Value,
 }
 
@@ -67,8 +67,8 @@ pub struct NewRecipe {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RecipeChange {
-    /// The new definition (BEHAVIOUR §7.1).
-    #[schemars(extend("type" = "object"))]
+    /// The new definition (BEHAVIOUR §7.1): a JSON object; anything else
+    /// is 400 `RECIPE_VALIDATION_ERROR`.
     pub definition: Value,
     /// The active revision the change is made against.
     pub expected_revision: i64,

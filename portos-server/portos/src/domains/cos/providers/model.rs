@@ -56,7 +56,7 @@ impl Effort {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CodingProvider {
     /// 1–100 of letters, digits, `.`, `_` and `-`, unique in the list.
-    #[schemars(regex(pattern = r"^[A-Za-z0-9._-]{1,100}$"))]
+    #[schemars(regex(pattern = r"^\s*[A-Za-z0-9._-]{1,100}\s*$"))]
     pub id: String,
     /// 1–200 characters, trimmed.
     #[schemars(length(max = 200), regex(pattern = NOT_BLANK))]
