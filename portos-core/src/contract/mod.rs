@@ -10,7 +10,7 @@ mod result;
 mod scope;
 pub(crate) mod vocabulary;
 
-pub use call::{FieldIssue, ToolCall, ValidationFailure, check_request_id};
+pub use call::{BodyRefusal, FieldIssue, ToolCall, ValidationFailure, check_request_id};
 pub use capability::{Capabilities, Capability};
 pub use error::{ErrorCode, ToolError};
 pub use names::{RESERVED_NAME_PREFIX, is_callable_name, is_provider_name, provider_name_for};

@@ -1,5 +1,18 @@
 //! Login sessions: a random token handed to the client, of which the store
 //! keeps only the SHA-256 digest. Sessions expire and logout revokes them.
+//!
+//! The gate checks a session on every request, so the live sessions this
+//! process has seen are also kept in memory ([`LiveSessions`]): a request
+//! with a known session costs a digest and a map look-up instead of a
+//! store query on the blocking pool (which cost a password-protected tool
+//! call more CPU than the call itself). The store stays the record: a
+//! session not in memory is looked up there, and this process is the only
+//! writer of sessions while it serves (logout and login go through it; the
+//! CLI changes the password with the server stopped, as it does the cached
+//! password hash).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -18,8 +31,69 @@ pub struct Session {
     pub expires_at: jiff::Timestamp,
 }
 
-fn digest(token: &str) -> String {
-    hex_lower(&Sha256::digest(token.as_bytes()))
+type Digest32 = [u8; 32];
+
+fn digest(token: &str) -> Digest32 {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// At most this many sessions are remembered; past it the memory starts
+/// over (each session is then looked up in the store once more).
+const LIVE_SESSIONS_MAX: usize = 4096;
+
+/// The live sessions this process created or verified: token digest →
+/// expiry (Unix milliseconds).
+#[derive(Debug, Default)]
+pub(super) struct LiveSessions {
+    inner: Mutex<LiveInner>,
+}
+
+#[derive(Debug, Default)]
+struct LiveInner {
+    expiry: HashMap<Digest32, i64>,
+    /// Bumped by every revocation, so a store look-up that began before a
+    /// logout cannot put the session back afterwards.
+    revocations: u64,
+}
+
+impl LiveSessions {
+    /// `Some(live)` when the session is known here, `None` when the store
+    /// must be asked.
+    fn lookup(&self, digest: &Digest32, now: i64) -> Option<bool> {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let expires_at = *inner.expiry.get(digest)?;
+        if expires_at > now {
+            return Some(true);
+        }
+        inner.expiry.remove(digest);
+        Some(false)
+    }
+
+    fn revocations(&self) -> u64 {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .revocations
+    }
+
+    /// Remembers a live session, unless a revocation happened since
+    /// `revocations` was read.
+    fn remember(&self, digest: Digest32, expires_at: i64, revocations: u64) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if inner.revocations != revocations {
+            return;
+        }
+        if inner.expiry.len() >= LIVE_SESSIONS_MAX {
+            inner.expiry.clear();
+        }
+        inner.expiry.insert(digest, expires_at);
+    }
+
+    fn forget(&self, digest: &Digest32) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.expiry.remove(digest);
+        inner.revocations += 1;
+    }
 }
 
 fn hex_lower(bytes: &[u8]) -> String {
@@ -42,7 +116,9 @@ impl Auth {
         let ttl = jiff::SignedDuration::try_from(self.session_ttl())
             .unwrap_or(jiff::SignedDuration::from_hours(24));
         let expires_at = now.checked_add(ttl).unwrap_or(now);
-        let token_digest = digest(&token);
+        let raw_digest = digest(&token);
+        let token_digest = hex_lower(&raw_digest);
+        let revocations = self.live_sessions().revocations();
         self.store()
             .run(move |connection| {
                 // Expired sessions are swept whenever a new one starts.
@@ -54,14 +130,33 @@ impl Auth {
                 Ok(())
             })
             .await?;
+        self.live_sessions()
+            .remember(raw_digest, expires_at.as_millisecond(), revocations);
         Ok(Session { token, expires_at })
     }
 
-    /// True when `token` names a live session.
+    /// True when this process knows `token` to name a live session (no
+    /// store query: the gate's path that does not wait).
+    pub fn session_known_live(&self, token: &str) -> bool {
+        !token.is_empty()
+            && self
+                .live_sessions()
+                .lookup(&digest(token), jiff::Timestamp::now().as_millisecond())
+                == Some(true)
+    }
+
+    /// True when `token` names a live session: from memory when this
+    /// process knows the session, else from the store.
     pub async fn session_is_valid(&self, token: &str) -> Result<bool, StoreError> {
-        let token_digest = digest(token);
+        let raw_digest = digest(token);
         let now = jiff::Timestamp::now().as_millisecond();
-        self.store()
+        if let Some(live) = self.live_sessions().lookup(&raw_digest, now) {
+            return Ok(live);
+        }
+        let revocations = self.live_sessions().revocations();
+        let token_digest = hex_lower(&raw_digest);
+        let found = self
+            .store()
             .run(move |connection| {
                 let found: Option<i64> = connection
                     .query_row(
@@ -70,14 +165,26 @@ impl Auth {
                         |row| row.get(0),
                     )
                     .optional()?;
-                Ok(found.is_some_and(|expires_at| expires_at > now))
+                Ok(found)
             })
-            .await
+            .await?;
+        match found {
+            Some(expires_at) if expires_at > now => {
+                self.live_sessions()
+                    .remember(raw_digest, expires_at, revocations);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 
     /// Ends the session of `token` (logout). Unknown tokens are fine.
     pub async fn revoke_session(&self, token: &str) -> Result<(), StoreError> {
-        let token_digest = digest(token);
+        let raw_digest = digest(token);
+        // Forgotten first, so no request is let in on it from here on, and
+        // again after the delete, so a look-up that raced it cannot keep it.
+        self.live_sessions().forget(&raw_digest);
+        let token_digest = hex_lower(&raw_digest);
         self.store()
             .run(move |connection| {
                 connection.execute(
@@ -86,6 +193,8 @@ impl Auth {
                 )?;
                 Ok(())
             })
-            .await
+            .await?;
+        self.live_sessions().forget(&raw_digest);
+        Ok(())
     }
 }

@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use portos_core::catalog::Catalog;
-use portos_core::contract::{FieldIssue, ValidationFailure};
+use portos_core::contract::{BodyRefusal, FieldIssue, ValidationFailure};
 use portos_core::inventory::{OutcomeSpec, RouteIo};
 use portos_core::portos_route;
 use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
@@ -155,8 +156,13 @@ impl<S: Send + Sync> FromRequest<S> for CallRequest {
         // The one header this route reads, taken before the body consumes
         // the request (the `HeaderMap` extractor would copy them all).
         let idempotency_key = request.headers().get("idempotency-key").cloned();
-        let JsonBody(body) = JsonBody::from_request(request, state).await?;
-        let call = ToolCall::parse(&body)?;
+        // The envelope is read from the body's bytes (`ToolCall::parse_slice`),
+        // not from a `JsonBody` tree: the same refusals, in the same order.
+        let bytes = json_bytes(request, state).await?;
+        let call = ToolCall::parse_slice(&bytes).map_err(|refusal| match refusal {
+            BodyRefusal::Malformed(error) => ApiError::malformed_json(&error),
+            BodyRefusal::Invalid(failure) => ApiError::from(failure),
+        })?;
         if let Some(key) = idempotency_key
             && key.as_bytes() != call.request_id.as_bytes()
         {
@@ -168,6 +174,45 @@ impl<S: Send + Sync> FromRequest<S> for CallRequest {
         }
         Ok(CallRequest(call))
     }
+}
+
+/// The body of a JSON request, unparsed, with [`JsonBody`]'s refusals: 415
+/// when the content type is not JSON, 413 over the body limit.
+async fn json_bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, ApiError> {
+    let is_json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|mime| {
+            let mime = mime.trim();
+            mime.eq_ignore_ascii_case("application/json")
+                || mime
+                    .len()
+                    .checked_sub(5)
+                    .and_then(|at| mime.get(at..))
+                    .is_some_and(|tail| tail.eq_ignore_ascii_case("+json"))
+        });
+    if !is_json {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "Expected a JSON body with Content-Type: application/json",
+        ));
+    }
+    Bytes::from_request(request, state)
+        .await
+        .map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "PAYLOAD_TOO_LARGE",
+                    "Request body is larger than the configured limit",
+                )
+            } else {
+                ApiError::new(rejection.status(), "BAD_REQUEST", rejection.body_text())
+            }
+        })
 }
 
 impl RouteInput for CallRequest {
