@@ -7,7 +7,7 @@
 #   VARIANTS="portos_fresh bare_post" bench/instructions.sh
 #   KEEP=1 bench/instructions.sh               # keep the callgrind files (printed)
 #
-# Each server runs under `valgrind --tool=callgrind --collect-atstart=no`;
+# Each server runs under `valgrind --tool=callgrind --instr-atstart=no`;
 # loadgen sends WARM requests (not counted), then collection is switched on
 # for REQUESTS requests (8 connections), dumped, and the total divided by
 # REQUESTS. Start-up (registry build, schema compilation) is never counted.
@@ -71,12 +71,12 @@ count() {
     local out="$WORK/$variant.callgrind"
     rm -rf "$WORK/data"
     if [ "$server" = bare ]; then
-        valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out" \
+        valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out" \
             "$BARE_BIN" "127.0.0.1:$PORT" >"$WORK/$variant.log" 2>&1 &
     else
         local env=()
         [ "$AUTH" = 1 ] && env=(PORTOS_PASSWORD=bench-password)
-        env "${env[@]}" valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out" \
+        env "${env[@]}" valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out" \
             "$PORTOS_BIN" --bind "127.0.0.1:$PORT" --data-dir "$WORK/data" >"$WORK/$variant.log" 2>&1 &
     fi
     PID=$!
@@ -105,7 +105,8 @@ count() {
         arg=(--header "If-None-Match: $etag")
     fi
     local common=("$url" "$path" --mode "$kind" --connections "$CONNECTIONS" --seconds 600 "${arg[@]}" "${header[@]}")
-    "$LOADGEN_BIN" "${common[@]}" --requests "$WARM" >/dev/null
+    # The warm-up's requestIds must differ from the measured run's.
+    "$LOADGEN_BIN" "${common[@]}" --requests "$WARM" --prefix "warm-$variant-$$" >/dev/null
     callgrind_control -i on "$PID" >/dev/null
     local result
     result="$("$LOADGEN_BIN" "${common[@]}" --requests "$REQUESTS")"
