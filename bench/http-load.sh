@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# HTTP load benchmark: portos against a bare axum server, on loopback.
+# HTTP load benchmark: portos against a bare axum server, on loopback, driven
+# by two independent load generators in the same sitting.
 #
-#   bench/http-load.sh              # throughput table, then RSS over 1,000,000 calls
+#   bench/http-load.sh              # throughput tables, then RSS over 1,000,000 calls
 #   MODE=throughput bench/http-load.sh
+#   MODE=matrix bench/http-load.sh  # the throughput variants under each scenario
 #   MODE=rss bench/http-load.sh
 #   MODE=mcp bench/http-load.sh     # Agent Tools MCP tools/call vs bare and rmcp
 #
@@ -13,35 +15,52 @@
 # that does not start, a wrong status code, socket errors).
 #
 # What it does, in one run:
-#  1. builds `portos` (release, the root workspace) and `bare` (release, the
-#     benchmark-only workspace in bench/, never built by CI);
-#  2. throughput: starts each server pinned to core SERVER_CPU and drives it
-#     with wrk pinned to core LOAD_CPU, one variant after the other, each a
-#     WARMUP-second warm-up (discarded) then a DURATION-second measurement:
+#  1. builds `portos` (release, the root workspace), `bare` and `loadgen`
+#     (release, the benchmark-only workspace in bench/, never built by CI);
+#  2. throughput: starts both servers pinned to core SERVER_CPU and drives
+#     them from core LOAD_CPU with each generator of GENERATORS in turn (wrk,
+#     then loadgen: bench/loadgen, raw HTTP/1.1 on one tokio thread, no code
+#     shared with wrk), one variant after the other, each a WARMUP-second
+#     warm-up (discarded) then a DURATION-second measurement:
+#       bare POST      POST /call: the call envelope parsed into a typed struct,
+#                      a typed result envelope of portos's shape answered
 #       portos fresh   POST /api/cos/tools/call, time.now, a new requestId each
 #       portos replay  the same call with one constant requestId (idempotent replay)
-#       portos 304     GET /api/cos/tools with If-None-Match = its ETag
-#       bare POST      POST /call: parse the JSON body, answer a small JSON object
 #       bare GET       GET /tools with the matching If-None-Match: a 304
-#     and prints requests/s, p50/p99 latency, the CPU used by the server and
-#     by wrk, and the ratios portos/bare (targets: call >= 0.8, 304 >= 0.9);
+#       portos 304     GET /api/cos/tools with If-None-Match = its ETag
+#     and prints requests/s, p50/p99 latency, the CPU used by the server (from
+#     /proc/PID/stat, also per request) and by the generator, and the ratios
+#     portos/bare by requests/s and by server CPU per request (targets: fresh
+#     call >= 0.8, 304 >= 0.9);
 #  3. RSS: a new portos, RSS_CALLS distinct fresh calls in chunks of about
 #     RSS_STEP requests, VmRSS and VmHWM (/proc/PID/status) after each chunk.
 #
-# Knobs (environment): DURATION=10 WARMUP=2 CONNECTIONS=32 THREADS=1
-# SERVER_CPU=0 LOAD_CPU=1 PORTOS_PORT=18080 BARE_PORT=18081 RSS_CALLS=1000000
-# RSS_STEP=100000 MODE=all|throughput|rss, PORTOS_BIN=/path/to/portos (use
-# that binary instead of building the workspace's), NO_BUILD=1 (use the
-# binaries already built), NICE=-10 (run the servers and wrk at that nice
-# level, so that a compile running beside them takes less of their cores;
-# negative values need root).
+# Knobs (environment): DURATION=10 WARMUP=2 CONNECTIONS=32 THREADS=1 (wrk's)
+# GENERATORS="wrk loadgen" SERVER_CPU=0 LOAD_CPU=1 PORTOS_PORT=18080
+# BARE_PORT=18081 RSS_CALLS=1000000 RSS_STEP=100000, PORTOS_BIN=/path/to/portos
+# (use that binary instead of building the workspace's), NO_BUILD=1 (use the
+# binaries already built), NICE=-10 (run the servers and the generators at
+# that nice level, so that a compile running beside them takes less of their
+# cores; negative values need root).
+# The scenario, for both generators alike: KEEPALIVE=0 (Connection: close, a
+# new TCP connection per request), PAD=N (N bytes of JSON whitespace in each
+# POST body), AUTH=1 (an instance password, a login, and its session cookie
+# on every request, to bare too), CONTENT_TYPE='application/json;
+# charset=utf-8'. MODE=matrix runs every scenario of SCENARIOS (default: base
+# c1 c8 c64 c256 close pad4096 charset auth real; cN is N connections, real
+# is auth with the charset Content-Type) and prints one line of ratios per
+# scenario and generator.
 #
 # MODE=mcp (not part of `all`): portos's POST /api/agent-context/mcp
 # (tools/call of time_now and of the context tool context_profile, Agent
 # Tools enabled with readPortos) side by side with bare POST /call and with
 # rmcp-time (the official Rust MCP SDK, rmcp 3.x, stateless Streamable HTTP
 # with JSON responses, the same time_now; bench/rmcp-time) on port RMCP_PORT
-# (default 18082). Targets: portos MCP >= 0.7x bare and >= 2x rmcp.
+# (default 18082), driven by wrk. Targets: portos MCP >= 0.7x bare and >= 2x
+# rmcp.
+#
+# bench/instructions.sh gives the same variants as instructions per request
+# (callgrind), which the machine's noise does not move.
 #
 # Every process it starts is stopped on exit (also on Ctrl-C); the temporary
 # data directory is removed. Traffic goes to 127.0.0.1 only.

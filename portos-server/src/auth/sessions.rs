@@ -3,9 +3,11 @@
 //!
 //! The gate checks a session on every request, so the live sessions this
 //! process has seen are also kept in memory ([`LiveSessions`]): a request
-//! with a known session costs a digest and a map look-up instead of a
-//! store query on the blocking pool (which cost a password-protected tool
-//! call more CPU than the call itself). The store stays the record: a
+//! with a known session costs a map look-up instead of a store query on the
+//! blocking pool (which cost a password-protected tool call more CPU than
+//! the call itself). The memory is keyed by the token, which every request
+//! brings anyway; only the store, which outlives the process, is kept to
+//! digests. The store stays the record: a
 //! session not in memory is looked up there, and this process is the only
 //! writer of sessions while it serves (logout and login go through it; the
 //! CLI changes the password with the server stopped, as it does the cached
@@ -41,8 +43,8 @@ fn digest(token: &str) -> Digest32 {
 /// over (each session is then looked up in the store once more).
 const LIVE_SESSIONS_MAX: usize = 4096;
 
-/// The live sessions this process created or verified: token digest →
-/// expiry (Unix milliseconds).
+/// The live sessions this process created or verified: token → expiry
+/// (Unix milliseconds).
 #[derive(Debug, Default)]
 pub(super) struct LiveSessions {
     inner: Mutex<LiveInner>,
@@ -50,7 +52,7 @@ pub(super) struct LiveSessions {
 
 #[derive(Debug, Default)]
 struct LiveInner {
-    expiry: HashMap<Digest32, i64>,
+    expiry: HashMap<Box<str>, i64>,
     /// Bumped by every revocation, so a store look-up that began before a
     /// logout cannot put the session back afterwards.
     revocations: u64,
@@ -59,13 +61,13 @@ struct LiveInner {
 impl LiveSessions {
     /// `Some(live)` when the session is known here, `None` when the store
     /// must be asked.
-    fn lookup(&self, digest: &Digest32, now: i64) -> Option<bool> {
+    fn lookup(&self, token: &str, now: i64) -> Option<bool> {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let expires_at = *inner.expiry.get(digest)?;
+        let expires_at = *inner.expiry.get(token)?;
         if expires_at > now {
             return Some(true);
         }
-        inner.expiry.remove(digest);
+        inner.expiry.remove(token);
         Some(false)
     }
 
@@ -78,7 +80,7 @@ impl LiveSessions {
 
     /// Remembers a live session, unless a revocation happened since
     /// `revocations` was read.
-    fn remember(&self, digest: Digest32, expires_at: i64, revocations: u64) {
+    fn remember(&self, token: &str, expires_at: i64, revocations: u64) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         if inner.revocations != revocations {
             return;
@@ -86,12 +88,12 @@ impl LiveSessions {
         if inner.expiry.len() >= LIVE_SESSIONS_MAX {
             inner.expiry.clear();
         }
-        inner.expiry.insert(digest, expires_at);
+        inner.expiry.insert(token.into(), expires_at);
     }
 
-    fn forget(&self, digest: &Digest32) {
+    fn forget(&self, token: &str) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        inner.expiry.remove(digest);
+        inner.expiry.remove(token);
         inner.revocations += 1;
     }
 }
@@ -116,8 +118,7 @@ impl Auth {
         let ttl = jiff::SignedDuration::try_from(self.session_ttl())
             .unwrap_or(jiff::SignedDuration::from_hours(24));
         let expires_at = now.checked_add(ttl).unwrap_or(now);
-        let raw_digest = digest(&token);
-        let token_digest = hex_lower(&raw_digest);
+        let token_digest = hex_lower(&digest(&token));
         let revocations = self.live_sessions().revocations();
         self.store()
             .run(move |connection| {
@@ -131,7 +132,7 @@ impl Auth {
             })
             .await?;
         self.live_sessions()
-            .remember(raw_digest, expires_at.as_millisecond(), revocations);
+            .remember(&token, expires_at.as_millisecond(), revocations);
         Ok(Session { token, expires_at })
     }
 
@@ -141,20 +142,19 @@ impl Auth {
         !token.is_empty()
             && self
                 .live_sessions()
-                .lookup(&digest(token), jiff::Timestamp::now().as_millisecond())
+                .lookup(token, jiff::Timestamp::now().as_millisecond())
                 == Some(true)
     }
 
     /// True when `token` names a live session: from memory when this
     /// process knows the session, else from the store.
     pub async fn session_is_valid(&self, token: &str) -> Result<bool, StoreError> {
-        let raw_digest = digest(token);
         let now = jiff::Timestamp::now().as_millisecond();
-        if let Some(live) = self.live_sessions().lookup(&raw_digest, now) {
+        if let Some(live) = self.live_sessions().lookup(token, now) {
             return Ok(live);
         }
         let revocations = self.live_sessions().revocations();
-        let token_digest = hex_lower(&raw_digest);
+        let token_digest = hex_lower(&digest(token));
         let found = self
             .store()
             .run(move |connection| {
@@ -171,7 +171,7 @@ impl Auth {
         match found {
             Some(expires_at) if expires_at > now => {
                 self.live_sessions()
-                    .remember(raw_digest, expires_at, revocations);
+                    .remember(token, expires_at, revocations);
                 Ok(true)
             }
             _ => Ok(false),
@@ -180,11 +180,10 @@ impl Auth {
 
     /// Ends the session of `token` (logout). Unknown tokens are fine.
     pub async fn revoke_session(&self, token: &str) -> Result<(), StoreError> {
-        let raw_digest = digest(token);
         // Forgotten first, so no request is let in on it from here on, and
         // again after the delete, so a look-up that raced it cannot keep it.
-        self.live_sessions().forget(&raw_digest);
-        let token_digest = hex_lower(&raw_digest);
+        self.live_sessions().forget(token);
+        let token_digest = hex_lower(&digest(token));
         self.store()
             .run(move |connection| {
                 connection.execute(
@@ -194,7 +193,7 @@ impl Auth {
                 Ok(())
             })
             .await?;
-        self.live_sessions().forget(&raw_digest);
+        self.live_sessions().forget(token);
         Ok(())
     }
 }

@@ -31,11 +31,19 @@ async fn catalog(
 ) -> Result<CatalogAnswer, CatalogFault> {
     let grants = app.grants.current().for_catalog(request.query.scope);
     let catalog = app.catalogs.catalog(&request.query, grants);
-    let etag = HeaderValue::from_str(&catalog.etag)?;
-    let unchanged = request.if_none_match.is_some_and(|value| value == etag);
+    // A matching `If-None-Match` is the ETag, byte for byte: answered with
+    // the request's own header value (no copy, no validation of the text).
+    if let Some(given) = request.if_none_match
+        && given.as_bytes() == catalog.etag.as_bytes()
+    {
+        return Ok(CatalogAnswer {
+            etag: given,
+            body: None,
+        });
+    }
     Ok(CatalogAnswer {
-        etag,
-        body: (!unchanged).then_some(catalog),
+        etag: HeaderValue::from_str(&catalog.etag)?,
+        body: Some(catalog),
     })
 }
 
@@ -246,8 +254,9 @@ impl IntoResponse for ToolAnswer {
                 body,
             )
                 .into_response(),
-            Err(error) => ApiError::internal(format!("the result did not serialize: {error}"))
-                .into_response(),
+            Err(error) => {
+                ApiError::internal(format!("the result did not serialize: {error}")).into_response()
+            }
         }
     }
 }
