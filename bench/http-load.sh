@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# HTTP load benchmark: portos against a bare axum server, on loopback.
+# HTTP load benchmark: portos against a bare axum server, on loopback, driven
+# by two independent load generators in the same sitting.
 #
-#   bench/http-load.sh              # throughput table, then RSS over 1,000,000 calls
+#   bench/http-load.sh              # throughput tables, then RSS over 1,000,000 calls
 #   MODE=throughput bench/http-load.sh
+#   MODE=matrix bench/http-load.sh  # the throughput variants under each scenario
 #   MODE=rss bench/http-load.sh
 #   MODE=mcp bench/http-load.sh     # Agent Tools MCP tools/call vs bare and rmcp
 #
@@ -13,35 +15,52 @@
 # that does not start, a wrong status code, socket errors).
 #
 # What it does, in one run:
-#  1. builds `portos` (release, the root workspace) and `bare` (release, the
-#     benchmark-only workspace in bench/, never built by CI);
-#  2. throughput: starts each server pinned to core SERVER_CPU and drives it
-#     with wrk pinned to core LOAD_CPU, one variant after the other, each a
-#     WARMUP-second warm-up (discarded) then a DURATION-second measurement:
+#  1. builds `portos` (release, the root workspace), `bare` and `loadgen`
+#     (release, the benchmark-only workspace in bench/, never built by CI);
+#  2. throughput: starts both servers pinned to core SERVER_CPU and drives
+#     them from core LOAD_CPU with each generator of GENERATORS in turn (wrk,
+#     then loadgen: bench/loadgen, raw HTTP/1.1 on one tokio thread, no code
+#     shared with wrk), one variant after the other, each a WARMUP-second
+#     warm-up (discarded) then a DURATION-second measurement:
+#       bare POST      POST /call: the call envelope parsed into a typed struct,
+#                      a typed result envelope of portos's shape answered
 #       portos fresh   POST /api/cos/tools/call, time.now, a new requestId each
 #       portos replay  the same call with one constant requestId (idempotent replay)
-#       portos 304     GET /api/cos/tools with If-None-Match = its ETag
-#       bare POST      POST /call: parse the JSON body, answer a small JSON object
 #       bare GET       GET /tools with the matching If-None-Match: a 304
-#     and prints requests/s, p50/p99 latency, the CPU used by the server and
-#     by wrk, and the ratios portos/bare (targets: call >= 0.8, 304 >= 0.9);
+#       portos 304     GET /api/cos/tools with If-None-Match = its ETag
+#     and prints requests/s, p50/p99 latency, the CPU used by the server (from
+#     /proc/PID/stat, also per request) and by the generator, and the ratios
+#     portos/bare by requests/s and by server CPU per request (targets: fresh
+#     call >= 0.8, 304 >= 0.9);
 #  3. RSS: a new portos, RSS_CALLS distinct fresh calls in chunks of about
 #     RSS_STEP requests, VmRSS and VmHWM (/proc/PID/status) after each chunk.
 #
-# Knobs (environment): DURATION=10 WARMUP=2 CONNECTIONS=32 THREADS=1
-# SERVER_CPU=0 LOAD_CPU=1 PORTOS_PORT=18080 BARE_PORT=18081 RSS_CALLS=1000000
-# RSS_STEP=100000 MODE=all|throughput|rss, PORTOS_BIN=/path/to/portos (use
-# that binary instead of building the workspace's), NO_BUILD=1 (use the
-# binaries already built), NICE=-10 (run the servers and wrk at that nice
-# level, so that a compile running beside them takes less of their cores;
-# negative values need root).
+# Knobs (environment): DURATION=10 WARMUP=2 CONNECTIONS=32 THREADS=1 (wrk's)
+# GENERATORS="wrk loadgen" SERVER_CPU=0 LOAD_CPU=1 PORTOS_PORT=18080
+# BARE_PORT=18081 RSS_CALLS=1000000 RSS_STEP=100000, PORTOS_BIN=/path/to/portos
+# (use that binary instead of building the workspace's), NO_BUILD=1 (use the
+# binaries already built), NICE=-10 (run the servers and the generators at
+# that nice level, so that a compile running beside them takes less of their
+# cores; negative values need root).
+# The scenario, for both generators alike: KEEPALIVE=0 (Connection: close, a
+# new TCP connection per request), PAD=N (N bytes of JSON whitespace in each
+# POST body), AUTH=1 (an instance password, a login, and its session cookie
+# on every request, to bare too), CONTENT_TYPE='application/json;
+# charset=utf-8'. MODE=matrix runs every scenario of SCENARIOS (default: base
+# c1 c8 c64 c256 close pad4096 charset auth real; cN is N connections, real
+# is auth with the charset Content-Type) and prints one line of ratios per
+# scenario and generator.
 #
 # MODE=mcp (not part of `all`): portos's POST /api/agent-context/mcp
 # (tools/call of time_now and of the context tool context_profile, Agent
 # Tools enabled with readPortos) side by side with bare POST /call and with
 # rmcp-time (the official Rust MCP SDK, rmcp 3.x, stateless Streamable HTTP
 # with JSON responses, the same time_now; bench/rmcp-time) on port RMCP_PORT
-# (default 18082). Targets: portos MCP >= 0.7x bare and >= 2x rmcp.
+# (default 18082), driven by wrk. Targets: portos MCP >= 0.7x bare and >= 2x
+# rmcp.
+#
+# bench/instructions.sh gives the same variants as instructions per request
+# (callgrind), which the machine's noise does not move.
 #
 # Every process it starts is stopped on exit (also on Ctrl-C); the temporary
 # data directory is removed. Traffic goes to 127.0.0.1 only.
@@ -55,6 +74,20 @@ DURATION="${DURATION:-10}"
 WARMUP="${WARMUP:-2}"
 CONNECTIONS="${CONNECTIONS:-32}"
 THREADS="${THREADS:-1}"
+# Which load generators drive the throughput variants, one after the other
+# against the same two servers: wrk (Debian) and loadgen (bench/loadgen).
+GENERATORS="${GENERATORS:-wrk loadgen}"
+# The scenario (MODE=throughput; MODE=matrix sets them per scenario):
+# KEEPALIVE=0 sends Connection: close (a new TCP connection per request),
+# PAD=N adds N bytes of JSON whitespace to each POST body, AUTH=1 sets an
+# instance password, logs in and sends the session cookie on every request
+# (to bare as well), CONTENT_TYPE is the POSTs' Content-Type.
+KEEPALIVE="${KEEPALIVE:-1}"
+PAD="${PAD:-0}"
+AUTH="${AUTH:-0}"
+CONTENT_TYPE="${CONTENT_TYPE:-application/json}"
+BASE_CONNECTIONS="$CONNECTIONS"
+SCENARIOS="${SCENARIOS:-base c1 c8 c64 c256 close pad4096 charset auth real}"
 SERVER_CPU="${SERVER_CPU:-0}"
 LOAD_CPU="${LOAD_CPU:-1}"
 PORTOS_PORT="${PORTOS_PORT:-18080}"
@@ -70,8 +103,8 @@ fi
 RSS_CHUNK_MAX_SECONDS=60
 RSS_MAX_SECONDS=1200
 
-case "$MODE" in all | throughput | rss | mcp) ;; *)
-    echo "MODE must be all, throughput, rss or mcp (got '$MODE')" >&2
+case "$MODE" in all | throughput | matrix | rss | mcp) ;; *)
+    echo "MODE must be all, throughput, matrix, rss or mcp (got '$MODE')" >&2
     exit 2
     ;;
 esac
@@ -147,13 +180,15 @@ else
     PORTOS_SOURCE="prebuilt ($PORTOS_BIN)"
 fi
 if [ -z "${NO_BUILD:-}" ]; then
-    echo "== building bare and rmcp-time (release, bench/ workspace)" >&2
-    cargo build --release --quiet --manifest-path "$BENCH_DIR/Cargo.toml" || die "bench/ build (bare, rmcp-time) failed"
+    echo "== building bare, loadgen and rmcp-time (release, bench/ workspace)" >&2
+    cargo build --release --quiet --manifest-path "$BENCH_DIR/Cargo.toml" || die "bench/ build (bare, loadgen, rmcp-time) failed"
 fi
 BARE_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/bare"
+LOADGEN_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/loadgen"
 RMCP_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/rmcp-time"
 [ -x "$PORTOS_BIN" ] || die "no portos binary at $PORTOS_BIN"
 [ -x "$BARE_BIN" ] || die "no bare binary at $BARE_BIN"
+case " $GENERATORS " in *" loadgen "*) [ -x "$LOADGEN_BIN" ] || die "no loadgen binary at $LOADGEN_BIN" ;; esac
 
 # -------------------------------------------------------------- helpers ----
 
@@ -219,10 +254,10 @@ wrk_run() {
         "$(tail -n 1 "$times" | awk '{ printf "%.0f", 100 * ($1 + $2) / $3 }')"
 }
 
-# measure LABEL PID SCRIPT URL ARGS...: warm-up, then the measured run
-# against the server PID; appends "LABEL requests=... rps=... ...
-# load_cpu=... server_cpu=..." to RESULTS.
-measure() {
+# measure_wrk LABEL PID SCRIPT URL ARGS...: warm-up, then the measured wrk
+# run against the server PID (MODE=mcp); appends "LABEL requests=... rps=...
+# ... load_cpu=... server_cpu=..." to RESULTS.
+measure_wrk() {
     local label="$1" pid="$2" script="$3" url="$4"
     shift 4
     local args=("$@")
@@ -267,53 +302,82 @@ machine_header() {
     echo "# cpu: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc --all) cores;" \
         "server on core $SERVER_CPU, wrk on core $LOAD_CPU"
     echo "# portos: $PORTOS_SOURCE; $(rustc --version 2>/dev/null || echo 'rustc ?'); $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"
-    echo "# wrk: $THREADS thread(s), $CONNECTIONS connections, ${WARMUP}s warm-up + ${DURATION}s per variant; nice ${NICE:-0}"
+    echo "# generators: $GENERATORS (wrk $THREADS thread(s), loadgen 1); $CONNECTIONS connections, ${WARMUP}s warm-up + ${DURATION}s per variant; nice ${NICE:-0}"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 # ----------------------------------------------------------- throughput ----
 
-# Both servers run at once on SERVER_CPU (the idle one sleeps in epoll), so
-# each portos variant is measured right after the bare variant it is compared
-# with, and slow drift in the machine's load hits both alike.
-throughput() {
-    local stamp
-    stamp="$$-$(date +%s)"
-    local portos="http://127.0.0.1:$PORTOS_PORT"
-    local bare="http://127.0.0.1:$BARE_PORT"
-
-    echo "== portos and bare on core $SERVER_CPU, wrk on core $LOAD_CPU" >&2
-    start_server portos "$portos/api/system/health" \
-        "$PORTOS_BIN" --bind "127.0.0.1:$PORTOS_PORT" --data-dir "$WORK/portos-data"
-    start_server bare "$bare/tools" "$BARE_BIN" "127.0.0.1:$BARE_PORT"
-
-    # Each endpoint answers what the run expects before it is loaded.
-    expect_status 200 -X POST "$portos/api/cos/tools/call" -H 'content-type: application/json' \
-        -d "{\"requestId\":\"check-$stamp\",\"name\":\"time.now\"}"
-    grep -q '"completed"' "$WORK/body" || die "time.now did not complete: $(cat "$WORK/body")"
-    local replay_id="replay-$stamp"
-    expect_status 200 -X POST "$portos/api/cos/tools/call" -H 'content-type: application/json' \
-        -d "{\"requestId\":\"$replay_id\",\"name\":\"time.now\"}"
-    local etag bare_etag
-    etag="$(etag_of "$portos/api/cos/tools")"
-    [ -n "$etag" ] || die "portos sent no ETag"
-    expect_status 304 -H "If-None-Match: $etag" "$portos/api/cos/tools"
-    expect_status 200 -X POST "$bare/call" -H 'content-type: application/json' \
-        -d "{\"requestId\":\"check-$stamp\",\"name\":\"time.now\"}"
-    bare_etag="$(etag_of "$bare/tools")"
-    expect_status 304 -H "If-None-Match: $bare_etag" "$bare/tools"
-
-    # shellcheck disable=SC2154 # PID_portos and PID_bare are set by start_server
-    {
-        measure bare_post "$PID_bare" call-fresh.lua "$bare" /call "bare-$stamp"
-        measure portos_fresh "$PID_portos" call-fresh.lua "$portos" /api/cos/tools/call "fresh-$stamp"
-        measure portos_replay "$PID_portos" call-replay.lua "$portos" /api/cos/tools/call "$replay_id"
-        measure bare_get "$PID_bare" get-304.lua "$bare" /tools "$bare_etag"
-        measure portos_304 "$PID_portos" get-304.lua "$portos" /api/cos/tools "$etag"
+# gen_run GENERATOR SECONDS KIND URL PATH ARG: one run of wrk or loadgen on
+# LOAD_CPU. KIND is fresh (POST, a new requestId each request, ARG the
+# prefix), replay (POST, requestId ARG) or get (GET, If-None-Match: ARG).
+# The scenario knobs (CONNECTIONS, KEEPALIVE, PAD, CONTENT_TYPE and the
+# session cookie of AUTH=1) apply to both generators alike. Prints the
+# RESULT line followed by "load_cpu=<percent of one core>".
+gen_run() {
+    local generator="$1" seconds="$2" kind="$3" url="$4" path="$5" arg="$6"
+    local out="$WORK/gen.out" times="$WORK/gen.times"
+    local TIMEFORMAT='%U %S %R'
+    local command
+    if [ "$generator" = wrk ]; then
+        local script
+        case "$kind" in
+            fresh) script=call-fresh.lua ;;
+            replay) script=call-replay.lua ;;
+            get) script=get-304.lua ;;
+        esac
+        command=(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" -s "$BENCH_DIR/wrk/$script" "$url" -- "$path" "$arg")
+    else
+        command=("$LOADGEN_BIN" "$url" "$path" --mode "$kind" --connections "$CONNECTIONS" --seconds "$seconds"
+            --content-type "$CONTENT_TYPE" --pad "$PAD")
+        case "$kind" in
+            fresh) command+=(--prefix "$arg") ;;
+            replay) command+=(--request-id "$arg") ;;
+            get) command+=(--header "If-None-Match: $arg") ;;
+        esac
+        [ -z "$EXTRA_HEADER" ] || command+=(--header "$EXTRA_HEADER")
+        [ "$KEEPALIVE" = 1 ] || command+=(--close)
+    fi
+    { time WRK_CONTENT_TYPE="$CONTENT_TYPE" WRK_PAD="$PAD" WRK_HEADER="$EXTRA_HEADER" WRK_CLOSE=$((1 - KEEPALIVE)) \
+        "${PRIO[@]}" taskset -c "$LOAD_CPU" "${command[@]}" >"$out" 2>"$WORK/gen.err"; } 2>"$times"
+    local line
+    line="$(grep '^RESULT ' "$out")" || {
+        cat "$out" "$WORK/gen.err" >&2
+        die "$generator printed no result"
     }
-    stop_servers
+    printf '%s load_cpu=%s\n' "$line" \
+        "$(tail -n 1 "$times" | awk '{ printf "%.0f", 100 * ($1 + $2) / $3 }')"
+}
 
-    echo
+# measure GENERATOR LABEL PID KIND URL PATH ARG: warm-up, then the measured
+# run against the server PID; appends "GENERATOR LABEL requests=... rps=...
+# ... load_cpu=... server_cpu=..." to RESULTS.
+measure() {
+    local generator="$1" label="$2" pid="$3" kind="$4" url="$5" path="$6" arg="$7"
+    local warm_arg="$arg" run_arg="$arg"
+    if [ "$kind" = fresh ]; then
+        warm_arg="$arg-$generator-warmup"
+        run_arg="$arg-$generator-run"
+    fi
+    gen_run "$generator" "$WARMUP" "$kind" "$url" "$path" "$warm_arg" >/dev/null
+    local before after line
+    before="$(server_ticks "$pid")"
+    line="$(gen_run "$generator" "$DURATION" "$kind" "$url" "$path" "$run_arg")"
+    after="$(server_ticks "$pid")"
+    local seconds
+    seconds="$(sed -E 's/.* seconds=([0-9.]+).*/\1/' <<<"$line")"
+    local cpu
+    cpu="$(awk -v d=$((after - before)) -v t="$CLK_TCK" -v s="$seconds" 'BEGIN { printf "%.1f", 100 * d / t / s }')"
+    grep -q ' errors=0 status_errors=0 ' <<<"$line " || {
+        cat "$WORK/gen.err" >&2
+        die "$label ($generator): errors during the run: $line"
+    }
+    echo "$generator $label ${line#RESULT } server_cpu=$cpu" >>"$RESULTS"
+    echo "   $generator $label: ${line#RESULT } server_cpu=$cpu" >&2
+}
+
+# The figures of RESULTS as tables: one per generator, then the ratios.
+throughput_tables() {
     awk -v tck="$CLK_TCK" '
         function field(line, key,   re) {
             re = " " key "=[^ ]+"
@@ -321,36 +385,165 @@ throughput() {
             return ""
         }
         {
-            label[NR] = $1; rps[$1] = field($0, "rps")
-            p50[NR] = field($0, "p50_us") / 1000; p99[NR] = field($0, "p99_us") / 1000
-            req[NR] = field($0, "requests"); scpu[$1] = field($0, "server_cpu"); lcpu[$1] = field($0, "load_cpu")
+            g = $1; k = g SUBSEP $2
+            if (!(g in seen)) { seen[g] = 1; gens[++ngen] = g }
+            order[g, ++count[g]] = $2
+            rps[k] = field($0, "rps"); p50[k] = field($0, "p50_us") / 1000; p99[k] = field($0, "p99_us") / 1000
+            scpu[k] = field($0, "server_cpu"); lcpu[k] = field($0, "load_cpu")
             # CPU time the server spent per request, in microseconds: less
             # sensitive than requests/s to CPU taken by other processes.
-            cost[$1] = scpu[$1] * 1e4 / rps[$1]
+            cost[k] = scpu[k] * 1e4 / rps[k]
         }
         END {
             names["portos_fresh"] = "portos POST call, fresh requestId"
             names["portos_replay"] = "portos POST call, replayed requestId"
             names["portos_304"] = "portos GET catalog, If-None-Match: 304"
-            names["bare_post"] = "bare POST /call (JSON in, JSON out)"
+            names["bare_post"] = "bare POST /call (typed envelope in, typed result out)"
             names["bare_get"] = "bare GET /tools, If-None-Match: 304"
-            printf "| variant | requests/s | p50 ms | p99 ms | requests | server CPU %% | server CPU µs/request | wrk CPU %% |\n"
-            printf "|---|---:|---:|---:|---:|---:|---:|---:|\n"
-            for (i = 1; i <= NR; i++)
-                printf "| %s | %.0f | %.2f | %.2f | %d | %d | %.1f | %d |\n", names[label[i]], rps[label[i]], p50[i], p99[i], req[i], scpu[label[i]], cost[label[i]], lcpu[label[i]]
-            printf "\n| portos / bare | requests/s ratio | target | met | CPU-per-request ratio (bare/portos) |\n|---|---:|---:|---|---:|\n"
-            ratio("fresh call / bare POST", "portos_fresh", "bare_post", 0.8)
-            ratio("replayed call / bare POST", "portos_replay", "bare_post", 0.8)
-            ratio("304 / bare 304", "portos_304", "bare_get", 0.9)
-            if (note) print "\n* wrk used >= 95 % of its core on that bare variant: the bare figure is then a lower bound (wrk, not bare, was the limit) and the ratio an upper bound."
+            for (n = 1; n <= ngen; n++) {
+                g = gens[n]
+                printf "\n%s:\n\n| variant | requests/s | p50 ms | p99 ms | server CPU %% | server CPU µs/request | %s CPU %% |\n", g, g
+                printf "|---|---:|---:|---:|---:|---:|---:|\n"
+                for (i = 1; i <= count[g]; i++) {
+                    k = g SUBSEP order[g, i]
+                    printf "| %s | %.0f | %.2f | %.2f | %.0f | %.2f | %d |\n", names[order[g, i]], rps[k], p50[k], p99[k], scpu[k], cost[k], lcpu[k]
+                }
+            }
+            printf "\n| portos / bare | generator | requests/s ratio | CPU-per-request ratio (bare/portos) | target | met (both) |\n|---|---|---:|---:|---:|---|\n"
+            for (n = 1; n <= ngen; n++) {
+                ratio(gens[n], "fresh call / bare POST", "portos_fresh", "bare_post", 0.8)
+                ratio(gens[n], "replayed call / bare POST", "portos_replay", "bare_post", 0.8)
+                ratio(gens[n], "304 / bare 304", "portos_304", "bare_get", 0.9)
+            }
+            if (note) print "\n* the generator used >= 95 % of its core on that bare variant: the bare figure is then a lower bound (the generator, not bare, was the limit) and the requests/s ratio an upper bound."
         }
-        function ratio(name, a, b, target,   r) {
-            r = rps[a] / rps[b]
+        function ratio(g, name, a, b, target,   r, c, mark) {
+            if (!((g SUBSEP a) in rps) || !((g SUBSEP b) in rps)) return
+            r = rps[g SUBSEP a] / rps[g SUBSEP b]
+            c = cost[g SUBSEP b] / cost[g SUBSEP a]
             mark = ""
-            if (lcpu[b] >= 95) { mark = " *"; note = 1 }
-            printf "| %s | %.2f%s | %.1f | %s | %.2f |\n", name, r, mark, target, (r >= target ? "yes" : "no"), cost[b] / cost[a]
+            if (lcpu[g SUBSEP b] >= 95) { mark = " *"; note = 1 }
+            printf "| %s | %s | %.2f%s | %.2f | %.1f | %s |\n", name, g, r, mark, c, target, ((r >= target && c >= target) ? "yes" : "no")
         }
     ' "$RESULTS"
+}
+
+# One line per generator for MODE=matrix: the scenario, then each ratio as
+# requests/s and CPU per request, and the generator's CPU on bare POST.
+throughput_summary() {
+    local scenario="$1"
+    awk -v scenario="$scenario" '
+        function field(line, key,   re) {
+            re = " " key "=[^ ]+"
+            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+            return ""
+        }
+        {
+            g = $1; k = g SUBSEP $2
+            if (!(g in seen)) { seen[g] = 1; gens[++ngen] = g }
+            rps[k] = field($0, "rps"); lcpu[k] = field($0, "load_cpu")
+            cost[k] = field($0, "server_cpu") * 1e4 / rps[k]
+        }
+        END {
+            for (n = 1; n <= ngen; n++) {
+                g = gens[n]
+                printf "| %s | %s | %.0f | %.2f | %.2f / %.2f | %.2f / %.2f | %.2f | %.2f | %.2f / %.2f | %d / %d |\n", scenario, g,
+                    rps[g SUBSEP "bare_post"], cost[g SUBSEP "bare_post"],
+                    rps[g SUBSEP "portos_fresh"] / rps[g SUBSEP "bare_post"], cost[g SUBSEP "bare_post"] / cost[g SUBSEP "portos_fresh"],
+                    rps[g SUBSEP "portos_replay"] / rps[g SUBSEP "bare_post"], cost[g SUBSEP "bare_post"] / cost[g SUBSEP "portos_replay"],
+                    cost[g SUBSEP "portos_fresh"], cost[g SUBSEP "bare_get"],
+                    rps[g SUBSEP "portos_304"] / rps[g SUBSEP "bare_get"], cost[g SUBSEP "bare_get"] / cost[g SUBSEP "portos_304"],
+                    lcpu[g SUBSEP "bare_post"], lcpu[g SUBSEP "bare_get"]
+            }
+        }
+    ' "$RESULTS"
+}
+
+# Both servers run at once on SERVER_CPU (the idle one sleeps in epoll), so
+# each portos variant is measured right after the bare variant it is compared
+# with, and slow drift in the machine's load hits both alike.
+throughput() {
+    local stamp
+    stamp="$$-$(date +%s)-$RANDOM"
+    local portos="http://127.0.0.1:$PORTOS_PORT"
+    local bare="http://127.0.0.1:$BARE_PORT"
+    : >"$RESULTS"
+    EXTRA_HEADER=""
+
+    echo "== portos and bare on core $SERVER_CPU, load on core $LOAD_CPU; $CONNECTIONS connections, keep-alive $KEEPALIVE, pad $PAD, auth $AUTH, content-type '$CONTENT_TYPE'" >&2
+    rm -rf "$WORK/portos-data"
+    if [ "$AUTH" = 1 ]; then
+        PORTOS_PASSWORD=bench-password start_server portos "$portos/api/system/health" \
+            "$PORTOS_BIN" --bind "127.0.0.1:$PORTOS_PORT" --data-dir "$WORK/portos-data"
+        local cookie
+        cookie="$(curl -sS -D - -o /dev/null -X POST "$portos/api/auth/login" -H 'content-type: application/json' \
+            -d '{"password":"bench-password"}' | awk 'tolower($1) == "set-cookie:" { sub(/\r$/, ""); split($2, c, ";"); print c[1] }')"
+        [ -n "$cookie" ] || die "login gave no session cookie"
+        EXTRA_HEADER="Cookie: $cookie"
+    else
+        start_server portos "$portos/api/system/health" \
+            "$PORTOS_BIN" --bind "127.0.0.1:$PORTOS_PORT" --data-dir "$WORK/portos-data"
+    fi
+    start_server bare "$bare/tools" "$BARE_BIN" "127.0.0.1:$BARE_PORT"
+    local auth_args=()
+    [ -z "$EXTRA_HEADER" ] || auth_args=(-H "$EXTRA_HEADER")
+
+    # Each endpoint answers what the run expects before it is loaded.
+    expect_status 200 -X POST "$portos/api/cos/tools/call" -H "content-type: $CONTENT_TYPE" "${auth_args[@]}" \
+        -d "{\"requestId\":\"check-$stamp\",\"name\":\"time.now\"}"
+    grep -q '"completed"' "$WORK/body" || die "time.now did not complete: $(cat "$WORK/body")"
+    if [ "$AUTH" = 1 ]; then
+        expect_status 200 "${auth_args[@]}" "$portos/api/auth/whoami"
+        grep -q '"authenticated":true' "$WORK/body" || die "the session cookie does not authenticate: $(cat "$WORK/body")"
+    fi
+    local replay_id="replay-$stamp"
+    expect_status 200 -X POST "$portos/api/cos/tools/call" -H "content-type: $CONTENT_TYPE" "${auth_args[@]}" \
+        -d "{\"requestId\":\"$replay_id\",\"name\":\"time.now\"}"
+    local etag bare_etag
+    etag="$(curl -sS -D - -o /dev/null "${auth_args[@]}" "$portos/api/cos/tools" | awk 'tolower($1) == "etag:" { sub(/\r$/, ""); print $2 }')"
+    [ -n "$etag" ] || die "portos sent no ETag"
+    expect_status 304 -H "If-None-Match: $etag" "${auth_args[@]}" "$portos/api/cos/tools"
+    expect_status 200 -X POST "$bare/call" -H "content-type: $CONTENT_TYPE" \
+        -d "{\"requestId\":\"check-$stamp\",\"name\":\"time.now\"}"
+    bare_etag="$(etag_of "$bare/tools")"
+    expect_status 304 -H "If-None-Match: $bare_etag" "$bare/tools"
+
+    local generator
+    # shellcheck disable=SC2154 # PID_portos and PID_bare are set by start_server
+    for generator in $GENERATORS; do
+        measure "$generator" bare_post "$PID_bare" fresh "$bare" /call "bare-$stamp"
+        measure "$generator" portos_fresh "$PID_portos" fresh "$portos" /api/cos/tools/call "fresh-$stamp"
+        measure "$generator" portos_replay "$PID_portos" replay "$portos" /api/cos/tools/call "$replay_id"
+        measure "$generator" bare_get "$PID_bare" get "$bare" /tools "$bare_etag"
+        measure "$generator" portos_304 "$PID_portos" get "$portos" /api/cos/tools "$etag"
+    done
+    stop_servers
+}
+
+# MODE=matrix: the throughput variants under each scenario of SCENARIOS, with
+# every generator of GENERATORS, one line each.
+matrix() {
+    local summary="$WORK/summary" scenario
+    : >"$summary"
+    for scenario in $SCENARIOS; do
+        CONNECTIONS="$BASE_CONNECTIONS" KEEPALIVE=1 PAD=0 AUTH=0 CONTENT_TYPE=application/json
+        case "$scenario" in
+            c[0-9]*) CONNECTIONS="${scenario#c}" ;;
+            close) KEEPALIVE=0 ;;
+            pad[0-9]*) PAD="${scenario#pad}" ;;
+            auth) AUTH=1 ;;
+            charset) CONTENT_TYPE='application/json; charset=utf-8' ;;
+            real) AUTH=1 CONTENT_TYPE='application/json; charset=utf-8' ;;
+            base) ;;
+            *) die "unknown scenario $scenario (base, cN, close, padN, auth, charset, real)" ;;
+        esac
+        throughput
+        throughput_summary "$scenario" | tee -a "$summary" >&2
+    done
+    echo
+    echo "| scenario | generator | bare POST req/s | bare POST µs/req | fresh / bare (req/s / CPU) | replay / bare (req/s / CPU) | portos fresh µs/req | bare 304 µs/req | 304 / bare (req/s / CPU) | generator CPU % on bare POST / GET |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    cat "$summary"
 }
 
 # ------------------------------------------------------------------ mcp ----
@@ -383,10 +576,10 @@ mcp() {
 
     # shellcheck disable=SC2154 # set by start_server
     {
-        measure bare_post "$PID_bare" call-fresh.lua "$bare" /call "bare-$stamp"
-        measure portos_mcp_time "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp time_now
-        measure portos_mcp_context "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp context_profile
-        measure rmcp_time "$PID_rmcp" mcp-call.lua "$rmcp" /mcp time_now
+        measure_wrk bare_post "$PID_bare" call-fresh.lua "$bare" /call "bare-$stamp"
+        measure_wrk portos_mcp_time "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp time_now
+        measure_wrk portos_mcp_context "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp context_profile
+        measure_wrk rmcp_time "$PID_rmcp" mcp-call.lua "$rmcp" /mcp time_now
     }
     stop_servers
 
@@ -466,9 +659,14 @@ machine_header
 case "$MODE" in
     all)
         throughput
+        throughput_tables
         rss
         ;;
-    throughput) throughput ;;
+    throughput)
+        throughput
+        throughput_tables
+        ;;
+    matrix) matrix ;;
     rss) rss ;;
     mcp) mcp ;;
 esac

@@ -15,13 +15,13 @@ local head, prefix, sent
 function init(args)
   local path = args[1] or "/api/cos/tools/call"
   prefix = (args[2] or "fresh") .. "-" .. tostring(thread_index or 0) .. "-"
-  head = "POST " .. path .. " HTTP/1.1\r\nHost: " .. wrk.headers["Host"]
-    .. "\r\nContent-Type: application/json\r\nContent-Length: "
+  head = "POST " .. path .. " HTTP/1.1\r\nHost: " .. wrk.headers["Host"] .. "\r\n"
+    .. scenario_lines() .. "Content-Type: " .. scenario.content_type .. "\r\nContent-Length: "
   sent = 0
 end
 
 function request()
   sent = sent + 1
-  local body = '{"requestId":"' .. prefix .. sent .. '","name":"time.now"}'
+  local body = '{"requestId":"' .. prefix .. sent .. '","name":"time.now"' .. scenario.pad .. '}'
   return head .. #body .. "\r\n\r\n" .. body
 end

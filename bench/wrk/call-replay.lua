@@ -7,6 +7,7 @@ dofile(dir .. "common.lua")
 function init(args)
   wrk.method = "POST"
   wrk.path = args[1] or "/api/cos/tools/call"
-  wrk.headers["Content-Type"] = "application/json"
-  wrk.body = '{"requestId":"' .. (args[2] or "replay-1") .. '","name":"time.now"}'
+  wrk.headers["Content-Type"] = scenario.content_type
+  scenario_headers()
+  wrk.body = '{"requestId":"' .. (args[2] or "replay-1") .. '","name":"time.now"' .. scenario.pad .. '}'
 end

@@ -7,4 +7,5 @@ function init(args)
   wrk.method = "GET"
   wrk.path = args[1] or "/api/cos/tools"
   wrk.headers["If-None-Match"] = args[2]
+  scenario_headers()
 end

@@ -59,17 +59,32 @@ pub async fn serve_on(
     // An HTTP tool whose input cannot be flattened is a declaration mistake:
     // refuse to start rather than serve a broken tools.min.json.
     app.documents.tools_min()?;
-    let router = http::router(app).map_err(|error| error.to_string())?;
     let local = listener.local_addr().map_err(|error| error.to_string())?;
-    tracing::info!(address = %local, %data, tools, "{name} listening on http://{local}");
-    axum::serve(
-        listener,
-        // The peer address, for the loopback-only Agent Tools routes.
-        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
-    .map_err(|error| error.to_string())?;
+    // The peer address goes with every request, for the loopback-only Agent
+    // Tools routes.
+    if http::tracing_requested() {
+        let router = http::router(app).map_err(|error| error.to_string())?;
+        tracing::info!(address = %local, %data, tools, "{name} listening on http://{local}");
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(|error| error.to_string())?;
+    } else {
+        let service = http::service(app).map_err(|error| error.to_string())?;
+        tracing::info!(address = %local, %data, tools, "{name} listening on http://{local}");
+        axum::serve(
+            listener,
+            axum::ServiceExt::<axum::extract::Request>::into_make_service_with_connect_info::<
+                std::net::SocketAddr,
+            >(service),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(|error| error.to_string())?;
+    }
     // In-flight requests have finished; tell any adapter still running.
     registry.shutdown_token().cancel();
     tracing::info!("{name} stopped");

@@ -1,13 +1,47 @@
 //! The strict `portos_tool_call` envelope (BEHAVIOUR §1.1, §12): written from
-//! the spec, through `ToolCall::parse` only.
+//! the spec, through `ToolCall::parse`, and every case also through
+//! `ToolCall::parse_slice` of its bytes (the HTTP route's parse), which must
+//! give the same answer.
 
 use portos_core::ToolCall;
-use portos_core::contract::{ErrorCode, ToolError, ValidationFailure};
+use portos_core::contract::{BodyRefusal, ErrorCode, ToolError, ValidationFailure};
 use portos_tests as _;
 use serde_json::{Value, json};
 
 fn parse(body: &Value) -> Result<ToolCall, ValidationFailure> {
-    ToolCall::parse(body)
+    let parsed = ToolCall::parse(body);
+    let bytes = serde_json::to_vec(body).expect("serializable");
+    assert_same(&parsed, ToolCall::parse_slice(&bytes), &bytes);
+    let pretty = serde_json::to_vec_pretty(body).expect("serializable");
+    assert_same(&parsed, ToolCall::parse_slice(&pretty), &pretty);
+    parsed
+}
+
+/// `parse_slice` of `bytes` answered what `parse` of their JSON answered.
+fn assert_same(
+    expected: &Result<ToolCall, ValidationFailure>,
+    got: Result<ToolCall, BodyRefusal>,
+    bytes: &[u8],
+) {
+    let text = String::from_utf8_lossy(bytes);
+    match (expected, got) {
+        (Ok(want), Ok(call)) => assert_eq!(&call, want, "{text}"),
+        (Err(want), Err(BodyRefusal::Invalid(failure))) => assert_eq!(&failure, want, "{text}"),
+        (want, got) => panic!("{text}: parse gave {want:?}, parse_slice {got:?}"),
+    }
+}
+
+/// `parse_slice` of raw text, against `parse` of the JSON it holds.
+fn parse_text(text: &str) -> Result<ToolCall, BodyRefusal> {
+    let got = ToolCall::parse_slice(text.as_bytes());
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => assert_same(&ToolCall::parse(&value), got, text.as_bytes()),
+        Err(_) => assert!(
+            matches!(got, Err(BodyRefusal::Malformed(_))),
+            "{text}: not JSON, but parse_slice gave {got:?}"
+        ),
+    }
+    ToolCall::parse_slice(text.as_bytes())
 }
 
 fn accepted(body: &Value) -> ToolCall {
@@ -369,4 +403,57 @@ fn the_calls_route_param_follows_the_same_request_id_rule() {
     );
     let issue = check_request_id(&json!(7)).expect_err("not a string");
     assert_eq!(issue.path, "requestId");
+}
+
+// ---- The same rules on the body's bytes (parse_slice) ------------------------
+
+#[test]
+fn bytes_that_take_the_long_way_get_the_same_answer() {
+    let valid = [
+        r#"{"requestId":"r1","name":"time.now"}"#,
+        r#"  {"name":"time.now","requestId":" r1 ","arguments":{"a":[1,{"b":null}]}}  "#,
+        r#"{"requestId":"r\u0031","name":"time\u002enow"}"#,
+        r#"{"type":"portos_tool_call","requestId":"r1","name":"t","version":1.0,"arguments":{}}"#,
+        r#"{"requestId":"r1","name":"t","version":1e0}"#,
+        r#"{"requestId":"r1","name":"t","arguments":{"k":1,"k":2}}"#,
+        // A repeated key: the last one counts, as in the parsed JSON.
+        r#"{"requestId":"r1","name":"t","requestId":"r2"}"#,
+    ];
+    for text in valid {
+        assert!(parse_text(text).is_ok(), "{text}");
+    }
+    let refused = [
+        r#"["portos_tool_call","r1","t",1,{}]"#,
+        r#"{"requestId":"r1","name":"t","type":null}"#,
+        r#"{"requestId":"r1","name":"t","version":null}"#,
+        r#"{"requestId":"r1","name":"t","arguments":null}"#,
+        r#"{"requestId":"r1","name":"t","version":2}"#,
+        r#"{"requestId":"r1","name":"t","version":-0.0}"#,
+        r#"{"requestId":"r 1","name":"t"}"#,
+        r#"{"requestId":"r1","name":"t:x"}"#,
+        r#"{"requestId":"r1","name":"   "}"#,
+        r#"{"requestId":7,"name":"t"}"#,
+        r#"{"requestId":"r1","name":"t","extra":1}"#,
+        r#"{"requestId":"r1","name":"t","type":"other"}"#,
+        r#"{}"#,
+        r#""text""#,
+        r#"null"#,
+    ];
+    for text in refused {
+        assert!(
+            matches!(parse_text(text), Err(BodyRefusal::Invalid(_))),
+            "{text}"
+        );
+    }
+    for text in [
+        r#"{"requestId":"r1","name":"t"} x"#,
+        r#"{"requestId":"#,
+        "",
+        "{,}",
+    ] {
+        assert!(
+            matches!(parse_text(text), Err(BodyRefusal::Malformed(_))),
+            "{text}"
+        );
+    }
 }

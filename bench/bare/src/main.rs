@@ -7,8 +7,13 @@
 //! bare 127.0.0.1:18081
 //! ```
 //!
-//! - `POST /call`: parses the JSON body and answers a small object shaped like
-//!   a `time.now` tool result, echoing the `requestId`.
+//! - `POST /call`: parses the body into a typed struct with the shape of the
+//!   `portos_tool_call` envelope (the same five keys, unknown keys refused,
+//!   `arguments` an object) and answers a typed struct with the shape and
+//!   size of portos's `time.now` result envelope, echoing `requestId` and
+//!   `name`. So both servers parse the same bytes into typed values and
+//!   write an answer of the same size; what portos does beyond that (the
+//!   registry: validation, idempotency, the adapter) is what is measured.
 //! - `GET /tools`: `304` when `If-None-Match` equals [`ETAG`], else `200`
 //!   with a small JSON body; both carry `ETag` and `Cache-Control` as portos's
 //!   catalog does.
@@ -24,7 +29,8 @@ use axum::Router;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 
 /// The constant entity tag of `GET /tools`.
 pub const ETAG: &str = "\"bare-0123456789abcdef\"";
@@ -77,18 +83,70 @@ fn main() -> ExitCode {
     })
 }
 
-async fn call(Json(body): Json<Value>) -> Json<Value> {
-    let request_id = body.get("requestId").cloned().unwrap_or(Value::Null);
-    Json(json!({
-        "ok": true,
-        "requestId": request_id,
-        "tool": "time.now",
-        "status": "completed",
-        "output": {
-            "iso": "2026-01-01T12:00:00+00:00",
-            "timezone": "UTC",
-            "display": "Thursday, 1 January 2026, 12:00"
-        }
+/// The `portos_tool_call` envelope's shape: what portos's strict parse reads.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Call {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    request_id: String,
+    name: String,
+    #[serde(default)]
+    version: Option<u32>,
+    #[serde(default)]
+    arguments: Map<String, Value>,
+}
+
+/// The shape of portos's `portos_tool_result` for `time.now`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Answer {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    request_id: String,
+    name: String,
+    version: u32,
+    state: &'static str,
+    duplicate: bool,
+    result: Output,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Output {
+    ok: bool,
+    iso: &'static str,
+    timezone: &'static str,
+    date: &'static str,
+    day_of_week: &'static str,
+    time: &'static str,
+    summary: &'static str,
+}
+
+async fn call(Json(call): Json<Call>) -> Result<Json<Answer>, StatusCode> {
+    // The envelope's literal checks, as portos makes them.
+    if call.kind.as_deref().is_some_and(|kind| kind != "portos_tool_call")
+        || call.version.is_some_and(|version| version != 1)
+    {
+        return Err(StatusCode::BAD_REQUEST);
+    }
+    let duplicate = call.arguments.contains_key("duplicate");
+    Ok(Json(Answer {
+        kind: "portos_tool_result",
+        request_id: call.request_id,
+        name: call.name,
+        version: 1,
+        state: "completed",
+        duplicate,
+        result: Output {
+            ok: true,
+            iso: "2026-01-01T12:00:00+00:00",
+            timezone: "UTC",
+            date: "2026-01-01",
+            day_of_week: "Thursday",
+            time: "12:00 PM",
+            summary: "It is 12:00 PM on Thursday, January 1, 2026 (UTC).",
+        },
     }))
 }
 

@@ -1,6 +1,6 @@
 //! The strict `portos_tool_call` envelope (BEHAVIOUR §1.1).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{ErrorCode, SCHEMA_VERSION, ToolError};
@@ -120,33 +120,13 @@ impl ToolCall {
         };
 
         let name = match object.get("name") {
-            Some(Value::String(raw)) => {
-                let name = raw.trim();
-                if name.is_empty() {
-                    details.push(FieldIssue::new(
-                        "name",
-                        "String must contain at least 1 character(s)",
-                    ));
+            Some(Value::String(raw)) => match name_of(raw) {
+                Ok(name) => Some(name),
+                Err(issue) => {
+                    details.push(issue);
                     None
-                } else if name.chars().count() > NAME_MAX_CHARS {
-                    details.push(FieldIssue::new(
-                        "name",
-                        format!("String must contain at most {NAME_MAX_CHARS} character(s)"),
-                    ));
-                    None
-                } else if !name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-                {
-                    details.push(FieldIssue::new(
-                        "name",
-                        "name contains unsupported characters",
-                    ));
-                    None
-                } else {
-                    Some(name.to_owned())
                 }
-            }
+            },
             Some(other) => {
                 details.push(FieldIssue::new(
                     "name",
@@ -195,6 +175,113 @@ impl ToolCall {
     }
 }
 
+/// Why a request body is not a call: not JSON at all, or JSON that breaks
+/// the envelope's rules.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyRefusal {
+    #[error("malformed JSON: {0}")]
+    Malformed(#[from] serde_json::Error),
+    #[error(transparent)]
+    Invalid(#[from] ValidationFailure),
+}
+
+/// The envelope of the common case, read in place from the body: every key
+/// known (any other is an error), each of the right JSON type. A body that
+/// does not fit it exactly goes the long way, [`ToolCall::parse`] of the
+/// parsed JSON, which lists every issue.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Envelope<'a> {
+    // `present` keeps a `null` from reading as "absent": `null` is an error
+    // for every one of these keys, so it must fail here too.
+    #[serde(rename = "type", default, borrow, deserialize_with = "present")]
+    kind: Option<&'a str>,
+    #[serde(rename = "requestId", borrow)]
+    request_id: &'a str,
+    #[serde(borrow)]
+    name: &'a str,
+    #[serde(default, deserialize_with = "present")]
+    version: Option<f64>,
+    #[serde(default, deserialize_with = "present")]
+    arguments: Option<Map<String, Value>>,
+}
+
+fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+impl ToolCall {
+    /// Parses a request body's bytes: exactly the answer of
+    /// [`ToolCall::parse`] on the JSON they hold (malformed JSON is
+    /// [`BodyRefusal::Malformed`]). A valid envelope is read straight into
+    /// its fields, without building a JSON tree for it first (what a tool
+    /// call over HTTP costs, profiled, was largely such trees); anything
+    /// else, escapes in a string included, takes the tree path, so every
+    /// refusal is worded and listed as before.
+    pub fn parse_slice(body: &[u8]) -> Result<ToolCall, BodyRefusal> {
+        if let Some(call) = Self::parse_common(body) {
+            return Ok(call);
+        }
+        let value: Value = serde_json::from_slice(body)?;
+        Ok(ToolCall::parse(&value)?)
+    }
+
+    /// The common case, or `None` when the body needs the full rules.
+    fn parse_common(body: &[u8]) -> Option<ToolCall> {
+        // serde reads a struct from an array too; the envelope is an object.
+        if body.trim_ascii_start().first() != Some(&b'{') {
+            return None;
+        }
+        let envelope: Envelope<'_> = serde_json::from_slice(body).ok()?;
+        if envelope.kind.is_some_and(|kind| kind != "portos_tool_call")
+            || envelope
+                .version
+                .is_some_and(|version| version != f64::from(SCHEMA_VERSION))
+        {
+            return None;
+        }
+        let request_id = request_id_of(envelope.request_id).ok()?;
+        let name = name_of(envelope.name).ok()?;
+        Some(ToolCall {
+            request_id,
+            name,
+            version: SCHEMA_VERSION,
+            arguments: envelope.arguments.unwrap_or_default(),
+        })
+    }
+}
+
+/// The `name` rule: trimmed, then 1..=100 characters of letters, digits,
+/// `.`, `_` and `-`.
+fn name_of(raw: &str) -> Result<String, FieldIssue> {
+    let name = raw.trim();
+    if name.is_empty() {
+        Err(FieldIssue::new(
+            "name",
+            "String must contain at least 1 character(s)",
+        ))
+    } else if name.chars().count() > NAME_MAX_CHARS {
+        Err(FieldIssue::new(
+            "name",
+            format!("String must contain at most {NAME_MAX_CHARS} character(s)"),
+        ))
+    } else if !name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    {
+        Err(FieldIssue::new(
+            "name",
+            "name contains unsupported characters",
+        ))
+    } else {
+        Ok(name.to_owned())
+    }
+}
+
 /// The `requestId` rule, shared with `GET /calls/:requestId`: trimmed, then
 /// 1..=200 characters of letters, digits, `.`, `_`, `:` and `-`.
 pub fn check_request_id(value: &Value) -> Result<String, FieldIssue> {
@@ -204,6 +291,11 @@ pub fn check_request_id(value: &Value) -> Result<String, FieldIssue> {
             format!("Expected string, received {}", json_type(value)),
         ));
     };
+    request_id_of(raw)
+}
+
+/// [`check_request_id`] of a string.
+fn request_id_of(raw: &str) -> Result<String, FieldIssue> {
     let id = raw.trim();
     if id.is_empty() {
         return Err(FieldIssue::new(

@@ -10,7 +10,9 @@ mod result;
 mod scope;
 pub(crate) mod vocabulary;
 
-pub use call::{FieldIssue, REQUEST_ID_MAX_CHARS, ToolCall, ValidationFailure, check_request_id};
+pub use call::{
+    BodyRefusal, FieldIssue, REQUEST_ID_MAX_CHARS, ToolCall, ValidationFailure, check_request_id,
+};
 pub use capability::{Capabilities, Capability};
 pub use error::{ErrorCode, ToolError};
 pub use names::{RESERVED_NAME_PREFIX, is_callable_name, is_provider_name, provider_name_for};

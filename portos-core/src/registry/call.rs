@@ -186,7 +186,7 @@ impl Registry {
         let observers = self.observers.clone();
         let name = name.to_owned();
         async move {
-            let id = request_id.to_string();
+            let id = String::from(&*request_id);
             let result = Arc::new(match outcome.await {
                 Some(Ok(value)) => ToolResult::from_adapter_value(id, name, value),
                 Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),

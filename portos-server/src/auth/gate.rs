@@ -3,7 +3,9 @@
 //! browser requests first, lets the always-public paths through, and
 //! otherwise needs a session (cookie or Bearer) or the password (Basic).
 
+use std::convert::Infallible;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -11,6 +13,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use futures::FutureExt;
+use futures::future::Either;
 use serde::Serialize;
 
 use super::{Auth, SESSION_COOKIE};
@@ -43,69 +47,202 @@ pub struct GateState {
     pub classifier: portos_core::inventory::Classifier,
 }
 
-pub async fn gate(
-    State(state): State<Arc<GateState>>,
-    mut request: Request,
-    next: Next,
-) -> Response {
+/// What the gate decides without waiting: let the request through with
+/// this context, refuse it, or check its credentials (which may wait on the
+/// store or on Argon2).
+enum Verdict {
+    Pass(AuthContext),
+    Refuse(Response),
+    Authenticate,
+}
+
+/// The checks of BEHAVIOUR §4.4 that need no waiting, in their order: the
+/// exposed API groups, no password, cross-origin browser requests, then a
+/// session this process already knows to be live.
+fn verdict(state: &GateState, request: &Request) -> Verdict {
     let auth = &state.auth;
     // An exposable API group answers only when exposed, password or not; an
     // exposed group without `requireAuth` is public.
     if let Some((api, exposure)) = state.api_access.for_path(request.uri().path()) {
         if !exposure.exposed {
-            return ApiError::new(
-                StatusCode::FORBIDDEN,
-                "FORBIDDEN",
-                format!(
-                    "The {} API is not exposed; turn it on in Settings → API Access (PUT /api/settings/api-access)",
-                    api.label
-                ),
-            )
-            .into_response();
+            return Verdict::Refuse(
+                ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "FORBIDDEN",
+                    format!(
+                        "The {} API is not exposed; turn it on in Settings → API Access (PUT /api/settings/api-access)",
+                        api.label
+                    ),
+                )
+                .into_response(),
+            );
         }
         if !exposure.require_auth {
-            request.extensions_mut().insert(AuthContext {
+            return Verdict::Pass(AuthContext {
                 enabled: auth.enabled(),
                 authenticated: false,
                 method: None,
             });
-            return next.run(request).await;
         }
     }
     if !auth.enabled() {
-        request.extensions_mut().insert(AuthContext::default());
-        return next.run(request).await;
+        return Verdict::Pass(AuthContext::default());
     }
     if is_cross_origin(request.headers()) {
-        return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "CROSS_ORIGIN_BLOCKED",
-            "Cross-origin requests are not allowed",
-        )
-        .into_response();
+        return Verdict::Refuse(
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "CROSS_ORIGIN_BLOCKED",
+                "Cross-origin requests are not allowed",
+            )
+            .into_response(),
+        );
     }
-    let method = authenticate(auth, request.headers()).await;
-    let context = AuthContext {
-        enabled: true,
-        authenticated: method.is_some(),
-        method,
-    };
-    if method.is_none() && !state.classifier.is_always_public(request.uri().path()) {
-        return ApiError::new(
+    if let Some(token) = session_token_str(request.headers())
+        && auth.session_known_live(token)
+    {
+        return Verdict::Pass(AuthContext {
+            enabled: true,
+            authenticated: true,
+            method: Some(AuthMethod::Session),
+        });
+    }
+    Verdict::Authenticate
+}
+
+/// The credentials check: a session (from the store when not known here),
+/// else HTTP Basic; without either, only the always-public paths pass.
+async fn check_credentials(
+    state: &GateState,
+    headers: &HeaderMap,
+    path: &str,
+) -> Result<AuthContext, Response> {
+    let method = authenticate(&state.auth, headers).await;
+    if method.is_none() && !state.classifier.is_always_public(path) {
+        return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "AUTH_REQUIRED",
             "Authentication required",
         )
-        .into_response();
+        .into_response());
     }
+    Ok(AuthContext {
+        enabled: true,
+        authenticated: method.is_some(),
+        method,
+    })
+}
+
+/// The gate as an `axum::middleware::from_fn_with_state` function.
+pub async fn gate(
+    State(state): State<Arc<GateState>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let context = match verdict(&state, &request) {
+        Verdict::Pass(context) => context,
+        Verdict::Refuse(response) => return response,
+        Verdict::Authenticate => {
+            match check_credentials(&state, request.headers(), request.uri().path()).await {
+                Ok(context) => context,
+                Err(response) => return response,
+            }
+        }
+    };
     request.extensions_mut().insert(context);
     next.run(request).await
 }
 
+/// The gate as a layer: the same checks as [`gate`], without its cost on
+/// every request (`from_fn` boxes the inner service and the future of every
+/// request; here a request that passes without waiting is handed straight
+/// to the inner service, and only a credentials check is boxed).
+#[derive(Clone, Debug)]
+pub struct GateLayer {
+    state: Arc<GateState>,
+}
+
+impl GateLayer {
+    pub fn new(state: Arc<GateState>) -> GateLayer {
+        GateLayer { state }
+    }
+}
+
+impl<S> tower::Layer<S> for GateLayer {
+    type Service = Gated<S>;
+
+    fn layer(&self, inner: S) -> Gated<S> {
+        Gated {
+            state: self.state.clone(),
+            inner,
+        }
+    }
+}
+
+/// A service behind the password gate ([`GateLayer`]).
+#[derive(Clone, Debug)]
+pub struct Gated<S> {
+    state: Arc<GateState>,
+    inner: S,
+}
+
+type Boxed = futures::future::BoxFuture<'static, Result<Response, Infallible>>;
+type IntoAxum<R> = fn(Result<R, Infallible>) -> Result<Response, Infallible>;
+
+impl<S> tower::Service<Request> for Gated<S>
+where
+    S: tower::Service<Request, Error = Infallible> + Clone + Send + 'static,
+    S::Response: IntoResponse,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Either<futures::future::Map<S::Future, IntoAxum<S::Response>>, Boxed>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request) -> Self::Future {
+        match verdict(&self.state, &request) {
+            Verdict::Pass(context) => {
+                request.extensions_mut().insert(context);
+                let into_axum: IntoAxum<S::Response> =
+                    |result| result.map(IntoResponse::into_response);
+                Either::Left(self.inner.call(request).map(into_axum))
+            }
+            Verdict::Refuse(response) => Either::Right(Box::pin(async move { Ok(response) })),
+            Verdict::Authenticate => {
+                // The service that was made ready goes with the request; a
+                // clone stays for the next one (tower's rule for `call`).
+                let clone = self.inner.clone();
+                let mut inner = std::mem::replace(&mut self.inner, clone);
+                let state = self.state.clone();
+                Either::Right(Box::pin(async move {
+                    let checked =
+                        check_credentials(&state, request.headers(), request.uri().path()).await;
+                    match checked {
+                        Ok(context) => {
+                            request.extensions_mut().insert(context);
+                            inner.call(request).await.map(IntoResponse::into_response)
+                        }
+                        Err(response) => Ok(response),
+                    }
+                }))
+            }
+        }
+    }
+}
+
 /// The session token a request carries, from `Authorization: Bearer` or the cookie.
 pub fn session_token(headers: &HeaderMap) -> Option<String> {
+    session_token_str(headers).map(str::to_owned)
+}
+
+/// [`session_token`], borrowed from the headers.
+fn session_token_str(headers: &HeaderMap) -> Option<&str> {
     if let Some(token) = authorization(headers).and_then(|value| strip_scheme(value, "bearer")) {
-        return Some(token.trim().to_owned());
+        return Some(token.trim());
     }
     headers
         .get_all(header::COOKIE)
@@ -114,7 +251,7 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
         .flat_map(|value| value.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.trim().to_owned())
+        .map(|(_, value)| value.trim())
 }
 
 async fn authenticate(auth: &Auth, headers: &HeaderMap) -> Option<AuthMethod> {

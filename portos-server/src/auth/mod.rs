@@ -6,8 +6,11 @@ mod gate;
 mod password;
 mod sessions;
 
-pub use gate::{AuthContext, AuthMethod, GateState, gate, session_token as gate_session_token};
+pub use gate::{
+    AuthContext, AuthMethod, GateLayer, GateState, Gated, gate, session_token as gate_session_token,
+};
 pub use password::{PasswordError, hash_password, verify_password};
+use sessions::LiveSessions;
 pub use sessions::{SESSION_COOKIE, Session};
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -34,6 +37,8 @@ pub struct Auth {
     /// Digest of the last Basic password that verified, so Basic clients do
     /// not pay for Argon2 on every request. Cleared when the password changes.
     verified_basic: Arc<Mutex<Option<[u8; 32]>>>,
+    /// The sessions known to be live, so the gate need not ask the store.
+    live_sessions: Arc<LiveSessions>,
     session_ttl: Duration,
 }
 
@@ -44,6 +49,7 @@ impl Auth {
             store,
             password_hash: Arc::new(RwLock::new(hash)),
             verified_basic: Arc::new(Mutex::new(None)),
+            live_sessions: Arc::new(LiveSessions::default()),
             session_ttl,
         })
     }
@@ -61,6 +67,10 @@ impl Auth {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    fn live_sessions(&self) -> &LiveSessions {
+        &self.live_sessions
     }
 
     /// Checks a password against the stored hash (slow on purpose).

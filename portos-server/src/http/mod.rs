@@ -41,15 +41,46 @@ use crate::app::App;
 /// The inventory (one declaration per operation) was checked when the
 /// `App` was built, so it is not built again here.
 pub fn router(app: App) -> Result<Router, InventoryError> {
+    let router = Router::new().fallback_service(service(app)?);
+    // Per-request spans and logs cost about a tenth of a small call's CPU:
+    // layered only when `RUST_LOG` asks for them, e.g.
+    // `RUST_LOG=info,tower_http=debug`.
+    Ok(if tracing_requested() {
+        router.layer(TraceLayer::new_for_http())
+    } else {
+        router
+    })
+}
+
+/// Whether `RUST_LOG` asks for a span and log lines per request.
+pub(crate) fn tracing_requested() -> bool {
+    tracing::enabled!(target: "tower_http::trace", tracing::Level::DEBUG)
+}
+
+/// The routes with their layers, as one service: what [`router`] wraps, and
+/// what the server serves as it is when no request tracing is asked for (an
+/// outer `Router` would match every path once more and box the service and
+/// the future of every request).
+pub fn service(
+    app: App,
+) -> Result<
+    impl tower::Service<
+        axum::extract::Request,
+        Response = axum::response::Response,
+        Error = std::convert::Infallible,
+        Future: Send + 'static,
+    > + Clone
+    + Send
+    + Sync
+    + 'static,
+    InventoryError,
+> {
     let body_limit = app.config.body_limit;
-    let gate = axum::middleware::from_fn_with_state(
-        std::sync::Arc::new(crate::auth::GateState {
-            auth: app.auth.clone(),
-            api_access: app.api_access.clone(),
-            classifier: app.classifier,
-        }),
-        crate::auth::gate,
-    );
+    let gate = crate::auth::GateLayer::new(std::sync::Arc::new(crate::auth::GateState {
+        auth: app.auth.clone(),
+        api_access: app.api_access.clone(),
+        classifier: app.classifier,
+    }));
     let socket_layer = app.socket_layer.clone();
     let routes = route::mount(Router::new())?
         .fallback(|| async { ApiError::not_found() })
@@ -59,16 +90,5 @@ pub fn router(app: App) -> Result<Router, InventoryError> {
     // cloning that chain (callgrind: a sixth of a 304). From the outside in:
     // the body limit, the password gate (so it also protects the Socket.IO
     // stream), Socket.IO, then the routes.
-    let layered = DefaultBodyLimit::max(body_limit).layer(gate.layer(socket_layer.layer(routes)));
-    let router = Router::new().fallback_service(layered);
-    // Per-request spans and logs cost about a tenth of a small call's CPU:
-    // layered only when `RUST_LOG` asks for them, e.g.
-    // `RUST_LOG=info,tower_http=debug`.
-    Ok(
-        if tracing::enabled!(target: "tower_http::trace", tracing::Level::DEBUG) {
-            router.layer(TraceLayer::new_for_http())
-        } else {
-            router
-        },
-    )
+    Ok(DefaultBodyLimit::max(body_limit).layer(gate.layer(socket_layer.layer(routes))))
 }

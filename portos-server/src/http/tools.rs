@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use portos_core::catalog::Catalog;
-use portos_core::contract::{FieldIssue, ValidationFailure};
+use portos_core::contract::{BodyRefusal, FieldIssue, ValidationFailure};
 use portos_core::inventory::{OutcomeSpec, RouteIo};
 use portos_core::portos_route;
 use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
@@ -30,11 +31,19 @@ async fn catalog(
 ) -> Result<CatalogAnswer, CatalogFault> {
     let grants = app.grants.current().for_catalog(request.query.scope);
     let catalog = app.catalogs.catalog(&request.query, grants);
-    let etag = HeaderValue::from_str(&catalog.etag)?;
-    let unchanged = request.if_none_match.is_some_and(|value| value == etag);
+    // A matching `If-None-Match` is the ETag, byte for byte: answered with
+    // the request's own header value (no copy, no validation of the text).
+    if let Some(given) = request.if_none_match
+        && given.as_bytes() == catalog.etag.as_bytes()
+    {
+        return Ok(CatalogAnswer {
+            etag: given,
+            body: None,
+        });
+    }
     Ok(CatalogAnswer {
-        etag,
-        body: (!unchanged).then_some(catalog),
+        etag: HeaderValue::from_str(&catalog.etag)?,
+        body: Some(catalog),
     })
 }
 
@@ -169,8 +178,13 @@ impl<S: Send + Sync> FromRequest<S> for CallRequest {
         // The one header this route reads, taken before the body consumes
         // the request (the `HeaderMap` extractor would copy them all).
         let idempotency_key = request.headers().get("idempotency-key").cloned();
-        let JsonBody(body) = JsonBody::from_request(request, state).await?;
-        let call = ToolCall::parse(&body)?;
+        // The envelope is read from the body's bytes (`ToolCall::parse_slice`),
+        // not from a `JsonBody` tree: the same refusals, in the same order.
+        let bytes = json_bytes(request, state).await?;
+        let call = ToolCall::parse_slice(&bytes).map_err(|refusal| match refusal {
+            BodyRefusal::Malformed(error) => ApiError::malformed_json(&error),
+            BodyRefusal::Invalid(failure) => ApiError::from(failure),
+        })?;
         if let Some(key) = idempotency_key
             && key.as_bytes() != call.request_id.as_bytes()
         {
@@ -182,6 +196,45 @@ impl<S: Send + Sync> FromRequest<S> for CallRequest {
         }
         Ok(CallRequest(call))
     }
+}
+
+/// The body of a JSON request, unparsed, with [`JsonBody`]'s refusals: 415
+/// when the content type is not JSON, 413 over the body limit.
+async fn json_bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, ApiError> {
+    let is_json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|mime| {
+            let mime = mime.trim();
+            mime.eq_ignore_ascii_case("application/json")
+                || mime
+                    .len()
+                    .checked_sub(5)
+                    .and_then(|at| mime.get(at..))
+                    .is_some_and(|tail| tail.eq_ignore_ascii_case("+json"))
+        });
+    if !is_json {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "Expected a JSON body with Content-Type: application/json",
+        ));
+    }
+    Bytes::from_request(request, state)
+        .await
+        .map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "PAYLOAD_TOO_LARGE",
+                    "Request body is larger than the configured limit",
+                )
+            } else {
+                ApiError::new(rejection.status(), "BAD_REQUEST", rejection.body_text())
+            }
+        })
 }
 
 impl RouteInput for CallRequest {
@@ -202,9 +255,29 @@ impl IntoResponse for ToolAnswer {
         } else {
             StatusCode::UNPROCESSABLE_ENTITY
         };
-        (status, axum::Json(self.0)).into_response()
+        // Written into one buffer of about its size (`Json` starts at 128
+        // bytes and grows, copying, two or three times for a typical result).
+        let mut body = Vec::with_capacity(RESULT_BUFFER_BYTES);
+        match serde_json::to_writer(&mut body, &self.0) {
+            Ok(()) => (
+                status,
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                body,
+            )
+                .into_response(),
+            Err(error) => {
+                ApiError::internal(format!("the result did not serialize: {error}")).into_response()
+            }
+        }
     }
 }
+
+/// The first allocation for a result's JSON: a `time.now` result is about
+/// 350 bytes.
+const RESULT_BUFFER_BYTES: usize = 512;
 
 impl RouteOutput for ToolAnswer {
     fn describe(io: &mut RouteIo) {
