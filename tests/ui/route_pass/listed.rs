@@ -13,7 +13,7 @@ struct Pong {
     ok: bool,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct PingQuery {
     loud: Option<bool>,
