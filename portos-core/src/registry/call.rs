@@ -292,18 +292,11 @@ fn schema_issues(validator: &jsonschema::Validator, arguments: &Value) -> Vec<St
     validator
         .iter_errors(arguments)
         .map(|error| {
-            let path = error
-                .instance_path()
-                .iter()
-                .map(|segment| segment.to_string())
-                .collect::<Vec<_>>()
-                .join(".");
-            let path = if path.is_empty() {
-                "arguments".to_owned()
-            } else {
-                path
-            };
-            format!("{path} {}", crate::schema::issue_message(&error))
+            format!(
+                "{} {}",
+                crate::schema::issue_path(&error, "arguments"),
+                crate::schema::issue_message(&error)
+            )
         })
         .collect()
 }

@@ -19,6 +19,22 @@ pub fn issue_message(error: &jsonschema::ValidationError<'_>) -> String {
     }
 }
 
+/// Where `error` is, as a dotted path (`providers.0.id`); `whole` when it is
+/// the value itself.
+pub fn issue_path(error: &jsonschema::ValidationError<'_>, whole: &str) -> String {
+    let path = error
+        .instance_path()
+        .iter()
+        .map(|segment| segment.to_string())
+        .collect::<Vec<_>>()
+        .join(".");
+    if path.is_empty() {
+        whole.to_owned()
+    } else {
+        path
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -5,7 +5,7 @@
 mod issue;
 pub mod strict;
 
-pub use issue::{NOT_BLANK, issue_message};
+pub use issue::{NOT_BLANK, issue_message, issue_path};
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;

@@ -16,36 +16,7 @@ impl<S: Send + Sync> FromRequest<S> for JsonBody {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<JsonBody, ApiError> {
-        let is_json = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.split(';').next())
-            .map(|mime| {
-                let mime = mime.trim().to_ascii_lowercase();
-                mime == "application/json" || mime.ends_with("+json")
-            })
-            .unwrap_or(false);
-        if !is_json {
-            return Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "UNSUPPORTED_MEDIA_TYPE",
-                "Expected a JSON body with Content-Type: application/json",
-            ));
-        }
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|rejection| {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        "PAYLOAD_TOO_LARGE",
-                        "Request body is larger than the configured limit",
-                    )
-                } else {
-                    ApiError::new(rejection.status(), "BAD_REQUEST", rejection.body_text())
-                }
-            })?;
+        let bytes = json_bytes(request, state).await?;
         serde_json::from_slice(&bytes)
             .map(JsonBody)
             .map_err(|error| ApiError::malformed_json(&error))
@@ -153,4 +124,46 @@ impl super::RouteInput for JsonBody {
         io.error(413, "PAYLOAD_TOO_LARGE");
         io.error(415, "UNSUPPORTED_MEDIA_TYPE");
     }
+}
+
+/// The body of a JSON request, unparsed, with the refusals every JSON body gets: 415
+/// when the content type is not JSON, 413 over the body limit.
+pub(super) async fn json_bytes<S: Send + Sync>(
+    request: Request,
+    state: &S,
+) -> Result<Bytes, ApiError> {
+    let is_json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|mime| {
+            let mime = mime.trim();
+            mime.eq_ignore_ascii_case("application/json")
+                || mime
+                    .len()
+                    .checked_sub(5)
+                    .and_then(|at| mime.get(at..))
+                    .is_some_and(|tail| tail.eq_ignore_ascii_case("+json"))
+        });
+    if !is_json {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "Expected a JSON body with Content-Type: application/json",
+        ));
+    }
+    Bytes::from_request(request, state)
+        .await
+        .map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "PAYLOAD_TOO_LARGE",
+                    "Request body is larger than the configured limit",
+                )
+            } else {
+                ApiError::new(rejection.status(), "BAD_REQUEST", rejection.body_text())
+            }
+        })
 }

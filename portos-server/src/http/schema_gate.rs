@@ -70,22 +70,9 @@ pub fn check<T: JsonSchema + 'static>(value: &Value, root: &str) -> Result<(), R
     }
     let details = validator
         .iter_errors(value)
-        .map(|error| {
-            let path = error
-                .instance_path()
-                .iter()
-                .map(|segment| segment.to_string())
-                .collect::<Vec<_>>()
-                .join(".");
-            let path = if path.is_empty() {
-                root.to_owned()
-            } else {
-                path
-            };
-            FieldIssue {
-                path,
-                message: portos_core::schema::issue_message(&error),
-            }
+        .map(|error| FieldIssue {
+            path: portos_core::schema::issue_path(&error, root),
+            message: portos_core::schema::issue_message(&error),
         })
         .collect();
     Err(Refusal::Invalid(ValidationFailure { details }))

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -16,7 +15,7 @@ use portos_core::portos_route;
 use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
 use serde_json::Value;
 
-use super::body::JsonBody;
+use super::body::{JsonBody, json_bytes};
 use super::io::schema_of;
 use super::{ApiError, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
@@ -196,45 +195,6 @@ impl<S: Send + Sync> FromRequest<S> for CallRequest {
         }
         Ok(CallRequest(call))
     }
-}
-
-/// The body of a JSON request, unparsed, with [`JsonBody`]'s refusals: 415
-/// when the content type is not JSON, 413 over the body limit.
-async fn json_bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, ApiError> {
-    let is_json = request
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|mime| {
-            let mime = mime.trim();
-            mime.eq_ignore_ascii_case("application/json")
-                || mime
-                    .len()
-                    .checked_sub(5)
-                    .and_then(|at| mime.get(at..))
-                    .is_some_and(|tail| tail.eq_ignore_ascii_case("+json"))
-        });
-    if !is_json {
-        return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "UNSUPPORTED_MEDIA_TYPE",
-            "Expected a JSON body with Content-Type: application/json",
-        ));
-    }
-    Bytes::from_request(request, state)
-        .await
-        .map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "PAYLOAD_TOO_LARGE",
-                    "Request body is larger than the configured limit",
-                )
-            } else {
-                ApiError::new(rejection.status(), "BAD_REQUEST", rejection.body_text())
-            }
-        })
 }
 
 impl RouteInput for CallRequest {
