@@ -37,7 +37,10 @@ fn output_schema() -> Value {
 
 fn bind(arguments: Value) -> Result<BoundCall, ArgumentError> {
     Ok(BoundCall::new(arguments, |_ctx| {
-        Box::pin(async { Ok(json!({"ok": true})) })
+        Box::pin(async {
+            portos_core::OutputJson::to_json(&json!({"ok": true}))
+                .map_err(|error| error.to_string())
+        })
     }))
 }
 

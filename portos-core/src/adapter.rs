@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::context::MissingState;
+use crate::contract::OutputJson;
 use crate::descriptor::{AdapterOutcome, ArgumentError};
 use crate::schema;
 
@@ -63,7 +64,7 @@ impl<O: ToolOutput, E: fmt::Display> AdapterReturn for Result<O, E> {
 
     fn into_outcome(self) -> AdapterOutcome {
         match self {
-            Ok(output) => serde_json::to_value(&output)
+            Ok(output) => OutputJson::to_json(&output)
                 .map_err(|error| format!("Tool output could not be serialized: {error}")),
             Err(error) => Err(error.to_string()),
         }

@@ -112,8 +112,8 @@ pub use catalog::{
 };
 pub use context::{Authority, MissingState, ServerState, StateMap, StateNeed, ToolContext};
 pub use contract::{
-    Capabilities, Capability, CatalogScope, Confirmation, ErrorCode, Policy, Scope, SideEffect,
-    ToolCall, ToolError, ToolResult, ToolState,
+    CallAnswer, Capabilities, Capability, CatalogScope, Confirmation, ErrorCode, OutputJson,
+    Policy, Scope, SideEffect, ToolCall, ToolError, ToolResult, ToolState,
 };
 pub use descriptor::{
     AdapterOutcome, ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation,

@@ -445,7 +445,9 @@ mod tests {
 
     fn bind(arguments: Value) -> Result<BoundCall, ArgumentError> {
         Ok(BoundCall::new(arguments, |_| {
-            Box::pin(async { Ok(json!({})) })
+            Box::pin(async {
+                portos_core::OutputJson::from_value(json!({})).map_err(|error| error.to_string())
+            })
         }))
     }
 

@@ -121,7 +121,10 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
         .await
         .expect("the recipe ran");
     assert_eq!(result.state, ToolState::Failed);
-    let outcome = result.result.as_deref().cloned().unwrap_or(Value::Null);
+    let outcome = result
+        .result
+        .as_deref()
+        .map_or(Value::Null, |output| output.value().clone());
     assert_eq!(outcome["state"], "partial", "{outcome}");
     assert_eq!(outcome["failingStep"], "s3");
     assert_eq!(outcome["error"], ACCESS_REVOKED);

@@ -41,7 +41,11 @@ fn open_output() -> Value {
 
 fn bind_ok(arguments: Value) -> Result<BoundCall, ArgumentError> {
     Ok(BoundCall::new(arguments, |_ctx| {
-        async { Ok(json!({ "ok": true })) }.boxed()
+        async {
+            portos_core::OutputJson::to_json(&json!({ "ok": true }))
+                .map_err(|error| error.to_string())
+        }
+        .boxed()
     }))
 }
 

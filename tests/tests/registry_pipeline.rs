@@ -2,8 +2,8 @@
 //! §1.3, §1.4, §12), written from the spec against `Registry::call`.
 
 use portos_core::{
-    AdapterError, Authority, Capabilities, Capability, ErrorCode, Registry, Scope, StateMap,
-    ToolCall, ToolContext, ToolError, ToolResult, ToolState, portos_tool,
+    AdapterError, Authority, Capabilities, Capability, ErrorCode, OutputJson, Registry, Scope,
+    StateMap, ToolCall, ToolContext, ToolError, ToolResult, ToolState, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -874,7 +874,7 @@ async fn a_plain_object_completes_with_its_result() {
     let result = outcome(&registry, "r1", "completed").await;
     assert_eq!(result.state, ToolState::Completed);
     assert_eq!(
-        result.result.as_deref(),
+        result.result.as_deref().map(OutputJson::value),
         Some(&json!({ "ok": true, "summary": "fine" }))
     );
     assert_eq!(result.error, None);
@@ -895,7 +895,7 @@ async fn ok_false_fails_and_keeps_the_result() {
     assert_eq!(result.state, ToolState::Failed);
     assert_eq!(result.error.as_deref(), Some("No goal matched."));
     assert_eq!(
-        result.result.as_deref(),
+        result.result.as_deref().map(OutputJson::value),
         Some(&json!({ "ok": false, "summary": "No goal matched." }))
     );
 }
@@ -926,7 +926,10 @@ async fn a_failure_without_message_gets_the_default_one() {
         result.error.as_deref(),
         Some("Tool adapter reported failure")
     );
-    assert_eq!(result.result.as_deref(), Some(&json!({ "ok": false })));
+    assert_eq!(
+        result.result.as_deref().map(OutputJson::value),
+        Some(&json!({ "ok": false }))
+    );
 }
 
 #[tokio::test]

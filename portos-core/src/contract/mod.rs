@@ -5,6 +5,8 @@ mod call;
 mod capability;
 mod error;
 mod names;
+mod output;
+mod output_watch;
 mod policy;
 mod result;
 mod scope;
@@ -16,8 +18,9 @@ pub use call::{
 pub use capability::{Capabilities, Capability};
 pub use error::{ErrorCode, ToolError};
 pub use names::{RESERVED_NAME_PREFIX, is_callable_name, is_provider_name, provider_name_for};
+pub use output::OutputJson;
 pub use policy::{Confirmation, Policy, SideEffect};
-pub use result::{ToolResult, ToolState};
+pub use result::{CallAnswer, ToolResult, ToolState};
 pub use scope::{CatalogScope, Scope};
 pub(crate) use vocabulary::contract_enum;
 

@@ -19,7 +19,7 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use crate::context::{StateNeed, ToolContext};
-use crate::contract::{Capability, Confirmation, Scope, SideEffect};
+use crate::contract::{Capability, Confirmation, OutputJson, Scope, SideEffect};
 
 /// One tool, as declared. Const data only; schemas are computed from the
 /// function pointers when the registry is built.
@@ -97,7 +97,7 @@ impl fmt::Display for SourceLocation {
 
 /// What an adapter run yields before normalization: its output as JSON, or
 /// the message of the error it returned.
-pub type AdapterOutcome = Result<Value, String>;
+pub type AdapterOutcome = Result<OutputJson, String>;
 
 type Runner = Box<dyn FnOnce(ToolContext) -> BoxFuture<'static, AdapterOutcome> + Send>;
 

@@ -14,7 +14,9 @@ use super::{
     Resolved,
 };
 use crate::context::{Authority, ToolContext};
-use crate::contract::{ErrorCode, Policy, Scope, ToolCall, ToolError, ToolResult};
+use crate::contract::{
+    CallAnswer, ErrorCode, OutputJson, Policy, Scope, ToolCall, ToolError, ToolResult,
+};
 use crate::descriptor::{AdapterOutcome, BoundCall};
 
 impl Registry {
@@ -39,6 +41,19 @@ impl Registry {
         call: ToolCall,
         budget: Option<Arc<CallBudget>>,
     ) -> Result<ToolResult, ToolError> {
+        self.answer(authority, call, budget)
+            .await
+            .map(CallAnswer::into_result)
+    }
+
+    /// [`Registry::call_with`] answering with the retained result itself,
+    /// shared rather than copied: for a caller that only writes it out.
+    pub async fn answer(
+        &self,
+        authority: &Authority,
+        call: ToolCall,
+        budget: Option<Arc<CallBudget>>,
+    ) -> Result<CallAnswer, ToolError> {
         let (shared, duplicate) = match &self.dynamic {
             Some(source) if source.claims(&call.name) => {
                 self.admit_dynamic(source.as_ref(), authority, call, budget)
@@ -46,10 +61,7 @@ impl Registry {
             }
             _ => self.admit(authority, call)?,
         };
-        let result = shared.await;
-        let mut result = Arc::unwrap_or_clone(result);
-        result.duplicate = duplicate;
-        Ok(result)
+        Ok(CallAnswer::new(shared.await, duplicate))
     }
 
     /// Everything up to (and including) starting the adapter; the returned
@@ -164,6 +176,16 @@ impl Registry {
             budget,
             cancel: self.shutdown.clone(),
         });
+        // A dynamic runner answers a tree (recipes build theirs); it is kept
+        // beside its text.
+        let run = run
+            .map(|outcome| {
+                outcome.and_then(|value| {
+                    OutputJson::from_value(value)
+                        .map_err(|error| format!("Tool output could not be serialized: {error}"))
+                })
+            })
+            .boxed();
         self.launch(tool.name(), &tool.spec.policy, request_id, run)
     }
 
@@ -188,7 +210,7 @@ impl Registry {
         async move {
             let id = String::from(&*request_id);
             let result = Arc::new(match outcome.await {
-                Some(Ok(value)) => ToolResult::from_adapter_value(id, name, value),
+                Some(Ok(output)) => ToolResult::from_adapter_output(id, name, output),
                 Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
                 None => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
             });

@@ -12,7 +12,9 @@ use portos_core::catalog::Catalog;
 use portos_core::contract::{BodyRefusal, FieldIssue, ValidationFailure};
 use portos_core::inventory::{OutcomeSpec, RouteIo};
 use portos_core::portos_route;
-use portos_core::{Authority, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult};
+use portos_core::{
+    Authority, CallAnswer, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult,
+};
 use serde_json::Value;
 
 use super::body::{JsonBody, json_bytes};
@@ -58,8 +60,8 @@ async fn call(
     // The HTTP principal is always `ui`; only the gate can vouch for it. On a
     // passwordless install nobody is authenticated, so only reads pass.
     let authority = Authority::ui(auth.authenticated);
-    let result = app.registry.call(&authority, call).await?;
-    Ok(ToolAnswer(result))
+    let answer = app.registry.answer(&authority, call, None).await?;
+    Ok(ToolAnswer(answer))
 }
 
 /// The retained result of a recent call (process-local, the last 500): 200
@@ -206,7 +208,7 @@ impl RouteInput for CallRequest {
 }
 
 /// A tool's result envelope: 200 when completed, 422 when failed.
-struct ToolAnswer(ToolResult);
+struct ToolAnswer(CallAnswer);
 
 impl IntoResponse for ToolAnswer {
     fn into_response(self) -> Response {

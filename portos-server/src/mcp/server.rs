@@ -243,7 +243,7 @@ impl McpServer {
         match self
             .app
             .registry
-            .call(&Authority::agent(grants), call)
+            .answer(&Authority::agent(grants), call, None)
             .await
         {
             Ok(result) => match serde_json::to_string(&result) {

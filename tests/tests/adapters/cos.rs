@@ -109,7 +109,7 @@ impl Fixture {
             .await
             .expect("allowed");
         assert_eq!(result.state, ToolState::Completed, "{:?}", result.error);
-        result.result.as_deref().expect("result").clone()
+        result.result.as_deref().expect("result").value().clone()
     }
 
     fn ledger_types(&self) -> Vec<(String, String, String)> {

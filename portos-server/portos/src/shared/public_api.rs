@@ -98,10 +98,9 @@ pub async fn run_as_owner<T: DeserializeOwned>(
             result.error.unwrap_or_else(|| format!("{tool} failed")),
         ));
     }
-    let answer = result
-        .result
-        .as_deref()
-        .cloned()
-        .unwrap_or(Value::Object(Map::new()));
-    serde_json::from_value(answer).map_err(|error| OwnerCallError::Answer { tool, error })
+    match result.result.as_deref() {
+        Some(output) => output.parse(),
+        None => serde_json::from_value(Value::Object(Map::new())),
+    }
+    .map_err(|error| OwnerCallError::Answer { tool, error })
 }

@@ -170,7 +170,8 @@ async fn capture(
         .call(&Authority::ui(auth.authenticated), call)
         .await?;
     match (result.is_completed(), result.result) {
-        (true, Some(value)) => Captured::deserialize(&*value)
+        (true, Some(output)) => output
+            .parse::<Captured>()
             .map(Created)
             .map_err(CaptureRefusal::Answer),
         // A failed capture (empty text) changed nothing: say what to fix.

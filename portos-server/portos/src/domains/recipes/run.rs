@@ -183,9 +183,12 @@ impl Children for RecipeChildren {
 impl RecipeChildren {
     async fn child(&self, call: ToolCall, tool: &str) -> ChildOutcome {
         match self.registry.call(&self.authority, call).await {
-            Ok(result) if result.state == ToolState::Completed => {
-                ChildOutcome::Completed(result.result.as_deref().cloned().unwrap_or(Value::Null))
-            }
+            Ok(result) if result.state == ToolState::Completed => ChildOutcome::Completed(
+                result
+                    .result
+                    .as_deref()
+                    .map_or(Value::Null, |output| output.value().clone()),
+            ),
             Ok(result) => {
                 ChildOutcome::NotCompleted(result.error.unwrap_or_else(|| format!("{tool} failed")))
             }
