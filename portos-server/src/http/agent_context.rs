@@ -22,6 +22,7 @@ use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::mcp::config::{AgentContextSettings, AgentContextView};
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
+use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
 use crate::mcp::server::SUPPORTED_VERSIONS;
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
 use crate::settings;
@@ -105,8 +106,10 @@ async fn manifest(State(app): State<App>, _local: LocalCaller) -> Json<Value> {
 }
 
 /// Agent Tools MCP, stateless Streamable HTTP: one JSON-RPC message per
-/// POST, answered with JSON (`initialize`, `ping`, `tools/list`,
-/// `tools/call`); notifications and responses get 202.
+/// POST, answered with JSON; notifications and responses get 202. The 2025
+/// revisions (`initialize`, `ping`, `tools/list`, `tools/call`) and
+/// 2026-07-28 (`server/discover`, `tools/list`, `tools/call`, each request
+/// carrying its version in `_meta` and in headers) on the same endpoint.
 #[portos_route(
     method = "POST",
     path = "/api/agent-context/mcp",
@@ -115,12 +118,36 @@ async fn manifest(State(app): State<App>, _local: LocalCaller) -> Json<Value> {
 async fn mcp_post(
     State(app): State<App>,
     _agent: ActiveAgent,
-    McpPost { meta, message }: McpPost,
+    McpPost {
+        meta,
+        message,
+        mirrored,
+    }: McpPost,
 ) -> McpAnswer {
     let server = McpServer::new(app, ConfigReads::Cached);
-    match server.handle(message, &meta).await {
-        Some(response) => McpAnswer::Reply(response),
+    let answer = match mirrored {
+        Some(mirrored) => server
+            .handle_modern(message, Some(&mirrored), &meta)
+            .await
+            .map(|(status, response)| (http_status(status), response)),
+        None => server
+            .handle(message, &meta)
+            .await
+            .map(|response| (StatusCode::OK, response)),
+    };
+    match answer {
+        Some((status, response)) => McpAnswer::Reply(status, response),
         None => McpAnswer::Accepted,
+    }
+}
+
+/// 2026-07-28 over HTTP: the revision's refusals are 400 (metadata,
+/// headers, version) and 404 (a method it does not have).
+fn http_status(status: ReplyStatus) -> StatusCode {
+    match status {
+        ReplyStatus::Ok => StatusCode::OK,
+        ReplyStatus::BadRequest => StatusCode::BAD_REQUEST,
+        ReplyStatus::NotFound => StatusCode::NOT_FOUND,
     }
 }
 
@@ -201,6 +228,9 @@ impl RouteInput for ActiveAgent {
 pub struct McpPost {
     meta: CallMeta,
     message: jsonrpc::Message,
+    /// The headers a 2026-07-28 request mirrors its body in; `None` for a
+    /// 2025 message.
+    mirrored: Option<MirroredHeaders>,
 }
 
 impl FromRequest<App> for McpPost {
@@ -214,7 +244,13 @@ impl FromRequest<App> for McpPost {
                 "Accept must include application/json and text/event-stream",
             ));
         }
-        if let Some(version) = headers.get("mcp-protocol-version")
+        // A version header that is not a 2025 revision selects 2026-07-28,
+        // which answers an unknown version itself (with the ones it speaks).
+        let version = headers.get("mcp-protocol-version");
+        let modern_header =
+            version.is_some_and(|version| version.to_str().map_or(true, modern::header_is_modern));
+        if let Some(version) = version
+            && !modern_header
             && !version
                 .to_str()
                 .is_ok_and(|v| SUPPORTED_VERSIONS.contains(&v.trim()))
@@ -224,6 +260,16 @@ impl FromRequest<App> for McpPost {
                 "Unsupported MCP-Protocol-Version",
             ));
         }
+        let header_text = |name: &str| {
+            headers
+                .get(name)
+                .map(|value| HeaderText::from_bytes(value.as_bytes()))
+        };
+        let mirrored = MirroredHeaders {
+            protocol_version: header_text("mcp-protocol-version"),
+            method: header_text("mcp-method"),
+            name: header_text("mcp-name"),
+        };
         let meta = CallMeta {
             idempotency_key: headers
                 .get("idempotency-key")
@@ -241,7 +287,16 @@ impl FromRequest<App> for McpPost {
                 .into_response()
             })?;
         match jsonrpc::parse(&bytes) {
-            Ok(message) => Ok(McpPost { meta, message }),
+            Ok(message) => {
+                // A body naming its version the 2026 way is served that way
+                // (and told if its headers are missing), header or not.
+                let modern = modern_header || modern::message_is_modern(&message);
+                Ok(McpPost {
+                    meta,
+                    message,
+                    mirrored: modern.then_some(mirrored),
+                })
+            }
             Err(rejected) => {
                 Err((StatusCode::BAD_REQUEST, Json(rejected.to_response())).into_response())
             }
@@ -260,15 +315,15 @@ impl RouteInput for McpPost {
 
 /// A JSON-RPC response (200), or 202 for a notification or a response.
 pub enum McpAnswer {
-    Reply(String),
+    Reply(StatusCode, String),
     Accepted,
 }
 
 impl IntoResponse for McpAnswer {
     fn into_response(self) -> Response {
         match self {
-            McpAnswer::Reply(response) => (
-                StatusCode::OK,
+            McpAnswer::Reply(status, response) => (
+                status,
                 [(
                     header::CONTENT_TYPE,
                     HeaderValue::from_static("application/json"),
@@ -284,6 +339,11 @@ impl IntoResponse for McpAnswer {
 impl RouteOutput for McpAnswer {
     fn describe(io: &mut RouteIo) {
         io.response = Some(schema_of::<Value>());
+        io.outcomes.push(OutcomeSpec {
+            status: 404,
+            description: "MCP 2026-07-28: a method that revision does not have (`initialize`, `ping`, …), as a JSON-RPC error (-32601)",
+            schema: Some(schema_of::<Value>()),
+        });
     }
 }
 

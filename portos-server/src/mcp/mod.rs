@@ -6,6 +6,7 @@
 pub mod config;
 pub mod context_tools;
 pub mod jsonrpc;
+pub mod modern;
 pub mod server;
 pub mod stdio;
 

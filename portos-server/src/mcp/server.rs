@@ -49,6 +49,10 @@ impl McpServer {
         McpServer { app, reads }
     }
 
+    pub(super) fn app(&self) -> &App {
+        &self.app
+    }
+
     pub async fn config(&self) -> Arc<AgentContextConfig> {
         match self.reads {
             ConfigReads::Cached => self.app.agent_context.current(),
@@ -150,7 +154,7 @@ impl McpServer {
                     return Some(
                         self.call_tool(&name, arguments, meta)
                             .await
-                            .into_response(&id),
+                            .into_response(&id, None),
                     );
                 }
                 None => Err((INVALID_PARAMS, "Invalid tools/call params")),
@@ -273,35 +277,55 @@ impl ToolReply {
         ToolReply::Structured { output, is_error }
     }
 
-    /// The JSON-RPC response carrying this result, as JSON text.
-    pub fn into_response(self, id: &Value) -> String {
-        match self {
-            ToolReply::Structured { output, is_error } => {
-                let mut out = String::with_capacity(2 * output.len() + 128);
-                out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-                out.push_str(&id.to_string());
-                out.push_str(r#","result":{"#);
-                if is_error {
-                    out.push_str(r#""isError":true,"#);
-                }
-                out.push_str(r#""content":[{"type":"text","text":"#);
-                // Writing a `str` cannot fail: it is the text, escaped.
-                let escaped =
-                    serde_json::to_string(output.as_str()).unwrap_or_else(|_| String::from("\"\""));
-                out.push_str(&escaped);
-                out.push_str(r#"}],"structuredContent":"#);
-                out.push_str(&output);
-                out.push_str("}}");
-                out
+    /// The JSON-RPC response carrying this result, as JSON text. `modern`
+    /// is the 2026-07-28 result's `_meta` (that revision also names the
+    /// kind of result, `resultType`); `None` writes the 2025 form.
+    pub fn into_response(self, id: &Value, modern: Option<&Value>) -> String {
+        let (output, is_error) = match self {
+            ToolReply::Structured { output, is_error } => (Some(output), is_error),
+            ToolReply::Refused(message) => {
+                let text = serde_json::to_string(message.as_str())
+                    .unwrap_or_else(|_| String::from("\"\""));
+                return finish(id, modern, true, &text, None);
             }
-            ToolReply::Refused(message) => jsonrpc::result_response(
-                id,
-                json!({
-                    "isError": true,
-                    "content": [{ "type": "text", "text": message }],
-                }),
-            )
-            .to_string(),
+        };
+        let output = output.unwrap_or_default();
+        // Writing a `str` cannot fail: it is the text, escaped.
+        let text = serde_json::to_string(output.as_str()).unwrap_or_else(|_| String::from("\"\""));
+        return finish(id, modern, is_error, &text, Some(&output));
+
+        /// `text` is already a JSON string; `structured` a JSON object's text.
+        fn finish(
+            id: &Value,
+            modern: Option<&Value>,
+            is_error: bool,
+            text: &str,
+            structured: Option<&str>,
+        ) -> String {
+            let mut out =
+                String::with_capacity(2 * text.len() + structured.map_or(0, str::len) + 192);
+            out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+            out.push_str(&id.to_string());
+            out.push_str(r#","result":{"#);
+            if modern.is_some() {
+                out.push_str(r#""resultType":"complete","#);
+            }
+            if is_error {
+                out.push_str(r#""isError":true,"#);
+            }
+            out.push_str(r#""content":[{"type":"text","text":"#);
+            out.push_str(text);
+            out.push_str("}]");
+            if let Some(structured) = structured {
+                out.push_str(r#","structuredContent":"#);
+                out.push_str(structured);
+            }
+            if let Some(meta) = modern {
+                out.push_str(r#","_meta":"#);
+                out.push_str(&meta.to_string());
+            }
+            out.push_str("}}");
+            out
         }
     }
 }
@@ -397,7 +421,7 @@ fn list_params_ok(params: Option<&Map<String, Value>>) -> bool {
 }
 
 /// `tools/call`: `{ name 1..120, arguments?: object, _meta? }`.
-fn call_params(params: Option<Map<String, Value>>) -> Option<(String, Option<Value>)> {
+pub(super) fn call_params(params: Option<Map<String, Value>>) -> Option<(String, Option<Value>)> {
     let mut params = params?;
     if params
         .keys()

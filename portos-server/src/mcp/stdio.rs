@@ -13,8 +13,8 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use super::jsonrpc;
 use super::server::{CallMeta, ConfigReads, McpServer};
+use super::{jsonrpc, modern};
 use crate::app::App;
 use crate::builder::ServerBuilder;
 
@@ -103,7 +103,16 @@ pub async fn serve(app: App) -> Result<(), String> {
         let server = server.clone();
         let sender = sender.clone();
         tasks.spawn(async move {
-            if let Some(response) = server.handle(reply, &CallMeta::default()).await {
+            // stdio has no headers: a message's own `_meta` says its era.
+            let response = if modern::message_is_modern(&reply) {
+                server
+                    .handle_modern(reply, None, &CallMeta::default())
+                    .await
+                    .map(|(_, response)| response)
+            } else {
+                server.handle(reply, &CallMeta::default()).await
+            };
+            if let Some(response) = response {
                 let _ = sender.send(response).await;
             }
         });

@@ -157,3 +157,57 @@ fn methods_tools_and_grants_over_stdio() {
     let status = mcp.child.wait().expect("exit");
     assert!(status.success(), "{status}");
 }
+
+/// MCP 2026-07-28 over stdio: no handshake, no headers; each message's own
+/// `_meta` says its revision, so both eras share one process.
+#[test]
+fn revision_2026_07_28_over_stdio() {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    enable(
+        data_dir.path(),
+        &json!({"enabled": true, "actions": {"readPortos": true}}),
+    );
+    let mut stdio = Stdio_::start(data_dir.path());
+    let meta = |version: &str| {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        })
+    };
+
+    // `server/discover` is answered as the very first message.
+    let discovered = stdio.ask(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+        "params": {"_meta": meta("2026-07-28")}}),
+    );
+    assert_eq!(
+        discovered["result"]["resultType"], "complete",
+        "{discovered}"
+    );
+    assert_eq!(
+        discovered["result"]["supportedVersions"],
+        json!(["2026-07-28"])
+    );
+
+    let called = stdio.ask(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "time_now", "arguments": {}, "_meta": meta("2026-07-28")}}));
+    assert_eq!(called["result"]["resultType"], "complete", "{called}");
+    assert_eq!(called["result"]["structuredContent"]["state"], "completed");
+
+    let unsupported = stdio.ask(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list",
+        "params": {"_meta": meta("v999.0.0")}}));
+    assert_eq!(unsupported["error"]["code"], -32022, "{unsupported}");
+    assert_eq!(
+        unsupported["error"]["data"]["supported"],
+        json!(["2026-07-28"])
+    );
+    assert_eq!(unsupported["id"], 3);
+
+    let removed = stdio.ask(&json!({"jsonrpc": "2.0", "id": 4, "method": "ping",
+        "params": {"_meta": meta("2026-07-28")}}));
+    assert_eq!(removed["error"]["code"], -32601, "{removed}");
+
+    // A 2025 message in the same process is served the 2025 way.
+    let ping = stdio.ask(&json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}));
+    assert_eq!(ping["result"], json!({}), "{ping}");
+}

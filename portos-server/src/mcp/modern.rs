@@ -1,0 +1,504 @@
+//! MCP 2026-07-28, served beside the 2025 revisions on the same endpoint
+//! and over stdio. The revision has no handshake and no session: every
+//! request names its protocol version and the client's capabilities in
+//! `params._meta`, and over HTTP mirrors the version, the method and the
+//! tool's name in headers that must agree with the body. A server answers
+//! `server/discover` instead of `initialize`, and every result says what
+//! kind of result it is (`resultType`).
+//!
+//! Which era a message belongs to: over HTTP, a `MCP-Protocol-Version`
+//! header that is not a 2025 revision, or a body whose `_meta` names a
+//! protocol version (so a modern request that forgot the header is told so
+//! rather than served as a 2025 one); over stdio, the `_meta` version alone.
+//! The guards of BEHAVIOUR §5.3 (loopback, Origin, Host, disabled, grants)
+//! run before either era's handling.
+
+use base64::Engine;
+use serde_json::{Map, Value, json};
+
+use super::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message};
+use super::server::{CallMeta, McpServer, ToolReply, call_params};
+
+/// The revisions served the 2026 way (per-request metadata, no handshake).
+pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
+
+/// `_meta` keys of the revision.
+pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
+/// A header that is missing or disagrees with the body.
+pub const HEADER_MISMATCH: i64 = -32020;
+/// The protocol version named is not one this server speaks.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+/// How long a client may keep `server/discover`'s answer: what it describes
+/// (the revisions, the capabilities, the instructions) changes only with a
+/// new build.
+const DISCOVER_TTL_MS: u64 = 3_600_000;
+/// `tools/list` may change at any moment (a grant, Agent Tools' settings)
+/// and this server sends no change notifications, so the list is stale as
+/// soon as it is read: a client asks again rather than trusting a copy.
+const TOOLS_TTL_MS: u64 = 0;
+
+/// The revisions that open with `initialize`: served by the 2025 handling
+/// (which refuses the ones it does not speak, such as 2024-11-05).
+const HANDSHAKE_ERA: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// Whether a `MCP-Protocol-Version` header selects the 2026 handling: any
+/// value that is not a handshake-era revision, unknown ones included (they
+/// are then refused with the versions this server speaks).
+pub fn header_is_modern(version: &str) -> bool {
+    !HANDSHAKE_ERA.contains(&version.trim())
+}
+
+/// Whether a message's own `_meta` names a protocol version (the 2026 way).
+pub fn message_is_modern(message: &Message) -> bool {
+    match message {
+        Message::Request { params, .. } => params
+            .as_ref()
+            .and_then(|params| params.get("_meta"))
+            .and_then(Value::as_object)
+            .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY)),
+        Message::Notification { .. } | Message::Response => false,
+    }
+}
+
+/// The request headers of the Streamable HTTP transport that mirror the
+/// body, as sent (surrounding whitespace is not part of a value).
+#[derive(Clone, Debug, Default)]
+pub struct MirroredHeaders {
+    pub protocol_version: Option<HeaderText>,
+    pub method: Option<HeaderText>,
+    pub name: Option<HeaderText>,
+}
+
+/// A header's value: text, or bytes that are not visible ASCII.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderText {
+    Text(String),
+    Invalid,
+}
+
+impl HeaderText {
+    pub fn from_bytes(bytes: &[u8]) -> HeaderText {
+        match std::str::from_utf8(bytes) {
+            Ok(text)
+                if text
+                    .bytes()
+                    .all(|b| b == b'\t' || (b' '..=b'~').contains(&b)) =>
+            {
+                HeaderText::Text(text.trim().to_owned())
+            }
+            _ => HeaderText::Invalid,
+        }
+    }
+}
+
+/// How the HTTP transport should answer a modern message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyStatus {
+    Ok,
+    /// 400: malformed metadata, a header mismatch, an unsupported version.
+    BadRequest,
+    /// 404: a method this revision does not have (`initialize`, `ping`, …).
+    NotFound,
+}
+
+/// A refusal before dispatch, as a JSON-RPC error.
+struct Refusal {
+    code: i64,
+    message: String,
+    data: Option<Value>,
+}
+
+impl Refusal {
+    fn new(code: i64, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    fn status(&self) -> ReplyStatus {
+        if self.code == METHOD_NOT_FOUND {
+            ReplyStatus::NotFound
+        } else {
+            ReplyStatus::BadRequest
+        }
+    }
+
+    fn into_response(self, id: &Value) -> String {
+        let mut error = Map::new();
+        error.insert("code".to_owned(), json!(self.code));
+        error.insert("message".to_owned(), json!(self.message));
+        if let Some(data) = self.data {
+            error.insert("data".to_owned(), data);
+        }
+        json!({ "jsonrpc": "2.0", "id": id, "error": error }).to_string()
+    }
+}
+
+impl McpServer {
+    /// Answers one 2026-07-28 message: `None` for a notification or a
+    /// response (HTTP answers 202). `headers` is `None` over stdio, which has
+    /// no header layer.
+    pub async fn handle_modern(
+        &self,
+        message: Message,
+        headers: Option<&MirroredHeaders>,
+        meta: &CallMeta,
+    ) -> Option<(ReplyStatus, String)> {
+        let Message::Request { id, method, params } = message else {
+            return None;
+        };
+        if let Err(refusal) = check(&method, params.as_ref(), headers) {
+            return Some((refusal.status(), refusal.into_response(&id)));
+        }
+        let answer = match method.as_str() {
+            "server/discover" => {
+                only_meta(params.as_ref(), "server/discover").map(|()| self.discover())
+            }
+            // No list is paged, so no cursor was ever issued.
+            "tools/list" if params.as_ref().is_some_and(|p| p.contains_key("cursor")) => {
+                Err(Refusal::new(INVALID_PARAMS, "Invalid cursor"))
+            }
+            "tools/list" => match only_meta(params.as_ref(), "tools/list") {
+                Ok(()) => Ok(self.tools_list().await),
+                Err(refusal) => Err(refusal),
+            },
+            "tools/call" => match call_params(params) {
+                Some((name, arguments)) => {
+                    let reply = self.call_tool(&name, arguments, meta).await;
+                    return Some((ReplyStatus::Ok, self.modern_call_response(reply, &id)));
+                }
+                None => Err(Refusal::new(INVALID_PARAMS, "Invalid tools/call params")),
+            },
+            _ => Err(Refusal::new(METHOD_NOT_FOUND, "Method not found")),
+        };
+        Some(match answer {
+            Ok(result) => (
+                ReplyStatus::Ok,
+                super::jsonrpc::result_response(&id, result).to_string(),
+            ),
+            Err(refusal) => (refusal.status(), refusal.into_response(&id)),
+        })
+    }
+
+    /// `server/discover`: the revisions, the capabilities, who answers.
+    fn discover(&self) -> Value {
+        json!({
+            "resultType": "complete",
+            "supportedVersions": MODERN_VERSIONS,
+            "capabilities": { "tools": {} },
+            "instructions": self.app().context_tools.instructions(),
+            "ttlMs": DISCOVER_TTL_MS,
+            "cacheScope": "public",
+            "_meta": self.result_meta(),
+        })
+    }
+
+    /// `tools/list`: the same tools as the 2025 answer, in the same
+    /// (deterministic) order, with the caching hints the revision requires.
+    /// `public`: the list depends on the server's settings, not on who asks.
+    async fn tools_list(&self) -> Value {
+        let config = self.config().await;
+        json!({
+            "resultType": "complete",
+            "tools": self.tools(&config),
+            "ttlMs": TOOLS_TTL_MS,
+            "cacheScope": "public",
+            "_meta": self.result_meta(),
+        })
+    }
+
+    fn result_meta(&self) -> Value {
+        json!({
+            SERVER_INFO_KEY: {
+                "name": self.app().identity.agent_tools_name,
+                "version": env!("CARGO_PKG_VERSION"),
+            }
+        })
+    }
+
+    fn modern_call_response(&self, reply: ToolReply, id: &Value) -> String {
+        reply.into_response(id, Some(&self.result_meta()))
+    }
+}
+
+/// The revision's checks in the order its clients and the conformance
+/// suite expect: the metadata every request carries, then the headers
+/// against the body (so a header naming a supported version over a body
+/// naming another is a mismatch, not an unsupported version), then the
+/// version itself.
+fn check(
+    method: &str,
+    params: Option<&Map<String, Value>>,
+    headers: Option<&MirroredHeaders>,
+) -> Result<(), Refusal> {
+    let meta = params
+        .and_then(|params| params.get("_meta"))
+        .and_then(Value::as_object);
+    let version = meta
+        .and_then(|meta| meta.get(PROTOCOL_VERSION_KEY))
+        .and_then(Value::as_str);
+    let capabilities = meta
+        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
+        .is_some_and(Value::is_object);
+    let (Some(version), true) = (version, capabilities) else {
+        return Err(Refusal::new(
+            INVALID_PARAMS,
+            format!(
+                "Invalid params: _meta must name {PROTOCOL_VERSION_KEY} (a string) and {CLIENT_CAPABILITIES_KEY} (an object)"
+            ),
+        ));
+    };
+    if let Some(headers) = headers {
+        check_headers(headers, version, method, params)?;
+    }
+    if !MODERN_VERSIONS.contains(&version) {
+        let mut refusal = Refusal::new(
+            UNSUPPORTED_PROTOCOL_VERSION,
+            format!("Unsupported protocol version: {}", cut(version)),
+        );
+        refusal.data = Some(json!({ "supported": MODERN_VERSIONS, "requested": version }));
+        return Err(refusal);
+    }
+    Ok(())
+}
+
+fn check_headers(
+    headers: &MirroredHeaders,
+    version: &str,
+    method: &str,
+    params: Option<&Map<String, Value>>,
+) -> Result<(), Refusal> {
+    agree(
+        "MCP-Protocol-Version",
+        headers.protocol_version.as_ref(),
+        version,
+        false,
+    )?;
+    agree("Mcp-Method", headers.method.as_ref(), method, false)?;
+    let named = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
+        _ => None,
+    };
+    if let Some(key) = named {
+        // A body without the value is refused by the method itself.
+        if let Some(value) = params
+            .and_then(|params| params.get(key))
+            .and_then(Value::as_str)
+        {
+            agree("Mcp-Name", headers.name.as_ref(), value, true)?;
+        }
+    }
+    Ok(())
+}
+
+/// A required header present and equal to the body's value (an encoded
+/// `=?base64?…?=` value decoded first where the revision allows it).
+fn agree(
+    header: &str,
+    given: Option<&HeaderText>,
+    body: &str,
+    may_be_encoded: bool,
+) -> Result<(), Refusal> {
+    let mismatch =
+        |detail: String| Refusal::new(HEADER_MISMATCH, format!("Header mismatch: {detail}"));
+    let text = match given {
+        None => return Err(mismatch(format!("{header} header is required"))),
+        Some(HeaderText::Invalid) => {
+            return Err(mismatch(format!("{header} header has invalid characters")));
+        }
+        Some(HeaderText::Text(text)) => text,
+    };
+    let value = if may_be_encoded {
+        decode(text).ok_or_else(|| mismatch(format!("{header} header is not valid base64")))?
+    } else {
+        text.clone()
+    };
+    if value == body {
+        Ok(())
+    } else {
+        Err(mismatch(format!(
+            "{header} header value '{}' does not match body value '{}'",
+            cut(&value),
+            cut(body)
+        )))
+    }
+}
+
+/// `=?base64?{standard base64 of UTF-8}?=`, or the text itself.
+fn decode(text: &str) -> Option<String> {
+    let Some(encoded) = text
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    else {
+        return Some(text.to_owned());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// A method whose only parameter is `_meta`.
+fn only_meta(params: Option<&Map<String, Value>>, method: &str) -> Result<(), Refusal> {
+    if params.is_none_or(|params| params.keys().all(|key| key == "_meta")) {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            INVALID_PARAMS,
+            format!("Invalid {method} params"),
+        ))
+    }
+}
+
+/// Echoed values are cut so an error stays small.
+fn cut(text: &str) -> String {
+    const MAX_ECHO_CHARS: usize = 120;
+    text.chars().take(MAX_ECHO_CHARS).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(version: &str) -> Map<String, Value> {
+        let mut params = Map::new();
+        params.insert(
+            "_meta".to_owned(),
+            json!({ PROTOCOL_VERSION_KEY: version, CLIENT_CAPABILITIES_KEY: {} }),
+        );
+        params
+    }
+
+    fn headers(version: &str, method: &str, name: Option<&str>) -> MirroredHeaders {
+        let text = |value: &str| Some(HeaderText::Text(value.to_owned()));
+        MirroredHeaders {
+            protocol_version: text(version),
+            method: text(method),
+            name: name.and_then(text),
+        }
+    }
+
+    fn code(result: Result<(), Refusal>) -> Option<i64> {
+        result.err().map(|refusal| refusal.code)
+    }
+
+    #[test]
+    fn eras() {
+        assert!(!header_is_modern("2025-11-25"));
+        assert!(!header_is_modern(" 2025-03-26 "));
+        assert!(!header_is_modern("2024-11-05"));
+        assert!(header_is_modern("2026-07-28"));
+        assert!(header_is_modern("v999.0.0"));
+    }
+
+    #[test]
+    fn the_metadata_comes_first_then_headers_then_the_version() {
+        let ok = headers("2026-07-28", "server/discover", None);
+        assert_eq!(
+            code(check("server/discover", None, Some(&ok))),
+            Some(INVALID_PARAMS)
+        );
+        let mut no_capabilities = Map::new();
+        no_capabilities.insert(
+            "_meta".to_owned(),
+            json!({ PROTOCOL_VERSION_KEY: "2026-07-28" }),
+        );
+        assert_eq!(
+            code(check("server/discover", Some(&no_capabilities), Some(&ok))),
+            Some(INVALID_PARAMS)
+        );
+        assert_eq!(
+            code(check(
+                "server/discover",
+                Some(&meta("2026-07-28")),
+                Some(&ok)
+            )),
+            None
+        );
+        // A header naming a served version over a body naming another.
+        assert_eq!(
+            code(check("server/discover", Some(&meta("v999.0.0")), Some(&ok))),
+            Some(HEADER_MISMATCH)
+        );
+        let unknown = headers("v999.0.0", "server/discover", None);
+        assert_eq!(
+            code(check(
+                "server/discover",
+                Some(&meta("v999.0.0")),
+                Some(&unknown)
+            )),
+            Some(UNSUPPORTED_PROTOCOL_VERSION)
+        );
+        // stdio: no headers, the body decides.
+        assert_eq!(
+            code(check("server/discover", Some(&meta("2026-07-28")), None)),
+            None
+        );
+    }
+
+    #[test]
+    fn method_and_name_headers_must_match() {
+        let mut params = meta("2026-07-28");
+        params.insert("name".to_owned(), json!("time.now"));
+        let call =
+            |headers: &MirroredHeaders| code(check("tools/call", Some(&params), Some(headers)));
+        assert_eq!(
+            call(&headers("2026-07-28", "tools/call", Some("time.now"))),
+            None
+        );
+        assert_eq!(
+            call(&headers(
+                "2026-07-28",
+                "tools/call",
+                Some("=?base64?dGltZS5ub3c=?=")
+            )),
+            None
+        );
+        assert_eq!(
+            call(&headers("2026-07-28", "tools/call", Some("Time.now"))),
+            Some(HEADER_MISMATCH)
+        );
+        assert_eq!(
+            call(&headers("2026-07-28", "tools/call", None)),
+            Some(HEADER_MISMATCH)
+        );
+        assert_eq!(
+            call(&headers("2026-07-28", "tools/list", Some("time.now"))),
+            Some(HEADER_MISMATCH)
+        );
+        assert_eq!(
+            call(&headers(
+                "2026-07-28",
+                "tools/call",
+                Some("=?base64?not base64?=")
+            )),
+            Some(HEADER_MISMATCH)
+        );
+        let mut invalid = headers("2026-07-28", "tools/call", None);
+        invalid.name = Some(HeaderText::Invalid);
+        assert_eq!(call(&invalid), Some(HEADER_MISMATCH));
+        let mut missing = headers("2026-07-28", "tools/call", Some("time.now"));
+        missing.protocol_version = None;
+        assert_eq!(call(&missing), Some(HEADER_MISMATCH));
+    }
+
+    #[test]
+    fn header_text() {
+        assert_eq!(
+            HeaderText::from_bytes(b"  tools/list "),
+            HeaderText::Text("tools/list".to_owned())
+        );
+        assert_eq!(
+            HeaderText::from_bytes("caf\u{e9}".as_bytes()),
+            HeaderText::Invalid
+        );
+    }
+}
