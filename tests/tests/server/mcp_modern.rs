@@ -103,7 +103,7 @@ async fn enabled_server(client: &Client) -> ServerProcess {
 
 #[tokio::test]
 async fn discover_lists_and_calls() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client).await;
 
     let (status, body) = modern(&client, &server, 1, "server/discover", json!({})).await;
@@ -186,7 +186,7 @@ async fn discover_lists_and_calls() {
 
 #[tokio::test]
 async fn metadata_then_headers_then_version() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client).await;
     let headers = [
         ("mcp-protocol-version", VERSION),
@@ -291,7 +291,7 @@ async fn metadata_then_headers_then_version() {
 
 #[tokio::test]
 async fn removed_methods_are_not_found_and_2025_stays_served() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     let server = enabled_server(&client).await;
     for (index, method) in [
         "initialize",
@@ -368,7 +368,7 @@ async fn removed_methods_are_not_found_and_2025_stays_served() {
 
 #[tokio::test]
 async fn the_guards_apply_to_every_revision() {
-    let client = Client::new();
+    let client = portos_tests::http_client();
     // Agent Tools off (the default): refused before the revision is looked at.
     let server = ServerProcess::start(&[]);
     let (status, body) = modern(&client, &server, 1, "server/discover", json!({})).await;
