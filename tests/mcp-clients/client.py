@@ -1,8 +1,11 @@
-"""Agent Tools MCP through the official Python SDK client (`mcp`, pinned in
-requirements.txt), over Streamable HTTP and over stdio (`portos --mcp-stdio`):
-initialize (the client probes `server/discover` first and falls back),
-list tools, call a context tool and a granted semantic tool, see an
-ungranted one refused. Started by run.sh (see client.mjs for the variables).
+"""Agent Tools MCP through the official Python SDK client (`mcp` 2.x, pinned
+in requirements.txt), over Streamable HTTP and over stdio (`portos
+--mcp-stdio`), at each protocol era the client can speak: its default
+(`auto`: it probes `server/discover`, which this server answers, so it
+settles on 2026-07-28), pinned to 2026-07-28 (no probe), and `legacy` (the
+2025 `initialize` handshake). Each lists tools, calls a context tool and a
+granted semantic tool, and sees an ungranted one refused. Started by run.sh
+(see client.mjs for the variables).
 """
 
 import asyncio
@@ -15,8 +18,14 @@ from mcp import Client, StdioServerParameters
 EXPECTED = ["search_context", "get_context", "list_context", "resolve_navigation", "context_profile", "time_now"]
 
 
-async def exercise(target, label):
-    async with Client(target) as client:
+MODES = [("auto", "2026-07-28"), ("2026-07-28", "2026-07-28"), ("legacy", "2025-11-25")]
+
+
+async def exercise(target, label, mode, expected_version):
+    async with Client(target, mode=mode) as client:
+        assert client.protocol_version == expected_version, (label, mode, client.protocol_version)
+        if mode != "2026-07-28":  # a pinned client does not ask who answers
+            assert client.server_info.name == "PortOS Agent Tools", client.server_info
         tools = (await client.list_tools()).tools
         names = [tool.name for tool in tools]
         for name in EXPECTED:
@@ -40,17 +49,18 @@ async def exercise(target, label):
         refused = await client.call_tool("brain_capture", {"text": "not allowed"})
         assert refused.is_error, refused
         assert refused.content[0].text == "Unknown or ungranted tool: brain_capture"
-    print(f"ok - Python SDK over {label}")
+    print(f"ok - Python SDK over {label}, mode {mode}: {expected_version}")
 
 
 async def main():
     url = os.environ["PORTOS_URL"]
-    await exercise(f"{url}/api/agent-context/mcp", "Streamable HTTP")
     stdio = StdioServerParameters(
         command=os.environ["PORTOS_BIN"],
         args=["--mcp-stdio", "--data-dir", os.environ["PORTOS_STDIO_DATA_DIR"]],
     )
-    await exercise(stdio, "stdio")
+    for mode, version in MODES:
+        await exercise(f"{url}/api/agent-context/mcp", "Streamable HTTP", mode, version)
+        await exercise(stdio, "stdio", mode, version)
 
 
 if __name__ == "__main__":

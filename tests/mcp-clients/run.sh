@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Agent Tools MCP through the official SDK clients (Python `mcp` and
-# TypeScript `@modelcontextprotocol/sdk`, pinned; install.sh installs them),
+# Agent Tools MCP through the official SDK clients (Python `mcp` 2.x at both
+# protocol eras and 1.x at 2025, TypeScript `@modelcontextprotocol/sdk` 1.x for 2025 and
+# `@modelcontextprotocol/client` 2.x for both eras, pinned; install.sh
+# installs them),
 # over Streamable HTTP against a real server (tests/support/with-servers.sh)
 # and over stdio (`--mcp-stdio` on a data directory of its own): PortOS
 # (client.py, client.mjs), then the homelab example server (homelab.py), a
@@ -10,8 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 venv=target/mcp-clients-venv
-[[ -x $venv/bin/python ]] || { echo "run.sh: the Python SDK is missing: bash tests/mcp-clients/install.sh" >&2; exit 1; }
-[[ -d tests/mcp-clients/node_modules/@modelcontextprotocol/sdk ]] || { echo "run.sh: the TypeScript SDK is missing: bash tests/mcp-clients/install.sh" >&2; exit 1; }
+venv_v1=target/mcp-clients-v1-venv
+for python in "$venv/bin/python" "$venv_v1/bin/python"; do
+  [[ -x $python ]] || { echo "run.sh: the Python SDK is missing ($python): bash tests/mcp-clients/install.sh" >&2; exit 1; }
+done
+for package in sdk client; do
+  [[ -d tests/mcp-clients/node_modules/@modelcontextprotocol/$package ]] || { echo "run.sh: the TypeScript SDK ($package) is missing: bash tests/mcp-clients/install.sh" >&2; exit 1; }
+done
 bin_dir=$(cd "${CARGO_TARGET_DIR:-target}/debug" && pwd)
 for program in portos homelab; do
   [[ -x $bin_dir/$program ]] || { echo "run.sh: $bin_dir/$program is missing: run \`cargo test --workspace\` first" >&2; exit 1; }
@@ -46,7 +53,9 @@ case ${1:-} in
     trap 'rm -rf "$stdio_dir"' EXIT
     export PORTOS_BIN=$bin_dir/portos PORTOS_STDIO_DATA_DIR=$stdio_dir
     "$venv/bin/python" tests/mcp-clients/client.py
+    "$venv_v1/bin/python" tests/mcp-clients/client_v1.py
     node --test-reporter=spec tests/mcp-clients/client.mjs
+    node --test-reporter=spec tests/mcp-clients/client2026.mjs
     ;;
   --homelab)
     # homelab.py grants over HTTP itself (reads first, then writes too).
