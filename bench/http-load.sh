@@ -573,6 +573,15 @@ mcp() {
     expect_status 200 -X POST "$rmcp/mcp" -H 'content-type: application/json' -H "$accept" \
         -H 'mcp-protocol-version: 2025-11-25' -d "$call"
     grep -q '"structuredContent"' "$WORK/body" || die "rmcp-time: $(cat "$WORK/body")"
+    # The 2026-07-28 era: per-request `_meta` and the mirrored headers.
+    local modern='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
+    call="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"time_now\",\"arguments\":{},$modern}}"
+    local url
+    for url in "$portos/api/agent-context/mcp" "$rmcp/mcp"; do
+        expect_status 200 -X POST "$url" -H 'content-type: application/json' -H "$accept" \
+            -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H 'mcp-name: time_now' -d "$call"
+        grep -q '"resultType":"complete"' "$WORK/body" || die "2026-07-28 at $url: $(cat "$WORK/body")"
+    done
 
     # shellcheck disable=SC2154 # set by start_server
     {
@@ -580,6 +589,8 @@ mcp() {
         measure_wrk portos_mcp_time "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp time_now
         measure_wrk portos_mcp_context "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp context_profile
         measure_wrk rmcp_time "$PID_rmcp" mcp-call.lua "$rmcp" /mcp time_now
+        measure_wrk portos_mcp_time_2026 "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp time_now 2026-07-28
+        measure_wrk rmcp_time_2026 "$PID_rmcp" mcp-call.lua "$rmcp" /mcp time_now 2026-07-28
     }
     stop_servers
 
@@ -599,6 +610,8 @@ mcp() {
             names["portos_mcp_time"] = "portos MCP tools/call time_now"
             names["portos_mcp_context"] = "portos MCP tools/call context_profile"
             names["rmcp_time"] = "rmcp 3.x stateless tools/call time_now"
+            names["portos_mcp_time_2026"] = "portos MCP 2026-07-28 tools/call time_now"
+            names["rmcp_time_2026"] = "rmcp 3.x 2026-07-28 tools/call time_now"
             printf "| variant | requests/s | p50 ms | p99 ms | server CPU %% | wrk CPU %% |\n|---|---:|---:|---:|---:|---:|\n"
             for (i = 1; i <= NR; i++)
                 printf "| %s | %.0f | %.2f | %.2f | %d | %d |\n", names[label[i]], rps[label[i]], p50[i], p99[i], scpu[label[i]], lcpu[label[i]]
@@ -607,6 +620,8 @@ mcp() {
             ratio("portos MCP context_profile / bare", "portos_mcp_context", "bare_post", 0.7)
             ratio("portos MCP time_now / rmcp", "portos_mcp_time", "rmcp_time", 2.0)
             ratio("portos MCP context_profile / rmcp", "portos_mcp_context", "rmcp_time", 2.0)
+            ratio("portos MCP 2026-07-28 time_now / bare", "portos_mcp_time_2026", "bare_post", 0.7)
+            ratio("portos MCP 2026-07-28 time_now / rmcp 2026-07-28", "portos_mcp_time_2026", "rmcp_time_2026", 2.0)
         }
         function ratio(name, a, b, target,   r) {
             r = rps[a] / rps[b]

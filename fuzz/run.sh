@@ -13,11 +13,14 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(cargo +nightly fuzz list)
 fi
+# Built once, then each binary run directly: `cargo fuzz run` would check
+# (and, after any edit to the sources, rebuild) before every target.
 cargo +nightly fuzz build
+bin_dir="target/$(rustc +nightly -vV | sed -n 's/^host: //p')/release"
 for target in "${targets[@]}"; do
-    mkdir -p "work/$target"
+    mkdir -p "work/$target" "artifacts/$target"
     echo "== $target: ${seconds}s"
-    cargo +nightly fuzz run "$target" "work/$target" "corpus/$target" -- \
-        -max_total_time="$seconds" -print_final_stats=1 2>&1 |
+    "$bin_dir/$target" -artifact_prefix="artifacts/$target/" \
+        -max_total_time="$seconds" -print_final_stats=1 "work/$target" "corpus/$target" 2>&1 |
         grep -E '^(stat::|#[0-9]+ *DONE|==[0-9]+==|SUMMARY|Done)' || true
 done

@@ -1,9 +1,12 @@
 -- POST an MCP tools/call (stateless Streamable HTTP) on every request.
---   wrk -s mcp-call.lua URL -- PATH TOOL
+--   wrk -s mcp-call.lua URL -- PATH TOOL [ERA]
 -- PATH: the MCP endpoint (/api/agent-context/mcp on portos, /mcp on the
 -- rmcp server). TOOL: time_now (the default) or a context tool such as
--- context_profile. Agent Tools must be enabled with readPortos granted on
--- portos (PUT /api/settings/agent-context), or every call is a 403.
+-- context_profile. ERA: 2025-11-25 (the default: the version header only)
+-- or 2026-07-28 (the version, method and name headers, and the per-request
+-- `_meta` that revision requires). Agent Tools must be enabled with
+-- readPortos granted on portos (PUT /api/settings/agent-context), or every
+-- call is a 403.
 local dir = debug.getinfo(1, "S").source:match("^@(.*/)") or "./"
 dofile(dir .. "common.lua")
 
@@ -13,7 +16,15 @@ function init(args)
   local tool = args[2] or "time_now"
   wrk.headers["Content-Type"] = "application/json"
   wrk.headers["Accept"] = "application/json, text/event-stream"
-  wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
+  local era = args[3] or "2025-11-25"
+  wrk.headers["MCP-Protocol-Version"] = era
+  local meta = ""
+  if era ~= "2025-11-25" then
+    wrk.headers["Mcp-Method"] = "tools/call"
+    wrk.headers["Mcp-Name"] = tool
+    meta = ',"_meta":{"io.modelcontextprotocol/protocolVersion":"' .. era
+      .. '","io.modelcontextprotocol/clientCapabilities":{}}'
+  end
   wrk.body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"'
-    .. tool .. '","arguments":{}}}'
+    .. tool .. '","arguments":{}' .. meta .. '}}'
 end
