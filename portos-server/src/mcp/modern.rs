@@ -17,7 +17,7 @@ use base64::Engine;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message};
-use super::server::{CallMeta, McpServer, ToolReply, call_params};
+use super::server::{CallMeta, McpServer, call_params};
 
 /// The revisions served the 2026 way (per-request metadata, no handshake).
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
@@ -171,7 +171,8 @@ impl McpServer {
             "tools/call" => match call_params(params) {
                 Some((name, arguments)) => {
                     let reply = self.call_tool(&name, arguments, meta).await;
-                    return Some((ReplyStatus::Ok, self.modern_call_response(reply, &id)));
+                    let response = reply.into_response(&id, Some(&self.result_meta()));
+                    return Some((ReplyStatus::Ok, response));
                 }
                 None => Err(Refusal::new(INVALID_PARAMS, "Invalid tools/call params")),
             },
@@ -220,10 +221,6 @@ impl McpServer {
                 "version": env!("CARGO_PKG_VERSION"),
             }
         })
-    }
-
-    fn modern_call_response(&self, reply: ToolReply, id: &Value) -> String {
-        reply.into_response(id, Some(&self.result_meta()))
     }
 }
 

@@ -281,18 +281,17 @@ impl ToolReply {
     /// is the 2026-07-28 result's `_meta` (that revision also names the
     /// kind of result, `resultType`); `None` writes the 2025 form.
     pub fn into_response(self, id: &Value, modern: Option<&Value>) -> String {
-        let (output, is_error) = match self {
-            ToolReply::Structured { output, is_error } => (Some(output), is_error),
-            ToolReply::Refused(message) => {
-                let text = serde_json::to_string(message.as_str())
-                    .unwrap_or_else(|_| String::from("\"\""));
-                return finish(id, modern, true, &text, None);
+        return match self {
+            ToolReply::Structured { output, is_error } => {
+                finish(id, modern, is_error, &escaped(&output), Some(&output))
             }
+            ToolReply::Refused(message) => finish(id, modern, true, &escaped(&message), None),
         };
-        let output = output.unwrap_or_default();
-        // Writing a `str` cannot fail: it is the text, escaped.
-        let text = serde_json::to_string(output.as_str()).unwrap_or_else(|_| String::from("\"\""));
-        return finish(id, modern, is_error, &text, Some(&output));
+
+        /// A text as a JSON string (writing a `str` cannot fail).
+        fn escaped(text: &str) -> String {
+            serde_json::to_string(text).unwrap_or_else(|_| String::from("\"\""))
+        }
 
         /// `text` is already a JSON string; `structured` a JSON object's text.
         fn finish(
