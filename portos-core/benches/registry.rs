@@ -73,6 +73,7 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
                     },
                     idempotent: read,
                     is_async: false,
+                    long_running: false,
                     confirmation: if read {
                         Confirmation::None
                     } else {

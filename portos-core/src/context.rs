@@ -161,6 +161,25 @@ pub enum MissingState {
     NotProvided(&'static str),
 }
 
+/// How far a long-running call has come, as its adapter reports it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Progress {
+    /// Units of work done so far (it only grows).
+    pub done: f64,
+    /// Units of work in all, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<f64>,
+    /// What the adapter is doing now, for a person to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// Where a job's progress goes: its durable record and whoever follows it.
+pub trait ProgressSink: Send + Sync {
+    fn report(&self, progress: Progress);
+}
+
 /// Passed to every adapter that asks for it (`ctx: &ToolContext`).
 #[derive(Clone)]
 pub struct ToolContext {
@@ -170,6 +189,8 @@ pub struct ToolContext {
     state: Arc<StateMap>,
     /// The running tool's `state = [...]`: all of `state` it may read.
     declared: &'static [StateNeed],
+    /// Set when the call runs as a durable job.
+    progress: Option<Arc<dyn ProgressSink>>,
 }
 
 impl ToolContext {
@@ -186,6 +207,28 @@ impl ToolContext {
             cancel,
             state,
             declared,
+            progress: None,
+        }
+    }
+
+    /// The context of a call that runs as a durable job: its progress
+    /// reports reach `sink`.
+    #[must_use]
+    pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> ToolContext {
+        self.progress = Some(sink);
+        self
+    }
+
+    /// Reports how far the call has come. Recorded on the call's job (and
+    /// sent to whoever follows it) when the call runs as one; a no-op for
+    /// a call that waits for its result anyway.
+    pub fn report_progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
+        if let Some(sink) = &self.progress {
+            sink.report(Progress {
+                done,
+                total,
+                message: message.map(str::to_owned),
+            });
         }
     }
 
@@ -197,7 +240,9 @@ impl ToolContext {
         &self.request_id
     }
 
-    /// Fires when the server shuts down; long adapters should stop early.
+    /// Fires when the server shuts down or, for a job, when a caller
+    /// cancels it: long adapters should check it and stop early (returning
+    /// an error; a job that stopped on it is recorded as cancelled).
     pub fn cancellation(&self) -> &CancellationToken {
         &self.cancel
     }

@@ -110,7 +110,9 @@ pub use catalog::{
     Catalog, CatalogBuildError, CatalogFormat, CatalogQuery, Catalogs, IntentConfig, IntentFilter,
     IntentGroup, IntentGroups,
 };
-pub use context::{Authority, MissingState, ServerState, StateMap, StateNeed, ToolContext};
+pub use context::{
+    Authority, MissingState, Progress, ProgressSink, ServerState, StateMap, StateNeed, ToolContext,
+};
 pub use contract::{
     CallAnswer, Capabilities, Capability, CatalogScope, Confirmation, ErrorCode, OutputJson,
     Policy, Scope, SideEffect, ToolCall, ToolError, ToolResult, ToolState,
@@ -125,7 +127,8 @@ pub use descriptor::{
 pub use linked::TOOLS;
 pub use portos_macros::{portos_event, portos_route, portos_tool};
 pub use registry::{
-    CallBudget, Registry, RegistryBuildError, RegistryBuilder, RegistryLimits, ResultObserver,
+    CallBudget, PreparedCall, Registry, RegistryBuildError, RegistryBuilder, RegistryLimits,
+    ResultObserver,
 };
 
 /// Names tool crates so the linker keeps their tools:

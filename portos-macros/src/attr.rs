@@ -23,6 +23,7 @@ pub const KEYS: &[&str] = &[
     "side_effect",
     "idempotent",
     "async",
+    "long_running",
     "confirmation",
     "open_world",
     "intent_group",
@@ -51,6 +52,8 @@ pub struct ToolArgs {
     pub side_effect: Option<Spanned<String>>,
     pub idempotent: Option<Spanned<bool>>,
     pub is_async: Option<Spanned<bool>>,
+    /// `long_running = true`: calls answer with a durable job.
+    pub long_running: Option<Spanned<bool>>,
     pub confirmation: Option<Spanned<String>>,
     pub open_world: Option<Spanned<bool>>,
     pub intent_group: Option<Spanned<String>>,
@@ -115,6 +118,7 @@ fn parse_key(
         "state" => set(cx, &mut out.state, span, key, type_list(meta, key)?),
         "idempotent" => set(cx, &mut out.idempotent, span, key, flag(meta, key, span)?),
         "async" => set(cx, &mut out.is_async, span, key, flag(meta, key, span)?),
+        "long_running" => set(cx, &mut out.long_running, span, key, flag(meta, key, span)?),
         "open_world" => set(cx, &mut out.open_world, span, key, flag(meta, key, span)?),
         "crate" => {
             let path = crate::krate::parse(meta)?;

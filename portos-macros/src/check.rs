@@ -17,6 +17,7 @@ pub struct Tool {
     pub aliases: Vec<String>,
     pub idempotent: bool,
     pub is_async: bool,
+    pub long_running: bool,
     pub open_world: bool,
     pub intent_group: Option<String>,
     pub suppress_on_form_fill: bool,
@@ -215,6 +216,7 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
         aliases,
         idempotent: args.idempotent.as_ref().map_or(is_read, |flag| flag.value),
         is_async: args.is_async.as_ref().is_some_and(|flag| flag.value),
+        long_running: args.long_running.as_ref().is_some_and(|flag| flag.value),
         open_world: args.open_world.as_ref().is_some_and(|flag| flag.value),
         intent_group,
         suppress_on_form_fill: args

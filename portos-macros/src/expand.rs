@@ -93,6 +93,7 @@ fn descriptor(
     let confirmation = variant(&quote!(#private::Confirmation), tool.variants.confirmation);
     let idempotent = tool.idempotent;
     let is_async = tool.is_async;
+    let long_running = tool.long_running;
     let open_world = tool.open_world;
     let suppress_on_form_fill = tool.suppress_on_form_fill;
     let not_strict = match &tool.not_strict {
@@ -177,6 +178,7 @@ fn descriptor(
                     side_effect: #side_effect,
                     idempotent: #idempotent,
                     is_async: #is_async,
+                    long_running: #long_running,
                     confirmation: #confirmation,
                     open_world: #open_world,
                 },

@@ -54,6 +54,8 @@ impl Identity {
 pub struct AppState {
     pub identity: Identity,
     pub registry: Arc<Registry>,
+    /// The durable jobs of long-running tools.
+    pub jobs: crate::jobs::Jobs,
     pub store: Store,
     pub auth: Auth,
     pub events: Events,

@@ -334,8 +334,15 @@ impl ServerBuilder {
             .run_blocking(|connection| ApiAccessCache::load(connection, exposable_apis.clone()))?;
         let agent_context = store.run_blocking(|connection| AgentContextCache::load(connection))?;
         let documents = self.documents();
+        let jobs = crate::jobs::Jobs::new(
+            registry.clone(),
+            store.clone(),
+            grants.clone(),
+            events.clone(),
+        );
         Ok(App(Arc::new(AppState {
             identity: self.identity,
+            jobs,
             grants,
             api_access,
             exposable_apis,
@@ -466,6 +473,7 @@ mod tests {
             side_effect: SideEffect::Read,
             idempotent: true,
             is_async: false,
+            long_running: false,
             confirmation: Confirmation::None,
             open_world: false,
         },

@@ -45,6 +45,21 @@ impl From<&ToolResult> for ToolCalled {
     }
 }
 
+/// A durable job changed (it started, reported progress, waits for a
+/// confirmation, or ended). Read it, with your own credentials, from
+/// `GET /api/cos/tools/jobs/{jobId}`.
+#[portos_event(name = "cos:tools:job", direction = "server-to-client")]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobChanged {
+    pub job_id: String,
+    /// `working`, `progress`, `input_required`, `completed`, `failed` or
+    /// `cancelled`.
+    pub event: String,
+    /// The event's place in the job's stream (its SSE `id`).
+    pub seq: i64,
+}
+
 /// The tool catalog may have changed (grants or settings): read it again.
 #[portos_event(name = "cos:tools:catalog-changed", direction = "server-to-client")]
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -129,13 +144,7 @@ impl Events {
         let joins = self.tools_joins.clone();
         Arc::new(move |result: &ToolResult| {
             // Nobody listening is the common case: no task, no payload.
-            let seen = joins.load(Ordering::SeqCst);
-            if seen == 0 {
-                return;
-            }
-            if io.to(TOOLS_ROOM).sockets().is_empty() {
-                // Empty now; unless someone joined since `seen` was read.
-                let _ = joins.compare_exchange(seen, 0, Ordering::SeqCst, Ordering::SeqCst);
+            if !room_has_members(&io, &joins) {
                 return;
             }
             let payload = ToolCalled::from(result);
@@ -147,6 +156,29 @@ impl Events {
                 });
             }
         })
+    }
+
+    /// Announces a job's event to the `cos:tools` room.
+    pub fn job_changed(&self, event: &crate::jobs::JobEvent) {
+        if !self.tools_room_has_members() {
+            return;
+        }
+        let payload = JobChanged {
+            job_id: event.job_id.clone(),
+            event: event.kind.to_owned(),
+            seq: event.seq,
+        };
+        let io = self.io.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = io.to(TOOLS_ROOM).emit(JobChanged::NAME, &payload).await;
+            });
+        }
+    }
+
+    /// Whether anyone is in the tools room (cheap when nobody ever joined).
+    fn tools_room_has_members(&self) -> bool {
+        room_has_members(&self.io, &self.tools_joins)
     }
 
     /// Sends `payload` as its `#[portos_event]` to every connected client
@@ -171,4 +203,19 @@ impl Events {
             .emit(CatalogChanged::NAME, &payload)
             .await;
     }
+}
+
+/// Whether the tools room has members: free when nobody joined since it was
+/// last seen empty; otherwise a look-up, which resets the count when empty.
+fn room_has_members(io: &SocketIo, joins: &AtomicU64) -> bool {
+    let seen = joins.load(Ordering::SeqCst);
+    if seen == 0 {
+        return false;
+    }
+    if io.to(TOOLS_ROOM).sockets().is_empty() {
+        // Empty now; unless someone joined since `seen` was read.
+        let _ = joins.compare_exchange(seen, 0, Ordering::SeqCst, Ordering::SeqCst);
+        return false;
+    }
+    true
 }

@@ -45,6 +45,7 @@ pub mod clock;
 pub mod config;
 pub mod events;
 pub mod http;
+pub mod jobs;
 pub mod ledger;
 pub mod live_registry;
 pub mod mcp;

@@ -59,6 +59,18 @@ pub async fn serve_on(
     // An HTTP tool whose input cannot be flattened is a declaration mistake:
     // refuse to start rather than serve a broken tools.min.json.
     app.documents.tools_min()?;
+    // What the last run left unfinished is settled before anyone can ask.
+    let settled = app
+        .jobs
+        .recover()
+        .await
+        .map_err(|error| format!("cannot settle the unfinished jobs: {error}"))?;
+    if settled > 0 {
+        tracing::info!(
+            jobs = settled,
+            "settled the jobs a previous run left unfinished"
+        );
+    }
     let local = listener.local_addr().map_err(|error| error.to_string())?;
     // The peer address goes with every request, for the loopback-only Agent
     // Tools routes.

@@ -66,6 +66,7 @@ const POLICY: PolicyDecl = PolicyDecl {
     side_effect: SideEffect::Read,
     idempotent: true,
     is_async: false,
+    long_running: false,
     confirmation: Confirmation::None,
     open_world: false,
 };

@@ -127,6 +127,7 @@ impl Source {
                 idempotent: true,
                 is_async: false,
                 confirmation: Confirmation::CapabilityGrant,
+                long_running: false,
             },
             available: self.available.load(Ordering::SeqCst),
             fingerprint_extra: extra,

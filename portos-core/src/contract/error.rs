@@ -17,6 +17,10 @@ pub enum ErrorCode {
     ToolIdempotencyExpired,
     ToolCallNotFound,
     ToolIdempotencyMismatch,
+    // Durable jobs of long-running tools.
+    ToolJobNotFound,
+    ToolJobFinished,
+    ToolJobNotAwaitingInput,
     ValidationError,
     AuthRequired,
     CrossOriginBlocked,
@@ -30,7 +34,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::ToolNotFound,
         ErrorCode::ToolUnavailable,
         ErrorCode::ToolScopeDenied,
@@ -41,6 +45,9 @@ impl ErrorCode {
         ErrorCode::ToolIdempotencyExpired,
         ErrorCode::ToolCallNotFound,
         ErrorCode::ToolIdempotencyMismatch,
+        ErrorCode::ToolJobNotFound,
+        ErrorCode::ToolJobFinished,
+        ErrorCode::ToolJobNotAwaitingInput,
         ErrorCode::ValidationError,
         ErrorCode::AuthRequired,
         ErrorCode::CrossOriginBlocked,
@@ -64,6 +71,9 @@ impl ErrorCode {
             ErrorCode::ToolIdempotencyExpired => "TOOL_IDEMPOTENCY_EXPIRED",
             ErrorCode::ToolCallNotFound => "TOOL_CALL_NOT_FOUND",
             ErrorCode::ToolIdempotencyMismatch => "TOOL_IDEMPOTENCY_MISMATCH",
+            ErrorCode::ToolJobNotFound => "TOOL_JOB_NOT_FOUND",
+            ErrorCode::ToolJobFinished => "TOOL_JOB_FINISHED",
+            ErrorCode::ToolJobNotAwaitingInput => "TOOL_JOB_NOT_AWAITING_INPUT",
             ErrorCode::ValidationError => "VALIDATION_ERROR",
             ErrorCode::AuthRequired => "AUTH_REQUIRED",
             ErrorCode::CrossOriginBlocked => "CROSS_ORIGIN_BLOCKED",
@@ -79,10 +89,13 @@ impl ErrorCode {
     /// The HTTP status the contract pairs with the code.
     pub fn status(self) -> u16 {
         match self {
-            ErrorCode::ToolNotFound | ErrorCode::ToolCallNotFound | ErrorCode::RecipeNotFound => {
-                404
-            }
+            ErrorCode::ToolNotFound
+            | ErrorCode::ToolCallNotFound
+            | ErrorCode::ToolJobNotFound
+            | ErrorCode::RecipeNotFound => 404,
             ErrorCode::ToolUnavailable
+            | ErrorCode::ToolJobFinished
+            | ErrorCode::ToolJobNotAwaitingInput
             | ErrorCode::ToolIdempotencyConflict
             | ErrorCode::ToolIdempotencyExpired
             | ErrorCode::RecipeRevisionConflict
@@ -112,7 +125,10 @@ impl ErrorCode {
             ErrorCode::ToolAuthRequired => "authenticate",
             ErrorCode::ToolValidationError | ErrorCode::ValidationError => "fix_arguments",
             ErrorCode::ToolIdempotencyConflict => "new_request_id",
-            ErrorCode::ToolCallNotFound => "refresh_state",
+            ErrorCode::ToolCallNotFound
+            | ErrorCode::ToolJobNotFound
+            | ErrorCode::ToolJobFinished
+            | ErrorCode::ToolJobNotAwaitingInput => "refresh_state",
             ErrorCode::ToolIdempotencyMismatch => "fix_request_id",
             // Read the recipe again: its revision or state moved on.
             ErrorCode::RecipeNotFound

@@ -21,4 +21,15 @@ pub struct Policy {
     #[serde(rename = "async")]
     pub is_async: bool,
     pub confirmation: Confirmation,
+    /// `long_running = true`: a call answers with a durable job (HTTP 202,
+    /// an MCP task) instead of waiting for the result. Listed only when
+    /// set, so the contract's policy block of every other tool is as it was.
+    #[serde(rename = "longRunning", skip_serializing_if = "is_false")]
+    pub long_running: bool,
+}
+
+// serde's `skip_serializing_if` takes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }

@@ -65,6 +65,8 @@ pub struct PolicyDecl {
     pub side_effect: SideEffect,
     pub idempotent: bool,
     pub is_async: bool,
+    /// `long_running = true`: calls answer with a durable job.
+    pub long_running: bool,
     pub confirmation: Confirmation,
     pub open_world: bool,
 }

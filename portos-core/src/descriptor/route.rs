@@ -64,6 +64,9 @@ pub struct RouteIo {
     pub request: Option<SchemaFn>,
     /// The JSON body of a successful answer.
     pub response: Option<SchemaFn>,
+    /// The successful answer's media type when it is not JSON (an event
+    /// stream's `text/event-stream`).
+    pub response_media_type: Option<&'static str>,
     /// The status of a successful answer (200 unless the output says).
     pub success_status: u16,
     /// Declared failures, in the order their sources added them; a repeated
@@ -94,6 +97,7 @@ impl Default for RouteIo {
             query: None,
             request: None,
             response: None,
+            response_media_type: None,
             success_status: 200,
             errors: Vec::new(),
             modeled: false,

@@ -280,7 +280,11 @@ fn responses(io: &RouteIo, generator: &mut SchemaGenerator) -> Value {
                 io.success_status.to_string(),
                 json!({
                     "description": "Success",
-                    "content": { "application/json": { "schema": openapi_schema(response(generator)) } },
+                    "content": {
+                        io.response_media_type.unwrap_or("application/json"): {
+                            "schema": openapi_schema(response(generator))
+                        }
+                    },
                 }),
             );
         }

@@ -323,8 +323,10 @@ fn registered(
             required_capabilities: d.policy.capabilities.to_vec(),
             side_effect: d.policy.side_effect,
             idempotent: d.policy.idempotent,
-            is_async: d.policy.is_async,
+            // A job is asynchronous whatever else was declared.
+            is_async: d.policy.is_async || d.policy.long_running,
             confirmation: d.policy.confirmation,
+            long_running: d.policy.long_running,
         },
         input_schema,
         output_schema: json!({"type": "object", "additionalProperties": true}),

@@ -71,11 +71,24 @@ impl Registry {
         authority: &Authority,
         call: ToolCall,
     ) -> Result<(SharedResult, bool), ToolError> {
-        let tool = self.resolve(&call.name).ok_or_else(|| {
-            ToolError::new(
-                ErrorCode::ToolNotFound,
-                format!("Unknown tool '{}'", call.name),
-            )
+        let (tool, bound, fingerprint) = self.check(authority, &call.name, call.arguments)?;
+        let request_id: Arc<str> = Arc::from(call.request_id.as_str());
+        let admission = self.calls.admit(&call.request_id, fingerprint, || {
+            self.start(tool, authority, request_id, bound)
+        })?;
+        Ok(admitted(admission))
+    }
+
+    /// The checks of BEHAVIOUR §1.7 for a linked tool, in order: resolve,
+    /// authorize, availability, validation; then the call's fingerprint.
+    pub(super) fn check(
+        &self,
+        authority: &Authority,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<(&RegisteredTool, BoundCall, Fingerprint), ToolError> {
+        let tool = self.resolve(name).ok_or_else(|| {
+            ToolError::new(ErrorCode::ToolNotFound, format!("Unknown tool '{name}'"))
         })?;
         authorize(tool.name(), &tool.policy, authority)?;
         // After authorization, so an unauthorized caller learns nothing about
@@ -86,14 +99,9 @@ impl Registry {
                 format!("Tool '{}' is unavailable: {reason}", tool.name()),
             ));
         }
-        let bound = validate(tool, call.arguments)?;
+        let bound = validate(tool, arguments)?;
         let fingerprint = Fingerprint::of_call(tool.name(), bound.normalized(), authority.scope);
-
-        let request_id: Arc<str> = Arc::from(call.request_id.as_str());
-        let admission = self.calls.admit(&call.request_id, fingerprint, || {
-            self.start(tool, authority, request_id, bound)
-        })?;
-        Ok(admitted(admission))
+        Ok((tool, bound, fingerprint))
     }
 
     /// The dynamic path: the source resolves the name (and its own

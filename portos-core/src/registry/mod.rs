@@ -12,6 +12,7 @@ mod call;
 mod dynamic;
 mod fingerprint;
 mod idempotency;
+mod job;
 mod order;
 
 use std::collections::HashMap;
@@ -27,6 +28,7 @@ pub use dynamic::{
     DynamicCall, DynamicListing, DynamicRun, DynamicTool, DynamicToolSpec, DynamicTools, Resolved,
 };
 pub use fingerprint::Fingerprint;
+pub use job::PreparedCall;
 
 use crate::context::StateMap;
 use crate::contract::{Policy, ToolResult};

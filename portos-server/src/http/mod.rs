@@ -11,6 +11,7 @@ pub mod docs;
 mod error;
 mod explorer;
 pub mod io;
+mod jobs;
 mod mind;
 pub mod query;
 mod route;

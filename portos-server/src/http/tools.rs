@@ -22,6 +22,7 @@ use super::io::schema_of;
 use super::{ApiError, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
 use crate::auth::AuthContext;
+use crate::jobs::{Job, JobError};
 
 /// The tool catalog by scope, intent and format, with a strong ETag; an
 /// exactly matching `If-None-Match` answers 304.
@@ -50,7 +51,9 @@ async fn catalog(
 
 /// Calls a tool with a strict `portos_tool_call`. The server derives the
 /// authority (`ui`, authenticated by the session); 200 when completed, 422
-/// when failed, with the result envelope either way.
+/// when failed, with the result envelope either way. A long-running tool
+/// answers 202 with its durable job instead (follow it at
+/// `/api/cos/tools/jobs/{jobId}`; the same `requestId` answers the same job).
 #[portos_route(method = "POST", path = "/api/cos/tools/call", summary = "Call a tool")]
 async fn call(
     State(app): State<App>,
@@ -60,8 +63,15 @@ async fn call(
     // The HTTP principal is always `ui`; only the gate can vouch for it. On a
     // passwordless install nobody is authenticated, so only reads pass.
     let authority = Authority::ui(auth.authenticated);
+    if app.jobs.is_job(&call.name) {
+        return match app.jobs.submit(authority, call).await {
+            Ok(job) => Ok(ToolAnswer::Job(Box::new(job))),
+            Err(JobError::Refused(error)) => Err(CallRefusal(error)),
+            Err(JobError::Store(error)) => Ok(ToolAnswer::Fault(ApiError::from(error))),
+        };
+    }
     let answer = app.registry.answer(&authority, call, None).await?;
-    Ok(ToolAnswer(answer))
+    Ok(ToolAnswer::Result(answer))
 }
 
 /// The retained result of a recent call (process-local, the last 500): 200
@@ -207,12 +217,31 @@ impl RouteInput for CallRequest {
     }
 }
 
-/// A tool's result envelope: 200 when completed, 422 when failed.
-struct ToolAnswer(CallAnswer);
+/// A tool's result envelope (200 when completed, 422 when failed), or a
+/// long-running tool's job (202).
+enum ToolAnswer {
+    Result(CallAnswer),
+    Job(Box<Job>),
+    /// The job could not be recorded: the server's fault (500).
+    Fault(ApiError),
+}
 
 impl IntoResponse for ToolAnswer {
     fn into_response(self) -> Response {
-        let status = if self.0.is_completed() {
+        let answer = match self {
+            ToolAnswer::Result(answer) => answer,
+            ToolAnswer::Job(job) => {
+                let location =
+                    HeaderValue::from_str(&format!("/api/cos/tools/jobs/{}", job.job_id));
+                let mut response = (StatusCode::ACCEPTED, Json(job)).into_response();
+                if let Ok(location) = location {
+                    response.headers_mut().insert(header::LOCATION, location);
+                }
+                return response;
+            }
+            ToolAnswer::Fault(error) => return error.into_response(),
+        };
+        let status = if answer.is_completed() {
             StatusCode::OK
         } else {
             StatusCode::UNPROCESSABLE_ENTITY
@@ -220,7 +249,7 @@ impl IntoResponse for ToolAnswer {
         // Written into one buffer of about its size (`Json` starts at 128
         // bytes and grows, copying, two or three times for a typical result).
         let mut body = Vec::with_capacity(RESULT_BUFFER_BYTES);
-        match serde_json::to_writer(&mut body, &self.0) {
+        match serde_json::to_writer(&mut body, &answer) {
             Ok(()) => (
                 status,
                 [(
@@ -248,6 +277,11 @@ impl RouteOutput for ToolAnswer {
             status: 422,
             description: "The tool ran and failed: the result envelope, `state: failed`",
             schema: Some(schema_of::<ToolResult>()),
+        });
+        io.outcomes.push(OutcomeSpec {
+            status: 202,
+            description: "A long-running tool: its durable job (`Location` names it)",
+            schema: Some(schema_of::<Job>()),
         });
     }
 }

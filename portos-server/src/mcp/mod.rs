@@ -9,7 +9,8 @@ pub mod jsonrpc;
 pub mod modern;
 pub mod server;
 pub mod stdio;
+pub mod tasks;
 
 pub use config::{AgentContextCache, AgentContextConfig};
 pub use context_tools::{ContextTools, NoContextTools, Outcome, OutcomeFuture};
-pub use server::{CallMeta, ConfigReads, McpServer};
+pub use server::{CallMeta, CallOutcome, ConfigReads, McpServer};

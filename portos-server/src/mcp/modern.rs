@@ -17,7 +17,8 @@ use base64::Engine;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message};
-use super::server::{CallMeta, McpServer, call_params};
+use super::server::{CallMeta, CallOutcome, McpServer, call_params};
+use super::tasks::{TASKS_EXTENSION, declares_tasks, task};
 
 /// The revisions served the 2026 way (per-request metadata, no handshake).
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
@@ -105,15 +106,15 @@ pub enum ReplyStatus {
     NotFound,
 }
 
-/// A refusal before dispatch, as a JSON-RPC error.
-struct Refusal {
+/// A refusal, as a JSON-RPC error.
+pub(super) struct Refusal {
     code: i64,
     message: String,
     data: Option<Value>,
 }
 
 impl Refusal {
-    fn new(code: i64, message: impl Into<String>) -> Refusal {
+    pub(super) fn new(code: i64, message: impl Into<String>) -> Refusal {
         Refusal {
             code,
             message: message.into(),
@@ -168,14 +169,29 @@ impl McpServer {
                 Ok(()) => Ok(self.tools_list().await),
                 Err(refusal) => Err(refusal),
             },
-            "tools/call" => match call_params(params) {
-                Some((name, arguments)) => {
-                    let reply = self.call_tool(&name, arguments, meta).await;
-                    let response = reply.into_response(&id, Some(&self.result_meta()));
-                    return Some((ReplyStatus::Ok, response));
+            "tools/call" => {
+                let tasks = declares_tasks(params.as_ref());
+                match call_params(params) {
+                    Some((name, arguments)) => {
+                        let meta_out = self.result_meta();
+                        let response = match self
+                            .call_tool_or_task(&name, arguments, meta, tasks)
+                            .await
+                        {
+                            CallOutcome::Reply(reply) => reply.into_response(&id, Some(&meta_out)),
+                            CallOutcome::Task(job) => {
+                                super::jsonrpc::result_response(&id, task(&job, false, &meta_out))
+                                    .to_string()
+                            }
+                        };
+                        return Some((ReplyStatus::Ok, response));
+                    }
+                    None => Err(Refusal::new(INVALID_PARAMS, "Invalid tools/call params")),
                 }
-                None => Err(Refusal::new(INVALID_PARAMS, "Invalid tools/call params")),
-            },
+            }
+            "tasks/get" => self.task_get(params.as_ref()).await,
+            "tasks/update" => self.task_update(params.as_ref()).await,
+            "tasks/cancel" => self.task_cancel(params.as_ref()).await,
             _ => Err(Refusal::new(METHOD_NOT_FOUND, "Method not found")),
         };
         Some(match answer {
@@ -192,7 +208,10 @@ impl McpServer {
         json!({
             "resultType": "complete",
             "supportedVersions": MODERN_VERSIONS,
-            "capabilities": { "tools": {} },
+            "capabilities": {
+                "tools": {},
+                "extensions": { TASKS_EXTENSION: {} },
+            },
             "instructions": self.app().context_tools.instructions(),
             "ttlMs": DISCOVER_TTL_MS,
             "cacheScope": "public",
@@ -214,7 +233,7 @@ impl McpServer {
         })
     }
 
-    fn result_meta(&self) -> Value {
+    pub(super) fn result_meta(&self) -> Value {
         json!({
             SERVER_INFO_KEY: {
                 "name": self.app().identity.agent_tools_name,

@@ -6,6 +6,8 @@
 use std::sync::Arc;
 
 use portos_core::{Authority, CatalogFormat, CatalogQuery, CatalogScope, Scope, ToolCall};
+
+use crate::jobs::{Job, JobError, Viewer};
 use serde_json::{Map, Value, json};
 
 use super::config::AgentContextConfig;
@@ -172,28 +174,48 @@ impl McpServer {
         )
     }
 
-    /// A `tools/call` result (BEHAVIOUR §5.6).
+    /// A `tools/call` result (BEHAVIOUR §5.6). A long-running tool's job is
+    /// waited for: its result is the answer.
     pub async fn call_tool(
         &self,
         name: &str,
         arguments: Option<Value>,
         meta: &CallMeta,
     ) -> ToolReply {
+        match self.call_tool_or_task(name, arguments, meta, false).await {
+            CallOutcome::Reply(reply) => reply,
+            // Not asked for: a job is only answered when `tasks` is set.
+            CallOutcome::Task(job) => job_reply(&job),
+        }
+    }
+
+    /// A `tools/call` from a client that can follow a task (`tasks`): a
+    /// long-running tool answers its job instead of waiting for it.
+    pub async fn call_tool_or_task(
+        &self,
+        name: &str,
+        arguments: Option<Value>,
+        meta: &CallMeta,
+        tasks: bool,
+    ) -> CallOutcome {
         let config = self.config().await;
         if !config.active() {
-            return error_result("Agent context is disabled or invalid.");
+            return CallOutcome::Reply(error_result("Agent context is disabled or invalid."));
         }
         if self.app.context_tools.is_context_tool(name) {
             let tools = &self.app.context_tools;
-            return match tools
-                .call(&self.app, name, arguments.as_ref(), &config)
-                .await
-            {
-                Outcome::Output(output) => ToolReply::structured(output.to_string(), false),
-                Outcome::Refused(message) => error_result(&message),
-            };
+            return CallOutcome::Reply(
+                match tools
+                    .call(&self.app, name, arguments.as_ref(), &config)
+                    .await
+                {
+                    Outcome::Output(output) => ToolReply::structured(output.to_string(), false),
+                    Outcome::Refused(message) => error_result(&message),
+                },
+            );
         }
-        self.call_semantic(name, arguments, &config, meta).await
+        self.call_semantic(name, arguments, &config, meta, tasks)
+            .await
     }
 
     async fn call_semantic(
@@ -202,7 +224,8 @@ impl McpServer {
         arguments: Option<Value>,
         config: &AgentContextConfig,
         meta: &CallMeta,
-    ) -> ToolReply {
+        tasks: bool,
+    ) -> CallOutcome {
         let grants = config.grants();
         let registry = &self.app.registry;
         let linked = registry
@@ -219,10 +242,10 @@ impl McpServer {
                 .and_then(|_| registry.canonical_name(name))
         };
         let Some(canonical) = linked.or_else(dynamic) else {
-            return error_result(&format!(
+            return CallOutcome::Reply(error_result(&format!(
                 "Unknown or ungranted tool: {}",
                 cap(name, MAX_NAME_CHARS)
-            ));
+            )));
         };
         let request_id = match &meta.idempotency_key {
             Some(key) => format!("agent-mcp:{key}"),
@@ -241,21 +264,72 @@ impl McpServer {
                     .iter()
                     .map(|d| format!("{} {}", d.path, d.message))
                     .collect();
-                return error_result(&format!("Invalid tool call: {}", detail.join("; ")));
+                return CallOutcome::Reply(error_result(&format!(
+                    "Invalid tool call: {}",
+                    detail.join("; ")
+                )));
             }
         };
-        match self
-            .app
-            .registry
-            .answer(&Authority::agent(grants), call, None)
+        let authority = Authority::agent(grants);
+        if self.app.jobs.is_job(&call.name) {
+            return self.call_job(authority, call, tasks).await;
+        }
+        CallOutcome::Reply(
+            match self.app.registry.answer(&authority, call, None).await {
+                Ok(result) => match serde_json::to_string(&result) {
+                    Ok(text) => ToolReply::structured(text, !result.is_completed()),
+                    Err(error) => {
+                        error_result(&format!("The result could not be written: {error}"))
+                    }
+                },
+                Err(error) => error_result(&error.message),
+            },
+        )
+    }
+
+    /// A long-running tool: its job, or (for a client that cannot follow
+    /// one) its result once the job ends.
+    async fn call_job(&self, authority: Authority, call: ToolCall, tasks: bool) -> CallOutcome {
+        let jobs = &self.app.jobs;
+        let job = match jobs.submit(authority, call).await {
+            Ok(job) => job,
+            Err(error) => return CallOutcome::Reply(job_error(&error)),
+        };
+        if tasks {
+            return CallOutcome::Task(Box::new(job));
+        }
+        match jobs
+            .wait_final(Viewer::Principal(Scope::Agent), &job.job_id)
             .await
         {
-            Ok(result) => match serde_json::to_string(&result) {
-                Ok(text) => ToolReply::structured(text, !result.is_completed()),
-                Err(error) => error_result(&format!("The result could not be written: {error}")),
-            },
-            Err(error) => error_result(&error.message),
+            Ok(job) => CallOutcome::Reply(job_reply(&job)),
+            Err(error) => CallOutcome::Reply(job_error(&error)),
         }
+    }
+}
+
+/// What a `tools/call` answers: a result, or a long-running tool's job.
+#[derive(Debug)]
+pub enum CallOutcome {
+    Reply(ToolReply),
+    Task(Box<Job>),
+}
+
+/// A final job's result as a `tools/call` result.
+pub(super) fn job_reply(job: &Job) -> ToolReply {
+    match &job.result {
+        Some(result) => match serde_json::to_string(result) {
+            Ok(text) => ToolReply::structured(text, !result.is_completed()),
+            Err(error) => error_result(&format!("The result could not be written: {error}")),
+        },
+        None => error_result(&format!("The job has not ended ({})", job.state.as_str())),
+    }
+}
+
+pub(super) fn job_error(error: &JobError) -> ToolReply {
+    match error {
+        JobError::Refused(error) => error_result(&error.message),
+        JobError::Store(error) => error_result(&format!("The job could not be recorded: {error}")),
     }
 }
 

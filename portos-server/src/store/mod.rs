@@ -47,8 +47,8 @@ macro_rules! store_schema {
 }
 
 /// The runtime's own tables: settings (grants, API access, Agent Tools, the
-/// password hash), login sessions, and the user-actions ledger that records
-/// every change of them.
+/// password hash), login sessions, the user-actions ledger that records
+/// every change of them, and the durable jobs of long-running tools.
 pub const RUNTIME_SCHEMA: Schema = Schema {
     component: "portos-server",
     migrations: &[
@@ -79,6 +79,8 @@ pub const RUNTIME_SCHEMA: Schema = Schema {
         );
         CREATE INDEX IF NOT EXISTS user_actions_recent
             ON user_actions (happened_at_ms DESC, seq DESC);",
+        // 2: the durable jobs of long-running tools and their events.
+        crate::jobs::MIGRATION,
     ],
 };
 

@@ -12,6 +12,7 @@ pub mod config;
 pub mod events;
 pub mod hosts;
 mod routes;
+mod sweep;
 mod tools;
 pub mod uptime;
 

@@ -28,6 +28,7 @@ struct Purged {
     side_effect = "supervised-write",
     idempotent = false,
     async,
+    long_running,
     confirmation = "none",
     open_world = true,
     intent_group = "feeds",
@@ -62,6 +63,7 @@ fn main() {
     assert!(matches!(tool.policy.side_effect, SideEffect::SupervisedWrite));
     assert!(!tool.policy.idempotent);
     assert!(tool.policy.is_async);
+    assert!(tool.policy.long_running);
     assert!(matches!(tool.policy.confirmation, Confirmation::None));
     assert!(tool.policy.open_world);
     assert_eq!(tool.intent.group, Some("feeds"));

@@ -338,6 +338,7 @@ fn policy(scope: Scope, required_capabilities: Vec<Capability>) -> Policy {
         idempotent: true,
         is_async: false,
         confirmation: Confirmation::CapabilityGrant,
+        long_running: false,
     }
 }
 

@@ -1,0 +1,569 @@
+//! Durable jobs: how a `long_running` tool answers. The job record is
+//! committed in the store before the caller hears of it; the adapter runs
+//! in the background with the job's own cancellation signal and reports
+//! progress into the record; its result envelope is kept like any other.
+//! The same `requestId` always names the same job, across restarts. A job
+//! that a restart interrupted runs again if its tool is idempotent and fails
+//! with a message saying so if not: none silently vanishes.
+//!
+//! Who sees what: the person (the `ui` principal over HTTP) sees every job,
+//! since it is whom a confirmation asks; an agent or the Mind sees only its
+//! own.
+
+mod record;
+mod run;
+mod sql;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use portos_core::{
+    Authority, Capabilities, Confirmation, ErrorCode, Registry, Scope, ToolCall, ToolError,
+};
+use tokio::sync::{broadcast, oneshot};
+use tokio_util::sync::CancellationToken;
+
+pub use record::{EVENT_KINDS, InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS};
+pub use sql::MIGRATION;
+
+use crate::events::Events;
+use crate::settings::GrantsCache;
+use crate::store::{Store, StoreError};
+use sql::{Change, Claim, JobRow};
+
+/// How long a final job (and its result) is kept: the retention of every
+/// idempotency fingerprint (BEHAVIOUR §1.6).
+pub const RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Who asks about a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Viewer {
+    /// The person, over HTTP: every job. Unauthenticated (a passwordless
+    /// install), they may follow any job and cancel reads only.
+    Person { authenticated: bool },
+    /// A principal (an agent over MCP): its own jobs only.
+    Principal(Scope),
+}
+
+impl Viewer {
+    fn sees(self, row: &JobRow) -> bool {
+        match self {
+            Viewer::Person { .. } => true,
+            Viewer::Principal(scope) => row.principal == scope.as_str(),
+        }
+    }
+}
+
+/// Why a job operation did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// A refusal with the contract's code (nothing changed).
+    #[error(transparent)]
+    Refused(#[from] ToolError),
+    /// The store failed: the server's fault.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn not_found() -> JobError {
+    ToolError::new(ErrorCode::ToolJobNotFound, "Tool job not found").into()
+}
+
+fn auth_required() -> JobError {
+    ToolError::new(
+        ErrorCode::ToolAuthRequired,
+        "Changing a job that writes requires an authenticated PortOS session",
+    )
+    .into()
+}
+
+fn finished(row: &JobRow) -> JobError {
+    ToolError::new(
+        ErrorCode::ToolJobFinished,
+        format!("The job has already ended ({})", row.state.as_str()),
+    )
+    .into()
+}
+
+/// The durable jobs of one server. Cheap to clone.
+#[derive(Clone)]
+pub struct Jobs(Arc<Inner>);
+
+struct Inner {
+    registry: Arc<Registry>,
+    store: Store,
+    grants: GrantsCache,
+    events: Events,
+    live: broadcast::Sender<Arc<JobEvent>>,
+    running: Mutex<HashMap<String, Running>>,
+}
+
+/// What the server holds of a job whose runner is alive.
+struct Running {
+    cancel: CancellationToken,
+    /// Set when a caller (not the shutdown) cancelled the job.
+    cancel_requested: Arc<AtomicBool>,
+    /// Answers a parked job's confirmation.
+    confirm: Option<oneshot::Sender<bool>>,
+}
+
+impl std::fmt::Debug for Jobs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Jobs").finish_non_exhaustive()
+    }
+}
+
+fn now_ms() -> i64 {
+    jiff::Timestamp::now().as_millisecond()
+}
+
+fn retention_ms() -> i64 {
+    i64::try_from(RETENTION.as_millis()).unwrap_or(i64::MAX)
+}
+
+impl Jobs {
+    pub fn new(registry: Arc<Registry>, store: Store, grants: GrantsCache, events: Events) -> Jobs {
+        // Followers that fall this far behind re-read the store.
+        let (live, _) = broadcast::channel(1024);
+        Jobs(Arc::new(Inner {
+            registry,
+            store,
+            grants,
+            events,
+            live,
+            running: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// Whether a call of `name` answers with a job.
+    pub fn is_job(&self, name: &str) -> bool {
+        self.0.registry.is_long_running(name)
+    }
+
+    /// Starts a job for `call` (or answers the job its `requestId` already
+    /// names: `duplicate: true`). The refusals are the registry's, in its
+    /// order, then `TOOL_IDEMPOTENCY_CONFLICT` for a `requestId` used by a
+    /// different call.
+    pub async fn submit(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
+        let inner = &self.0;
+        let prepared = inner
+            .registry
+            .prepare(&authority, &call.name, call.arguments)?;
+        let confirm = needs_confirmation(&inner.registry, prepared.name(), &authority);
+        let now = now_ms();
+        let row = JobRow {
+            job_id: uuid::Uuid::new_v4().to_string(),
+            request_id: call.request_id,
+            principal: authority.scope.as_str().to_owned(),
+            authenticated: authority.authenticated,
+            tool: prepared.name().to_owned(),
+            arguments: prepared.arguments().to_string(),
+            fingerprint: prepared.fingerprint().to_hex(),
+            state: if confirm {
+                JobState::InputRequired
+            } else {
+                JobState::Working
+            },
+            status_message: None,
+            progress: None,
+            input_request: confirm.then(|| confirmation_request(&inner.registry, &prepared)),
+            outcome: None,
+            output: None,
+            error: None,
+            created_at_ms: now,
+            updated_at_ms: now,
+            expires_at_ms: now.saturating_add(retention_ms()),
+        };
+        let kind = row.state.as_str();
+        let claim_row = row.clone();
+        let claim = inner
+            .store
+            .run(move |connection| sql::claim(connection, &claim_row, event_kind(kind)))
+            .await?;
+        match claim {
+            Claim::Existing(existing) if existing.fingerprint == row.fingerprint => {
+                Ok(existing.to_job(true))
+            }
+            Claim::Existing(_) => Err(ToolError::new(
+                ErrorCode::ToolIdempotencyConflict,
+                "requestId was already used for a different tool call",
+            )
+            .into()),
+            Claim::Inserted(row, event) => {
+                self.publish(event);
+                let job = row.to_job(false);
+                self.launch(prepared, &row);
+                Ok(job)
+            }
+        }
+    }
+
+    /// The job `job_id` as `viewer` may see it.
+    pub async fn get(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
+        Ok(self.visible(viewer, job_id).await?.to_job(false))
+    }
+
+    async fn visible(&self, viewer: Viewer, job_id: &str) -> Result<JobRow, JobError> {
+        let id = job_id.to_owned();
+        let row = self
+            .0
+            .store
+            .run(move |connection| sql::get(connection, &id))
+            .await?;
+        row.filter(|row| viewer.sees(row)).ok_or_else(not_found)
+    }
+
+    /// Asks a job to stop. A parked job is cancelled at once; a running
+    /// one is signalled (`ctx.cancellation()`), and ends `cancelled` when
+    /// its adapter gives up — or `completed` if it had already finished
+    /// its work, which is then kept. `TOOL_JOB_FINISHED` for a final job.
+    pub async fn cancel(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
+        let row = self.visible(viewer, job_id).await?;
+        if row.state.is_final() {
+            return Err(finished(&row));
+        }
+        let read = self
+            .0
+            .registry
+            .resolve(&row.tool)
+            .is_some_and(|tool| tool.policy.side_effect.is_read());
+        if viewer
+            == (Viewer::Person {
+                authenticated: false,
+            })
+            && !read
+        {
+            return Err(auth_required());
+        }
+        let signalled = {
+            let mut running = self.lock_running();
+            match running.get_mut(&row.job_id) {
+                Some(entry) if row.state == JobState::Working => {
+                    entry.cancel_requested.store(true, Ordering::SeqCst);
+                    entry.cancel.cancel();
+                    true
+                }
+                Some(entry) => {
+                    // Parked: the runner ends when its confirmation is dropped.
+                    entry.confirm = None;
+                    false
+                }
+                None => false,
+            }
+        };
+        let change = if signalled {
+            Change {
+                status_message: Some(Some("Cancellation requested".to_owned())),
+                ..Change::default()
+            }
+        } else {
+            cancelled_change("Cancelled before it ran")
+        };
+        let kind = if signalled { "progress" } else { "cancelled" };
+        match self.apply(&row.job_id, change, kind).await? {
+            Some(row) => Ok(row.to_job(false)),
+            // It ended in between: say so as for any final job.
+            None => Err(finished(&self.visible(viewer, job_id).await?)),
+        }
+    }
+
+    /// A person's answer to a job parked in `input_required`. Approval
+    /// needs the job's principal to hold the tool's capabilities now
+    /// (`TOOL_CAPABILITY_DENIED` otherwise, and the job stays parked);
+    /// refusal cancels it.
+    pub async fn confirm(
+        &self,
+        viewer: Viewer,
+        job_id: &str,
+        approve: bool,
+    ) -> Result<Job, JobError> {
+        let row = self.visible(viewer, job_id).await?;
+        if viewer
+            == (Viewer::Person {
+                authenticated: false,
+            })
+        {
+            return Err(auth_required());
+        }
+        if row.state.is_final() {
+            return Err(finished(&row));
+        }
+        if row.state != JobState::InputRequired {
+            return Err(ToolError::new(
+                ErrorCode::ToolJobNotAwaitingInput,
+                "The job is not waiting for a confirmation",
+            )
+            .into());
+        }
+        if approve {
+            let required = self
+                .0
+                .registry
+                .resolve(&row.tool)
+                .map(|tool| tool.policy.required_capabilities.clone())
+                .unwrap_or_default();
+            if !self.capabilities_of(&row.principal).has_all(&required) {
+                return Err(ToolError::new(
+                    ErrorCode::ToolCapabilityDenied,
+                    format!(
+                        "Tool '{}' is not granted to the {} principal",
+                        row.tool, row.principal
+                    ),
+                )
+                .into());
+            }
+        }
+        let sender = self
+            .lock_running()
+            .get_mut(&row.job_id)
+            .and_then(|entry| entry.confirm.take());
+        let (change, kind) = if approve {
+            (
+                Change {
+                    state: Some(JobState::Working),
+                    status_message: Some(Some("Confirmed".to_owned())),
+                    input_request: Some(None),
+                    ..Change::default()
+                },
+                "working",
+            )
+        } else {
+            (cancelled_change("A person refused the call"), "cancelled")
+        };
+        let updated = self.apply(&row.job_id, change, kind).await?;
+        if let Some(sender) = sender {
+            let _ = sender.send(approve);
+        }
+        match updated {
+            Some(row) => Ok(row.to_job(false)),
+            None => Err(finished(&self.visible(viewer, job_id).await?)),
+        }
+    }
+
+    /// The job's events after `after` (0: all), for a stream that starts
+    /// or resumes; `TOOL_JOB_NOT_FOUND` as for [`Jobs::get`].
+    pub async fn events_after(
+        &self,
+        viewer: Viewer,
+        job_id: &str,
+        after: i64,
+    ) -> Result<Vec<JobEvent>, JobError> {
+        let row = self.visible(viewer, job_id).await?;
+        Ok(self
+            .0
+            .store
+            .run(move |connection| sql::events_after(connection, &row.job_id, after))
+            .await?)
+    }
+
+    /// Every job event from now on (subscribe before reading the stored
+    /// ones, so none falls between).
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<JobEvent>> {
+        self.0.live.subscribe()
+    }
+
+    /// Waits until the job is final and answers it (a caller that cannot
+    /// follow a job: an MCP client without the tasks extension).
+    pub async fn wait_final(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
+        let mut live = self.subscribe();
+        loop {
+            let job = self.get(viewer, job_id).await?;
+            if job.state.is_final() {
+                return Ok(job);
+            }
+            loop {
+                match live.recv().await {
+                    Ok(event) if event.job_id == job_id && event.is_final => break,
+                    Ok(_) => {}
+                    // Behind: read the record again.
+                    Err(broadcast::error::RecvError::Lagged(_)) => break,
+                    Err(broadcast::error::RecvError::Closed) => return Err(not_found()),
+                }
+            }
+        }
+    }
+
+    /// Settles what a previous run of the server left unfinished: parked
+    /// jobs wait again, running jobs of idempotent tools run again, the
+    /// others fail saying why. Call once, before serving.
+    pub async fn recover(&self) -> Result<usize, StoreError> {
+        let rows = self
+            .0
+            .store
+            .run(|connection| sql::unfinished(connection))
+            .await?;
+        let count = rows.len();
+        for row in rows {
+            self.resume(row).await?;
+        }
+        Ok(count)
+    }
+
+    async fn resume(&self, row: JobRow) -> Result<(), StoreError> {
+        let inner = &self.0;
+        let Some(scope) = Scope::from_name(&row.principal) else {
+            return self
+                .fail(&row.job_id, "The job's principal is unknown")
+                .await;
+        };
+        let authority = Authority {
+            scope,
+            capabilities: self.capabilities_of(&row.principal),
+            authenticated: row.authenticated,
+        };
+        let arguments = match serde_json::from_str(&row.arguments) {
+            Ok(serde_json::Value::Object(arguments)) => arguments,
+            _ => {
+                return self
+                    .fail(&row.job_id, "The job's stored arguments are unreadable")
+                    .await;
+            }
+        };
+        let prepared = match inner.registry.prepare(&authority, &row.tool, arguments) {
+            Ok(prepared) => prepared,
+            Err(refusal) => {
+                let message = format!(
+                    "The job could not resume after a restart: {}",
+                    refusal.message
+                );
+                return self.fail(&row.job_id, &message).await;
+            }
+        };
+        if row.state == JobState::Working {
+            let idempotent = inner
+                .registry
+                .resolve(&row.tool)
+                .is_some_and(|tool| tool.policy.idempotent);
+            if !idempotent {
+                return self
+                    .fail(
+                        &row.job_id,
+                        "The server stopped while the job ran; it was not run again because the tool is not idempotent",
+                    )
+                    .await;
+            }
+            let change = Change {
+                status_message: Some(Some("Running again after a server restart".to_owned())),
+                ..Change::default()
+            };
+            let _ = self.apply(&row.job_id, change, "working").await?;
+        }
+        self.launch(prepared, &row);
+        Ok(())
+    }
+
+    async fn fail(&self, job_id: &str, message: &str) -> Result<(), StoreError> {
+        let change = Change {
+            state: Some(JobState::Failed),
+            status_message: Some(Some(message.to_owned())),
+            outcome: Some((
+                portos_core::ToolState::Failed,
+                None,
+                Some(message.to_owned()),
+            )),
+            expires_at_ms: Some(now_ms().saturating_add(retention_ms())),
+            ..Change::default()
+        };
+        self.apply(job_id, change, "failed").await.map(|_| ())
+    }
+
+    /// Applies a change, then tells live followers and Socket.IO.
+    async fn apply(
+        &self,
+        job_id: &str,
+        change: Change,
+        kind: &'static str,
+    ) -> Result<Option<JobRow>, StoreError> {
+        let id = job_id.to_owned();
+        let applied = self
+            .0
+            .store
+            .run(move |connection| sql::apply(connection, &id, change, kind, now_ms()))
+            .await?;
+        Ok(applied.map(|(row, event)| {
+            self.publish(event);
+            row
+        }))
+    }
+
+    fn publish(&self, event: JobEvent) {
+        self.0.events.job_changed(&event);
+        // Nobody following is not an error.
+        let _ = self.0.live.send(Arc::new(event));
+    }
+
+    fn lock_running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Running>> {
+        self.0
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The grants `principal` holds now.
+    fn capabilities_of(&self, principal: &str) -> Capabilities {
+        let grants = self.0.grants.current();
+        match Scope::from_name(principal) {
+            Some(Scope::Agent) => grants.agent,
+            Some(Scope::Mind) => grants.mind,
+            _ => Capabilities::NONE,
+        }
+    }
+}
+
+/// A long-running tool that asks for a capability grant parks for a
+/// person's confirmation when a granted principal (an agent, the Mind)
+/// calls it; the person's own calls go ahead.
+fn needs_confirmation(registry: &Registry, name: &str, authority: &Authority) -> bool {
+    authority.scope.is_granted_principal()
+        && registry
+            .resolve(name)
+            .is_some_and(|tool| tool.policy.confirmation == Confirmation::CapabilityGrant)
+}
+
+fn confirmation_request(registry: &Registry, prepared: &portos_core::PreparedCall) -> InputRequest {
+    let capabilities: Vec<&str> = registry
+        .resolve(prepared.name())
+        .map(|tool| {
+            tool.policy
+                .required_capabilities
+                .iter()
+                .map(|capability| capability.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    InputRequest {
+        kind: "confirmation".to_owned(),
+        message: format!(
+            "The {} principal asks to run '{}' with {}; it needs {}. Approve or refuse.",
+            prepared.authority().scope,
+            prepared.name(),
+            prepared.arguments(),
+            if capabilities.is_empty() {
+                "no capability".to_owned()
+            } else {
+                capabilities.join(", ")
+            }
+        ),
+    }
+}
+
+fn cancelled_change(message: &str) -> Change {
+    Change {
+        state: Some(JobState::Cancelled),
+        status_message: Some(Some(message.to_owned())),
+        input_request: Some(None),
+        outcome: Some((
+            portos_core::ToolState::Failed,
+            None,
+            Some(message.to_owned()),
+        )),
+        expires_at_ms: Some(now_ms().saturating_add(retention_ms())),
+        ..Change::default()
+    }
+}
+
+fn event_kind(state: &str) -> &'static str {
+    record::event_kind(state)
+}

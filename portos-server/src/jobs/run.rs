@@ -1,0 +1,150 @@
+//! A job's runner: waits for a confirmation when the job is parked, runs
+//! the adapter with the job's cancellation signal, writes its progress
+//! reports in order, and records the verdict.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use portos_core::{PreparedCall, Progress, ProgressSink, ToolResult, ToolState};
+use tokio::sync::{mpsc, oneshot};
+
+use super::sql::{Change, JobRow};
+use super::{JobState, Jobs, Running, now_ms, retention_ms};
+
+/// Sends an adapter's reports to the job's writer (never blocks the adapter).
+struct ProgressReports(mpsc::UnboundedSender<Progress>);
+
+impl ProgressSink for ProgressReports {
+    fn report(&self, progress: Progress) {
+        let _ = self.0.send(progress);
+    }
+}
+
+impl Jobs {
+    /// Starts the runner of a job whose record is committed.
+    pub(super) fn launch(&self, prepared: PreparedCall, row: &JobRow) {
+        let cancel = self.0.registry.shutdown_token().child_token();
+        let cancel_requested = Arc::new(AtomicBool::new(false));
+        let (confirm, confirmed) = if row.state == JobState::InputRequired {
+            let (sender, receiver) = oneshot::channel();
+            (Some(sender), Some(receiver))
+        } else {
+            (None, None)
+        };
+        self.lock_running().insert(
+            row.job_id.clone(),
+            Running {
+                cancel: cancel.clone(),
+                cancel_requested: cancel_requested.clone(),
+                confirm,
+            },
+        );
+        let jobs = self.clone();
+        let job_id = row.job_id.clone();
+        let request_id: Arc<str> = Arc::from(row.request_id.as_str());
+        tokio::spawn(async move {
+            if let Some(confirmed) = confirmed {
+                let approved = tokio::select! {
+                    answer = confirmed => answer.unwrap_or(false),
+                    // Shutting down: the job stays parked for the next run.
+                    () = cancel.cancelled() => false,
+                };
+                if !approved {
+                    jobs.lock_running().remove(&job_id);
+                    return;
+                }
+            }
+            let read = prepared_is_read(&jobs, &prepared);
+            let (sender, receiver) = mpsc::unbounded_channel();
+            let writer = tokio::spawn(write_progress(jobs.clone(), job_id.clone(), receiver));
+            let run = jobs.0.registry.run_prepared(
+                prepared,
+                request_id,
+                cancel.clone(),
+                Arc::new(ProgressReports(sender)),
+            );
+            let result = if read {
+                // A read loses nothing by being dropped: stop it at once.
+                tokio::select! {
+                    result = run => Some(result),
+                    () = cancel.cancelled() => None,
+                }
+            } else {
+                Some(run.await)
+            };
+            // The adapter (and its sender) is gone: the writer drains and ends.
+            let _ = writer.await;
+            jobs.lock_running().remove(&job_id);
+            let requested = cancel_requested.load(Ordering::SeqCst);
+            let Some(change) = verdict(result, requested, cancel.is_cancelled()) else {
+                // The server is stopping mid-run: the record stays `working`
+                // and the next start settles it.
+                return;
+            };
+            let kind = match change.state {
+                Some(JobState::Completed) => "completed",
+                Some(JobState::Cancelled) => "cancelled",
+                _ => "failed",
+            };
+            if let Err(error) = jobs.apply(&job_id, change, kind).await {
+                tracing::error!(%job_id, %error, "a job's result could not be recorded");
+            }
+        });
+    }
+}
+
+fn prepared_is_read(jobs: &Jobs, prepared: &PreparedCall) -> bool {
+    jobs.0
+        .registry
+        .resolve(prepared.name())
+        .is_some_and(|tool| tool.policy.side_effect.is_read())
+}
+
+/// What the run's end means for the record; `None` leaves it as it is.
+fn verdict(result: Option<ToolResult>, requested: bool, signalled: bool) -> Option<Change> {
+    let finished = |state: JobState, result: &ToolResult, message: Option<String>| {
+        let output = result
+            .result
+            .as_ref()
+            .and_then(|output| serde_json::to_string(output.as_ref()).ok());
+        Change {
+            state: Some(state),
+            status_message: Some(message),
+            outcome: Some((result.state, output, result.error.clone())),
+            expires_at_ms: Some(now_ms().saturating_add(retention_ms())),
+            ..Change::default()
+        }
+    };
+    match result {
+        None if requested => Some(super::cancelled_change("Cancelled by the caller")),
+        None => None,
+        Some(result) if result.state == ToolState::Completed => {
+            Some(finished(JobState::Completed, &result, None))
+        }
+        Some(_) if requested => Some(super::cancelled_change("Cancelled by the caller")),
+        // Failed because the server is stopping: settled at the next start.
+        Some(_) if signalled => None,
+        Some(result) => Some(finished(JobState::Failed, &result, result.error.clone())),
+    }
+}
+
+/// Writes a job's progress reports in order; a burst is written as its
+/// last report (each write is a durable commit).
+async fn write_progress(
+    jobs: Jobs,
+    job_id: String,
+    mut reports: mpsc::UnboundedReceiver<Progress>,
+) {
+    while let Some(mut progress) = reports.recv().await {
+        while let Ok(newer) = reports.try_recv() {
+            progress = newer;
+        }
+        let change = Change {
+            progress: Some(progress),
+            ..Change::default()
+        };
+        if let Err(error) = jobs.apply(&job_id, change, "progress").await {
+            tracing::warn!(%job_id, %error, "a job's progress could not be recorded");
+        }
+    }
+}

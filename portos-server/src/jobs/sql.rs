@@ -1,0 +1,371 @@
+//! The job tables: one row a job, and its events in order. Every change of
+//! a job and the event announcing it are one transaction, so a stream that
+//! resumes from the store sees exactly what live followers saw.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::record::{InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS, event_kind};
+use crate::store::StoreError;
+use portos_core::{OutputJson, Progress, ToolResult, ToolState};
+
+/// The runtime's migration step that adds the job tables.
+pub const MIGRATION: &str = "CREATE TABLE IF NOT EXISTS tool_jobs (
+        job_id          TEXT PRIMARY KEY,
+        request_id      TEXT NOT NULL UNIQUE,
+        principal       TEXT NOT NULL,
+        authenticated   INTEGER NOT NULL,
+        tool            TEXT NOT NULL,
+        arguments       TEXT NOT NULL,
+        fingerprint     TEXT NOT NULL,
+        state           TEXT NOT NULL CHECK (state IN
+                            ('working', 'input_required', 'completed', 'failed', 'cancelled')),
+        status_message  TEXT,
+        progress        TEXT,
+        input_request   TEXT,
+        outcome         TEXT CHECK (outcome IN ('completed', 'failed')),
+        output          TEXT,
+        error           TEXT,
+        created_at_ms   INTEGER NOT NULL,
+        updated_at_ms   INTEGER NOT NULL,
+        expires_at_ms   INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS tool_jobs_open ON tool_jobs (state)
+        WHERE state IN ('working', 'input_required');
+    CREATE INDEX IF NOT EXISTS tool_jobs_expiry ON tool_jobs (expires_at_ms);
+    CREATE TABLE IF NOT EXISTS tool_job_events (
+        seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id  TEXT NOT NULL REFERENCES tool_jobs (job_id) ON DELETE CASCADE,
+        kind    TEXT NOT NULL,
+        at_ms   INTEGER NOT NULL,
+        data    TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS tool_job_events_by_job ON tool_job_events (job_id, seq);";
+
+const COLUMNS: &str = "job_id, request_id, principal, authenticated, tool, arguments, fingerprint,
+    state, status_message, progress, input_request, outcome, output, error,
+    created_at_ms, updated_at_ms, expires_at_ms";
+
+/// A job row as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobRow {
+    pub job_id: String,
+    pub request_id: String,
+    pub principal: String,
+    pub authenticated: bool,
+    pub tool: String,
+    /// The normalized arguments, as JSON text.
+    pub arguments: String,
+    /// The call's idempotency fingerprint, lowercase hex.
+    pub fingerprint: String,
+    pub state: JobState,
+    pub status_message: Option<String>,
+    pub progress: Option<Progress>,
+    pub input_request: Option<InputRequest>,
+    /// The adapter's verdict, once it ran: the envelope's `state`,
+    /// `result` (an object's JSON text) and `error`.
+    pub outcome: Option<ToolState>,
+    pub output: Option<String>,
+    pub error: Option<String>,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+    pub expires_at_ms: i64,
+}
+
+impl JobRow {
+    fn read(row: &Row<'_>) -> rusqlite::Result<JobRow> {
+        let state: String = row.get(7)?;
+        let progress: Option<String> = row.get(9)?;
+        let input_request: Option<String> = row.get(10)?;
+        let outcome: Option<String> = row.get(11)?;
+        Ok(JobRow {
+            job_id: row.get(0)?,
+            request_id: row.get(1)?,
+            principal: row.get(2)?,
+            authenticated: row.get(3)?,
+            tool: row.get(4)?,
+            arguments: row.get(5)?,
+            fingerprint: row.get(6)?,
+            // The table's CHECK admits only the five words.
+            state: JobState::from_name(&state).unwrap_or(JobState::Failed),
+            status_message: row.get(8)?,
+            progress: progress.and_then(|text| serde_json::from_str(&text).ok()),
+            input_request: input_request.and_then(|text| serde_json::from_str(&text).ok()),
+            outcome: outcome.map(|word| {
+                if word == "completed" {
+                    ToolState::Completed
+                } else {
+                    ToolState::Failed
+                }
+            }),
+            output: row.get(12)?,
+            error: row.get(13)?,
+            created_at_ms: row.get(14)?,
+            updated_at_ms: row.get(15)?,
+            expires_at_ms: row.get(16)?,
+        })
+    }
+
+    /// The job as callers see it.
+    pub fn to_job(&self, duplicate: bool) -> Job {
+        Job {
+            kind: "portos_tool_job",
+            job_id: self.job_id.clone(),
+            request_id: self.request_id.clone(),
+            name: self.tool.clone(),
+            principal: self.principal.clone(),
+            state: self.state,
+            duplicate,
+            status_message: self.status_message.clone(),
+            progress: self.progress.clone(),
+            input_request: self.input_request.clone(),
+            created_at: rfc3339(self.created_at_ms),
+            updated_at: rfc3339(self.updated_at_ms),
+            expires_at: rfc3339(self.expires_at_ms),
+            poll_interval_ms: POLL_INTERVAL_MS,
+            result: self.result(),
+            created_at_ms: self.created_at_ms,
+            updated_at_ms: self.updated_at_ms,
+            expires_at_ms: self.expires_at_ms,
+        }
+    }
+
+    /// The result envelope of a final job.
+    pub fn result(&self) -> Option<ToolResult> {
+        if !self.state.is_final() {
+            return None;
+        }
+        let state = self.outcome.unwrap_or(ToolState::Failed);
+        let output = self
+            .output
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+            .and_then(|value| OutputJson::from_value(value).ok())
+            .map(std::sync::Arc::new);
+        Some(ToolResult {
+            kind: "portos_tool_result",
+            request_id: self.request_id.clone(),
+            name: self.tool.clone(),
+            version: portos_core::contract::SCHEMA_VERSION,
+            state,
+            duplicate: false,
+            result: output,
+            error: self.error.clone(),
+        })
+    }
+}
+
+fn rfc3339(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .map(|at| at.to_string())
+        .unwrap_or_default()
+}
+
+/// What a call found: its new job, or the one its `requestId` already has.
+pub enum Claim {
+    Inserted(JobRow, JobEvent),
+    Existing(JobRow),
+}
+
+/// Inserts `row` unless a job with its `requestId` exists (which is then
+/// returned untouched), with the job's first event; drops expired jobs first.
+pub fn claim(
+    connection: &mut Connection,
+    row: &JobRow,
+    kind: &'static str,
+) -> Result<Claim, StoreError> {
+    let transaction = connection.transaction()?;
+    purge_expired(&transaction, row.created_at_ms)?;
+    let existing = transaction
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM tool_jobs WHERE request_id = ?1"),
+            [&row.request_id],
+            JobRow::read,
+        )
+        .optional()?;
+    if let Some(existing) = existing {
+        return Ok(Claim::Existing(existing));
+    }
+    transaction.execute(
+        &format!(
+            "INSERT INTO tool_jobs ({COLUMNS})
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+        ),
+        params![
+            row.job_id,
+            row.request_id,
+            row.principal,
+            row.authenticated,
+            row.tool,
+            row.arguments,
+            row.fingerprint,
+            row.state.as_str(),
+            row.status_message,
+            json_text(row.progress.as_ref()),
+            json_text(row.input_request.as_ref()),
+            row.outcome.map(outcome_word),
+            row.output,
+            row.error,
+            row.created_at_ms,
+            row.updated_at_ms,
+            row.expires_at_ms,
+        ],
+    )?;
+    let event = append_event(&transaction, row, kind)?;
+    transaction.commit()?;
+    Ok(Claim::Inserted(row.clone(), event))
+}
+
+fn json_text<T: serde::Serialize>(value: Option<&T>) -> Option<String> {
+    value.and_then(|value| serde_json::to_string(value).ok())
+}
+
+fn outcome_word(state: ToolState) -> &'static str {
+    match state {
+        ToolState::Completed => "completed",
+        ToolState::Failed => "failed",
+    }
+}
+
+fn append_event(
+    connection: &Connection,
+    row: &JobRow,
+    kind: &'static str,
+) -> Result<JobEvent, StoreError> {
+    let data = serde_json::to_string(&row.to_job(false))
+        .map_err(|error| StoreError::Worker(error.to_string()))?;
+    connection.execute(
+        "INSERT INTO tool_job_events (job_id, kind, at_ms, data) VALUES (?1, ?2, ?3, ?4)",
+        params![row.job_id, kind, row.updated_at_ms, data],
+    )?;
+    Ok(JobEvent {
+        seq: connection.last_insert_rowid(),
+        job_id: row.job_id.clone(),
+        kind,
+        data,
+        is_final: row.state.is_final(),
+    })
+}
+
+/// A change to a job that is not final yet.
+#[derive(Debug, Default)]
+pub struct Change {
+    pub state: Option<JobState>,
+    /// `Some(None)` clears it.
+    pub status_message: Option<Option<String>>,
+    pub progress: Option<Progress>,
+    pub input_request: Option<Option<InputRequest>>,
+    /// The adapter's verdict: `state`, `result` JSON text, `error`.
+    pub outcome: Option<(ToolState, Option<String>, Option<String>)>,
+    pub expires_at_ms: Option<i64>,
+}
+
+/// Applies `change` and records the event, unless the job is gone or
+/// already final (then `None`: a final job never changes again).
+pub fn apply(
+    connection: &mut Connection,
+    job_id: &str,
+    change: Change,
+    kind: &'static str,
+    now_ms: i64,
+) -> Result<Option<(JobRow, JobEvent)>, StoreError> {
+    let transaction = connection.transaction()?;
+    let Some(mut row) = get(&transaction, job_id)? else {
+        return Ok(None);
+    };
+    if row.state.is_final() {
+        return Ok(None);
+    }
+    if let Some(state) = change.state {
+        row.state = state;
+    }
+    if let Some(message) = change.status_message {
+        row.status_message = message;
+    }
+    if let Some(progress) = change.progress {
+        row.progress = Some(progress);
+    }
+    if let Some(request) = change.input_request {
+        row.input_request = request;
+    }
+    if let Some((state, output, error)) = change.outcome {
+        row.outcome = Some(state);
+        row.output = output;
+        row.error = error;
+    }
+    if let Some(expires_at_ms) = change.expires_at_ms {
+        row.expires_at_ms = expires_at_ms;
+    }
+    row.updated_at_ms = now_ms;
+    transaction.execute(
+        "UPDATE tool_jobs SET state = ?2, status_message = ?3, progress = ?4, input_request = ?5,
+             outcome = ?6, output = ?7, error = ?8, updated_at_ms = ?9, expires_at_ms = ?10
+         WHERE job_id = ?1",
+        params![
+            row.job_id,
+            row.state.as_str(),
+            row.status_message,
+            json_text(row.progress.as_ref()),
+            json_text(row.input_request.as_ref()),
+            row.outcome.map(outcome_word),
+            row.output,
+            row.error,
+            row.updated_at_ms,
+            row.expires_at_ms,
+        ],
+    )?;
+    let event = append_event(&transaction, &row, kind)?;
+    transaction.commit()?;
+    Ok(Some((row, event)))
+}
+
+pub fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, StoreError> {
+    Ok(connection
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM tool_jobs WHERE job_id = ?1"),
+            [job_id],
+            JobRow::read,
+        )
+        .optional()?)
+}
+
+/// Every job that is not final: what a restart must resume or settle.
+pub fn unfinished(connection: &Connection) -> Result<Vec<JobRow>, StoreError> {
+    let mut statement = connection.prepare(&format!(
+        "SELECT {COLUMNS} FROM tool_jobs WHERE state IN ('working', 'input_required')
+         ORDER BY created_at_ms, job_id"
+    ))?;
+    let rows = statement.query_map([], JobRow::read)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The events of `job_id` after `after` (0: from the first), in order.
+pub fn events_after(
+    connection: &Connection,
+    job_id: &str,
+    after: i64,
+) -> Result<Vec<JobEvent>, StoreError> {
+    let mut statement = connection.prepare_cached(
+        "SELECT seq, kind, data FROM tool_job_events WHERE job_id = ?1 AND seq > ?2 ORDER BY seq",
+    )?;
+    let rows = statement.query_map(params![job_id, after], |row| {
+        let kind: String = row.get(1)?;
+        let kind = event_kind(&kind);
+        Ok(JobEvent {
+            seq: row.get(0)?,
+            job_id: job_id.to_owned(),
+            kind,
+            data: row.get(2)?,
+            is_final: matches!(kind, "completed" | "failed" | "cancelled"),
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Forgets final jobs whose time is up (their events go with them).
+fn purge_expired(connection: &Connection, now_ms: i64) -> Result<usize, StoreError> {
+    Ok(connection.execute(
+        "DELETE FROM tool_jobs WHERE expires_at_ms <= ?1
+             AND state IN ('completed', 'failed', 'cancelled')",
+        [now_ms],
+    )?)
+}
