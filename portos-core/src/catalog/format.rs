@@ -85,13 +85,19 @@ impl CatalogFormat {
                 "description": d.description,
                 "input_schema": tool.input_schema,
             }),
-            CatalogFormat::Mcp => json!({
-                "name": d.provider_name,
-                "description": d.description,
-                "inputSchema": tool.input_schema,
-                "outputSchema": tool.output_schema,
-                "annotations": mcp_annotations(tool),
-            }),
+            CatalogFormat::Mcp => {
+                let mut entry = json!({
+                    "name": d.provider_name,
+                    "description": d.description,
+                    "inputSchema": tool.input_schema,
+                    "outputSchema": tool.output_schema,
+                    "annotations": mcp_annotations(tool),
+                });
+                if let Some(execution) = mcp_execution(tool) {
+                    entry["execution"] = execution;
+                }
+                entry
+            }
             CatalogFormat::Portos => json!({ "name": d.name }),
             CatalogFormat::OpenaiStrict
             | CatalogFormat::AnthropicStrict
@@ -205,6 +211,15 @@ pub(crate) fn strict_entry(
 }
 
 /// The MCP annotations mapping (BEHAVIOUR §2.5).
+/// MCP's `execution` of a long-running tool: it may be called as a task
+/// (2025-11-25 `tools/call` with `task`; the 2026 tasks extension decides
+/// per request). Other tools have none, which means "not as a task".
+pub(crate) fn mcp_execution(tool: &RegisteredTool) -> Option<Value> {
+    tool.policy
+        .long_running
+        .then(|| json!({ "taskSupport": "optional" }))
+}
+
 pub(crate) fn mcp_annotations(tool: &RegisteredTool) -> Value {
     policy_annotations(&tool.policy, tool.descriptor.policy.open_world)
 }

@@ -192,13 +192,19 @@ impl EntryText {
                     ("input_schema", &shared.input_schema),
                 ]),
                 CatalogFormat::Mcp | CatalogFormat::Portos | CatalogFormat::Gemini => {
-                    Text::object(&[
+                    let annotations = Text::of(&format::mcp_annotations(tool));
+                    let execution = format::mcp_execution(tool).map(|value| Text::of(&value));
+                    let mut fields = vec![
                         ("name", &shared.provider_name),
                         ("description", &shared.description),
                         ("inputSchema", &shared.input_schema),
                         ("outputSchema", &shared.output_schema),
-                        ("annotations", &Text::of(&format::mcp_annotations(tool))),
-                    ])
+                        ("annotations", &annotations),
+                    ];
+                    if let Some(execution) = &execution {
+                        fields.push(("execution", execution));
+                    }
+                    Text::object(&fields)
                 }
             }
         })

@@ -87,6 +87,9 @@ fn finished(row: &JobRow) -> JobError {
     .into()
 }
 
+/// Why a cancelled job ended.
+const CANCELLED: &str = "Cancelled by the caller";
+
 /// The durable jobs of one server. Cheap to clone.
 #[derive(Clone)]
 pub struct Jobs(Arc<Inner>);
@@ -215,10 +218,11 @@ impl Jobs {
         row.filter(|row| viewer.sees(row)).ok_or_else(not_found)
     }
 
-    /// Asks a job to stop. A parked job is cancelled at once; a running
-    /// one is signalled (`ctx.cancellation()`), and ends `cancelled` when
-    /// its adapter gives up — or `completed` if it had already finished
-    /// its work, which is then kept. `TOOL_JOB_FINISHED` for a final job.
+    /// Cancels a job: it is `cancelled` at once (durably, before this
+    /// answers) and its adapter is signalled (`ctx.cancellation()`); a read
+    /// is dropped there and then. A write that finishes its work anyway
+    /// stays `cancelled`, with the result it produced kept in its envelope,
+    /// so nothing it did goes unrecorded. `TOOL_JOB_FINISHED` for a final job.
     pub async fn cancel(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
         let row = self.visible(viewer, job_id).await?;
         if row.state.is_final() {
@@ -237,36 +241,20 @@ impl Jobs {
         {
             return Err(auth_required());
         }
-        let signalled = {
-            let mut running = self.lock_running();
-            match running.get_mut(&row.job_id) {
-                Some(entry) if row.state == JobState::Working => {
-                    entry.cancel_requested.store(true, Ordering::SeqCst);
-                    entry.cancel.cancel();
-                    true
-                }
-                Some(entry) => {
-                    // Parked: the runner ends when its confirmation is dropped.
-                    entry.confirm = None;
-                    false
-                }
-                None => false,
-            }
-        };
-        let change = if signalled {
-            Change {
-                status_message: Some(Some("Cancellation requested".to_owned())),
-                ..Change::default()
-            }
-        } else {
-            cancelled_change("Cancelled before it ran")
-        };
-        let kind = if signalled { "progress" } else { "cancelled" };
-        match self.apply(&row.job_id, change, kind).await? {
-            Some(row) => Ok(row.to_job(false)),
+        let Some(cancelled) = self
+            .apply(&row.job_id, cancelled_change(CANCELLED), "cancelled")
+            .await?
+        else {
             // It ended in between: say so as for any final job.
-            None => Err(finished(&self.visible(viewer, job_id).await?)),
+            return Err(finished(&self.visible(viewer, job_id).await?));
+        };
+        if let Some(entry) = self.lock_running().get_mut(&row.job_id) {
+            entry.cancel_requested.store(true, Ordering::SeqCst);
+            // A parked runner ends when its confirmation is dropped.
+            entry.confirm = None;
+            entry.cancel.cancel();
         }
+        Ok(cancelled.to_job(false))
     }
 
     /// A person's answer to a job parked in `input_required`. Approval
@@ -356,6 +344,36 @@ impl Jobs {
             .store
             .run(move |connection| sql::events_after(connection, &row.job_id, after))
             .await?)
+    }
+
+    /// A page of the jobs `viewer` sees, newest first: up to `limit` after
+    /// skipping `offset`, and whether more follow.
+    pub async fn list(
+        &self,
+        viewer: Viewer,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(Vec<Job>, bool), JobError> {
+        let principal = match viewer {
+            Viewer::Person { .. } => None,
+            Viewer::Principal(scope) => Some(scope.as_str()),
+        };
+        let mut rows = self
+            .0
+            .store
+            .run(move |connection| {
+                sql::list(
+                    connection,
+                    principal,
+                    offset,
+                    limit.saturating_add(1),
+                    now_ms(),
+                )
+            })
+            .await?;
+        let more = rows.len() > limit;
+        rows.truncate(limit);
+        Ok((rows.iter().map(|row| row.to_job(false)).collect(), more))
     }
 
     /// Every job event from now on (subscribe before reading the stored

@@ -21,6 +21,21 @@ impl ProgressSink for ProgressReports {
 }
 
 impl Jobs {
+    /// Keeps the result of a write that finished after its job was
+    /// cancelled (the state stays `cancelled`).
+    async fn record_late_result(
+        &self,
+        job_id: &str,
+        result: &ToolResult,
+    ) -> Result<(), crate::store::StoreError> {
+        let id = job_id.to_owned();
+        let outcome = outcome(result);
+        self.0
+            .store
+            .run(move |connection| super::sql::keep_late_outcome(connection, &id, outcome))
+            .await
+    }
+
     /// Starts the runner of a job whose record is committed.
     pub(super) fn launch(&self, prepared: PreparedCall, row: &JobRow) {
         let cancel = self.0.registry.shutdown_token().child_token();
@@ -75,19 +90,43 @@ impl Jobs {
             // The adapter (and its sender) is gone: the writer drains and ends.
             let _ = writer.await;
             jobs.lock_running().remove(&job_id);
-            let requested = cancel_requested.load(Ordering::SeqCst);
-            let Some(change) = verdict(result, requested, cancel.is_cancelled()) else {
+            if cancel_requested.load(Ordering::SeqCst) {
+                // Already `cancelled` (and announced): keep what a write
+                // produced anyway, without changing the state.
+                if let Some(result) = result.filter(ToolResult::is_completed) {
+                    if let Err(error) = jobs.record_late_result(&job_id, &result).await {
+                        tracing::error!(%job_id, %error, "a cancelled job's result could not be kept");
+                    }
+                }
+                return;
+            }
+            // Kept if a cancel wins the race to the record.
+            let late = result
+                .as_ref()
+                .filter(|result| result.is_completed())
+                .cloned();
+            let Some(change) = verdict(result, cancel.is_cancelled()) else {
                 // The server is stopping mid-run: the record stays `working`
                 // and the next start settles it.
                 return;
             };
             let kind = match change.state {
                 Some(JobState::Completed) => "completed",
-                Some(JobState::Cancelled) => "cancelled",
                 _ => "failed",
             };
-            if let Err(error) = jobs.apply(&job_id, change, kind).await {
-                tracing::error!(%job_id, %error, "a job's result could not be recorded");
+            match jobs.apply(&job_id, change, kind).await {
+                Ok(Some(_)) => {}
+                // Cancelled just before: keep what the work produced.
+                Ok(None) => {
+                    if let Some(result) = late
+                        && let Err(error) = jobs.record_late_result(&job_id, &result).await
+                    {
+                        tracing::error!(%job_id, %error, "a cancelled job's result could not be kept");
+                    }
+                }
+                Err(error) => {
+                    tracing::error!(%job_id, %error, "a job's result could not be recorded");
+                }
             }
         });
     }
@@ -101,31 +140,35 @@ fn prepared_is_read(jobs: &Jobs, prepared: &PreparedCall) -> bool {
 }
 
 /// What the run's end means for the record; `None` leaves it as it is.
-fn verdict(result: Option<ToolResult>, requested: bool, signalled: bool) -> Option<Change> {
-    let finished = |state: JobState, result: &ToolResult, message: Option<String>| {
-        let output = result
-            .result
-            .as_ref()
-            .and_then(|output| serde_json::to_string(output.as_ref()).ok());
-        Change {
-            state: Some(state),
-            status_message: Some(message),
-            outcome: Some((result.state, output, result.error.clone())),
-            expires_at_ms: Some(now_ms().saturating_add(retention_ms())),
-            ..Change::default()
-        }
-    };
-    match result {
-        None if requested => Some(super::cancelled_change("Cancelled by the caller")),
-        None => None,
-        Some(result) if result.state == ToolState::Completed => {
-            Some(finished(JobState::Completed, &result, None))
-        }
-        Some(_) if requested => Some(super::cancelled_change("Cancelled by the caller")),
-        // Failed because the server is stopping: settled at the next start.
-        Some(_) if signalled => None,
-        Some(result) => Some(finished(JobState::Failed, &result, result.error.clone())),
+fn verdict(result: Option<ToolResult>, signalled: bool) -> Option<Change> {
+    let result = result?;
+    if result.state == ToolState::Completed {
+        return Some(finished(JobState::Completed, &result, None));
     }
+    if signalled {
+        // Failed because the server is stopping: settled at the next start.
+        return None;
+    }
+    Some(finished(JobState::Failed, &result, result.error.clone()))
+}
+
+fn finished(state: JobState, result: &ToolResult, message: Option<String>) -> Change {
+    Change {
+        state: Some(state),
+        status_message: Some(message),
+        outcome: Some(outcome(result)),
+        expires_at_ms: Some(now_ms().saturating_add(retention_ms())),
+        ..Change::default()
+    }
+}
+
+/// The envelope's `state`, `result` (as JSON text) and `error`.
+pub(super) fn outcome(result: &ToolResult) -> (ToolState, Option<String>, Option<String>) {
+    let output = result
+        .result
+        .as_ref()
+        .and_then(|output| serde_json::to_string(output.as_ref()).ok());
+    (result.state, output, result.error.clone())
 }
 
 /// Writes a job's progress reports in order; a burst is written as its

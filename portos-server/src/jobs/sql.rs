@@ -318,6 +318,22 @@ pub fn apply(
     Ok(Some((row, event)))
 }
 
+/// Keeps the outcome of a write that finished after its job was cancelled:
+/// the state stays `cancelled`, the envelope carries what the write did.
+pub fn keep_late_outcome(
+    connection: &Connection,
+    job_id: &str,
+    (state, output, error): (ToolState, Option<String>, Option<String>),
+) -> Result<(), StoreError> {
+    connection.execute(
+        "UPDATE tool_jobs SET outcome = ?2, output = ?3, error = ?4,
+             status_message = 'Cancelled by the caller after its work had finished'
+         WHERE job_id = ?1 AND state = 'cancelled'",
+        params![job_id, outcome_word(state), output, error],
+    )?;
+    Ok(())
+}
+
 pub fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, StoreError> {
     Ok(connection
         .query_row(
@@ -326,6 +342,32 @@ pub fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, Stor
             JobRow::read,
         )
         .optional()?)
+}
+
+/// A page of the jobs of `principal` (all principals for `None`), newest
+/// first; expired ones are not listed.
+pub fn list(
+    connection: &Connection,
+    principal: Option<&str>,
+    offset: usize,
+    limit: usize,
+    now_ms: i64,
+) -> Result<Vec<JobRow>, StoreError> {
+    let mut statement = connection.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM tool_jobs
+         WHERE (?1 IS NULL OR principal = ?1) AND expires_at_ms > ?2
+         ORDER BY created_at_ms DESC, job_id LIMIT ?3 OFFSET ?4"
+    ))?;
+    let rows = statement.query_map(
+        params![
+            principal,
+            now_ms,
+            i64::try_from(limit).unwrap_or(i64::MAX),
+            i64::try_from(offset).unwrap_or(i64::MAX)
+        ],
+        JobRow::read,
+    )?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// Every job that is not final: what a restart must resume or settle.

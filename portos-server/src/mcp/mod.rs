@@ -10,6 +10,7 @@ pub mod modern;
 pub mod server;
 pub mod stdio;
 pub mod tasks;
+pub mod tasks_2025;
 
 pub use config::{AgentContextCache, AgentContextConfig};
 pub use context_tools::{ContextTools, NoContextTools, Outcome, OutcomeFuture};

@@ -137,11 +137,18 @@ impl McpServer {
         let Message::Request { id, method, params } = message else {
             return None;
         };
+        if let Some(response) = self
+            .handle_task_2025(&id, &method, params.as_ref(), meta)
+            .await
+        {
+            return Some(response);
+        }
         let answer = match method.as_str() {
             "initialize" => initialize(
                 params.as_ref(),
                 &self.app.identity.agent_tools_name,
                 self.app.context_tools.instructions(),
+                self.has_long_running_tools(),
             ),
             "ping" => Ok(json!({})),
             "tools/list" => match list_params_ok(params.as_ref()) {
@@ -172,6 +179,16 @@ impl McpServer {
             }
             .to_string(),
         )
+    }
+
+    /// Whether any agent tool answers with a job (then `initialize`
+    /// declares the 2025-11-25 `tasks` capability).
+    fn has_long_running_tools(&self) -> bool {
+        self.app
+            .registry
+            .tools()
+            .iter()
+            .any(|tool| tool.policy.long_running && tool.policy.scopes.contains(&Scope::Agent))
     }
 
     /// A `tools/call` result (BEHAVIOUR §5.6). A long-running tool's job is
@@ -413,6 +430,7 @@ fn initialize(
     params: Option<&Map<String, Value>>,
     server_name: &str,
     instructions: &str,
+    tasks: bool,
 ) -> Result<Value, (i64, &'static str)> {
     let invalid = (INVALID_PARAMS, "Invalid initialize params");
     let params = params.ok_or(invalid)?;
@@ -447,9 +465,14 @@ fn initialize(
     } else {
         PROTOCOL_VERSION
     };
+    let mut capabilities = json!({ "tools": { "listChanged": false } });
+    // Tasks exist from 2025-11-25 on.
+    if tasks && negotiated == "2025-11-25" {
+        capabilities["tasks"] = super::tasks_2025::capability();
+    }
     Ok(json!({
         "protocolVersion": negotiated,
-        "capabilities": { "tools": { "listChanged": false } },
+        "capabilities": capabilities,
         "serverInfo": { "name": server_name, "version": "1" },
         "instructions": instructions,
     }))
@@ -530,17 +553,17 @@ mod tests {
         };
         for version in SUPPORTED_VERSIONS {
             assert_eq!(
-                initialize(params(version).as_ref(), "t", "i").expect("ok")["protocolVersion"],
+                initialize(params(version).as_ref(), "t", "i", false).expect("ok")["protocolVersion"],
                 version
             );
         }
         assert_eq!(
-            initialize(params("2024-11-05").as_ref(), "t", "i").expect("ok")["protocolVersion"],
+            initialize(params("2024-11-05").as_ref(), "t", "i", false).expect("ok")["protocolVersion"],
             PROTOCOL_VERSION
         );
         let bad = json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": ""}});
-        assert!(initialize(bad.as_object(), "t", "i").is_err());
-        assert!(initialize(None, "t", "i").is_err());
+        assert!(initialize(bad.as_object(), "t", "i", false).is_err());
+        assert!(initialize(None, "t", "i", false).is_err());
     }
 
     #[test]

@@ -1,0 +1,217 @@
+//! Tasks as MCP 2025-11-25 defines them (an experimental utility of that
+//! revision), backed by the same durable jobs as the 2026 extension: a
+//! `tools/call` with `task` answers a long-running tool's job as
+//! `{ task }`; `tasks/get`, `tasks/result` (waits for the end), `tasks/cancel`
+//! and `tasks/list` follow it. Declared in `initialize` only by a server
+//! that has a long-running agent tool. An agent sees its own jobs only.
+//!
+//! That revision has no way for a task to ask its requestor for a person's
+//! confirmation without a server-to-client request on a stream, so a job
+//! waiting for one is shown `working`, with a status message saying the
+//! person confirms it in the application; tasks begin `working`, as it
+//! requires.
+
+use portos_core::{ErrorCode, Scope};
+use serde_json::{Map, Value, json};
+
+use super::jsonrpc::{self, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
+use super::server::{CallMeta, CallOutcome, McpServer, call_params, job_reply};
+use crate::jobs::{Job, JobError, JobState, Viewer};
+
+const AGENT: Viewer = Viewer::Principal(Scope::Agent);
+
+/// The `_meta` key tying a message to its task.
+const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
+
+/// The longest page of `tasks/list`.
+const LIST_PAGE: usize = 50;
+
+/// The server's `tasks` capability of that revision.
+pub fn capability() -> Value {
+    json!({ "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } })
+}
+
+type Answer = Result<Value, (i64, String)>;
+
+impl McpServer {
+    /// Answers a 2025 message that is about tasks: `tools/call` with `task`
+    /// and the `tasks/*` methods. `None` for any other message.
+    pub(super) async fn handle_task_2025(
+        &self,
+        id: &Value,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+        meta: &CallMeta,
+    ) -> Option<String> {
+        let answer = match method {
+            "tools/call" if params.is_some_and(|params| params.contains_key("task")) => {
+                self.call_as_task(id, params, meta).await
+            }
+            "tasks/get" => self.task_get_2025(params).await,
+            "tasks/result" => self.task_result_2025(params).await,
+            "tasks/cancel" => self.task_cancel_2025(params).await,
+            "tasks/list" => self.task_list_2025(params).await,
+            _ => return None,
+        };
+        Some(
+            match answer {
+                Ok(result) => jsonrpc::result_response(id, result),
+                Err((code, message)) => jsonrpc::error_response(id, code, &message),
+            }
+            .to_string(),
+        )
+    }
+
+    async fn call_as_task(
+        &self,
+        id: &Value,
+        params: Option<&Map<String, Value>>,
+        meta: &CallMeta,
+    ) -> Answer {
+        let mut params = params.cloned().unwrap_or_default();
+        let task = params.remove("task");
+        // `{ ttl? }`: the ttl asked for is a wish; jobs keep their own.
+        if !task.as_ref().is_some_and(|task| {
+            task.as_object().is_some_and(|task| {
+                task.keys().all(|key| key == "ttl")
+                    && task
+                        .get("ttl")
+                        .is_none_or(|ttl| ttl.is_null() || ttl.is_u64())
+            })
+        }) {
+            return Err((INVALID_PARAMS, "Invalid tools/call params".to_owned()));
+        }
+        let Some((name, arguments)) = call_params(Some(params)) else {
+            return Err((INVALID_PARAMS, "Invalid tools/call params".to_owned()));
+        };
+        let long_running = self
+            .app()
+            .registry
+            .resolve(&name)
+            .is_some_and(|tool| tool.policy.long_running);
+        if !long_running {
+            return Err((
+                METHOD_NOT_FOUND,
+                format!("Tool '{name}' cannot be called as a task"),
+            ));
+        }
+        match self.call_tool_or_task(&name, arguments, meta, true).await {
+            CallOutcome::Task(job) => Ok(json!({ "task": task_2025(&job) })),
+            // A refusal is the call's own result, as without `task`.
+            CallOutcome::Reply(reply) => {
+                serde_json::from_str::<Value>(&reply.into_response(id, None))
+                    .ok()
+                    .and_then(|mut response| response.get_mut("result").map(Value::take))
+                    .ok_or((INTERNAL_ERROR, "The result could not be written".to_owned()))
+            }
+        }
+    }
+
+    async fn task_get_2025(&self, params: Option<&Map<String, Value>>) -> Answer {
+        let job = self
+            .app()
+            .jobs
+            .get(AGENT, task_id(params)?)
+            .await
+            .map_err(refusal)?;
+        Ok(task_2025(&job))
+    }
+
+    /// Waits for the end, then answers what the call itself would have.
+    async fn task_result_2025(&self, params: Option<&Map<String, Value>>) -> Answer {
+        let task_id = task_id(params)?;
+        let job = self
+            .app()
+            .jobs
+            .wait_final(AGENT, task_id)
+            .await
+            .map_err(refusal)?;
+        let response = job_reply(&job).into_response(&Value::Null, None);
+        let mut result = serde_json::from_str::<Value>(&response)
+            .ok()
+            .and_then(|mut response| response.get_mut("result").map(Value::take))
+            .ok_or((INTERNAL_ERROR, "The result could not be written".to_owned()))?;
+        result["_meta"] = json!({ RELATED_TASK_KEY: { "taskId": job.job_id } });
+        Ok(result)
+    }
+
+    async fn task_cancel_2025(&self, params: Option<&Map<String, Value>>) -> Answer {
+        match self.app().jobs.cancel(AGENT, task_id(params)?).await {
+            Ok(job) => Ok(task_2025(&job)),
+            Err(JobError::Refused(error)) if error.code == ErrorCode::ToolJobFinished => Err((
+                INVALID_PARAMS,
+                "The task is already in a terminal status".to_owned(),
+            )),
+            Err(error) => Err(refusal(error)),
+        }
+    }
+
+    async fn task_list_2025(&self, params: Option<&Map<String, Value>>) -> Answer {
+        // The cursor is the offset this server wrote; anything else is invalid.
+        let offset = match params.and_then(|params| params.get("cursor")) {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(cursor)) => cursor
+                .parse::<usize>()
+                .map_err(|_| (INVALID_PARAMS, "Invalid cursor".to_owned()))?,
+            Some(_) => return Err((INVALID_PARAMS, "Invalid cursor".to_owned())),
+        };
+        let (jobs, more) = self
+            .app()
+            .jobs
+            .list(AGENT, offset, LIST_PAGE)
+            .await
+            .map_err(refusal)?;
+        let mut answer = json!({ "tasks": jobs.iter().map(task_2025).collect::<Vec<_>>() });
+        if more {
+            answer["nextCursor"] = json!((offset + LIST_PAGE).to_string());
+        }
+        Ok(answer)
+    }
+}
+
+/// A job as that revision's `Task`.
+fn task_2025(job: &Job) -> Value {
+    let (status, message) = match job.state {
+        JobState::InputRequired => (
+            "working",
+            Some("Waiting for a person to confirm the call in the application".to_owned()),
+        ),
+        // A tool that ran and failed is a call whose result says so.
+        JobState::Failed => ("completed", job.status_message.clone()),
+        state => (state.as_str(), job.status_message.clone()),
+    };
+    let message = message.or_else(|| {
+        job.progress
+            .as_ref()
+            .and_then(|progress| progress.message.clone())
+    });
+    let mut task = json!({
+        "taskId": job.job_id,
+        "status": status,
+        "createdAt": job.created_at,
+        "lastUpdatedAt": job.updated_at,
+        "ttl": job.expires_at_ms.saturating_sub(job.created_at_ms).max(0),
+        "pollInterval": job.poll_interval_ms,
+    });
+    if let Some(message) = message {
+        task["statusMessage"] = json!(message);
+    }
+    task
+}
+
+fn task_id(params: Option<&Map<String, Value>>) -> Result<&str, (i64, String)> {
+    params
+        .and_then(|params| params.get("taskId"))
+        .and_then(Value::as_str)
+        .ok_or((INVALID_PARAMS, "taskId is required".to_owned()))
+}
+
+fn refusal(error: JobError) -> (i64, String) {
+    match error {
+        JobError::Refused(error) if error.code == ErrorCode::ToolJobNotFound => {
+            (INVALID_PARAMS, "Unknown task".to_owned())
+        }
+        JobError::Refused(error) => (INVALID_PARAMS, error.message),
+        JobError::Store(error) => (INTERNAL_ERROR, error.to_string()),
+    }
+}
