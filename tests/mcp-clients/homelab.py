@@ -16,8 +16,8 @@ import urllib.request
 
 from mcp import Client, StdioServerParameters
 
-READS = {"lab_hosts_list", "lab_uptime"}
-WRITES = {"lab_hosts_add", "lab_hosts_remove"}
+READS = {"lab_hosts_list", "lab_hosts_probe", "lab_uptime"}
+WRITES = {"lab_hosts_add", "lab_hosts_remove", "lab_hosts_retire"}
 
 
 def put_settings(url, actions):
@@ -79,7 +79,7 @@ async def main():
     url = os.environ["HOMELAB_URL"]
     endpoint = f"{url}/api/agent-context/mcp"
 
-    # Reads only: exactly the two read tools; a write is refused by name.
+    # Reads only: exactly the read tools; a write is refused by name.
     put_settings(url, {"readPortos": True})
     async with Client(endpoint) as client:
         listed = await names(client)

@@ -61,15 +61,16 @@ async fn job_events(
     let viewer = person(&auth);
     // Subscribed before the stored events are read: none falls between.
     let live = app.jobs.subscribe();
-    let stored = app.jobs.events_after(viewer, &job_id, after).await?;
+    let (stored, already_ended) = app.jobs.events_after(viewer, &job_id, after).await?;
     Ok(JobStream(Follow {
         jobs: app.jobs.clone(),
         viewer,
         job_id,
         last: after,
+        // A job that had ended has nothing more to say after what is stored.
+        ended: already_ended && stored.is_empty(),
         pending: stored.into(),
         live,
-        ended: false,
     }))
 }
 
@@ -200,7 +201,7 @@ impl Follow {
                         .events_after(self.viewer, &self.job_id, self.last)
                         .await
                     {
-                        Ok(events) => self.pending.extend(events),
+                        Ok((events, _)) => self.pending.extend(events),
                         Err(_) => return None,
                     }
                 }

@@ -331,19 +331,26 @@ impl Jobs {
     }
 
     /// The job's events after `after` (0: all), for a stream that starts
-    /// or resumes; `TOOL_JOB_NOT_FOUND` as for [`Jobs::get`].
+    /// or resumes, and whether the job had already ended when they were
+    /// read (then they are all it will ever have: a stream that resumes
+    /// after the final event ends at once); `TOOL_JOB_NOT_FOUND` as for
+    /// [`Jobs::get`].
     pub async fn events_after(
         &self,
         viewer: Viewer,
         job_id: &str,
         after: i64,
-    ) -> Result<Vec<JobEvent>, JobError> {
+    ) -> Result<(Vec<JobEvent>, bool), JobError> {
+        // The state is read first: a job's final state and its final event
+        // are one transaction, so a final state means every event is stored.
         let row = self.visible(viewer, job_id).await?;
-        Ok(self
+        let ended = row.state.is_final();
+        let events = self
             .0
             .store
             .run(move |connection| sql::events_after(connection, &row.job_id, after))
-            .await?)
+            .await?;
+        Ok((events, ended))
     }
 
     /// A page of the jobs `viewer` sees, newest first: up to `limit` after
@@ -585,3 +592,6 @@ fn cancelled_change(message: &str) -> Change {
 fn event_kind(state: &str) -> &'static str {
     record::event_kind(state)
 }
+
+#[cfg(test)]
+mod tests;

@@ -93,10 +93,10 @@ impl Jobs {
             if cancel_requested.load(Ordering::SeqCst) {
                 // Already `cancelled` (and announced): keep what a write
                 // produced anyway, without changing the state.
-                if let Some(result) = result.filter(ToolResult::is_completed) {
-                    if let Err(error) = jobs.record_late_result(&job_id, &result).await {
-                        tracing::error!(%job_id, %error, "a cancelled job's result could not be kept");
-                    }
+                if let Some(result) = result.filter(ToolResult::is_completed)
+                    && let Err(error) = jobs.record_late_result(&job_id, &result).await
+                {
+                    tracing::error!(%job_id, %error, "a cancelled job's result could not be kept");
                 }
                 return;
             }

@@ -7,3 +7,4 @@ mod support;
 mod catalog;
 mod documents;
 mod http;
+mod jobs;

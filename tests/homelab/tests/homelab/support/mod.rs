@@ -133,6 +133,14 @@ impl Server {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)
     }
+
+    /// Kills the server with SIGKILL (no shutdown of any kind) and hands
+    /// back its data directory, for a restart on the same data.
+    pub fn kill(mut self) -> tempfile::TempDir {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        std::mem::replace(&mut self.data_dir, tempfile::tempdir().expect("temp dir"))
+    }
 }
 
 impl Drop for Server {
