@@ -7,6 +7,7 @@
 #   MODE=matrix bench/http-load.sh  # the throughput variants under each scenario
 #   MODE=rss bench/http-load.sh
 #   MODE=mcp bench/http-load.sh     # Agent Tools MCP tools/call vs bare and rmcp
+#   MODE=jobs bench/http-load.sh    # a long-running tool's job vs a plain call (homelab)
 #
 # Prerequisites: the pinned Rust toolchain (rust-toolchain.toml), `wrk`
 # (Debian: `apt-get install -y wrk`), `taskset` (util-linux), `curl`, and at
@@ -59,6 +60,16 @@
 # (default 18082), driven by wrk. Targets: portos MCP >= 0.7x bare and >= 2x
 # rmcp.
 #
+# MODE=jobs (not part of `all`): the homelab example server (release build
+# of tests/homelab) on port HOMELAB_PORT (default 18083), no hosts, driven by
+# wrk with a new requestId per request: POST /api/cos/tools/call of
+# lab.hosts.list (a plain read: 200 with its result) against
+# lab.hosts.probe (long-running: 202 with a durable job, whose record and
+# first event are committed before the answer, then run, completed and
+# committed again in the background). The server's CPU is read once the
+# server is idle again after each run, so the jobs' background work is in
+# the CPU per request.
+#
 # bench/instructions.sh gives the same variants as instructions per request
 # (callgrind), which the machine's noise does not move.
 #
@@ -93,6 +104,7 @@ LOAD_CPU="${LOAD_CPU:-1}"
 PORTOS_PORT="${PORTOS_PORT:-18080}"
 BARE_PORT="${BARE_PORT:-18081}"
 RMCP_PORT="${RMCP_PORT:-18082}"
+HOMELAB_PORT="${HOMELAB_PORT:-18083}"
 RSS_CALLS="${RSS_CALLS:-1000000}"
 RSS_STEP="${RSS_STEP:-100000}"
 PRIO=()
@@ -103,8 +115,8 @@ fi
 RSS_CHUNK_MAX_SECONDS=60
 RSS_MAX_SECONDS=1200
 
-case "$MODE" in all | throughput | matrix | rss | mcp) ;; *)
-    echo "MODE must be all, throughput, matrix, rss or mcp (got '$MODE')" >&2
+case "$MODE" in all | throughput | matrix | rss | mcp | jobs) ;; *)
+    echo "MODE must be all, throughput, matrix, rss, mcp or jobs (got '$MODE')" >&2
     exit 2
     ;;
 esac
@@ -165,6 +177,9 @@ if [ -z "${PORTOS_BIN:-}" ]; then
     if [ -z "${NO_BUILD:-}" ]; then
         echo "== building portos (release)" >&2
         (cd "$ROOT" && cargo build --release --quiet -p portos) || die "portos build failed"
+        if [ "$MODE" = jobs ]; then
+            (cd "$ROOT" && cargo build --release --quiet -p homelab-server) || die "homelab build failed"
+        fi
     fi
     PORTOS_BIN="${TARGET_DIR:-$ROOT/target}/release/portos"
     # The commit, and whether the sources (not docs/ or bench/) differ from it.
@@ -186,6 +201,7 @@ fi
 BARE_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/bare"
 LOADGEN_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/loadgen"
 RMCP_BIN="${TARGET_DIR:-$BENCH_DIR/target}/release/rmcp-time"
+HOMELAB_BIN="${HOMELAB_BIN:-$(dirname "$PORTOS_BIN")/homelab}"
 [ -x "$PORTOS_BIN" ] || die "no portos binary at $PORTOS_BIN"
 [ -x "$BARE_BIN" ] || die "no bare binary at $BARE_BIN"
 case " $GENERATORS " in *" loadgen "*) [ -x "$LOADGEN_BIN" ] || die "no loadgen binary at $LOADGEN_BIN" ;; esac
@@ -262,23 +278,42 @@ measure_wrk() {
     shift 4
     local args=("$@")
     if [ "$script" = call-fresh.lua ]; then
-        args=("$1" "$2-warmup")
+        args=("$1" "$2-warmup" "${@:3}")
     fi
     wrk_run "$WARMUP" "$script" "$url" "${args[@]}" >/dev/null
+    [ -z "${SETTLE:-}" ] || settle "$pid"
     if [ "$script" = call-fresh.lua ]; then
-        args=("$1" "$2-run")
+        args=("$1" "$2-run" "${@:3}")
     fi
     local before after line
     before="$(server_ticks "$pid")"
     line="$(wrk_run "$DURATION" "$script" "$url" "${args[@]}")"
+    [ -z "${SETTLE:-}" ] || settle "$pid"
     after="$(server_ticks "$pid")"
     local seconds
     seconds="$(sed -E 's/.* seconds=([0-9.]+).*/\1/' <<<"$line")"
     local cpu
     cpu="$(awk -v d=$((after - before)) -v t="$CLK_TCK" -v s="$seconds" 'BEGIN { printf "%.0f", 100 * d / t / s }')"
     grep -q ' errors=0 status_errors=0 ' <<<"$line " || die "$label: errors during the run: $line"
-    echo "$label ${line#RESULT } server_cpu=$cpu" >>"$RESULTS"
-    echo "   $label: ${line#RESULT } server_cpu=$cpu" >&2
+    local requests per_request
+    requests="$(sed -E 's/.* requests=([0-9]+).*/\1/' <<<"$line")"
+    per_request="$(awk -v d=$((after - before)) -v t="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.1f", 1e6 * d / t / n }')"
+    echo "$label ${line#RESULT } server_cpu=$cpu server_us_per_request=$per_request" >>"$RESULTS"
+    echo "   $label: ${line#RESULT } server_cpu=$cpu server_us_per_request=$per_request" >&2
+}
+
+# settle PID: wait until the server has used no CPU for half a second (the
+# background work the measured requests left), 60 s at most.
+settle() {
+    local last now
+    last="$(server_ticks "$1")"
+    for _ in $(seq 120); do
+        sleep 0.5
+        now="$(server_ticks "$1")"
+        [ "$now" != "$last" ] || return 0
+        last="$now"
+    done
+    die "the server did not go idle within 60 s"
 }
 
 # expect_status WANT CURL_ARGS...: one request with curl, check its status.
@@ -630,6 +665,60 @@ mcp() {
     ' "$RESULTS"
 }
 
+# ----------------------------------------------------------------- jobs ----
+
+job_bench() {
+    local stamp
+    stamp="$$-$(date +%s)"
+    local lab="http://127.0.0.1:$HOMELAB_PORT"
+    [ -x "$HOMELAB_BIN" ] || die "no homelab binary at $HOMELAB_BIN"
+    echo "== homelab on core $SERVER_CPU, wrk on core $LOAD_CPU" >&2
+    start_server homelab "$lab/api/system/health" \
+        "$HOMELAB_BIN" --bind "127.0.0.1:$HOMELAB_PORT" --data-dir "$WORK/homelab-data"
+    local call="$lab/api/cos/tools/call"
+    expect_status 200 -X POST "$call" -H 'content-type: application/json' \
+        -d "{\"requestId\":\"check-list-$stamp\",\"name\":\"lab.hosts.list\"}"
+    expect_status 202 -X POST "$call" -H 'content-type: application/json' \
+        -d "{\"requestId\":\"check-probe-$stamp\",\"name\":\"lab.hosts.probe\",\"arguments\":{\"port\":9}}"
+    # shellcheck disable=SC2154 # set by start_server
+    {
+        SETTLE=1 measure_wrk lab_list "$PID_homelab" call-fresh.lua "$lab" /api/cos/tools/call "list-$stamp" lab.hosts.list
+        SETTLE=1 measure_wrk lab_probe_job "$PID_homelab" call-fresh.lua "$lab" /api/cos/tools/call "probe-$stamp" lab.hosts.probe '{"port":9}'
+        SETTLE=1 measure_wrk lab_list_after "$PID_homelab" call-fresh.lua "$lab" /api/cos/tools/call "list2-$stamp" lab.hosts.list
+    }
+    # The last job of the measured run ended, and completed (its requestId
+    # answers the same job).
+    expect_status 202 -X POST "$call" -H 'content-type: application/json' \
+        -d "{\"requestId\":\"probe-$stamp-run-1-1\",\"name\":\"lab.hosts.probe\",\"arguments\":{\"port\":9}}"
+    grep -q '"state":"completed"' "$WORK/body" || die "a measured job did not complete: $(cat "$WORK/body")"
+    stop_servers
+
+    echo
+    awk '
+        function field(line, key,   re) {
+            re = " " key "=[^ ]+"
+            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+            return ""
+        }
+        {
+            label[NR] = $1; rps[$1] = field($0, "rps"); p50[NR] = field($0, "p50_us") / 1000
+            p99[NR] = field($0, "p99_us") / 1000; per[$1] = field($0, "server_us_per_request")
+            lcpu[$1] = field($0, "load_cpu")
+        }
+        END {
+            names["lab_list"] = "homelab lab.hosts.list (plain call, 200)"
+            names["lab_probe_job"] = "homelab lab.hosts.probe (a job, 202, runs after)"
+            names["lab_list_after"] = "homelab lab.hosts.list again (after the jobs)"
+            printf "| variant | requests/s | p50 ms | p99 ms | server CPU µs/request | wrk CPU %% |\n|---|---:|---:|---:|---:|---:|\n"
+            for (i = 1; i <= NR; i++)
+                printf "| %s | %.0f | %.2f | %.2f | %.1f | %d |\n", names[label[i]], rps[label[i]], p50[i], p99[i], per[label[i]], lcpu[label[i]]
+            printf "\n| ratio (job / plain call) | value |\n|---|---:|\n"
+            printf "| requests/s | %.2f |\n", rps["lab_probe_job"] / rps["lab_list"]
+            printf "| server CPU per request | %.2f |\n", per["lab_probe_job"] / per["lab_list"]
+        }
+    ' "$RESULTS"
+}
+
 # ------------------------------------------------------------------ rss ----
 
 rss() {
@@ -684,6 +773,7 @@ case "$MODE" in
     matrix) matrix ;;
     rss) rss ;;
     mcp) mcp ;;
+    jobs) job_bench ;;
 esac
 echo
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

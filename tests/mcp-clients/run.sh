@@ -6,7 +6,8 @@
 # over Streamable HTTP against a real server (tests/support/with-servers.sh)
 # and over stdio (`--mcp-stdio` on a data directory of its own): PortOS
 # (client.py, client.mjs), then the homelab example server (homelab.py), a
-# second server on the same runtime.
+# second server on the same runtime, whose long-running tools the clients
+# follow as MCP tasks (homelab_jobs.py, homelab_jobs_v1.py, homelab_jobs.mjs).
 # Needs target/debug/portos and target/debug/homelab (`cargo test --workspace`
 # builds both; $CARGO_TARGET_DIR is honoured).
 set -euo pipefail
@@ -58,11 +59,23 @@ case ${1:-} in
     node --test-reporter=spec tests/mcp-clients/client2026.mjs
     ;;
   --homelab)
-    # homelab.py grants over HTTP itself (reads first, then writes too).
-    stdio_dir=$(stdio_data_dir "$bin_dir/homelab" '{"enabled":true,"actions":{"readPortos":true,"writePortos":true}}')
+    grant='{"enabled":true,"actions":{"readPortos":true,"writePortos":true}}'
+    stdio_dir=$(stdio_data_dir "$bin_dir/homelab" "$grant")
     trap 'rm -rf "$stdio_dir"' EXIT
-    HOMELAB_URL=$PORTOS_URL HOMELAB_BIN=$bin_dir/homelab HOMELAB_STDIO_DATA_DIR=$stdio_dir \
-      "$venv/bin/python" tests/mcp-clients/homelab.py
+    export HOMELAB_BIN=$bin_dir/homelab HOMELAB_STDIO_DATA_DIR=$stdio_dir
+    # homelab.py grants over HTTP itself (reads first, then writes too).
+    HOMELAB_URL=$PORTOS_URL "$venv/bin/python" tests/mcp-clients/homelab.py
+    # The job files confirm a retirement as a person would over HTTP, which
+    # takes a session: they use the server with a password, granted here.
+    token=$(curl -fsS -X POST -H 'content-type: application/json' \
+      -d "{\"password\":\"$PORTOS_TEST_PASSWORD\"}" "$PORTOS_LOCKED_URL/api/auth/login" |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+    curl -fsS -X PUT -H "authorization: Bearer $token" -H 'content-type: application/json' \
+      -d "$grant" "$PORTOS_LOCKED_URL/api/settings/agent-context" >/dev/null
+    export HOMELAB_LOCKED_URL=$PORTOS_LOCKED_URL HOMELAB_TOKEN=$token
+    "$venv/bin/python" tests/mcp-clients/homelab_jobs.py
+    "$venv_v1/bin/python" tests/mcp-clients/homelab_jobs_v1.py
+    node --test-reporter=spec tests/mcp-clients/homelab_jobs.mjs
     ;;
   "")
     bash tests/support/with-servers.sh bash "$0" --portos

@@ -176,8 +176,9 @@ fn task_2025(job: &Job) -> Value {
             "working",
             Some("Waiting for a person to confirm the call in the application".to_owned()),
         ),
-        // A tool that ran and failed is a call whose result says so.
-        JobState::Failed => ("completed", job.status_message.clone()),
+        // That revision makes a call whose result has `isError` a `failed`
+        // task (its `tasks/result` is still that result), so a failed job is
+        // `failed` as it is.
         state => (state.as_str(), job.status_message.clone()),
     };
     let message = message.or_else(|| {
@@ -213,5 +214,67 @@ fn refusal(error: JobError) -> (i64, String) {
         }
         JobError::Refused(error) => (INVALID_PARAMS, error.message),
         JobError::Store(error) => (INTERNAL_ERROR, error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::tasks;
+
+    fn job(state: JobState, status_message: Option<&str>) -> Job {
+        Job {
+            kind: "portos_tool_job",
+            job_id: "job-1".to_owned(),
+            request_id: "call-1".to_owned(),
+            name: "lab.hosts.probe".to_owned(),
+            principal: "agent".to_owned(),
+            state,
+            duplicate: false,
+            status_message: status_message.map(str::to_owned),
+            progress: None,
+            input_request: None,
+            created_at: "2026-12-05T08:00:00.000Z".to_owned(),
+            updated_at: "2026-12-05T08:00:01.000Z".to_owned(),
+            expires_at: "2026-12-06T08:00:01.000Z".to_owned(),
+            poll_interval_ms: 1_000,
+            result: None,
+            created_at_ms: 1_000,
+            updated_at_ms: 2_000,
+            expires_at_ms: 86_402_000,
+        }
+    }
+
+    #[test]
+    fn a_failed_job_is_a_failed_task_at_2025_and_a_completed_one_at_2026() {
+        let failed = job(JobState::Failed, Some("No route to host"));
+        let old = task_2025(&failed);
+        assert_eq!(old["status"], "failed");
+        assert_eq!(old["statusMessage"], "No route to host");
+        let new = tasks::task(&failed, false, &Value::Null);
+        assert_eq!(new["status"], "completed");
+    }
+
+    #[test]
+    fn a_job_waiting_for_a_person_is_working_at_2025_with_a_message() {
+        let parked = task_2025(&job(JobState::InputRequired, None));
+        assert_eq!(parked["status"], "working");
+        assert!(
+            parked["statusMessage"]
+                .as_str()
+                .is_some_and(|message| message.contains("confirm")),
+            "{parked}"
+        );
+        for (state, status) in [
+            (JobState::Working, "working"),
+            (JobState::Completed, "completed"),
+            (JobState::Cancelled, "cancelled"),
+        ] {
+            assert_eq!(task_2025(&job(state, None))["status"], status);
+        }
+        assert_eq!(
+            task_2025(&job(JobState::Completed, None))["ttl"],
+            86_401_000
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! Homelab: a second, different server on the portos runtime, and the worked
 //! example of docs/build-your-own-server.md. It keeps a home lab's hosts in
-//! its own table and reports this machine's uptime, with four tools of its
-//! own (`lab.hosts.list`, `lab.hosts.add`, `lab.hosts.remove`, `lab.uptime`),
+//! its own table and reports this machine's uptime, with six tools of its
+//! own (`lab.hosts.list`, `lab.hosts.add`, `lab.hosts.remove`, `lab.uptime`,
+//! and two long-running ones that run as jobs, `lab.hosts.probe` and
+//! `lab.hosts.retire`),
 //! its own typed state ([`LabConfig`], from `--site-name`), one REST route
 //! (`GET /api/lab/hosts`) and one Socket.IO event (`lab:host-added`).
 //!

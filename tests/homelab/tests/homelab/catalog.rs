@@ -1,4 +1,4 @@
-//! The homelab's catalog holds exactly its four tools — none of PortOS's —
+//! The homelab's catalog holds exactly its six tools — none of PortOS's —
 //! in every format and every scope, the same from `--dump-catalog` as from
 //! `GET /api/cos/tools`, and grants widen the agent and mind catalogs to
 //! exactly the granted ones.
@@ -14,14 +14,16 @@ const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
 const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
 
 /// (canonical name, scopes, required capability) of every homelab tool.
-const TOOLS: [(&str, &[&str], &str); 4] = [
+const TOOLS: [(&str, &[&str], &str); 6] = [
     ("lab.hosts.add", &["agent", "mind", "ui"], "writePortos"),
     (
         "lab.hosts.list",
         &["agent", "mind", "ui", "voice"],
         "readPortos",
     ),
+    ("lab.hosts.probe", &["agent", "mind", "ui"], "readPortos"),
     ("lab.hosts.remove", &["agent", "ui"], "writePortos"),
+    ("lab.hosts.retire", &["agent", "mind", "ui"], "writePortos"),
     (
         "lab.uptime",
         &["agent", "mind", "ui", "voice"],
@@ -148,8 +150,16 @@ fn the_portos_format_carries_each_tools_policy() {
     assert_eq!(policy("lab.uptime")["idempotent"], true);
     assert_eq!(
         catalog["stats"],
-        json!({"total": 4, "read": 2, "write": 2, "granted": 0})
+        json!({"total": 6, "read": 3, "write": 3, "granted": 0})
     );
+    // The long-running ones say so, and the retirement needs a person's
+    // confirmation when an agent or the Mind calls it.
+    let retire = policy("lab.hosts.retire");
+    assert_eq!(retire["longRunning"], true, "{retire}");
+    assert_eq!(retire["confirmation"], "capability-grant");
+    assert_eq!(policy("lab.hosts.probe")["longRunning"], true);
+    assert_eq!(retire["async"], true);
+    assert!(policy("lab.hosts.list").get("longRunning").is_none());
 
     let mcp = dump(&["--dump-catalog", "--format", "mcp"]);
     let remove = mcp["tools"]
@@ -223,5 +233,8 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
         .filter(|tool| tool["granted"] == true)
         .filter_map(|tool| tool["name"].as_str())
         .collect();
-    assert_eq!(granted, BTreeSet::from(["lab.hosts.list", "lab.uptime"]));
+    assert_eq!(
+        granted,
+        BTreeSet::from(["lab.hosts.list", "lab.hosts.probe", "lab.uptime"])
+    );
 }

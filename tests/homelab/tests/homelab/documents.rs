@@ -25,9 +25,10 @@ const PORTOS_PATHS: [&str; 10] = [
 ];
 
 /// The Socket.IO events the runtime itself declares.
-const RUNTIME_EVENTS: [&str; 6] = [
+const RUNTIME_EVENTS: [&str; 7] = [
     "cos:tools:called",
     "cos:tools:catalog-changed",
+    "cos:tools:job",
     "cos:tools:subscribe",
     "cos:tools:subscribed",
     "cos:tools:unsubscribe",

@@ -451,6 +451,8 @@ async fn the_store_holds_the_runtimes_tables_and_the_homelabs_only() {
         "auth_sessions",
         "user_actions",
         "store_migrations",
+        "tool_jobs",
+        "tool_job_events",
         "lab_hosts",
     ]
     .map(str::to_owned)
