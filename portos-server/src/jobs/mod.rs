@@ -67,6 +67,18 @@ pub enum JobError {
     Store(#[from] StoreError),
 }
 
+/// Runs a change of a job on a task of its own, so that it completes even
+/// when its caller goes away: a client that disconnects drops its request's
+/// future, and a job's record and the runner it implies (launched,
+/// signalled, confirmed) must change together, never the record alone.
+async fn detached<T: Send + 'static>(
+    work: impl Future<Output = Result<T, JobError>> + Send + 'static,
+) -> Result<T, JobError> {
+    tokio::spawn(work)
+        .await
+        .unwrap_or_else(|error| Err(StoreError::Worker(error.to_string()).into()))
+}
+
 fn not_found() -> JobError {
     ToolError::new(ErrorCode::ToolJobNotFound, "Tool job not found").into()
 }
@@ -150,6 +162,11 @@ impl Jobs {
     /// order, then `TOOL_IDEMPOTENCY_CONFLICT` for a `requestId` used by a
     /// different call.
     pub async fn submit(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
+        let jobs = self.clone();
+        detached(async move { jobs.submit_here(authority, call).await }).await
+    }
+
+    async fn submit_here(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
         let inner = &self.0;
         let prepared = inner
             .registry
@@ -224,6 +241,11 @@ impl Jobs {
     /// stays `cancelled`, with the result it produced kept in its envelope,
     /// so nothing it did goes unrecorded. `TOOL_JOB_FINISHED` for a final job.
     pub async fn cancel(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
+        let (jobs, job_id) = (self.clone(), job_id.to_owned());
+        detached(async move { jobs.cancel_here(viewer, &job_id).await }).await
+    }
+
+    async fn cancel_here(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
         let row = self.visible(viewer, job_id).await?;
         if row.state.is_final() {
             return Err(finished(&row));
@@ -262,6 +284,16 @@ impl Jobs {
     /// (`TOOL_CAPABILITY_DENIED` otherwise, and the job stays parked);
     /// refusal cancels it.
     pub async fn confirm(
+        &self,
+        viewer: Viewer,
+        job_id: &str,
+        approve: bool,
+    ) -> Result<Job, JobError> {
+        let (jobs, job_id) = (self.clone(), job_id.to_owned());
+        detached(async move { jobs.confirm_here(viewer, &job_id, approve).await }).await
+    }
+
+    async fn confirm_here(
         &self,
         viewer: Viewer,
         job_id: &str,

@@ -264,6 +264,89 @@ async fn a_probe_runs_as_a_job_that_reports_each_host_and_keeps_its_result() {
     }
 }
 
+/// Callers that hang up while their call is being answered: every job whose
+/// record was committed still runs to its end (none is left `working` with
+/// nothing running it), and its `requestId` answers the finished job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caller_that_hangs_up_leaves_no_job_behind() {
+    use tokio::io::AsyncWriteExt;
+
+    const CALLS: usize = 120;
+    let server = Server::start(&[]);
+    let address = server
+        .base_url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let hang_ups: Vec<_> = (0..CALLS)
+        .map(|index| {
+            let address = address.clone();
+            tokio::spawn(async move {
+                let body = format!(
+                    r#"{{"requestId":"gone-{index}","name":"lab.hosts.probe","arguments":{{"port":9}}}}"#
+                );
+                let request = format!(
+                    "POST /api/cos/tools/call HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+                let mut stream = tokio::net::TcpStream::connect(&address)
+                    .await
+                    .expect("connects");
+                stream.write_all(request.as_bytes()).await.expect("sends");
+                // Gone at a different moment of each answer.
+                tokio::time::sleep(Duration::from_micros(50 * (index as u64 % 40))).await;
+                drop(stream);
+            })
+        })
+        .collect();
+    for hang_up in hang_ups {
+        hang_up.await.expect("the caller ran");
+    }
+
+    // Every job recorded ends (a probe of no hosts is quick).
+    let db = server.data_dir.path().join("portos.db");
+    let unfinished = || -> i64 {
+        let connection =
+            rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .expect("the store");
+        connection
+            .query_row(
+                "SELECT count(*) FROM tool_jobs WHERE state IN ('working', 'input_required')",
+                [],
+                |row| row.get(0),
+            )
+            .expect("count")
+    };
+    let mut left = unfinished();
+    for _ in 0..100 {
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        left = unfinished();
+    }
+    assert_eq!(left, 0, "jobs recorded but never run");
+
+    // Each requestId answers a finished job (or starts its first one, for
+    // a call the server never read), which completes.
+    let client = http_client();
+    for index in 0..CALLS {
+        let (status, job) = call(
+            &client,
+            &server,
+            None,
+            &format!("gone-{index}"),
+            "lab.hosts.probe",
+            json!({ "port": 9 }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+        if job["duplicate"] == true {
+            assert_eq!(job["state"], "completed", "{job}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_cancelled_probe_stops_between_hosts_and_stays_cancelled() {
     let (_listener, port) = open_port().await;
