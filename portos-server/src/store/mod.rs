@@ -1,16 +1,21 @@
-//! The embedded store: one SQLite database in the data directory, in WAL mode
-//! with `synchronous=FULL`, so a write that was answered as done survives a
-//! crash (and a power cut). Each component (the runtime, then each of the
+//! The embedded store: one SQLite database in the data directory, in WAL
+//! mode, whose every commit is fsynced before anyone is told it is done, so
+//! a write that was answered as done survives a crash (and a power cut):
+//! migrations commit with `synchronous=FULL`, served work in groups that
+//! share one fsync (see `worker`). Each component (the runtime, then each of the
 //! application's domains) brings its own versioned migrations ([`Schema`]).
 
 mod migrations;
+mod worker;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use rusqlite::{Connection, OpenFlags};
+use tokio::sync::oneshot;
 
 pub use migrations::Schema;
+use worker::{Durable, Worker};
 
 /// Every schema linked into the binary ([`store_schema!`](crate::store_schema)):
 /// a crate that keeps tables declares them where its SQL lives, and every
@@ -112,11 +117,13 @@ pub enum StoreError {
     DuplicateComponent(&'static str),
 }
 
-/// A handle to the store; clones share one connection. Calls run on tokio's
-/// blocking pool so SQLite never blocks the async workers.
+/// A handle to the store; clones share one connection. Calls run on the
+/// store's own thread, in the order they come, so SQLite never blocks the
+/// async workers.
 #[derive(Clone, Debug)]
 pub struct Store {
-    connection: Arc<Mutex<Connection>>,
+    durable: Arc<Durable>,
+    worker: Worker,
     /// Shared, so a clone (one per request in places) allocates nothing.
     path: Option<Arc<Path>>,
 }
@@ -133,10 +140,7 @@ impl Store {
         let mut connection = Connection::open(&path)?;
         configure(&connection)?;
         migrations::apply(&mut connection, &with_runtime(schemas))?;
-        Ok(Store {
-            connection: Arc::new(Mutex::new(connection)),
-            path: Some(Arc::from(path)),
-        })
+        Store::serving(connection, Some(Arc::from(path)))
     }
 
     /// Opens an existing store read-only (for the CLI's dumps), or `None` when
@@ -155,10 +159,7 @@ impl Store {
         )?;
         migrations::check_readable(&connection, &with_runtime(schemas))?;
         register_functions(&connection)?;
-        Ok(Some(Store {
-            connection: Arc::new(Mutex::new(connection)),
-            path: Some(Arc::from(path)),
-        }))
+        Store::serving(connection, Some(Arc::from(path))).map(Some)
     }
 
     /// A private in-memory store (tests, benchmarks).
@@ -166,9 +167,19 @@ impl Store {
         let mut connection = Connection::open_in_memory()?;
         configure(&connection)?;
         migrations::apply(&mut connection, &with_runtime(schemas))?;
+        Store::serving(connection, None)
+    }
+
+    /// A store on `connection`, with its thread started.
+    fn serving(connection: Connection, path: Option<Arc<Path>>) -> Result<Store, StoreError> {
+        let durable = Arc::new(Durable::new(connection, path.as_deref())?);
+        let worker = Worker::start(durable.clone()).map_err(|error| {
+            StoreError::Worker(format!("cannot start the store thread: {error}"))
+        })?;
         Ok(Store {
-            connection: Arc::new(Mutex::new(connection)),
-            path: None,
+            durable,
+            worker,
+            path,
         })
     }
 
@@ -176,19 +187,25 @@ impl Store {
         self.path.as_deref()
     }
 
-    /// Runs `work` with the connection on the blocking pool.
+    /// Runs `work` with the connection on the store's thread. Once queued
+    /// it runs to its end even if the caller stops waiting.
     pub async fn run<R, F>(&self, work: F) -> Result<R, StoreError>
     where
         R: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
     {
-        let connection = self.connection.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut guard = connection.lock().unwrap_or_else(PoisonError::into_inner);
-            work(&mut guard)
-        })
-        .await
-        .map_err(|error| StoreError::Worker(error.to_string()))?
+        let (answer, answered) = oneshot::channel();
+        self.worker
+            .send(Box::new(move |connection| {
+                let result = work(connection);
+                Box::new(move |synced: Result<(), &std::io::Error>| {
+                    let _ = answer.send(synced.map_err(not_durable).and(result));
+                })
+            }))
+            .map_err(|_| StoreError::Worker("the store thread has stopped".to_owned()))?;
+        answered.await.map_err(|_| {
+            StoreError::Worker("the store's work panicked; nothing was answered".to_owned())
+        })?
     }
 
     /// Runs `work` on the calling thread (start-up and CLI paths only).
@@ -196,12 +213,16 @@ impl Store {
         &self,
         work: impl FnOnce(&mut Connection) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
-        let mut guard = self
-            .connection
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        work(&mut guard)
+        let (result, synced) = self.durable.group(work);
+        synced.map_err(|error| not_durable(&error))?;
+        result
     }
+}
+
+/// A commit whose fsync failed: it may not survive a crash, so nobody is
+/// told it is done.
+fn not_durable(error: &std::io::Error) -> StoreError {
+    StoreError::Worker(format!("the write could not be made durable: {error}"))
 }
 
 /// The runtime's schema first, then the application's (a repeated component
@@ -218,7 +239,8 @@ fn with_runtime(schemas: &[Schema]) -> Vec<Schema> {
 
 fn configure(connection: &Connection) -> Result<(), StoreError> {
     connection.pragma_update(None, "journal_mode", "WAL")?;
-    // FULL: each commit is fsynced before we answer, so "done" means durable.
+    // FULL: each migration's commit is fsynced. Serving switches to group
+    // syncs (worker.rs), which keep "done" meaning durable.
     connection.pragma_update(None, "synchronous", "FULL")?;
     connection.pragma_update(None, "foreign_keys", "ON")?;
     connection.busy_timeout(std::time::Duration::from_secs(5))?;
@@ -236,4 +258,81 @@ fn register_functions(connection: &Connection) -> Result<(), StoreError> {
         |ctx| Ok(ctx.get::<String>(0)?.to_lowercase()),
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn concurrent_writes_are_all_answered_and_kept_and_a_panic_answers_only_its_caller() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path(), &[]).expect("store");
+        store
+            .run(|connection| {
+                connection.execute_batch("CREATE TABLE counted (n INTEGER NOT NULL)")?;
+                Ok(())
+            })
+            .await
+            .expect("created");
+        let writes: Vec<_> = (0..200)
+            .map(|n| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    store
+                        .run(move |connection| {
+                            Ok(connection.execute("INSERT INTO counted (n) VALUES (?1)", [n])?)
+                        })
+                        .await
+                })
+            })
+            .collect();
+        let panicked = store
+            .run(|_| -> Result<(), StoreError> { panic!("a bug in one piece of work") })
+            .await;
+        assert!(
+            matches!(panicked, Err(StoreError::Worker(_))),
+            "{panicked:?}"
+        );
+        for write in writes {
+            assert_eq!(write.await.expect("ran").expect("inserted"), 1);
+        }
+        let count: i64 = store
+            .run(|connection| {
+                Ok(connection.query_row("SELECT count(*) FROM counted", [], |row| row.get(0))?)
+            })
+            .await
+            .expect("counted");
+        assert_eq!(count, 200);
+        // What was answered is in the database file's WAL for another
+        // connection (a new process after a crash) to find.
+        drop(store);
+        let reopened = Connection::open(dir.path().join(DATABASE_FILE)).expect("reopened");
+        let count: i64 = reopened
+            .query_row("SELECT count(*) FROM counted", [], |row| row.get(0))
+            .expect("counted");
+        assert_eq!(count, 200);
+    }
+
+    #[test]
+    fn only_a_group_that_commits_is_synced() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path(), &[]).expect("store");
+        let committed = |store: &Store, sql: &'static str| {
+            let ((), synced) = store.durable.group(|connection| {
+                connection.execute_batch(sql).expect("runs");
+            });
+            synced.expect("synced");
+            store.durable.committed_since_group()
+        };
+        assert!(committed(&store, "CREATE TABLE t (n INTEGER)"));
+        assert!(committed(&store, "INSERT INTO t (n) VALUES (1)"));
+        assert!(!committed(&store, "SELECT n FROM t"));
+        let synchronous: i64 = store
+            .run_blocking(|connection| {
+                Ok(connection.query_row("PRAGMA synchronous", [], |row| row.get(0))?)
+            })
+            .expect("read");
+        assert_eq!(synchronous, 1, "NORMAL: the group syncs, not each commit");
+    }
 }
