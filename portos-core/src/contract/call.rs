@@ -321,7 +321,9 @@ fn request_id_of(raw: &str) -> Result<String, FieldIssue> {
     Ok(id.to_owned())
 }
 
-fn json_type(value: &Value) -> &'static str {
+/// A JSON value's type as the contract's validation messages name it
+/// ("Expected object, received array").
+pub fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

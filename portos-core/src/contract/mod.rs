@@ -14,6 +14,7 @@ pub(crate) mod vocabulary;
 
 pub use call::{
     BodyRefusal, FieldIssue, REQUEST_ID_MAX_CHARS, ToolCall, ValidationFailure, check_request_id,
+    json_type,
 };
 pub use capability::{Capabilities, Capability};
 pub use error::{ErrorCode, ToolError};

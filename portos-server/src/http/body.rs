@@ -4,6 +4,7 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
+use portos_core::contract::json_type;
 use serde_json::Value;
 
 use super::ApiError;
@@ -93,17 +94,6 @@ fn documents_an_object<T: schemars::JsonSchema + 'static>() -> bool {
         .unwrap_or_else(PoisonError::into_inner)
         .insert(TypeId::of::<T>(), object);
     object
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 impl<T: schemars::JsonSchema> super::RouteInput for Body<T> {

@@ -32,6 +32,8 @@ pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 pub const HEADER_MISMATCH: i64 = -32020;
 /// The protocol version named is not one this server speaks.
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// The request needs a client capability it did not declare (SEP-2575).
+pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
 
 /// How long a client may keep `server/discover`'s answer: what it describes
 /// (the revisions, the capabilities, the instructions) changes only with a
@@ -189,6 +191,17 @@ impl McpServer {
                     None => Err(Refusal::new(INVALID_PARAMS, "Invalid tools/call params")),
                 }
             }
+            // The task methods belong to the extension: a request that does
+            // not declare it in its own capabilities is refused (SEP-2575).
+            "tasks/get" | "tasks/update" | "tasks/cancel" if !declares_tasks(params.as_ref()) => {
+                Err(Refusal {
+                    code: MISSING_REQUIRED_CLIENT_CAPABILITY,
+                    message: "Missing required client capability".to_owned(),
+                    data: Some(json!({
+                        "requiredCapabilities": { "extensions": { TASKS_EXTENSION: {} } }
+                    })),
+                })
+            }
             "tasks/get" => self.task_get(params.as_ref()).await,
             "tasks/update" => self.task_update(params.as_ref()).await,
             "tasks/cancel" => self.task_cancel(params.as_ref()).await,
@@ -205,13 +218,16 @@ impl McpServer {
 
     /// `server/discover`: the revisions, the capabilities, who answers.
     fn discover(&self) -> Value {
+        let mut capabilities = json!({ "tools": {} });
+        // Only a server with a long-running agent tool has tasks to offer
+        // (as `initialize` declares 2025's `tasks` only then).
+        if self.has_long_running_tools() {
+            capabilities["extensions"] = json!({ TASKS_EXTENSION: {} });
+        }
         json!({
             "resultType": "complete",
             "supportedVersions": MODERN_VERSIONS,
-            "capabilities": {
-                "tools": {},
-                "extensions": { TASKS_EXTENSION: {} },
-            },
+            "capabilities": capabilities,
             "instructions": self.app().context_tools.instructions(),
             "ttlMs": DISCOVER_TTL_MS,
             "cacheScope": "public",

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use portos_core::contract::{FieldIssue, check_request_id, json_type};
 use portos_core::{Authority, CatalogFormat, CatalogQuery, CatalogScope, Scope, ToolCall};
 
 use crate::jobs::{Job, JobError, Viewer};
@@ -183,7 +184,7 @@ impl McpServer {
 
     /// Whether any agent tool answers with a job (then `initialize`
     /// declares the 2025-11-25 `tasks` capability).
-    fn has_long_running_tools(&self) -> bool {
+    pub(super) fn has_long_running_tools(&self) -> bool {
         self.app
             .registry
             .tools()
@@ -264,29 +265,27 @@ impl McpServer {
                 cap(name, MAX_NAME_CHARS)
             )));
         };
+        // The envelope is built, not parsed: the name is canonical and the
+        // arguments an object already (`call_params`); only a requestId
+        // from the client's `Idempotency-Key` has rules left to check.
         let request_id = match &meta.idempotency_key {
-            Some(key) => format!("agent-mcp:{key}"),
+            Some(key) => match check_request_id(&Value::String(format!("agent-mcp:{key}"))) {
+                Ok(request_id) => request_id,
+                Err(issue) => return CallOutcome::Reply(invalid_call(&issue)),
+            },
             None => format!("agent-mcp:{}", uuid::Uuid::new_v4()),
         };
-        let envelope = json!({
-            "requestId": request_id,
-            "name": canonical.as_ref(),
-            "arguments": arguments.unwrap_or_else(|| Value::Object(Map::new())),
-        });
-        let call = match ToolCall::parse(&envelope) {
-            Ok(call) => call,
-            Err(failure) => {
-                let detail: Vec<String> = failure
-                    .details
-                    .iter()
-                    .map(|d| format!("{} {}", d.path, d.message))
-                    .collect();
-                return CallOutcome::Reply(error_result(&format!(
-                    "Invalid tool call: {}",
-                    detail.join("; ")
-                )));
+        let arguments = match arguments {
+            None => Map::new(),
+            Some(Value::Object(arguments)) => arguments,
+            Some(other) => {
+                return CallOutcome::Reply(invalid_call(&FieldIssue {
+                    path: "arguments".to_owned(),
+                    message: format!("Expected object, received {}", json_type(&other)),
+                }));
             }
         };
+        let call = ToolCall::new(request_id, canonical.as_ref(), arguments);
         let authority = Authority::agent(grants);
         if self.app.jobs.is_job(&call.name) {
             return self.call_job(authority, call, tasks).await;
@@ -323,6 +322,14 @@ impl McpServer {
             Err(error) => CallOutcome::Reply(job_error(&error)),
         }
     }
+}
+
+/// A call whose envelope breaks the contract's rules, as a tool result.
+fn invalid_call(issue: &FieldIssue) -> ToolReply {
+    error_result(&format!(
+        "Invalid tool call: {} {}",
+        issue.path, issue.message
+    ))
 }
 
 /// What a `tools/call` answers: a result, or a long-running tool's job.

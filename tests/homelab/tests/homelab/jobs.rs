@@ -878,6 +878,25 @@ async fn mcp_clients_follow_jobs_as_tasks_at_both_eras_or_wait_for_the_result() 
     )
     .await;
     assert_eq!(polled["result"]["status"], "cancelled");
+    // The task methods belong to the extension: a request that does not
+    // declare it is told which capability it lacks (SEP-2575).
+    for (id, method, params) in [
+        (20, "tasks/get", json!({ "taskId": task_id })),
+        (
+            21,
+            "tasks/update",
+            json!({ "taskId": task_id, "inputResponses": {} }),
+        ),
+        (22, "tasks/cancel", json!({ "taskId": task_id })),
+    ] {
+        let refused = mcp_2026(&client, &server, &token, id, method, params, false).await;
+        assert_eq!(refused["error"]["code"], -32021, "{method}: {refused}");
+        assert_eq!(
+            refused["error"]["data"]["requiredCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+            json!({}),
+            "{method}: {refused}"
+        );
+    }
     // Cancelling a task that ended is acknowledged too (the extension's rule).
     let ack = mcp_2026(
         &client,
