@@ -26,7 +26,7 @@ use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
 use crate::mcp::server::SUPPORTED_VERSIONS;
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
 use crate::settings;
-use crate::store::StoreError;
+use crate::store::{StoreError, detached};
 
 /// The Agent Tools settings: enabled, context profile, scopes, and the
 /// agent's semantic action grants (all off by default).
@@ -75,20 +75,26 @@ async fn change_settings(
     let stored = serde_json::to_value(&parsed)?;
     let grants = app.grants.clone();
     let agent_context = app.agent_context.clone();
-    let config = app
-        .store
-        .run(move |connection| {
-            // The settings and their ledger row commit together; the caches
-            // are refreshed from what committed.
-            let transaction = connection.transaction()?;
-            settings::set_json(&transaction, settings::AGENT_CONTEXT, &stored)?;
-            ledger::record(&transaction, &settings_changed(enabled))?;
-            transaction.commit()?;
-            grants.refresh(connection)?;
-            agent_context.refresh(connection)
-        })
-        .await?;
-    app.events.catalog_changed(settings::AGENT_CONTEXT).await;
+    let (store, events) = (app.store.clone(), app.events.clone());
+    // Subscribers hear of every change that committed, even if the caller
+    // hangs up in between.
+    let config = detached(async move {
+        let config = store
+            .run(move |connection| {
+                // The settings and their ledger row commit together; the
+                // caches are refreshed from what committed.
+                let transaction = connection.transaction()?;
+                settings::set_json(&transaction, settings::AGENT_CONTEXT, &stored)?;
+                ledger::record(&transaction, &settings_changed(enabled))?;
+                transaction.commit()?;
+                grants.refresh(connection)?;
+                agent_context.refresh(connection)
+            })
+            .await?;
+        events.catalog_changed(settings::AGENT_CONTEXT).await;
+        Ok::<_, SettingsError>(config)
+    })
+    .await?;
     Ok(Json(config.view()))
 }
 

@@ -14,7 +14,7 @@ use super::{Body, RouteErrors};
 use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::settings;
-use crate::store::StoreError;
+use crate::store::{StoreError, detached};
 
 /// Why the grants were not stored.
 #[derive(Debug, thiserror::Error, RouteErrors)]
@@ -52,23 +52,28 @@ async fn replace(
 ) -> Result<Json<Capabilities>, GrantsError> {
     let stored = serde_json::to_value(grants)?;
     let cache = app.grants.clone();
-    app.store
-        .run(move |connection| {
-            // The grants and their ledger row commit together; the cache is
-            // refreshed from what committed.
-            let transaction = connection.transaction()?;
-            let before = settings::get_json(&transaction, settings::MIND_CAPABILITIES)?
-                .map(|value| Capabilities::from_json(&value))
-                .unwrap_or_default();
-            settings::set_json(&transaction, settings::MIND_CAPABILITIES, &stored)?;
-            ledger::record(&transaction, &grants_changed(before, grants))?;
-            transaction.commit()?;
-            cache.refresh(connection)
-        })
-        .await?;
-    app.events
-        .catalog_changed(settings::MIND_CAPABILITIES)
-        .await;
+    let (store, events) = (app.store.clone(), app.events.clone());
+    // Subscribers hear of every change that committed, even if the caller
+    // hangs up in between.
+    detached(async move {
+        store
+            .run(move |connection| {
+                // The grants and their ledger row commit together; the cache
+                // is refreshed from what committed.
+                let transaction = connection.transaction()?;
+                let before = settings::get_json(&transaction, settings::MIND_CAPABILITIES)?
+                    .map(|value| Capabilities::from_json(&value))
+                    .unwrap_or_default();
+                settings::set_json(&transaction, settings::MIND_CAPABILITIES, &stored)?;
+                ledger::record(&transaction, &grants_changed(before, grants))?;
+                transaction.commit()?;
+                cache.refresh(connection)
+            })
+            .await?;
+        events.catalog_changed(settings::MIND_CAPABILITIES).await;
+        Ok::<(), GrantsError>(())
+    })
+    .await?;
     Ok(Json(grants))
 }
 

@@ -30,7 +30,7 @@ pub use sql::MIGRATION;
 
 use crate::events::Events;
 use crate::settings::GrantsCache;
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, detached};
 use sql::{Change, Claim, JobRow};
 
 /// How long a final job (and its result) is kept: the retention of every
@@ -65,18 +65,6 @@ pub enum JobError {
     /// The store failed: the server's fault.
     #[error(transparent)]
     Store(#[from] StoreError),
-}
-
-/// Runs a change of a job on a task of its own, so that it completes even
-/// when its caller goes away: a client that disconnects drops its request's
-/// future, and a job's record and the runner it implies (launched,
-/// signalled, confirmed) must change together, never the record alone.
-async fn detached<T: Send + 'static>(
-    work: impl Future<Output = Result<T, JobError>> + Send + 'static,
-) -> Result<T, JobError> {
-    tokio::spawn(work)
-        .await
-        .unwrap_or_else(|error| Err(StoreError::Worker(error.to_string()).into()))
 }
 
 fn not_found() -> JobError {
@@ -162,6 +150,8 @@ impl Jobs {
     /// order, then `TOOL_IDEMPOTENCY_CONFLICT` for a `requestId` used by a
     /// different call.
     pub async fn submit(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
+        // A job's record and its runner change together, never the record
+        // alone: a caller that hangs up must not leave a job nobody runs.
         let jobs = self.clone();
         detached(async move { jobs.submit_here(authority, call).await }).await
     }

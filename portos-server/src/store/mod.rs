@@ -219,6 +219,23 @@ impl Store {
     }
 }
 
+/// Runs `work` on a task of its own and waits for it, so it goes to its end
+/// even when its caller goes away (a client that hangs up drops its
+/// request's future at whatever await it had reached). For work that pairs
+/// a commit with what must follow it (launching a job, telling subscribers),
+/// which must never stop in between.
+pub async fn detached<T, E>(
+    work: impl Future<Output = Result<T, E>> + Send + 'static,
+) -> Result<T, E>
+where
+    T: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+{
+    tokio::spawn(work)
+        .await
+        .unwrap_or_else(|error| Err(StoreError::Worker(error.to_string()).into()))
+}
+
 /// A commit whose fsync failed: it may not survive a crash, so nobody is
 /// told it is done.
 fn not_durable(error: &std::io::Error) -> StoreError {
@@ -312,6 +329,21 @@ mod tests {
             .query_row("SELECT count(*) FROM counted", [], |row| row.get(0))
             .expect("counted");
         assert_eq!(count, 200);
+    }
+
+    #[tokio::test]
+    async fn detached_work_goes_to_its_end_when_its_caller_stops_waiting() {
+        let (started, has_started) = oneshot::channel();
+        let (finished, has_finished) = oneshot::channel();
+        let caller = tokio::spawn(detached(async move {
+            let _ = started.send(());
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            let _ = finished.send(());
+            Ok::<(), StoreError>(())
+        }));
+        has_started.await.expect("started");
+        caller.abort();
+        has_finished.await.expect("the work went on to its end");
     }
 
     #[test]
