@@ -529,8 +529,10 @@ impl Jobs {
             .store
             .run(move |connection| sql::apply(connection, &id, change, kind, now_ms()))
             .await?;
-        Ok(applied.map(|(row, event)| {
-            self.publish(event);
+        Ok(applied.map(|(row, events)| {
+            for event in events {
+                self.publish(event);
+            }
             row
         }))
     }

@@ -71,7 +71,13 @@ impl Jobs {
             }
             let read = prepared_is_read(&jobs, &prepared);
             let (sender, receiver) = mpsc::unbounded_channel();
-            let writer = tokio::spawn(write_progress(jobs.clone(), job_id.clone(), receiver));
+            let (run_ended, ended) = oneshot::channel();
+            let writer = tokio::spawn(write_progress(
+                jobs.clone(),
+                job_id.clone(),
+                receiver,
+                ended,
+            ));
             let run = jobs.0.registry.run_prepared(
                 prepared,
                 request_id,
@@ -87,8 +93,10 @@ impl Jobs {
             } else {
                 Some(run.await)
             };
-            // The adapter (and its sender) is gone: the writer drains and ends.
-            let _ = writer.await;
+            // The adapter is done: what it reported last and the writer has
+            // not written yet goes into the job's end, one commit for both.
+            let _ = run_ended.send(());
+            let last_report = writer.await.ok().flatten();
             jobs.lock_running().remove(&job_id);
             if cancel_requested.load(Ordering::SeqCst) {
                 // Already `cancelled` (and announced): keep what a write
@@ -105,11 +113,12 @@ impl Jobs {
                 .as_ref()
                 .filter(|result| result.is_completed())
                 .cloned();
-            let Some(change) = verdict(result, cancel.is_cancelled()) else {
+            let Some(mut change) = verdict(result, cancel.is_cancelled()) else {
                 // The server is stopping mid-run: the record stays `working`
                 // and the next start settles it.
                 return;
             };
+            change.progress = last_report;
             let kind = match change.state {
                 Some(JobState::Completed) => "completed",
                 _ => "failed",
@@ -172,13 +181,29 @@ pub(super) fn outcome(result: &ToolResult) -> (ToolState, Option<String>, Option
 }
 
 /// Writes a job's progress reports in order; a burst is written as its
-/// last report (each write is a durable commit).
+/// last report (each write is a durable commit). Once the run has ended it
+/// stops and hands back the report it had not written yet, which the job's
+/// end records in its own commit (a quick job's last "Done" costs no commit
+/// of its own).
 async fn write_progress(
     jobs: Jobs,
     job_id: String,
     mut reports: mpsc::UnboundedReceiver<Progress>,
-) {
-    while let Some(mut progress) = reports.recv().await {
+    mut run_ended: oneshot::Receiver<()>,
+) -> Option<Progress> {
+    loop {
+        let mut progress = tokio::select! {
+            // The run's end first: a report queued with it is folded.
+            biased;
+            _ = &mut run_ended => {
+                let mut last = None;
+                while let Ok(newer) = reports.try_recv() {
+                    last = Some(newer);
+                }
+                return last;
+            }
+            report = reports.recv() => report?,
+        };
         while let Ok(newer) = reports.try_recv() {
             progress = newer;
         }

@@ -176,21 +176,20 @@ pub fn claim(
     let transaction = connection.transaction()?;
     purge_expired(&transaction, row.created_at_ms)?;
     let existing = transaction
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM tool_jobs WHERE request_id = ?1"),
-            [&row.request_id],
-            JobRow::read,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM tool_jobs WHERE request_id = ?1"
+        ))?
+        .query_row([&row.request_id], JobRow::read)
         .optional()?;
     if let Some(existing) = existing {
         return Ok(Claim::Existing(existing));
     }
-    transaction.execute(
-        &format!(
+    transaction
+        .prepare_cached(&format!(
             "INSERT INTO tool_jobs ({COLUMNS})
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
-        ),
-        params![
+        ))?
+        .execute(params![
             row.job_id,
             row.request_id,
             row.principal,
@@ -208,8 +207,7 @@ pub fn claim(
             row.created_at_ms,
             row.updated_at_ms,
             row.expires_at_ms,
-        ],
-    )?;
+        ])?;
     let event = append_event(&transaction, row, kind)?;
     transaction.commit()?;
     Ok(Claim::Inserted(row.clone(), event))
@@ -233,10 +231,11 @@ fn append_event(
 ) -> Result<JobEvent, StoreError> {
     let data = serde_json::to_string(&row.to_job(false))
         .map_err(|error| StoreError::Worker(error.to_string()))?;
-    connection.execute(
-        "INSERT INTO tool_job_events (job_id, kind, at_ms, data) VALUES (?1, ?2, ?3, ?4)",
-        params![row.job_id, kind, row.updated_at_ms, data],
-    )?;
+    connection
+        .prepare_cached(
+            "INSERT INTO tool_job_events (job_id, kind, at_ms, data) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![row.job_id, kind, row.updated_at_ms, data])?;
     Ok(JobEvent {
         seq: connection.last_insert_rowid(),
         job_id: row.job_id.clone(),
@@ -245,6 +244,8 @@ fn append_event(
         is_final: row.state.is_final(),
     })
 }
+
+const PROGRESS: &str = "progress";
 
 /// A change to a job that is not final yet.
 #[derive(Debug, Default)]
@@ -260,14 +261,16 @@ pub struct Change {
 }
 
 /// Applies `change` and records the event, unless the job is gone or
-/// already final (then `None`: a final job never changes again).
+/// already final (then `None`: a final job never changes again). A change
+/// of another kind that carries progress (the run's last report, folded
+/// into its end) records the `progress` event first, in the same commit.
 pub fn apply(
     connection: &mut Connection,
     job_id: &str,
     change: Change,
     kind: &'static str,
     now_ms: i64,
-) -> Result<Option<(JobRow, JobEvent)>, StoreError> {
+) -> Result<Option<(JobRow, Vec<JobEvent>)>, StoreError> {
     let transaction = connection.transaction()?;
     let Some(mut row) = get(&transaction, job_id)? else {
         return Ok(None);
@@ -275,14 +278,20 @@ pub fn apply(
     if row.state.is_final() {
         return Ok(None);
     }
+    row.updated_at_ms = now_ms;
+    let mut events = Vec::with_capacity(2);
+    if let Some(progress) = change.progress {
+        row.progress = Some(progress);
+        if kind != PROGRESS {
+            // As the job stood when it reported, before the rest changes.
+            events.push(append_event(&transaction, &row, PROGRESS)?);
+        }
+    }
     if let Some(state) = change.state {
         row.state = state;
     }
     if let Some(message) = change.status_message {
         row.status_message = message;
-    }
-    if let Some(progress) = change.progress {
-        row.progress = Some(progress);
     }
     if let Some(request) = change.input_request {
         row.input_request = request;
@@ -295,12 +304,13 @@ pub fn apply(
     if let Some(expires_at_ms) = change.expires_at_ms {
         row.expires_at_ms = expires_at_ms;
     }
-    row.updated_at_ms = now_ms;
-    transaction.execute(
-        "UPDATE tool_jobs SET state = ?2, status_message = ?3, progress = ?4, input_request = ?5,
+    transaction
+        .prepare_cached(
+            "UPDATE tool_jobs SET state = ?2, status_message = ?3, progress = ?4, input_request = ?5,
              outcome = ?6, output = ?7, error = ?8, updated_at_ms = ?9, expires_at_ms = ?10
          WHERE job_id = ?1",
-        params![
+        )?
+        .execute(params![
             row.job_id,
             row.state.as_str(),
             row.status_message,
@@ -311,11 +321,10 @@ pub fn apply(
             row.error,
             row.updated_at_ms,
             row.expires_at_ms,
-        ],
-    )?;
-    let event = append_event(&transaction, &row, kind)?;
+        ])?;
+    events.push(append_event(&transaction, &row, kind)?);
     transaction.commit()?;
-    Ok(Some((row, event)))
+    Ok(Some((row, events)))
 }
 
 /// Keeps the outcome of a write that finished after its job was cancelled:
@@ -336,11 +345,10 @@ pub fn keep_late_outcome(
 
 pub fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, StoreError> {
     Ok(connection
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM tool_jobs WHERE job_id = ?1"),
-            [job_id],
-            JobRow::read,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM tool_jobs WHERE job_id = ?1"
+        ))?
+        .query_row([job_id], JobRow::read)
         .optional()?)
 }
 
@@ -405,9 +413,10 @@ pub fn events_after(
 
 /// Forgets final jobs whose time is up (their events go with them).
 fn purge_expired(connection: &Connection, now_ms: i64) -> Result<usize, StoreError> {
-    Ok(connection.execute(
-        "DELETE FROM tool_jobs WHERE expires_at_ms <= ?1
+    Ok(connection
+        .prepare_cached(
+            "DELETE FROM tool_jobs WHERE expires_at_ms <= ?1
              AND state IN ('completed', 'failed', 'cancelled')",
-        [now_ms],
-    )?)
+        )?
+        .execute([now_ms])?)
 }

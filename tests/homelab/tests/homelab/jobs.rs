@@ -190,6 +190,13 @@ async fn a_probe_runs_as_a_job_that_reports_each_host_and_keeps_its_result() {
                     .is_some_and(|m| m.starts_with("Probing"))),
         "progress names the host being probed"
     );
+    // The last report ("Done") comes just before the end, as the job stood
+    // then (it is recorded in the same commit as the end).
+    let (_, kind, done) = &stream[stream.len() - 2];
+    assert_eq!(kind, "progress", "{kinds:?}");
+    assert_eq!(done["progress"]["message"], "Done");
+    assert_eq!(done["progress"]["done"], 2.0, "{done}");
+    assert_eq!(done["state"], "working");
     let (_, _, last) = stream.last().expect("events");
     let hosts = &last["result"]["result"]["hosts"];
     assert_eq!(hosts[0]["name"], "down");
