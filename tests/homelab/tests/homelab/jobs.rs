@@ -502,6 +502,68 @@ async fn grant_agent(client: &reqwest::Client, server: &Server, token: &str, wri
     assert_eq!(response.status(), StatusCode::OK);
 }
 
+/// On a server without a password nobody is authenticated: anyone may
+/// follow a job, but changing a write's job (cancel, confirm) is
+/// `403 TOOL_AUTH_REQUIRED`, the contract's rule for people's writes.
+#[tokio::test]
+async fn without_a_password_a_writes_job_cannot_be_changed_over_http() {
+    let server = Server::start(&[]);
+    let client = http_client();
+    support::put(
+        &client,
+        &server,
+        "/api/settings/agent-context",
+        &json!({ "enabled": true, "actions": { "readPortos": true, "writePortos": true } }),
+    )
+    .await;
+    let created: Value = client
+        .post(server.url("/api/agent-context/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "lab_hosts_retire")
+        .json(
+            &json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "lab_hosts_retire", "arguments": { "role": "camera" },
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {
+                    "extensions": { "io.modelcontextprotocol/tasks": {} }
+                }
+            }
+        } }),
+        )
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON-RPC");
+    assert_eq!(created["result"]["status"], "input_required", "{created}");
+    let job_id = created["result"]["taskId"].as_str().expect("id").to_owned();
+
+    for (action, body) in [
+        ("confirm", Some(json!({ "approve": true }))),
+        ("cancel", None),
+    ] {
+        let (status, refused) = post_job(&client, &server, None, &job_id, action, body).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{action}: {refused}");
+        assert_eq!(refused["code"], "TOOL_AUTH_REQUIRED", "{action}");
+    }
+    let (status, parked) = get(
+        &client,
+        &server,
+        &format!("/api/cos/tools/jobs/{job_id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        parked["state"], "input_required",
+        "nothing changed: {parked}"
+    );
+}
+
 #[tokio::test]
 async fn an_agents_retirement_waits_for_a_person_who_must_hold_the_grant() {
     let server = Server::start_locked(&[]);
