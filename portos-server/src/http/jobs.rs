@@ -1,6 +1,6 @@
-//! The durable jobs of long-running tools over HTTP: read one, follow it
-//! as Server-Sent Events (resumable with `Last-Event-ID`), cancel it, and
-//! answer its confirmation. The caller is the person (`ui`), who sees every
+//! The durable jobs of long-running tools over HTTP: list them, read one,
+//! follow it as Server-Sent Events (resumable with `Last-Event-ID`),
+//! cancel it, and answer its confirmation. The caller is the person (`ui`), who sees every
 //! job; the contract's error body and codes for every refusal.
 
 use std::collections::VecDeque;
@@ -18,14 +18,68 @@ use futures::Stream;
 use portos_core::inventory::RouteIo;
 use portos_core::{ErrorCode, portos_route};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 use super::io::schema_of;
-use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
+use super::{ApiError, Body, Query, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
 use crate::auth::AuthContext;
-use crate::jobs::{Job, JobError, JobEvent, Jobs, Viewer};
+use crate::jobs::{Job, JobError, JobEvent, JobState, Jobs, Viewer};
+
+/// The longest page of the job list, and its length when none is asked.
+const LIST_MAX: usize = 100;
+const LIST_DEFAULT: usize = 50;
+
+/// Which jobs to list.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct JobsQuery {
+    /// Only jobs in this state (`input_required`: the ones waiting for a
+    /// person's confirmation).
+    state: Option<JobState>,
+    /// 1 to 100 (default 50).
+    #[schemars(range(min = 1, max = 100))]
+    limit: Option<usize>,
+    /// Jobs to skip, newest first (default 0).
+    offset: Option<usize>,
+}
+
+/// A page of jobs, newest first.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct JobPage {
+    jobs: Vec<Job>,
+    limit: usize,
+    offset: usize,
+    /// Whether more jobs follow this page.
+    has_more: bool,
+}
+
+/// Every job the person may see (every principal's), newest first, until
+/// a day after it ended; `state=input_required` lists the calls waiting for
+/// the person's confirmation.
+#[portos_route(method = "GET", path = "/api/cos/tools/jobs", summary = "Tool jobs")]
+async fn jobs(
+    State(app): State<App>,
+    Extension(auth): Extension<AuthContext>,
+    Query(query): Query<JobsQuery>,
+) -> Result<Json<JobPage>, Refusal<ListCodes>> {
+    // The document's range is enforced on the query already; a clamp keeps
+    // the store's page bounded whatever happens to it.
+    let limit = query.limit.unwrap_or(LIST_DEFAULT).clamp(1, LIST_MAX);
+    let offset = query.offset.unwrap_or(0);
+    let (jobs, has_more) = app
+        .jobs
+        .list(person(&auth), query.state, offset, limit)
+        .await?;
+    Ok(Json(JobPage {
+        jobs,
+        limit,
+        offset,
+        has_more,
+    }))
+}
 
 /// A job as it stands: its state, progress, what it waits for and, once
 /// final, its result envelope.
@@ -74,9 +128,10 @@ async fn job_events(
     }))
 }
 
-/// Asks the job to stop: a parked job is cancelled at once; a running one
-/// is signalled and ends `cancelled` when its adapter stops (or
-/// `completed` if its work was already done). The job as it stands.
+/// Stops the job: it is `cancelled` at once (durably, before this answers)
+/// and its adapter is signalled. A read stops there; a write that finishes
+/// its work anyway stays `cancelled`, with what it did kept in the job's
+/// result envelope. The job as it stands.
 #[portos_route(
     method = "POST",
     path = "/api/cos/tools/jobs/{jobId}/cancel",
@@ -254,6 +309,11 @@ impl RouteOutput for JobStream {
 /// The codes a family of job routes answers.
 trait Codes {
     const CODES: &'static [ErrorCode];
+}
+
+struct ListCodes;
+impl Codes for ListCodes {
+    const CODES: &'static [ErrorCode] = &[];
 }
 
 struct ReadCodes;

@@ -375,11 +375,12 @@ impl Jobs {
         Ok((events, ended))
     }
 
-    /// A page of the jobs `viewer` sees, newest first: up to `limit` after
-    /// skipping `offset`, and whether more follow.
+    /// A page of the jobs `viewer` sees (in `state`, when given), newest
+    /// first: up to `limit` after skipping `offset`, and whether more follow.
     pub async fn list(
         &self,
         viewer: Viewer,
+        state: Option<JobState>,
         offset: usize,
         limit: usize,
     ) -> Result<(Vec<Job>, bool), JobError> {
@@ -394,6 +395,7 @@ impl Jobs {
                 sql::list(
                     connection,
                     principal,
+                    state,
                     offset,
                     limit.saturating_add(1),
                     now_ms(),

@@ -154,9 +154,11 @@ impl JobRow {
     }
 }
 
+/// RFC 3339 in UTC with exactly three fractional digits (as JavaScript's
+/// `toISOString` writes it), so that two times sort as text.
 fn rfc3339(ms: i64) -> String {
     jiff::Timestamp::from_millisecond(ms)
-        .map(|at| at.to_string())
+        .map(|at| at.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
         .unwrap_or_default()
 }
 
@@ -352,18 +354,20 @@ pub fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, Stor
         .optional()?)
 }
 
-/// A page of the jobs of `principal` (all principals for `None`), newest
-/// first; expired ones are not listed.
+/// A page of the jobs of `principal` (all principals for `None`) in
+/// `state` (any for `None`), newest first; expired ones are not listed.
 pub fn list(
     connection: &Connection,
     principal: Option<&str>,
+    state: Option<JobState>,
     offset: usize,
     limit: usize,
     now_ms: i64,
 ) -> Result<Vec<JobRow>, StoreError> {
     let mut statement = connection.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM tool_jobs
-         WHERE (?1 IS NULL OR principal = ?1) AND expires_at_ms > ?2
+         WHERE (?1 IS NULL OR principal = ?1) AND (?5 IS NULL OR state = ?5)
+             AND expires_at_ms > ?2
          ORDER BY created_at_ms DESC, job_id LIMIT ?3 OFFSET ?4"
     ))?;
     let rows = statement.query_map(
@@ -371,7 +375,8 @@ pub fn list(
             principal,
             now_ms,
             i64::try_from(limit).unwrap_or(i64::MAX),
-            i64::try_from(offset).unwrap_or(i64::MAX)
+            i64::try_from(offset).unwrap_or(i64::MAX),
+            state.map(JobState::as_str),
         ],
         JobRow::read,
     )?;

@@ -158,7 +158,7 @@ impl McpServer {
         let (jobs, more) = self
             .app()
             .jobs
-            .list(AGENT, offset, LIST_PAGE)
+            .list(AGENT, None, offset, LIST_PAGE)
             .await
             .map_err(refusal)?;
         let mut answer = json!({ "tasks": jobs.iter().map(task_2025).collect::<Vec<_>>() });

@@ -352,6 +352,43 @@ async fn a_caller_that_hangs_up_leaves_no_job_behind() {
             assert_eq!(job["state"], "completed", "{job}");
         }
     }
+
+    // One job per requestId, listed in pages, newest first.
+    let (_, first) = get(&client, &server, "/api/cos/tools/jobs?limit=100", None).await;
+    let (_, second) = get(
+        &client,
+        &server,
+        "/api/cos/tools/jobs?limit=100&offset=100",
+        None,
+    )
+    .await;
+    assert_eq!(first["hasMore"], true);
+    assert_eq!(second["hasMore"], false);
+    let listed: Vec<&Value> = first["jobs"]
+        .as_array()
+        .expect("jobs")
+        .iter()
+        .chain(second["jobs"].as_array().expect("jobs"))
+        .collect();
+    assert_eq!(listed.len(), CALLS);
+    let ids: std::collections::BTreeSet<&str> = listed
+        .iter()
+        .filter_map(|job| job["requestId"].as_str())
+        .collect();
+    assert_eq!(ids.len(), CALLS, "each requestId once");
+    // Times are RFC 3339 UTC with milliseconds, always three digits.
+    assert!(
+        listed.iter().all(|job| job["createdAt"]
+            .as_str()
+            .is_some_and(|at| at.len() == 24 && at.ends_with('Z'))),
+        "{listed:?}"
+    );
+    assert!(
+        listed
+            .windows(2)
+            .all(|pair| pair[0]["createdAt"].as_str() >= pair[1]["createdAt"].as_str()),
+        "newest first"
+    );
 }
 
 #[tokio::test]
@@ -589,6 +626,44 @@ async fn an_agents_retirement_waits_for_a_person_who_must_hold_the_grant() {
     assert_eq!(task["resultType"], "task", "{created}");
     assert_eq!(task["status"], "input_required");
     let task_id = task["taskId"].as_str().expect("id").to_owned();
+    // The person finds what waits for them in the job list.
+    let (status, waiting) = get(
+        &client,
+        &server,
+        "/api/cos/tools/jobs?state=input_required",
+        Some(&token),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{waiting}");
+    assert_eq!(waiting["jobs"][0]["jobId"], task_id.as_str(), "{waiting}");
+    assert_eq!(waiting["jobs"][0]["principal"], "agent");
+    assert_eq!(waiting["jobs"].as_array().map(Vec::len), Some(1));
+    assert_eq!(waiting["hasMore"], false);
+    let (_, working) = get(
+        &client,
+        &server,
+        "/api/cos/tools/jobs?state=working",
+        Some(&token),
+    )
+    .await;
+    assert_eq!(working["jobs"], json!([]), "{working}");
+    for bad in [
+        "limit=0",
+        "limit=101",
+        "offset=-1",
+        "state=parked",
+        "page=2",
+    ] {
+        let (status, refused) = get(
+            &client,
+            &server,
+            &format!("/api/cos/tools/jobs?{bad}"),
+            Some(&token),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {refused}");
+        assert_eq!(refused["code"], "VALIDATION_ERROR", "{bad}");
+    }
     let detailed = mcp_2026(
         &client,
         &server,
