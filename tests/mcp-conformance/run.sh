@@ -7,7 +7,11 @@
 # handshake). What a tools-only server cannot pass is listed, with the
 # reason, in expected-failures-<revision>.yml; anything else that fails or
 # warns, and any listed check that starts passing, fails the run.
-# Needs target/debug/portos (`cargo test --workspace` builds it).
+# Then the tasks extension's scenarios against tests/mcp-fixtures, whose
+# tools are the ones those scenarios call by name, with their own baseline
+# (expected-failures-tasks.yml).
+# Needs target/debug/portos and target/debug/mcp-fixtures (`cargo test
+# --workspace` builds both).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=tests/mcp-conformance
@@ -38,8 +42,37 @@ case ${1:-} in
       sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^(Total|[✓✗] )'
     done
     ;;
+  --against-fixtures)
+    # The tasks extension's scenarios, one by one, against tests/mcp-fixtures
+    # (the suite's fixture tools on the portos runtime): PortOS's durable
+    # jobs as the suite sees them.
+    curl -fsS -X PUT -H 'content-type: application/json' \
+      -d '{"enabled":true,"actions":{"readPortos":true,"writePortos":true}}' \
+      "$PORTOS_URL/api/settings/agent-context" >/dev/null
+    results=$(mktemp -d "${TMPDIR:-/tmp}/portos-conformance.XXXXXX")
+    trap 'rm -rf "$results"' EXIT
+    echo "== MCP conformance, the tasks extension's scenarios (tests/mcp-fixtures)"
+    for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
+      tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
+      tasks-dispatch-and-envelope tasks-status-notifications \
+      tasks-required-task-error tasks-mrtr-composition; do
+      log=$results/$scenario.log
+      status=0
+      "$node" "$suite" server --url "$PORTOS_URL/api/agent-context/mcp" \
+        --scenario "$scenario" --expected-failures "$dir/expected-failures-tasks.yml" \
+        --output-dir "$results/$scenario" >"$log" 2>&1 || status=$?
+      if [[ $status -ne 0 ]]; then
+        cat "$log"
+        echo "run.sh: MCP conformance $scenario: unexpected results (above)" >&2
+        exit 1
+      fi
+      sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^Passed: ' | sed "s/^/$scenario: /"
+    done
+    ;;
   "")
     bash tests/support/with-servers.sh bash "$0" --against
+    WITH_SERVERS_BIN=${CARGO_TARGET_DIR:-target}/debug/mcp-fixtures \
+      bash tests/support/with-servers.sh bash "$0" --against-fixtures
     ;;
   *)
     echo "usage: run.sh" >&2

@@ -173,6 +173,13 @@ impl McpServer {
             },
             "tools/call" => {
                 let tasks = declares_tasks(params.as_ref());
+                // 2025's `task` opt-in is gone at this revision, and the
+                // extension asks servers to ignore it, not to refuse it: a
+                // task is the server's choice, for a declaring client.
+                let mut params = params;
+                if let Some(params) = params.as_mut() {
+                    params.remove("task");
+                }
                 match call_params(params) {
                     Some((name, arguments)) => {
                         let meta_out = self.result_meta();

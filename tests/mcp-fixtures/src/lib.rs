@@ -1,0 +1,43 @@
+//! The tools the official MCP conformance suite's tasks-extension scenarios
+//! call by name, on the portos runtime: `greet` (a plain call),
+//! `slow_compute` (a long-running job that sleeps, and stops when
+//! cancelled), `failing_job` (a long-running job whose tool fails) and
+//! `confirm_delete` (a long-running write an agent's call parks until it is
+//! confirmed). With them the suite exercises PortOS's durable jobs as MCP
+//! tasks; nothing here is part of PortOS.
+
+mod tools;
+
+use portos_server::cli::Application;
+use portos_server::{Config, ServerBuilder};
+
+/// No flags of its own beside the runtime's.
+#[derive(Debug, Default, clap::Args)]
+pub struct Flags {}
+
+/// No keys of its own in the TOML file.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileKeys {}
+
+/// The `mcp-fixtures` command line.
+#[derive(Debug)]
+pub struct Fixtures;
+
+impl Application for Fixtures {
+    type Flags = Flags;
+    type FileKeys = FileKeys;
+
+    const COMMAND: &'static str = "mcp-fixtures";
+    const ABOUT: &'static str =
+        "The MCP conformance suite's fixture tools on the portos runtime (tests only)";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    fn builder(config: Config, _: &Flags, _: FileKeys) -> Result<ServerBuilder, String> {
+        Ok(ServerBuilder::new(
+            "MCP fixtures",
+            env!("CARGO_PKG_VERSION"),
+            config,
+        ))
+    }
+}
