@@ -504,17 +504,7 @@ impl Jobs {
     }
 
     async fn fail(&self, job_id: &str, message: &str) -> Result<(), StoreError> {
-        let change = Change {
-            state: Some(JobState::Failed),
-            status_message: Some(Some(message.to_owned())),
-            outcome: Some((
-                portos_core::ToolState::Failed,
-                None,
-                Some(message.to_owned()),
-            )),
-            expires_at_ms: Some(now_ms().saturating_add(retention_ms())),
-            ..Change::default()
-        };
+        let change = ended_without_result(JobState::Failed, message);
         self.apply(job_id, change, "failed").await.map(|_| ())
     }
 
@@ -601,8 +591,14 @@ fn confirmation_request(registry: &Registry, prepared: &portos_core::PreparedCal
 }
 
 fn cancelled_change(message: &str) -> Change {
+    ended_without_result(JobState::Cancelled, message)
+}
+
+/// A job's end that no adapter result made: its final `state`, and a failed
+/// envelope saying why.
+fn ended_without_result(state: JobState, message: &str) -> Change {
     Change {
-        state: Some(JobState::Cancelled),
+        state: Some(state),
         status_message: Some(Some(message.to_owned())),
         input_request: Some(None),
         outcome: Some((
