@@ -248,6 +248,14 @@ rss_line() {
          END { printf "%.1f %.1f %d", rss / 1024, hwm / 1024, th }' "/proc/$1/status"
 }
 
+# The value of KEY in a "LABEL key=value key=value" results line, for the
+# awk programs that print the tables.
+AWK_FIELD='
+    function field(line, key,   re) {
+        re = " " key "=[^ ]+"
+        if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+        return ""
+    }'
 CLK_TCK="$(getconf CLK_TCK)"
 RESULTS="$WORK/results"
 : >"$RESULTS"
@@ -413,12 +421,7 @@ measure() {
 
 # The figures of RESULTS as tables: one per generator, then the ratios.
 throughput_tables() {
-    awk -v tck="$CLK_TCK" '
-        function field(line, key,   re) {
-            re = " " key "=[^ ]+"
-            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
-            return ""
-        }
+    awk -v tck="$CLK_TCK" "$AWK_FIELD"'
         {
             g = $1; k = g SUBSEP $2
             if (!(g in seen)) { seen[g] = 1; gens[++ngen] = g }
@@ -467,12 +470,7 @@ throughput_tables() {
 # requests/s and CPU per request, and the generator's CPU on bare POST.
 throughput_summary() {
     local scenario="$1"
-    awk -v scenario="$scenario" '
-        function field(line, key,   re) {
-            re = " " key "=[^ ]+"
-            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
-            return ""
-        }
+    awk -v scenario="$scenario" "$AWK_FIELD"'
         {
             g = $1; k = g SUBSEP $2
             if (!(g in seen)) { seen[g] = 1; gens[++ngen] = g }
@@ -630,12 +628,7 @@ mcp() {
     stop_servers
 
     echo
-    awk '
-        function field(line, key,   re) {
-            re = " " key "=[^ ]+"
-            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
-            return ""
-        }
+    awk "$AWK_FIELD"'
         {
             label[NR] = $1; rps[$1] = field($0, "rps"); p50[NR] = field($0, "p50_us") / 1000
             p99[NR] = field($0, "p99_us") / 1000; scpu[$1] = field($0, "server_cpu"); lcpu[$1] = field($0, "load_cpu")
@@ -696,12 +689,7 @@ job_bench() {
     stop_servers
 
     echo
-    awk '
-        function field(line, key,   re) {
-            re = " " key "=[^ ]+"
-            if (match(line, re)) return substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
-            return ""
-        }
+    awk "$AWK_FIELD"'
         {
             label[NR] = $1; rps[$1] = field($0, "rps"); p50[NR] = field($0, "p50_us") / 1000
             p99[NR] = field($0, "p99_us") / 1000; per[$1] = field($0, "server_us_per_request")

