@@ -233,9 +233,13 @@ impl ServerBuilder {
         &self.schemas
     }
 
-    /// Opens (creating and migrating) the store in the data directory.
+    /// Opens (creating and migrating) the store: the PostgreSQL database
+    /// of the configured URL, else the SQLite one in the data directory.
     pub fn open_store(&self) -> Result<Store, StartError> {
-        Ok(Store::open(&self.config.data_dir, &self.schemas)?)
+        Ok(match &self.config.database_url {
+            Some(url) => Store::connect(url, &self.schemas)?,
+            None => Store::open(&self.config.data_dir, &self.schemas)?,
+        })
     }
 
     /// The exposable API groups, checked: each under `/api/public/`, ending
@@ -330,8 +334,9 @@ impl ServerBuilder {
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
         let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
-        let api_access = store
-            .run_blocking(|connection| ApiAccessCache::load(connection, exposable_apis.clone()))?;
+        let apis = exposable_apis.clone();
+        let api_access =
+            store.run_blocking(move |connection| ApiAccessCache::load(connection, apis))?;
         let agent_context = store.run_blocking(|connection| AgentContextCache::load(connection))?;
         let documents = self.documents();
         let jobs = crate::jobs::Jobs::new(

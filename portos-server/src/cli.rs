@@ -78,6 +78,12 @@ pub struct RuntimeArgs {
     #[arg(long, env = "PORTOS_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
+    /// A PostgreSQL database as the store, shared by every server given the
+    /// same URL (postgres://user:password@host:port/database); without it
+    /// the embedded SQLite store in the data directory.
+    #[arg(long, env = "PORTOS_DATABASE_URL", value_name = "URL")]
+    pub database_url: Option<String>,
+
     /// IANA time zone for every user-facing date (default: the system zone).
     #[arg(long, env = "PORTOS_TIMEZONE", value_name = "ZONE")]
     pub timezone: Option<String>,
@@ -86,7 +92,7 @@ pub struct RuntimeArgs {
     #[arg(long, env = "PORTOS_BODY_LIMIT", value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
-    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, timezone, body-limit, session-hours, and the application's).
+    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, and the application's).
     #[arg(long, env = "PORTOS_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
@@ -291,6 +297,7 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig) -> Config {
             .clone()
             .or(file.data_dir)
             .unwrap_or(defaults.data_dir),
+        database_url: cli.database_url.clone().or(file.database_url),
         timezone: cli.timezone.clone().or(file.timezone),
         body_limit: cli
             .body_limit
@@ -344,7 +351,11 @@ fn invalid(flag: &str, value: &str, allowed: &[&str]) -> String {
 /// The store's settings for a dump: the existing store opened read-only, or
 /// an empty in-memory one when there is none yet. Nothing is created.
 fn settings_store(builder: &ServerBuilder) -> Result<Store, String> {
-    match Store::open_existing_read_only(&builder.config().data_dir, builder.schemas()) {
+    let existing = match &builder.config().database_url {
+        Some(url) => Store::connect_existing(url, builder.schemas()),
+        None => Store::open_existing_read_only(&builder.config().data_dir, builder.schemas()),
+    };
+    match existing {
         Ok(Some(store)) => Ok(store),
         Ok(None) => Store::open_in_memory(builder.schemas()).map_err(|error| error.to_string()),
         Err(error) => Err(error.to_string()),

@@ -17,6 +17,9 @@ pub const DEFAULT_SESSION_HOURS: u64 = 24 * 7;
 pub struct Config {
     pub bind: SocketAddr,
     pub data_dir: PathBuf,
+    /// The shared store: a `postgres://` URL; `None` = the embedded SQLite
+    /// store in `data_dir`.
+    pub database_url: Option<String>,
     /// IANA zone for every user-facing date; `None` = the system zone.
     pub timezone: Option<String>,
     /// Largest accepted request body, in bytes.
@@ -32,6 +35,7 @@ impl Default for Config {
                 .parse()
                 .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 5555))),
             data_dir: PathBuf::from(DEFAULT_DATA_DIR),
+            database_url: None,
             timezone: None,
             body_limit: DEFAULT_BODY_LIMIT,
             session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
@@ -45,6 +49,7 @@ impl Default for Config {
 pub struct FileConfig {
     pub bind: Option<SocketAddr>,
     pub data_dir: Option<PathBuf>,
+    pub database_url: Option<String>,
     pub timezone: Option<String>,
     pub body_limit: Option<usize>,
     pub session_hours: Option<u64>,
@@ -52,9 +57,10 @@ pub struct FileConfig {
 
 /// The runtime's key names in the file; every other key is the
 /// application's.
-const RUNTIME_KEYS: [&str; 5] = [
+const RUNTIME_KEYS: [&str; 6] = [
     "bind",
     "data-dir",
+    "database-url",
     "timezone",
     "body-limit",
     "session-hours",

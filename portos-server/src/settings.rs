@@ -2,8 +2,8 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
+use crate::store::sql::{Connection, OptionalExtension, params};
 use portos_core::Capabilities;
-use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use crate::store::StoreError;

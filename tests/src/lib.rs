@@ -58,7 +58,13 @@ impl ServerProcess {
         extra_args: &[&str],
         env: &[(&str, &str)],
     ) -> ServerProcess {
-        let mut child = Command::new(portos_binary())
+        let mut command = Command::new(portos_binary());
+        // On PostgreSQL (PORTOS_TEST_ENGINE=postgres) each data directory
+        // has a database of its own in the suite's cluster.
+        if let Some(url) = test_postgres::database_for(data_dir.path()) {
+            command.arg("--database-url").arg(url);
+        }
+        let mut child = command
             .arg("--bind")
             .arg("127.0.0.1:0")
             .arg("--data-dir")

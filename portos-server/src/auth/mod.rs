@@ -108,7 +108,7 @@ impl Auth {
     }
 }
 
-fn read_hash(connection: &rusqlite::Connection) -> Result<Option<String>, StoreError> {
+fn read_hash(connection: &crate::store::sql::Connection) -> Result<Option<String>, StoreError> {
     Ok(settings::get_json(connection, PASSWORD_SETTING)?
         .and_then(|value| value.as_str().map(str::to_owned)))
 }
@@ -118,7 +118,7 @@ fn read_hash(connection: &rusqlite::Connection) -> Result<Option<String>, StoreE
 pub fn store_password(store: &Store, password: Option<&str>) -> Result<(), PasswordError> {
     let hash = password.map(hash_password).transpose()?;
     store
-        .run_blocking(|connection| {
+        .run_blocking(move |connection| {
             let transaction = connection.transaction()?;
             match &hash {
                 Some(hash) => settings::set_json(

@@ -16,9 +16,9 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
+use crate::store::sql::{OptionalExtension, params};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::Auth;

@@ -72,9 +72,19 @@ impl From<ToolError> for ApiError {
     }
 }
 
-/// A store fault is the server's, not the request's: 500, logged.
+/// A store fault is the server's, not the request's: 500, logged; a
+/// database that cannot be reached (the shared store's server gone) is
+/// 503: the caller may try again.
 impl From<crate::store::StoreError> for ApiError {
     fn from(error: crate::store::StoreError) -> ApiError {
+        if error.is_unavailable() {
+            tracing::warn!(%error, "the database is unavailable");
+            return ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "SERVICE_UNAVAILABLE",
+                "The database is unavailable. Try again shortly.",
+            );
+        }
         ApiError::internal(error.to_string())
     }
 }

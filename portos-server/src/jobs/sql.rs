@@ -2,7 +2,7 @@
 //! a job and the event announcing it are one transaction, so a stream that
 //! resumes from the store sees exactly what live followers saw.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, params};
 
 use super::record::{InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS, event_kind};
 use crate::store::StoreError;
@@ -72,7 +72,7 @@ pub struct JobRow {
 }
 
 impl JobRow {
-    fn read(row: &Row<'_>) -> rusqlite::Result<JobRow> {
+    fn read(row: &Row<'_>) -> crate::store::sql::Result<JobRow> {
         let state: String = row.get(7)?;
         let progress: Option<String> = row.get(9)?;
         let input_request: Option<String> = row.get(10)?;
@@ -233,13 +233,16 @@ fn append_event(
 ) -> Result<JobEvent, StoreError> {
     let data = serde_json::to_string(&row.to_job(false))
         .map_err(|error| StoreError::Worker(error.to_string()))?;
-    connection
+    let seq = connection
         .prepare_cached(
-            "INSERT INTO tool_job_events (job_id, kind, at_ms, data) VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO tool_job_events (job_id, kind, at_ms, data) VALUES (?1, ?2, ?3, ?4)
+             RETURNING seq",
         )?
-        .execute(params![row.job_id, kind, row.updated_at_ms, data])?;
+        .query_row(params![row.job_id, kind, row.updated_at_ms, data], |row| {
+            row.get(0)
+        })?;
     Ok(JobEvent {
-        seq: connection.last_insert_rowid(),
+        seq,
         job_id: row.job_id.clone(),
         kind,
         data,

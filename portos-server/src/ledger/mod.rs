@@ -8,7 +8,7 @@
 mod dates;
 mod query;
 
-use rusqlite::{Connection, params};
+use crate::store::sql::{Connection, params};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -199,7 +199,7 @@ impl NewAction {
     }
 }
 
-/// Records `action`. Call it on the transaction (a `rusqlite::Transaction`
+/// Records `action`. Call it on the transaction (a `crate::store::sql::Transaction`
 /// derefs to `&Connection`) that makes the change, before committing, so the
 /// action is recorded if and only if the change commits. Summary, target
 /// name and payload are masked ([`redact`]) before they are stored.

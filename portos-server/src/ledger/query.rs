@@ -1,9 +1,9 @@
 //! Reading the ledger back, newest first, with the filters of
 //! `user-actions.query` and the `GET /api/user-actions` route.
 
+use crate::store::sql::Connection;
+use crate::store::sql::Value as SqlValue;
 use jiff::tz::TimeZone;
-use rusqlite::Connection;
-use rusqlite::types::Value as SqlValue;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -99,7 +99,7 @@ pub fn query(
          LIMIT ?{limit_placeholder}"
     );
     let mut statement = connection.prepare_cached(&sql)?;
-    let rows = statement.query_map(rusqlite::params_from_iter(values), |row| {
+    let rows = statement.query_map(crate::store::sql::params_from_iter(values), |row| {
         let happened_at_ms: i64 = row.get(0)?;
         let payload: String = row.get(6)?;
         Ok(ActionEvent {

@@ -7,8 +7,8 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
+use crate::store::sql::Connection;
 use portos_core::{Capabilities, Capability};
-use rusqlite::Connection;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

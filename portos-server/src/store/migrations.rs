@@ -1,17 +1,20 @@
 //! Versioned schema migrations, one numbered list per component (the runtime
-//! itself, then each of the application's domains). Each step runs once, in
-//! order, inside one transaction with its version bump; never edit a shipped
-//! step. Versions are kept per component in `store_migrations`, so a data
-//! directory can hold the tables of several components and a server that
-//! links fewer of them leaves the others alone.
+//! itself, then each of the application's domains), written once for both
+//! engines: each step is SQLite's SQL, which PostgreSQL runs in its own
+//! types (`sql::postgres_migration`). Each step runs once, in order, inside
+//! one transaction with its version bump; never edit a shipped step.
+//! Versions are kept per component in `store_migrations`, so a database can
+//! hold the tables of several components and a server that links fewer of
+//! them leaves the others alone. On PostgreSQL several servers may start
+//! at once: they take turns (an advisory lock), so each step still runs
+//! once.
 //!
 //! Stores written before components existed kept one `PRAGMA user_version`;
 //! every component's first step uses `IF NOT EXISTS`, so adopting such a
 //! store creates only what it lacks.
 
-use rusqlite::{Connection, OptionalExtension, params};
-
 use super::StoreError;
+use super::sql::{self, Connection, Engine, OptionalExtension, params};
 
 /// The tables of one component and the steps that build them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,15 +38,25 @@ const VERSIONS_TABLE: &str = "CREATE TABLE IF NOT EXISTS store_migrations (
     updated_at TEXT NOT NULL
 )";
 
+/// The advisory lock PostgreSQL servers take turns on while migrating
+/// (any fixed number; this one spells "portos").
+const MIGRATION_LOCK: i64 = 0x706f_7274_6f73;
+
+pub(super) fn versions_table_exists(connection: &Connection) -> Result<bool, StoreError> {
+    let sql = match connection.engine() {
+        Engine::Sqlite => {
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_migrations'"
+        }
+        Engine::Postgres => "SELECT 1 WHERE to_regclass('store_migrations') IS NOT NULL",
+    };
+    Ok(connection
+        .query_row(sql, [], |row| row.get::<_, i64>(0))
+        .optional()?
+        .is_some())
+}
+
 fn stored_version(connection: &Connection, component: &str) -> Result<u32, StoreError> {
-    let exists: Option<i64> = connection
-        .query_row(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_migrations'",
-            [],
-            |row| row.get(0),
-        )
-        .optional()?;
-    if exists.is_none() {
+    if !versions_table_exists(connection)? {
         return Ok(0);
     }
     let version: Option<u32> = connection
@@ -56,16 +69,51 @@ fn stored_version(connection: &Connection, component: &str) -> Result<u32, Store
     Ok(version.unwrap_or(0))
 }
 
+/// A step's SQL for `engine`.
+fn step_sql(engine: Engine, sql: &str) -> std::borrow::Cow<'_, str> {
+    match engine {
+        Engine::Sqlite => sql.into(),
+        Engine::Postgres => sql::postgres_migration(sql).into(),
+    }
+}
+
 /// Brings every component to its newest version, refusing a store that a
 /// newer build already moved past this one (nothing is changed then).
 pub fn apply(connection: &mut Connection, schemas: &[Schema]) -> Result<(), StoreError> {
+    let engine = connection.engine();
+    if engine == Engine::Postgres {
+        connection.query_row("SELECT pg_advisory_lock(?1)", [MIGRATION_LOCK], |_| Ok(()))?;
+    }
+    let applied = apply_steps(connection, schemas);
+    if engine == Engine::Postgres {
+        let unlocked = connection.query_row(
+            "SELECT pg_advisory_unlock(?1)",
+            [MIGRATION_LOCK],
+            |_| Ok(()),
+        );
+        return applied.and(unlocked.map_err(StoreError::from));
+    }
+    applied
+}
+
+fn apply_steps(connection: &mut Connection, schemas: &[Schema]) -> Result<(), StoreError> {
     check_readable(connection, schemas)?;
-    connection.execute_batch(VERSIONS_TABLE)?;
+    let engine = connection.engine();
+    if engine == Engine::Postgres {
+        connection.execute_batch(sql::POSTGRES_PRELUDE)?;
+    }
+    connection.execute_batch(&step_sql(engine, VERSIONS_TABLE))?;
     for schema in schemas {
         let found = stored_version(connection, schema.component)?;
         for (index, sql) in schema.migrations.iter().enumerate().skip(found as usize) {
             let transaction = connection.transaction()?;
-            transaction.execute_batch(sql)?;
+            transaction
+                .execute_batch(&step_sql(engine, sql))
+                .map_err(|source| StoreError::Migration {
+                    component: schema.component,
+                    version: index + 1,
+                    source,
+                })?;
             transaction.execute(
                 "INSERT INTO store_migrations (component, version, updated_at)
                  VALUES (?1, ?2, ?3)
@@ -125,7 +173,8 @@ mod tests {
 
     #[test]
     fn migrates_each_component_once_and_refuses_newer() {
-        let mut connection = Connection::open_in_memory().expect("memory db");
+        let mut connection =
+            Connection::sqlite(rusqlite::Connection::open_in_memory().expect("memory db"));
         apply(&mut connection, &[ONE]).expect("first run");
         apply(&mut connection, &[ONE, TWO]).expect("a new component is added");
         apply(&mut connection, &[ONE, TWO]).expect("a second run is a no-op");
@@ -153,7 +202,8 @@ mod tests {
 
     #[test]
     fn a_component_left_out_keeps_its_tables() {
-        let mut connection = Connection::open_in_memory().expect("memory db");
+        let mut connection =
+            Connection::sqlite(rusqlite::Connection::open_in_memory().expect("memory db"));
         apply(&mut connection, &[ONE, TWO]).expect("both");
         apply(&mut connection, &[ONE]).expect("only one");
         assert_eq!(stored_version(&connection, "two").expect("version"), 1);
@@ -161,7 +211,8 @@ mod tests {
 
     #[test]
     fn a_component_declared_twice_is_refused_and_nothing_is_created() {
-        let mut connection = Connection::open_in_memory().expect("memory");
+        let mut connection =
+            Connection::sqlite(rusqlite::Connection::open_in_memory().expect("memory"));
         let again = Schema {
             component: "one",
             migrations: &["CREATE TABLE d (w INTEGER)"],

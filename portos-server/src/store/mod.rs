@@ -1,20 +1,31 @@
-//! The embedded store: one SQLite database in the data directory, in WAL
-//! mode, whose every commit is fsynced before anyone is told it is done, so
-//! a write that was answered as done survives a crash (and a power cut):
-//! migrations commit with `synchronous=FULL`, served work in groups that
-//! share one fsync (see `worker`). Each component (the runtime, then each of the
-//! application's domains) brings its own versioned migrations ([`Schema`]).
+//! The store, on one of two engines behind one SQL interface ([`sql`]):
+//!
+//! - embedded (the default): one SQLite database in the data directory, in
+//!   WAL mode, whose every commit is fsynced before anyone is told it is
+//!   done, so a write that was answered as done survives a crash (and a
+//!   power cut): migrations commit with `synchronous=FULL`, served work in
+//!   groups that share one fsync (see `worker`);
+//! - shared: a PostgreSQL database that several servers use at once
+//!   (`--database-url`), reached from a few threads of the store's own
+//!   (see `pool`); PostgreSQL makes each commit durable itself.
+//!
+//! Each component (the runtime, then each of the application's domains)
+//! brings its own versioned migrations ([`Schema`]).
 
 mod migrations;
+mod pool;
+pub mod sql;
 mod worker;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
 
 pub use migrations::Schema;
+use pool::Pool;
+pub use sql::{Connection, Engine};
 use worker::{Durable, Worker};
 
 /// Every schema linked into the binary ([`store_schema!`](crate::store_schema)):
@@ -100,7 +111,9 @@ pub enum StoreError {
         source: std::io::Error,
     },
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sql(#[from] sql::Error),
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
     #[error(
         "the database's `{component}` tables are at schema version {found}, newer than this build knows ({known}); use a newer build"
     )]
@@ -108,6 +121,12 @@ pub enum StoreError {
         component: &'static str,
         found: u32,
         known: u32,
+    },
+    #[error("migration {version} of the `{component}` tables failed: {source}")]
+    Migration {
+        component: &'static str,
+        version: usize,
+        source: sql::Error,
     },
     #[error("the store worker stopped: {0}")]
     Worker(String),
@@ -117,15 +136,43 @@ pub enum StoreError {
     DuplicateComponent(&'static str),
 }
 
-/// A handle to the store; clones share one connection. Calls run on the
-/// store's own thread, in the order they come, so SQLite never blocks the
-/// async workers.
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> StoreError {
+        StoreError::Sql(error.into())
+    }
+}
+
+impl StoreError {
+    /// Whether the database could not be reached (not a refusal of the
+    /// work itself): callers answer 503 and may try again.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Unavailable(_) => true,
+            StoreError::Sql(error) => error.is_unavailable(),
+            _ => false,
+        }
+    }
+}
+
+/// A handle to the store; clones share it.
 #[derive(Clone, Debug)]
 pub struct Store {
-    durable: Arc<Durable>,
-    worker: Worker,
-    /// Shared, so a clone (one per request in places) allocates nothing.
+    backend: Backend,
+    /// The SQLite file, shared so a clone (one per request in places)
+    /// allocates nothing; `None` in memory and on PostgreSQL.
     path: Option<Arc<Path>>,
+}
+
+#[derive(Clone, Debug)]
+enum Backend {
+    /// One connection, on the store's own thread, in the order work comes,
+    /// so SQLite never blocks the async workers.
+    Sqlite {
+        durable: Arc<Durable>,
+        worker: Worker,
+    },
+    /// A few connections, each on a thread of its own.
+    Postgres(Pool),
 }
 
 impl Store {
@@ -137,10 +184,38 @@ impl Store {
             source,
         })?;
         let path = data_dir.join(DATABASE_FILE);
-        let mut connection = Connection::open(&path)?;
+        let mut connection = Connection::sqlite(rusqlite::Connection::open(&path)?);
         configure(&connection)?;
         migrations::apply(&mut connection, &with_runtime(schemas))?;
         Store::serving(connection, Some(Arc::from(path)))
+    }
+
+    /// Connects to the PostgreSQL database at `url` (`postgres://…`) and
+    /// migrates the runtime's tables and each of `schemas`; an unreachable
+    /// server is [`StoreError::Unavailable`].
+    pub fn connect(url: &str, schemas: &[Schema]) -> Result<Store, StoreError> {
+        let pool = Pool::start(url, pool::DEFAULT_SIZE)?;
+        let schemas = with_runtime(schemas);
+        pool.run_blocking(move |connection| migrations::apply(connection, &schemas))?;
+        Ok(Store {
+            backend: Backend::Postgres(pool),
+            path: None,
+        })
+    }
+
+    /// Connects to an existing PostgreSQL store without migrating it (the
+    /// CLI's dumps), or `None` when the database holds no store yet.
+    pub fn connect_existing(url: &str, schemas: &[Schema]) -> Result<Option<Store>, StoreError> {
+        let pool = Pool::start(url, 1)?;
+        let schemas = with_runtime(schemas);
+        let exists = pool.run_blocking(move |connection| {
+            migrations::check_readable(connection, &schemas)?;
+            migrations::versions_table_exists(connection)
+        })?;
+        Ok(exists.then(|| Store {
+            backend: Backend::Postgres(pool),
+            path: None,
+        }))
     }
 
     /// Opens an existing store read-only (for the CLI's dumps), or `None` when
@@ -153,10 +228,10 @@ impl Store {
         if !path.exists() {
             return Ok(None);
         }
-        let connection = Connection::open_with_flags(
+        let connection = Connection::sqlite(rusqlite::Connection::open_with_flags(
             &path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
+        )?);
         migrations::check_readable(&connection, &with_runtime(schemas))?;
         register_functions(&connection)?;
         Store::serving(connection, Some(Arc::from(path))).map(Some)
@@ -164,21 +239,20 @@ impl Store {
 
     /// A private in-memory store (tests, benchmarks).
     pub fn open_in_memory(schemas: &[Schema]) -> Result<Store, StoreError> {
-        let mut connection = Connection::open_in_memory()?;
+        let mut connection = Connection::sqlite(rusqlite::Connection::open_in_memory()?);
         configure(&connection)?;
         migrations::apply(&mut connection, &with_runtime(schemas))?;
         Store::serving(connection, None)
     }
 
-    /// A store on `connection`, with its thread started.
+    /// A SQLite store on `connection`, with its thread started.
     fn serving(connection: Connection, path: Option<Arc<Path>>) -> Result<Store, StoreError> {
         let durable = Arc::new(Durable::new(connection, path.as_deref())?);
         let worker = Worker::start(durable.clone()).map_err(|error| {
             StoreError::Worker(format!("cannot start the store thread: {error}"))
         })?;
         Ok(Store {
-            durable,
-            worker,
+            backend: Backend::Sqlite { durable, worker },
             path,
         })
     }
@@ -187,35 +261,59 @@ impl Store {
         self.path.as_deref()
     }
 
-    /// Runs `work` with the connection on the store's thread. Once queued
-    /// it runs to its end even if the caller stops waiting.
+    pub fn engine(&self) -> Engine {
+        match self.backend {
+            Backend::Sqlite { .. } => Engine::Sqlite,
+            Backend::Postgres(_) => Engine::Postgres,
+        }
+    }
+
+    /// Runs `work` with a connection on one of the store's threads. Once
+    /// queued it runs to its end even if the caller stops waiting.
     pub async fn run<R, F>(&self, work: F) -> Result<R, StoreError>
     where
         R: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
     {
         let (answer, answered) = oneshot::channel();
-        self.worker
-            .send(Box::new(move |connection| {
-                let result = work(connection);
-                Box::new(move |synced: Result<(), &std::io::Error>| {
-                    let _ = answer.send(synced.map_err(not_durable).and(result));
-                })
-            }))
-            .map_err(|_| StoreError::Worker("the store thread has stopped".to_owned()))?;
+        let queued = match &self.backend {
+            Backend::Sqlite { worker, .. } => worker
+                .send(Box::new(move |connection| {
+                    let result = work(connection);
+                    Box::new(move |synced: Result<(), &std::io::Error>| {
+                        let _ = answer.send(synced.map_err(not_durable).and(result));
+                    })
+                }))
+                .is_ok(),
+            Backend::Postgres(pool) => pool.send(Box::new(move |connection| {
+                let _ = answer.send(connection.and_then(work));
+            })),
+        };
+        if !queued {
+            return Err(StoreError::Worker(
+                "the store thread has stopped".to_owned(),
+            ));
+        }
         answered.await.map_err(|_| {
             StoreError::Worker("the store's work panicked; nothing was answered".to_owned())
         })?
     }
 
-    /// Runs `work` on the calling thread (start-up and CLI paths only).
-    pub fn run_blocking<R>(
+    /// Runs `work` and waits for it on the calling thread (start-up, CLI
+    /// and test paths only: on PostgreSQL each call opens a connection of
+    /// its own).
+    pub fn run_blocking<R: Send>(
         &self,
-        work: impl FnOnce(&mut Connection) -> Result<R, StoreError>,
+        work: impl FnOnce(&mut Connection) -> Result<R, StoreError> + Send,
     ) -> Result<R, StoreError> {
-        let (result, synced) = self.durable.group(work);
-        synced.map_err(|error| not_durable(&error))?;
-        result
+        match &self.backend {
+            Backend::Sqlite { durable, .. } => {
+                let (result, synced) = durable.group(work);
+                synced.map_err(|error| not_durable(&error))?;
+                result
+            }
+            Backend::Postgres(pool) => pool.run_blocking(work),
+        }
     }
 }
 
@@ -255,23 +353,30 @@ fn with_runtime(schemas: &[Schema]) -> Vec<Schema> {
 }
 
 fn configure(connection: &Connection) -> Result<(), StoreError> {
-    connection.pragma_update(None, "journal_mode", "WAL")?;
+    let Some(sqlite) = connection.as_sqlite() else {
+        return Ok(());
+    };
+    sqlite.pragma_update(None, "journal_mode", "WAL")?;
     // FULL: each migration's commit is fsynced. Serving switches to group
     // syncs (worker.rs), which keep "done" meaning durable.
-    connection.pragma_update(None, "synchronous", "FULL")?;
-    connection.pragma_update(None, "foreign_keys", "ON")?;
-    connection.busy_timeout(std::time::Duration::from_secs(5))?;
+    sqlite.pragma_update(None, "synchronous", "FULL")?;
+    sqlite.pragma_update(None, "foreign_keys", "ON")?;
+    sqlite.busy_timeout(std::time::Duration::from_secs(5))?;
     // Hot statements are compiled once (`prepare_cached`); the runtime's and
     // the domains' together are more than rusqlite's default 16.
-    connection.set_prepared_statement_cache_capacity(128);
+    sqlite.set_prepared_statement_cache_capacity(128);
     register_functions(connection)
 }
 
 /// `portos_fold(text)`: Unicode lowercase, for case-insensitive substring
-/// search (SQLite's own `lower` folds ASCII only).
+/// search (SQLite's own `lower` folds ASCII only; PostgreSQL gets its own in
+/// `sql::POSTGRES_PRELUDE`).
 fn register_functions(connection: &Connection) -> Result<(), StoreError> {
     use rusqlite::functions::FunctionFlags;
-    connection.create_scalar_function(
+    let Some(sqlite) = connection.as_sqlite() else {
+        return Ok(());
+    };
+    sqlite.create_scalar_function(
         "portos_fold",
         1,
         FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
@@ -327,7 +432,8 @@ mod tests {
         // What was answered is in the database file's WAL for another
         // connection (a new process after a crash) to find.
         drop(store);
-        let reopened = Connection::open(dir.path().join(DATABASE_FILE)).expect("reopened");
+        let reopened =
+            rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).expect("reopened");
         let count: i64 = reopened
             .query_row("SELECT count(*) FROM counted", [], |row| row.get(0))
             .expect("counted");
@@ -354,11 +460,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(dir.path(), &[]).expect("store");
         let committed = |store: &Store, sql: &'static str| {
-            let ((), synced) = store.durable.group(|connection| {
+            let Backend::Sqlite { durable, .. } = &store.backend else {
+                panic!("a SQLite store");
+            };
+            let ((), synced) = durable.group(|connection| {
                 connection.execute_batch(sql).expect("runs");
             });
             synced.expect("synced");
-            store.durable.committed_since_group()
+            durable.committed_since_group()
         };
         assert!(committed(&store, "CREATE TABLE t (n INTEGER)"));
         assert!(committed(&store, "INSERT INTO t (n) VALUES (1)"));

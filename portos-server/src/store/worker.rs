@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rusqlite::Connection;
+use super::sql::Connection;
 
 /// Hands a piece of work's answer back, told whether what it committed was
 /// made durable (`Err` when the fsync failed).
@@ -98,12 +98,14 @@ impl Durable {
         let mut connection = connection;
         let committed = Arc::new(AtomicBool::new(false));
         let flag = committed.clone();
-        connection.commit_hook(Some(move || {
-            flag.store(true, Ordering::Release);
-            false
-        }))?;
-        if database.is_some() {
-            connection.pragma_update(None, "synchronous", "NORMAL")?;
+        if let Some(sqlite) = connection.as_sqlite_mut() {
+            sqlite.commit_hook(Some(move || {
+                flag.store(true, Ordering::Release);
+                false
+            }))?;
+            if database.is_some() {
+                sqlite.pragma_update(None, "synchronous", "NORMAL")?;
+            }
         }
         Ok(Durable {
             connection: Mutex::new(connection),

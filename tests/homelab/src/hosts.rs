@@ -5,7 +5,7 @@
 use std::net::IpAddr;
 
 use portos_server::store::Schema;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -119,7 +119,7 @@ pub fn check_address(address: &str) -> Result<String, String> {
     }
 }
 
-fn host(row: &Row<'_>) -> rusqlite::Result<Host> {
+fn host(row: &Row<'_>) -> portos_server::store::sql::Result<Host> {
     let role: String = row.get(2)?;
     Ok(Host {
         name: row.get(0)?,
@@ -131,7 +131,10 @@ fn host(row: &Row<'_>) -> rusqlite::Result<Host> {
 }
 
 /// The hosts by name, all of them or those of one role.
-pub fn list(connection: &Connection, role: Option<Role>) -> rusqlite::Result<Vec<Host>> {
+pub fn list(
+    connection: &Connection,
+    role: Option<Role>,
+) -> portos_server::store::sql::Result<Vec<Host>> {
     let mut statement = connection.prepare_cached(
         "SELECT name, address, role, added_at FROM lab_hosts
          WHERE ?1 IS NULL OR role = ?1 ORDER BY name",
@@ -142,7 +145,10 @@ pub fn list(connection: &Connection, role: Option<Role>) -> rusqlite::Result<Vec
 }
 
 /// One host by its (lowercase) name.
-pub fn find(connection: &Connection, name: &str) -> rusqlite::Result<Option<Host>> {
+pub fn find(
+    connection: &Connection,
+    name: &str,
+) -> portos_server::store::sql::Result<Option<Host>> {
     connection
         .query_row(
             "SELECT name, address, role, added_at FROM lab_hosts WHERE name = ?1",
@@ -154,7 +160,10 @@ pub fn find(connection: &Connection, name: &str) -> rusqlite::Result<Option<Host
 
 /// Adds `new`; when a host of that name exists, nothing changes and the
 /// existing host is returned instead.
-pub fn insert(connection: &Connection, new: &Host) -> rusqlite::Result<Result<(), Host>> {
+pub fn insert(
+    connection: &Connection,
+    new: &Host,
+) -> portos_server::store::sql::Result<Result<(), Host>> {
     let added = connection.execute(
         "INSERT INTO lab_hosts (name, address, role, added_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (name) DO NOTHING",
@@ -169,7 +178,10 @@ pub fn insert(connection: &Connection, new: &Host) -> rusqlite::Result<Result<()
 }
 
 /// Removes a host by its (lowercase) name; the removed host, if there was one.
-pub fn remove(connection: &mut Connection, name: &str) -> rusqlite::Result<Option<Host>> {
+pub fn remove(
+    connection: &mut Connection,
+    name: &str,
+) -> portos_server::store::sql::Result<Option<Host>> {
     let transaction = connection.transaction()?;
     let existing = find(&transaction, name)?;
     if existing.is_some() {

@@ -155,6 +155,7 @@ fn refused_start(args: &[&str], env: &[(&str, &str)]) -> String {
     let output = Command::new(portos_binary())
         .args(["--bind", "127.0.0.1:0", "--data-dir"])
         .arg(dir.path())
+        .args(test_postgres::database_args(dir.path()))
         .args(args)
         .env("GITHUB_TOKEN", TOKEN)
         .envs(env.iter().copied())

@@ -16,6 +16,7 @@ fn set_password(data_dir: &std::path::Path, password: &str) -> std::process::Out
         .arg("--set-password")
         .arg("--data-dir")
         .arg(data_dir)
+        .args(test_postgres::database_args(data_dir))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

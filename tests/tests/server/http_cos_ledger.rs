@@ -17,6 +17,7 @@ fn protected_server() -> ServerProcess {
         .arg("--set-password")
         .arg("--data-dir")
         .arg(dir.path())
+        .args(test_postgres::database_args(dir.path()))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

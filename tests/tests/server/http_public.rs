@@ -107,6 +107,7 @@ async fn groups_answer_only_once_exposed_and_the_public_document_follows() {
         .arg("--dump-openapi-public")
         .arg("--data-dir")
         .arg(server.data_dir.path())
+        .args(test_postgres::database_args(server.data_dir.path()))
         .output()
         .expect("portos runs");
     assert!(output.status.success());

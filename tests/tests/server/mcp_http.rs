@@ -951,6 +951,7 @@ impl WildcardServer {
         let mut child = Command::new(portos_binary())
             .args(["--bind", "0.0.0.0:0", "--data-dir"])
             .arg(data_dir.path())
+            .args(test_postgres::database_args(data_dir.path()))
             .env("RUST_LOG", "info")
             .env_remove("PORTOS_PASSWORD")
             .stdout(Stdio::null())

@@ -19,6 +19,7 @@ impl Stdio_ {
             .arg("--mcp-stdio")
             .arg("--data-dir")
             .arg(data_dir)
+            .args(test_postgres::database_args(data_dir))
             .env("RUST_LOG", "info")
             .env_remove("PORTOS_PASSWORD")
             .stdin(Stdio::piped())

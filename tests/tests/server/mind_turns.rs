@@ -583,6 +583,7 @@ async fn mind_turn_runs_one_turn_from_the_command_line() {
         std::process::Command::new(portos_tests::portos_binary())
             .arg("--data-dir")
             .arg(&data_dir)
+            .args(test_postgres::database_args(&data_dir))
             .args([
                 "--mind-provider-url",
                 &url,
@@ -615,6 +616,7 @@ async fn mind_turn_runs_one_turn_from_the_command_line() {
         let output = std::process::Command::new(portos_tests::portos_binary())
             .arg("--data-dir")
             .arg(dir.path())
+            .args(test_postgres::database_args(dir.path()))
             .args(&args)
             .env_remove("PORTOS_MIND_PROVIDER_URL")
             .env_remove("PORTOS_MIND_MODEL")

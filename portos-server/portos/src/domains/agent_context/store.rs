@@ -3,7 +3,7 @@
 //! table is read through the brain domain's store, the settings directly
 //! (they are the runtime's).
 
-use rusqlite::{Connection, OptionalExtension};
+use portos_server::store::sql::{Connection, OptionalExtension};
 
 use crate::domains::brain::store as brain;
 use crate::store::StoreError;

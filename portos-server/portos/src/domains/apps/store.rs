@@ -1,7 +1,7 @@
 //! The managed apps' table and every SQL statement on it.
 
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::model::App;
 use crate::domains::forge::Tracker;
@@ -24,7 +24,7 @@ portos_server::store_schema!(
 
 const COLUMNS: &str = "id, name, repo_path, tracker, archived, created_at, updated_at";
 
-fn app_from(row: &Row<'_>) -> rusqlite::Result<App> {
+fn app_from(row: &Row<'_>) -> portos_server::store::sql::Result<App> {
     let tracker: String = row.get(3)?;
     Ok(App {
         id: row.get(0)?,

@@ -1,8 +1,8 @@
 //! The brain inbox's table and every SQL statement on it. `seq` orders the
 //! captures (newest is highest) independently of clock changes.
 
+use portos_server::store::sql::{Connection, Row, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, Row, params};
 
 use super::model::Capture;
 
@@ -26,7 +26,7 @@ portos_server::store_schema!(
 
 const CAPTURE_COLUMNS: &str = "id, text, local_date, captured_at";
 
-fn capture_from(row: &Row<'_>) -> rusqlite::Result<Capture> {
+fn capture_from(row: &Row<'_>) -> portos_server::store::sql::Result<Capture> {
     Ok(Capture {
         id: row.get(0)?,
         text: row.get(1)?,

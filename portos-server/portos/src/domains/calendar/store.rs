@@ -6,7 +6,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use portos_server::store::Schema;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 
 use super::ics;
 use super::model::{
@@ -51,7 +51,7 @@ portos_server::store_schema!(
 const SOURCE_COLUMNS: &str = "s.id, s.title, s.source, s.created_at, s.refreshed_at,
     (SELECT COUNT(*) FROM calendar_events e WHERE e.source_id = s.id)";
 
-fn source_from(row: &Row<'_>) -> rusqlite::Result<Source> {
+fn source_from(row: &Row<'_>) -> portos_server::store::sql::Result<Source> {
     Ok(Source {
         id: row.get(0)?,
         title: row.get(1)?,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use jiff::ZonedDateTime;
 use portos_server::store::Schema;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -74,7 +74,7 @@ fn local_time(now: &ZonedDateTime) -> String {
     now.strftime("%Y-%m-%dT%H:%M:%S%.3f%:z").to_string()
 }
 
-fn task_of(row: &Row<'_>) -> rusqlite::Result<Task> {
+fn task_of(row: &Row<'_>) -> portos_server::store::sql::Result<Task> {
     let status: String = row.get(3)?;
     let priority: String = row.get(4)?;
     Ok(Task {
@@ -89,7 +89,7 @@ fn task_of(row: &Row<'_>) -> rusqlite::Result<Task> {
     })
 }
 
-fn run_of(row: &Row<'_>) -> rusqlite::Result<AgentRun> {
+fn run_of(row: &Row<'_>) -> portos_server::store::sql::Result<AgentRun> {
     let finished_at_ms: Option<i64> = row.get(6)?;
     let outcome: Option<String> = row.get(7)?;
     Ok(AgentRun {

@@ -118,9 +118,9 @@ pub enum CatalogError {
     Store(#[from] StoreError),
 }
 
-impl From<rusqlite::Error> for CatalogError {
-    fn from(error: rusqlite::Error) -> CatalogError {
-        CatalogError::Store(StoreError::Sqlite(error))
+impl From<portos_server::store::sql::Error> for CatalogError {
+    fn from(error: portos_server::store::sql::Error) -> CatalogError {
+        CatalogError::Store(StoreError::Sql(error))
     }
 }
 

@@ -5,7 +5,7 @@
 
 use portos_server::http::{Invalid, RouteErrors};
 use portos_server::store::StoreError;
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 
 use super::model::{
     self, CatalogError, CatalogType, Entry, EntryInput, Hit, TypeChange, TypeInput,

@@ -1,8 +1,8 @@
 //! The creative catalog's tables and every SQL statement on them: the
 //! user-defined types and the entries (`refs` kept as a JSON array).
 
+use portos_server::store::sql::{Connection, OptionalExtension, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, OptionalExtension, params};
 
 use super::model::{CatalogType, Entry, Hit, snippet};
 
@@ -188,7 +188,9 @@ fn refs_json(refs: &[String]) -> String {
     serde_json::Value::from(refs.to_vec()).to_string()
 }
 
-fn entry_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Entry> {
+fn entry_from_row(
+    row: &portos_server::store::sql::Row<'_>,
+) -> portos_server::store::sql::Result<Entry> {
     let refs: String = row.get(4)?;
     Ok(Entry {
         id: row.get(0)?,

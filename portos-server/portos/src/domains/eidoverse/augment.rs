@@ -3,7 +3,7 @@
 //! (applied after clamping, with notes) or refused (with the reason; nothing
 //! of that operation is applied, the others still are).
 
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

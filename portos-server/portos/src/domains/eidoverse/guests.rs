@@ -2,7 +2,7 @@
 //! routes (`guest_routes.rs`) call these; every one but leaving is refused
 //! while the owner keeps the world closed to guests.
 
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 
 use super::chat::{AuthorKind, Message, Page};
 use super::protocol::{self, Arrival, Door, HostWorld, Welcome};

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, json};

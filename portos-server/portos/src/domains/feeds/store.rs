@@ -6,7 +6,7 @@
 //! `Store::run` (and a transaction where several statements must agree).
 
 use portos_server::store::Schema;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 
 use super::model::{AlreadySubscribed, Feed, FeedItem, RefreshOutcome};
 use super::parse;
@@ -54,7 +54,7 @@ const ITEM_COLUMNS: &str = "i.id, i.feed_id, f.title, i.title, i.link, i.publish
 /// Newest first: by publication date when known, else when first seen.
 const ITEM_ORDER: &str = "ORDER BY COALESCE(i.published_at, i.fetched_at) DESC, i.seq ASC";
 
-fn feed_from(row: &Row<'_>) -> rusqlite::Result<Feed> {
+fn feed_from(row: &Row<'_>) -> portos_server::store::sql::Result<Feed> {
     Ok(Feed {
         id: row.get(0)?,
         title: row.get(1)?,
@@ -66,7 +66,7 @@ fn feed_from(row: &Row<'_>) -> rusqlite::Result<Feed> {
     })
 }
 
-fn item_from(row: &Row<'_>) -> rusqlite::Result<FeedItem> {
+fn item_from(row: &Row<'_>) -> portos_server::store::sql::Result<FeedItem> {
     Ok(FeedItem {
         id: row.get(0)?,
         feed_id: row.get(1)?,

@@ -2,8 +2,8 @@
 //! horizon, category, urgency, progress, status) and the dated notes
 //! attached to them.
 
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::model::{Goal, GoalNote};
 
@@ -41,7 +41,7 @@ portos_server::store_schema!(
 const GOAL_COLUMNS: &str =
     "id, title, horizon, category, urgency, progress, status, created_at, updated_at";
 
-fn goal_from(row: &Row<'_>) -> rusqlite::Result<Goal> {
+fn goal_from(row: &Row<'_>) -> portos_server::store::sql::Result<Goal> {
     Ok(Goal {
         id: row.get(0)?,
         title: row.get(1)?,

@@ -1,8 +1,8 @@
 //! The health logs' tables and every SQL statement on them: drinks,
 //! nicotine, weight and workouts, each row dated by the user's local date.
 
+use portos_server::store::sql::{Connection, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, params};
 
 use super::model::{DayEntries, Drink, Nicotine, Weight, Workout};
 

@@ -1,7 +1,7 @@
 //! The daily journal's table and every SQL statement on it.
 
+use portos_server::store::sql::{Connection, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, params};
 
 use super::model::Segment;
 

@@ -6,8 +6,8 @@
 //! from requestIds, so a replayed call records nothing twice.
 
 use jiff::Timestamp;
+use portos_server::store::sql::{Connection, params};
 use portos_server::store::{Schema, Store, StoreError};
-use rusqlite::{Connection, params};
 use schemars::JsonSchema;
 use serde::Serialize;
 

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use jiff::Timestamp;
 use portos_core::{Registry, Scope};
+use portos_server::store::sql::Connection;
 use portos_server::store::{Store, StoreError};
-use rusqlite::Connection;
 use serde_json::Value;
 
 use super::definition::{self, DefinitionError, RecipeDefinition};

@@ -5,8 +5,8 @@
 //! cheaply whether anything changed (one row read, no scan; a timestamp
 //! could tie within a clock tick).
 
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, OptionalExtension, Row, params};
 
 portos_server::store_schema!(
     /// Saved read recipes and every revision of each.
@@ -65,7 +65,7 @@ pub struct VersionRow {
 
 const RECIPE_COLUMNS: &str = "id, name, active_revision, archived, created_at, updated_at";
 
-fn recipe_from(row: &Row<'_>) -> rusqlite::Result<RecipeRow> {
+fn recipe_from(row: &Row<'_>) -> portos_server::store::sql::Result<RecipeRow> {
     Ok(RecipeRow {
         id: row.get(0)?,
         name: row.get(1)?,
@@ -76,7 +76,7 @@ fn recipe_from(row: &Row<'_>) -> rusqlite::Result<RecipeRow> {
     })
 }
 
-fn version_from(row: &Row<'_>) -> rusqlite::Result<VersionRow> {
+fn version_from(row: &Row<'_>) -> portos_server::store::sql::Result<VersionRow> {
     Ok(VersionRow {
         revision: row.get(0)?,
         definition: row.get(1)?,
@@ -227,7 +227,7 @@ pub fn active(connection: &Connection) -> Result<Vec<(RecipeRow, String)>, Store
 fn with_definitions(
     connection: &Connection,
     filter: &str,
-    values: &[&dyn rusqlite::ToSql],
+    values: &[&dyn portos_server::store::sql::ToSql],
 ) -> Result<Vec<(RecipeRow, String)>, StoreError> {
     let mut statement = connection.prepare_cached(&format!(
         "SELECT r.id, r.name, r.active_revision, r.archived, r.created_at, r.updated_at,

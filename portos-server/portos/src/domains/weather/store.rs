@@ -3,7 +3,7 @@
 
 use portos_server::settings;
 use portos_server::store::StoreError;
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 
 use super::model::Location;
 

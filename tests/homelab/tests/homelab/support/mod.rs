@@ -39,7 +39,19 @@ pub fn command() -> Command {
 
 /// Runs `homelab ARGS…` to completion.
 pub fn run(args: &[&str]) -> Output {
-    command().args(args).output().expect("homelab runs")
+    let data_dir = args
+        .iter()
+        .position(|arg| *arg == "--data-dir")
+        .and_then(|at| args.get(at + 1));
+    command()
+        .args(
+            data_dir
+                .map(test_postgres::database_args)
+                .unwrap_or_default(),
+        )
+        .args(args)
+        .output()
+        .expect("homelab runs")
 }
 
 /// The JSON a `--dump-*` run prints (it must succeed).
@@ -58,6 +70,7 @@ pub fn set_password(data_dir: &Path, password: &str) {
     let mut child = command()
         .args(["--set-password", "--data-dir"])
         .arg(data_dir)
+        .args(test_postgres::database_args(data_dir))
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -94,6 +107,7 @@ impl Server {
         let mut child = command()
             .args(["--bind", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir.path())
+            .args(test_postgres::database_args(data_dir.path()))
             .args(args)
             .env("RUST_LOG", "info")
             .envs(env.iter().copied())

@@ -2,7 +2,7 @@
 //! ledger row in one transaction.
 
 use portos_server::settings;
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 use serde_json::json;
 
 use super::model::{Providers, SETTINGS_KEY};

@@ -1,7 +1,7 @@
 //! The brain captures `eidoverse.project` mirrors (read-only: the table is
 //! the brain domain's).
 
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 
 use crate::store::StoreError;
 

@@ -1,6 +1,6 @@
 //! The chat log rows: posting, and reading a page after a cursor.
 
-use rusqlite::{Connection, params};
+use portos_server::store::sql::{Connection, params};
 
 use crate::domains::eidoverse::chat::{AuthorKind, CHAT_PAGE, Message, Page};
 use crate::store::StoreError;
@@ -14,13 +14,15 @@ pub fn post(
     text: &str,
 ) -> Result<Message, StoreError> {
     let posted_at = jiff::Timestamp::now().to_string();
-    connection.execute(
+    let cursor = connection.query_row(
         "INSERT INTO eidoverse_chat (author, author_kind, visit_id, text, posted_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         RETURNING cursor",
         params![author, kind.as_str(), visit_id, text, posted_at],
+        |row| row.get(0),
     )?;
     Ok(Message {
-        cursor: connection.last_insert_rowid(),
+        cursor,
         author: author.to_owned(),
         author_kind: kind,
         text: text.to_owned(),

@@ -1,6 +1,6 @@
 //! The entity rows: get, list, count, insert, update, delete.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use portos_server::store::sql::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use crate::domains::eidoverse::entities::{Entity, Stored};
@@ -8,7 +8,7 @@ use crate::store::StoreError;
 
 const COLUMNS: &str = "id, kind, label, x, y, z, components, source, source_key, digest";
 
-fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Stored> {
+fn from_row(row: &portos_server::store::sql::Row<'_>) -> portos_server::store::sql::Result<Stored> {
     let components: String = row.get(6)?;
     Ok(Stored {
         entity: Entity {

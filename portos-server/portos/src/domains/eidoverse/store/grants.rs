@@ -1,6 +1,6 @@
 //! Permissions granted to others in this world (augment's `grant`).
 
-use rusqlite::{Connection, params};
+use portos_server::store::sql::{Connection, params};
 
 use crate::store::StoreError;
 

@@ -1,6 +1,6 @@
 //! The configured peer rows.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use portos_server::store::sql::{Connection, OptionalExtension, params};
 
 use crate::domains::eidoverse::peers::{MAX_PEERS, Peer};
 use crate::store::StoreError;

@@ -2,7 +2,7 @@
 //! and this world's presence visiting peers (so a visit id this world never
 //! opened is refused before anything is sent).
 
-use rusqlite::{Connection, OptionalExtension, params};
+use portos_server::store::sql::{Connection, OptionalExtension, params};
 
 use crate::domains::eidoverse::peers::Peer;
 use crate::store::StoreError;

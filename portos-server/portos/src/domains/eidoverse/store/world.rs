@@ -1,7 +1,7 @@
 //! The world row: identity, setup, presence and the guest setting, and the
 //! sizes of what the world holds.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use portos_server::store::sql::{Connection, OptionalExtension, params};
 
 use crate::domains::eidoverse::world::{Counts, Identity, Presence, World};
 use crate::store::StoreError;

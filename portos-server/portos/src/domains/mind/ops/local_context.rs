@@ -80,7 +80,7 @@ async fn host_memory() -> Result<HostMemory, LocalContextError> {
 }
 
 fn context_of(
-    connection: &rusqlite::Connection,
+    connection: &portos_server::store::sql::Connection,
     host: HostMemory,
 ) -> Result<LocalContext, StoreError> {
     let estimate = stored::estimate(connection)?;

@@ -3,7 +3,7 @@
 
 use portos_server::settings;
 use portos_server::store::StoreError;
-use rusqlite::{Connection, OptionalExtension, params};
+use portos_server::store::sql::{Connection, OptionalExtension, params};
 use schemars::JsonSchema;
 use serde::Serialize;
 

@@ -1,13 +1,13 @@
 //! The Mind's memories and its chosen name.
 
 use portos_server::store::StoreError;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 
 use crate::domains::mind::memory::{Memory, MemoryKind, MindIdentity, Protection};
 
 const COLUMNS: &str = "id, text, kind, protection, archived, archived_at, created_at, updated_at";
 
-fn memory_from(row: &Row<'_>) -> rusqlite::Result<Memory> {
+fn memory_from(row: &Row<'_>) -> portos_server::store::sql::Result<Memory> {
     let kind: String = row.get(2)?;
     let protection: String = row.get(3)?;
     Ok(Memory {

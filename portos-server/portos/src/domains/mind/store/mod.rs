@@ -11,8 +11,8 @@ pub mod thinking;
 pub mod trajectory;
 
 use portos_server::settings;
+use portos_server::store::sql::Connection;
 use portos_server::store::{Schema, StoreError};
-use rusqlite::Connection;
 
 use super::MindSettings;
 

@@ -4,7 +4,7 @@
 use jiff::Timestamp;
 use portos_server::settings;
 use portos_server::store::StoreError;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 
 use crate::domains::mind::thinking::{
     PresetList, RequestState, SETTINGS_KEY, ThinkingEffort, ThinkingRequest,
@@ -12,7 +12,7 @@ use crate::domains::mind::thinking::{
 
 const COLUMNS: &str = "request_id, preset_id, label, model, effort, reason, requested_at, state";
 
-fn request_from(row: &Row<'_>) -> rusqlite::Result<ThinkingRequest> {
+fn request_from(row: &Row<'_>) -> portos_server::store::sql::Result<ThinkingRequest> {
     let effort: String = row.get(4)?;
     let state: String = row.get(7)?;
     Ok(ThinkingRequest {

@@ -3,7 +3,7 @@
 //! history).
 
 use portos_server::store::StoreError;
-use rusqlite::{Connection, params};
+use portos_server::store::sql::{Connection, params};
 use schemars::JsonSchema;
 use serde::Serialize;
 

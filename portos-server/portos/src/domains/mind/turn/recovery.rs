@@ -15,8 +15,8 @@ use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
+use portos_server::store::sql::Connection;
 use portos_server::store::{Store, StoreError};
-use rusqlite::Connection;
 
 use super::record::TurnState;
 use super::{store, trajectory};
@@ -137,7 +137,7 @@ pub fn recover(connection: &mut Connection, dir: Option<&Path>) -> Result<Vec<St
 /// The start-up job: [`recover`] on the server's store, logged.
 pub fn at_start(store: &Store) {
     let dir = lock_dir(store);
-    match store.run_blocking(|connection| recover(connection, dir.as_deref())) {
+    match store.run_blocking(move |connection| recover(connection, dir.as_deref())) {
         Ok(ended) => {
             for turn in ended {
                 tracing::warn!(%turn, "a Persistent Mind turn was left running by a stopped server: marked failed");

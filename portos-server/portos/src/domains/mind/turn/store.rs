@@ -1,8 +1,8 @@
 //! The turns in SQLite: their table and every statement on it. A running
 //! turn is saved after each call, so a reader sees its progress.
 
+use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use portos_server::store::{Schema, StoreError};
-use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::record::{BudgetUse, TurnRecord, TurnState, TurnSummary};
 
@@ -48,17 +48,17 @@ fn count(value: usize) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-fn size(row: &Row<'_>, index: usize) -> rusqlite::Result<usize> {
+fn size(row: &Row<'_>, index: usize) -> portos_server::store::sql::Result<usize> {
     Ok(usize::try_from(row.get::<_, i64>(index)?).unwrap_or(0))
 }
 
-fn state_of(row: &Row<'_>, index: usize) -> rusqlite::Result<TurnState> {
+fn state_of(row: &Row<'_>, index: usize) -> portos_server::store::sql::Result<TurnState> {
     let text: String = row.get(index)?;
     // The table's CHECK admits only the three states.
     Ok(TurnState::parse(&text).unwrap_or(TurnState::Failed))
 }
 
-fn budget_of(row: &Row<'_>, first: usize) -> rusqlite::Result<BudgetUse> {
+fn budget_of(row: &Row<'_>, first: usize) -> portos_server::store::sql::Result<BudgetUse> {
     Ok(BudgetUse {
         calls_used: size(row, first)?,
         tasks_used: size(row, first + 1)?,

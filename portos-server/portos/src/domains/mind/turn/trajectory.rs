@@ -10,7 +10,7 @@
 //! conversation.
 
 use portos_server::store::StoreError;
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 
 use super::record::{CallState, TurnRecord, TurnState};
 use crate::domains::mind::store::trajectory::{self, ContextEntry, TurnSummary};

@@ -4,7 +4,7 @@
 //! the next prompt.
 
 use portos_server::store::StoreError;
-use rusqlite::Connection;
+use portos_server::store::sql::Connection;
 
 use super::bounded_list;
 use crate::domains::mind::store::trajectory::{self, ContextEntry, TurnSummary};

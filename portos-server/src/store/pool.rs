@@ -1,0 +1,111 @@
+//! PostgreSQL's connections, each on a thread of the store's own: the
+//! client is synchronous (as SQLite's is), so the store's work reads the
+//! same on both engines and never blocks an async worker. Work is taken in
+//! the order it comes by whichever thread is free. A thread whose
+//! connection was lost connects again for its next piece of work, so the
+//! store comes back by itself when the database does; meanwhile work is
+//! answered [`StoreError::Unavailable`].
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
+
+use super::StoreError;
+use super::sql::Connection;
+
+/// Connections per server: enough to keep two cores busy while others
+/// wait on the network; the database must allow this many per replica
+/// (docs/scaling.md).
+pub(super) const DEFAULT_SIZE: usize = 8;
+
+/// One piece of work, given a connection (or why there is none).
+pub(super) type Work = Box<dyn FnOnce(Result<&mut Connection, StoreError>) + Send>;
+
+#[derive(Clone, Debug)]
+pub(super) struct Pool {
+    queue: mpsc::Sender<Work>,
+    url: Arc<str>,
+}
+
+impl Pool {
+    /// Starts `size` threads for the database at `url`. Each connects on
+    /// its first piece of work.
+    pub(super) fn start(url: &str, size: usize) -> Result<Pool, StoreError> {
+        let (queue, pending) = mpsc::channel::<Work>();
+        let pending = Arc::new(Mutex::new(pending));
+        for index in 0..size.max(1) {
+            let pending = pending.clone();
+            let url = url.to_owned();
+            std::thread::Builder::new()
+                .name(format!("portos-store-{index}"))
+                .spawn(move || serve(&url, &pending))
+                .map_err(|error| {
+                    StoreError::Worker(format!("cannot start the store's threads: {error}"))
+                })?;
+        }
+        Ok(Pool {
+            queue,
+            url: Arc::from(url),
+        })
+    }
+
+    /// Queues `work`; `false` when the threads are gone.
+    pub(super) fn send(&self, work: Work) -> bool {
+        self.queue.send(work).is_ok()
+    }
+
+    /// Runs `work` on a connection of its own, on a thread of its own (the
+    /// synchronous client must not run on an async worker), and waits for
+    /// it here: start-up, the CLI and tests, never a request.
+    pub(super) fn run_blocking<R: Send>(
+        &self,
+        work: impl FnOnce(&mut Connection) -> Result<R, StoreError> + Send,
+    ) -> Result<R, StoreError> {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let mut connection = Connection::postgres(&self.url)
+                        .map_err(|error| StoreError::Unavailable(error.to_string()))?;
+                    work(&mut connection)
+                })
+                .join()
+                .unwrap_or_else(|_| {
+                    Err(StoreError::Worker(
+                        "the store's work panicked; nothing was answered".to_owned(),
+                    ))
+                })
+        })
+    }
+}
+
+fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>) {
+    let mut connection: Option<Connection> = None;
+    loop {
+        let next = pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .recv();
+        let Ok(work) = next else {
+            return;
+        };
+        if connection.as_ref().is_some_and(Connection::is_closed) {
+            connection = None;
+        }
+        if connection.is_none() {
+            match Connection::postgres(url) {
+                Ok(connected) => connection = Some(connected),
+                Err(error) => {
+                    work(Err(StoreError::Unavailable(error.to_string())));
+                    continue;
+                }
+            }
+        }
+        let Some(open) = connection.as_mut() else {
+            continue;
+        };
+        // A panic answers nobody (the caller sees the work dropped); the
+        // connection, perhaps mid-transaction, is not trusted again.
+        if catch_unwind(AssertUnwindSafe(|| work(Ok(open)))).is_err() {
+            connection = None;
+        }
+    }
+}

@@ -1,0 +1,467 @@
+//! One SQL interface over both engines. The project's statements are
+//! written once, in the subset of SQL that SQLite and PostgreSQL share, and
+//! run through this [`Connection`], whose calls read like rusqlite's
+//! (`execute`, `query_row`, `prepare_cached(..)?.query_map`, `transaction`,
+//! `.optional()`), so a domain's store module does not know which engine
+//! it is on. Parameters are written `?1`, `?2` (PostgreSQL gets `$1`, `$2`),
+//! and values cross as SQLite's five kinds ([`ValueRef`]).
+
+mod dialect;
+mod postgres;
+mod sqlite;
+mod value;
+
+use std::ops::Deref;
+
+pub use dialect::{PRELUDE as POSTGRES_PRELUDE, numbered_parameters, postgres_migration};
+pub use value::{ConversionError, FromSql, ToSql, Value, ValueRef};
+
+/// Which engine a connection (and so a store) runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("{}", postgres::describe(.0))]
+    Postgres(#[from] ::postgres::Error),
+    #[error("the query returned no rows")]
+    QueryReturnedNoRows,
+    #[error("column {column}: {source}")]
+    Column {
+        column: usize,
+        source: ConversionError,
+    },
+    #[error("parameter {index}: {source}")]
+    Parameter {
+        index: usize,
+        source: ConversionError,
+    },
+}
+
+impl Error {
+    /// Whether the database could not be reached (the connection is gone),
+    /// as opposed to a statement it refused: the caller may try again once
+    /// it is back.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            Error::Postgres(error) => postgres::is_unavailable(error),
+            _ => false,
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `.optional()` on a single-row query: no row is `None`, not an error.
+pub trait OptionalExtension<T> {
+    fn optional(self) -> Result<Option<T>>;
+}
+
+impl<T> OptionalExtension<T> for Result<T> {
+    fn optional(self) -> Result<Option<T>> {
+        match self {
+            Ok(value) => Ok(Some(value)),
+            Err(Error::QueryReturnedNoRows) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+}
+
+/// A statement's parameters: `params![a, b]`, an array `[a]`, `[]`, or
+/// [`params_from_iter`].
+pub trait Params {
+    fn values(&self) -> Result<Vec<ValueRef<'_>>>;
+}
+
+fn bind<'a>(
+    values: impl IntoIterator<Item = &'a (impl ToSql + ?Sized + 'a)>,
+) -> Result<Vec<ValueRef<'a>>> {
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(index, value)| {
+            value.to_sql().map_err(|source| Error::Parameter {
+                index: index + 1,
+                source,
+            })
+        })
+        .collect()
+}
+
+impl Params for &[&dyn ToSql] {
+    fn values(&self) -> Result<Vec<ValueRef<'_>>> {
+        bind(self.iter().copied())
+    }
+}
+
+impl Params for [&dyn ToSql; 0] {
+    fn values(&self) -> Result<Vec<ValueRef<'_>>> {
+        Ok(Vec::new())
+    }
+}
+
+macro_rules! array_params {
+    ($($n:literal)*) => {$(
+        impl<T: ToSql> Params for [T; $n] {
+            fn values(&self) -> Result<Vec<ValueRef<'_>>> {
+                bind(self.iter())
+            }
+        }
+    )*};
+}
+array_params!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+
+macro_rules! tuple_params {
+    ($(($($name:ident $index:tt),+))*) => {$(
+        impl<$($name: ToSql),+> Params for ($($name,)+) {
+            fn values(&self) -> Result<Vec<ValueRef<'_>>> {
+                bind([$(&self.$index as &dyn ToSql),+])
+            }
+        }
+    )*};
+}
+tuple_params! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+}
+
+/// Parameters from an iterator of values (a query built from filters).
+#[derive(Debug)]
+pub struct ParamsFromIter<T>(Vec<T>);
+
+pub fn params_from_iter<T: ToSql>(values: impl IntoIterator<Item = T>) -> ParamsFromIter<T> {
+    ParamsFromIter(values.into_iter().collect())
+}
+
+impl<T: ToSql> Params for ParamsFromIter<T> {
+    fn values(&self) -> Result<Vec<ValueRef<'_>>> {
+        bind(self.0.iter())
+    }
+}
+
+/// `params![a, b, c]`: a statement's parameters of mixed types.
+#[macro_export]
+macro_rules! sql_params {
+    () => {
+        &[] as &[&dyn $crate::store::sql::ToSql]
+    };
+    ($($value:expr),+ $(,)?) => {
+        &[$(&$value as &dyn $crate::store::sql::ToSql),+] as &[&dyn $crate::store::sql::ToSql]
+    };
+}
+pub use crate::sql_params as params;
+
+/// A connection to either engine. Its methods take `&self`, as rusqlite's
+/// do, so helpers can share it; a [`Transaction`] derefs to it.
+pub struct Connection {
+    inner: Inner,
+}
+
+enum Inner {
+    Sqlite(rusqlite::Connection),
+    Postgres(postgres::PgConnection),
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Connection")
+            .field("engine", &self.engine())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Connection {
+    pub(crate) fn sqlite(connection: rusqlite::Connection) -> Connection {
+        Connection {
+            inner: Inner::Sqlite(connection),
+        }
+    }
+
+    /// A private SQLite database in memory (unit tests of SQL).
+    pub fn open_in_memory() -> Result<Connection> {
+        Ok(Connection::sqlite(rusqlite::Connection::open_in_memory()?))
+    }
+
+    /// Connects to the PostgreSQL server at `url` (`postgres://…`).
+    pub(crate) fn postgres(url: &str) -> Result<Connection> {
+        Ok(Connection {
+            inner: Inner::Postgres(postgres::PgConnection::connect(url)?),
+        })
+    }
+
+    pub fn engine(&self) -> Engine {
+        match self.inner {
+            Inner::Sqlite(_) => Engine::Sqlite,
+            Inner::Postgres(_) => Engine::Postgres,
+        }
+    }
+
+    /// The SQLite connection underneath (the store's durability hooks and
+    /// pragmas), `None` on PostgreSQL.
+    pub(crate) fn as_sqlite(&self) -> Option<&rusqlite::Connection> {
+        match &self.inner {
+            Inner::Sqlite(connection) => Some(connection),
+            Inner::Postgres(_) => None,
+        }
+    }
+
+    pub(crate) fn as_sqlite_mut(&mut self) -> Option<&mut rusqlite::Connection> {
+        match &mut self.inner {
+            Inner::Sqlite(connection) => Some(connection),
+            Inner::Postgres(_) => None,
+        }
+    }
+
+    /// Whether the connection is known to be gone (PostgreSQL's socket
+    /// closed); a pool replaces such a connection.
+    pub(crate) fn is_closed(&self) -> bool {
+        match &self.inner {
+            Inner::Sqlite(_) => false,
+            Inner::Postgres(connection) => connection.is_closed(),
+        }
+    }
+
+    /// Runs one statement; the number of rows it changed.
+    pub fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
+        self.prepare_cached(sql)?.execute(params)
+    }
+
+    /// Runs statements separated by `;`, without parameters.
+    pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        match &self.inner {
+            Inner::Sqlite(connection) => Ok(connection.execute_batch(sql)?),
+            Inner::Postgres(connection) => connection.batch(sql),
+        }
+    }
+
+    /// The first row of a query, mapped by `map`; no row is
+    /// [`Error::QueryReturnedNoRows`] (see [`OptionalExtension`]).
+    pub fn query_row<T>(
+        &self,
+        sql: &str,
+        params: impl Params,
+        map: impl FnOnce(&Row<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.prepare_cached(sql)?.query_row(params, map)
+    }
+
+    /// A statement, compiled once per connection and kept for the next use.
+    pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
+        Ok(Statement {
+            inner: match &self.inner {
+                Inner::Sqlite(connection) => {
+                    StatementInner::Sqlite(connection.prepare_cached(sql)?)
+                }
+                Inner::Postgres(connection) => {
+                    StatementInner::Postgres(connection, connection.prepared(sql)?)
+                }
+            },
+        })
+    }
+
+    /// As [`Connection::prepare_cached`] (every statement is kept).
+    pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
+        self.prepare_cached(sql)
+    }
+
+    /// Begins a transaction; it rolls back when dropped uncommitted.
+    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
+        self.execute_batch("BEGIN")?;
+        Ok(Transaction {
+            connection: self,
+            open: true,
+        })
+    }
+}
+
+/// A transaction: statements run on it (it derefs to the connection) and
+/// [`Transaction::commit`] ends it; dropping it rolls back.
+pub struct Transaction<'c> {
+    connection: &'c mut Connection,
+    open: bool,
+}
+
+impl Transaction<'_> {
+    pub fn commit(mut self) -> Result<()> {
+        self.open = false;
+        self.connection.execute_batch("COMMIT")
+    }
+
+    pub fn rollback(mut self) -> Result<()> {
+        self.open = false;
+        self.connection.execute_batch("ROLLBACK")
+    }
+}
+
+impl Deref for Transaction<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        self.connection
+    }
+}
+
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            // Nothing to report to: the error that dropped the transaction
+            // is on its way to the caller already, and a connection that
+            // cannot roll back is gone (the server rolls it back itself).
+            let _ = self.connection.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+/// A compiled statement.
+pub struct Statement<'c> {
+    inner: StatementInner<'c>,
+}
+
+impl std::fmt::Debug for Statement<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Statement").finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Transaction<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Transaction")
+            .field("open", &self.open)
+            .finish_non_exhaustive()
+    }
+}
+
+enum StatementInner<'c> {
+    Sqlite(rusqlite::CachedStatement<'c>),
+    Postgres(&'c postgres::PgConnection, ::postgres::Statement),
+}
+
+impl Statement<'_> {
+    pub fn execute(&mut self, params: impl Params) -> Result<usize> {
+        let values = params.values()?;
+        match &mut self.inner {
+            StatementInner::Sqlite(statement) => sqlite::execute(statement, &values),
+            StatementInner::Postgres(connection, statement) => {
+                connection.execute(statement, &values)
+            }
+        }
+    }
+
+    /// Every row, each mapped by `map` (read to the end before returning).
+    pub fn query_map<T>(
+        &mut self,
+        params: impl Params,
+        mut map: impl FnMut(&Row<'_>) -> Result<T>,
+    ) -> Result<std::vec::IntoIter<Result<T>>> {
+        let values = params.values()?;
+        let mut mapped = Vec::new();
+        match &mut self.inner {
+            StatementInner::Sqlite(statement) => {
+                sqlite::each_row(statement, &values, |row| {
+                    mapped.push(map(&Row::Sqlite(row)));
+                    true
+                })?;
+            }
+            StatementInner::Postgres(connection, statement) => {
+                for row in connection.query(statement, &values)? {
+                    mapped.push(map(&Row::Postgres(&row)));
+                }
+            }
+        }
+        Ok(mapped.into_iter())
+    }
+
+    /// The first row, mapped by `map`.
+    pub fn query_row<T>(
+        &mut self,
+        params: impl Params,
+        map: impl FnOnce(&Row<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let values = params.values()?;
+        let mut map = Some(map);
+        let mut first = None;
+        match &mut self.inner {
+            StatementInner::Sqlite(statement) => {
+                sqlite::each_row(statement, &values, |row| {
+                    first = map.take().map(|map| map(&Row::Sqlite(row)));
+                    false
+                })?;
+            }
+            StatementInner::Postgres(connection, statement) => {
+                if let Some(row) = connection.query(statement, &values)?.first() {
+                    first = map.take().map(|map| map(&Row::Postgres(row)));
+                }
+            }
+        }
+        first.unwrap_or(Err(Error::QueryReturnedNoRows))
+    }
+
+    /// Whether the query returns any row.
+    pub fn exists(&mut self, params: impl Params) -> Result<bool> {
+        self.query_row(params, |_| Ok(()))
+            .optional()
+            .map(|found| found.is_some())
+    }
+}
+
+/// One row of a result.
+#[derive(Debug)]
+pub enum Row<'r> {
+    Sqlite(&'r rusqlite::Row<'r>),
+    Postgres(&'r ::postgres::Row),
+}
+
+/// What names a column of a [`Row`]: its 0-based position.
+pub trait RowIndex {
+    fn position(self) -> usize;
+}
+
+impl RowIndex for usize {
+    fn position(self) -> usize {
+        self
+    }
+}
+
+impl Row<'_> {
+    /// Column `index` (0-based) as `T`.
+    pub fn get<I: RowIndex, T: FromSql>(&self, index: I) -> Result<T> {
+        let index = index.position();
+        let value = match self {
+            Row::Sqlite(row) => row.get_ref(index)?.into(),
+            Row::Postgres(row) => postgres::column(row, index)?,
+        };
+        T::from_sql(value).map_err(|source| Error::Column {
+            column: index,
+            source,
+        })
+    }
+}
+
+impl<'a> From<rusqlite::types::ValueRef<'a>> for ValueRef<'a> {
+    fn from(value: rusqlite::types::ValueRef<'a>) -> ValueRef<'a> {
+        use rusqlite::types::ValueRef as Sqlite;
+        match value {
+            Sqlite::Null => ValueRef::Null,
+            Sqlite::Integer(integer) => ValueRef::Integer(integer),
+            Sqlite::Real(real) => ValueRef::Real(real),
+            // SQLite hands back what was stored; the project stores UTF-8.
+            Sqlite::Text(text) => {
+                std::str::from_utf8(text).map_or(ValueRef::Blob(text), ValueRef::Text)
+            }
+            Sqlite::Blob(blob) => ValueRef::Blob(blob),
+        }
+    }
+}

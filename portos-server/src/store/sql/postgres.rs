@@ -1,0 +1,213 @@
+//! The PostgreSQL side of [`Connection`](super::Connection): statements
+//! rewritten to `$n` parameters and compiled once, values bound as the type
+//! the server inferred for each parameter, columns read back as the five
+//! kinds SQLite has.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use bytes::{BufMut, BytesMut};
+use postgres::types::{IsNull, Type, to_sql_checked};
+use postgres::{Client, NoTls, Row, Statement};
+
+use super::{ConversionError, Error, Result, ValueRef};
+
+/// Statements kept per connection before the cache starts over (queries
+/// built from filters are many, but finitely many).
+const STATEMENT_CACHE: usize = 512;
+
+pub(super) struct PgConnection {
+    client: RefCell<Client>,
+    statements: RefCell<HashMap<String, Statement>>,
+}
+
+impl PgConnection {
+    pub(super) fn connect(url: &str) -> Result<PgConnection> {
+        let client = Client::connect(url, NoTls)?;
+        Ok(PgConnection {
+            client: RefCell::new(client),
+            statements: RefCell::new(HashMap::new()),
+        })
+    }
+
+    pub(super) fn is_closed(&self) -> bool {
+        self.client.borrow().is_closed()
+    }
+
+    pub(super) fn prepared(&self, sql: &str) -> Result<Statement> {
+        if let Some(statement) = self.statements.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self
+            .client
+            .borrow_mut()
+            .prepare(&super::numbered_parameters(sql))?;
+        let mut statements = self.statements.borrow_mut();
+        if statements.len() >= STATEMENT_CACHE {
+            statements.clear();
+        }
+        statements.insert(sql.to_owned(), statement.clone());
+        Ok(statement)
+    }
+
+    pub(super) fn batch(&self, sql: &str) -> Result<()> {
+        Ok(self.client.borrow_mut().batch_execute(sql)?)
+    }
+
+    pub(super) fn execute(&self, statement: &Statement, values: &[ValueRef<'_>]) -> Result<usize> {
+        let bound = Bound::all(values);
+        let changed = self
+            .client
+            .borrow_mut()
+            .execute(statement, &Bound::refs(&bound))?;
+        Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+    }
+
+    pub(super) fn query(&self, statement: &Statement, values: &[ValueRef<'_>]) -> Result<Vec<Row>> {
+        let bound = Bound::all(values);
+        Ok(self
+            .client
+            .borrow_mut()
+            .query(statement, &Bound::refs(&bound))?)
+    }
+}
+
+/// A value bound to a parameter of whatever type the server inferred for
+/// it: a whole number to any integer, real or boolean column, text to text
+/// or JSON, as SQLite would store it.
+#[derive(Debug)]
+struct Bound<'a>(ValueRef<'a>);
+
+impl<'a> Bound<'a> {
+    fn all(values: &[ValueRef<'a>]) -> Vec<Bound<'a>> {
+        values.iter().copied().map(Bound).collect()
+    }
+
+    fn refs<'b>(bound: &'b [Bound<'a>]) -> Vec<&'b (dyn postgres::types::ToSql + Sync)> {
+        bound
+            .iter()
+            .map(|value| value as &(dyn postgres::types::ToSql + Sync))
+            .collect()
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Sync + Send>;
+
+impl postgres::types::ToSql for Bound<'_> {
+    fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
+        match (self.0, ty) {
+            (ValueRef::Null, _) => Ok(IsNull::Yes),
+            (ValueRef::Integer(integer), &Type::INT8) => integer.to_sql(ty, out),
+            (ValueRef::Integer(integer), &Type::INT4) => i32::try_from(integer)?.to_sql(ty, out),
+            (ValueRef::Integer(integer), &Type::INT2) => i16::try_from(integer)?.to_sql(ty, out),
+            (ValueRef::Integer(integer), &Type::BOOL) => (integer != 0).to_sql(ty, out),
+            #[expect(
+                clippy::cast_precision_loss,
+                reason = "as SQLite stores it in a REAL column"
+            )]
+            (ValueRef::Integer(integer), &Type::FLOAT8) => (integer as f64).to_sql(ty, out),
+            (ValueRef::Integer(integer), ty) if is_text(ty) => {
+                integer.to_string().as_str().to_sql(ty, out)
+            }
+            (ValueRef::Real(real), &Type::FLOAT8) => real.to_sql(ty, out),
+            #[expect(clippy::cast_possible_truncation, reason = "a FLOAT4 column")]
+            (ValueRef::Real(real), &Type::FLOAT4) => (real as f32).to_sql(ty, out),
+            (ValueRef::Real(real), ty) if is_text(ty) => real.to_string().as_str().to_sql(ty, out),
+            (ValueRef::Text(text), ty) if is_text(ty) => text.to_sql(ty, out),
+            (ValueRef::Text(text), &Type::JSON) => {
+                out.put_slice(text.as_bytes());
+                Ok(IsNull::No)
+            }
+            (ValueRef::Text(text), &Type::JSONB) => {
+                // JSONB's binary form: a version byte, then the text.
+                out.put_u8(1);
+                out.put_slice(text.as_bytes());
+                Ok(IsNull::No)
+            }
+            (ValueRef::Blob(blob), &Type::BYTEA) => blob.to_sql(ty, out),
+            (value, ty) => Err(Box::new(ConversionError::Other(format!(
+                "a {} value cannot be bound to a {ty} parameter",
+                value.kind()
+            )))),
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+fn is_text(ty: &Type) -> bool {
+    matches!(
+        *ty,
+        Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN
+    )
+}
+
+/// Column `index` of `row` as one of SQLite's kinds.
+pub(super) fn column(row: &Row, index: usize) -> Result<ValueRef<'_>> {
+    let Some(column) = row.columns().get(index) else {
+        return Err(Error::Column {
+            column: index,
+            source: ConversionError::Other(format!("the row has {} columns", row.len())),
+        });
+    };
+    let ty = column.type_();
+    let value = match *ty {
+        Type::INT8 => row.try_get::<_, Option<i64>>(index)?.map(ValueRef::Integer),
+        Type::INT4 => row
+            .try_get::<_, Option<i32>>(index)?
+            .map(|integer| ValueRef::Integer(integer.into())),
+        Type::INT2 => row
+            .try_get::<_, Option<i16>>(index)?
+            .map(|integer| ValueRef::Integer(integer.into())),
+        Type::BOOL => row
+            .try_get::<_, Option<bool>>(index)?
+            .map(|flag| ValueRef::Integer(flag.into())),
+        Type::FLOAT8 => row.try_get::<_, Option<f64>>(index)?.map(ValueRef::Real),
+        Type::FLOAT4 => row
+            .try_get::<_, Option<f32>>(index)?
+            .map(|real| ValueRef::Real(real.into())),
+        Type::BYTEA => row.try_get::<_, Option<&[u8]>>(index)?.map(ValueRef::Blob),
+        ref ty if is_text(ty) => row.try_get::<_, Option<&str>>(index)?.map(ValueRef::Text),
+        ref other => {
+            return Err(Error::Column {
+                column: index,
+                source: ConversionError::Other(format!(
+                    "a {other} column has no SQLite kind (cast it in the query)"
+                )),
+            });
+        }
+    };
+    Ok(value.unwrap_or(ValueRef::Null))
+}
+
+/// The server's own message with its detail, or the connection's error.
+pub(super) fn describe(error: &postgres::Error) -> String {
+    match error.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(detail) => format!("{} ({detail})", db.message()),
+            None => db.message().to_owned(),
+        },
+        None => error.to_string(),
+    }
+}
+
+/// A lost or refused connection, not a statement the server turned down.
+pub(super) fn is_unavailable(error: &postgres::Error) -> bool {
+    if error.is_closed() {
+        return true;
+    }
+    match error.code() {
+        // Class 08: connection exception; 57P01-03: the server shutting
+        // down or not yet accepting connections.
+        Some(code) => {
+            let code = code.code();
+            code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03")
+        }
+        // No SQLSTATE: the socket, not the server, answered.
+        None => error.as_db_error().is_none(),
+    }
+}
