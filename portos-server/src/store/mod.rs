@@ -368,9 +368,11 @@ fn configure(connection: &Connection) -> Result<(), StoreError> {
     register_functions(connection)
 }
 
-/// `portos_fold(text)`: Unicode lowercase, for case-insensitive substring
-/// search (SQLite's own `lower` folds ASCII only; PostgreSQL gets its own in
-/// `sql::POSTGRES_PRELUDE`).
+/// The project's SQL functions (PostgreSQL gets its own in
+/// `sql::POSTGRES_PRELUDE`): `portos_fold(text)`, Unicode lowercase, for
+/// case-insensitive substring search (SQLite's own `lower` folds ASCII
+/// only); `portos_random_hex(n)`, `n` random bytes in lowercase hex;
+/// `portos_utc_now()`, the time in RFC 3339 UTC seconds.
 fn register_functions(connection: &Connection) -> Result<(), StoreError> {
     use rusqlite::functions::FunctionFlags;
     let Some(sqlite) = connection.as_sqlite() else {
@@ -382,7 +384,27 @@ fn register_functions(connection: &Connection) -> Result<(), StoreError> {
         FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
         |ctx| Ok(ctx.get::<String>(0)?.to_lowercase()),
     )?;
+    sqlite.create_scalar_function("portos_random_hex", 1, FunctionFlags::SQLITE_UTF8, |ctx| {
+        let count = usize::try_from(ctx.get::<i64>(0)?.clamp(0, 1024)).unwrap_or(0);
+        let mut bytes = vec![0_u8; count];
+        getrandom::fill(&mut bytes)
+            .map_err(|error| rusqlite::Error::UserFunctionError(Box::new(error)))?;
+        Ok(hex_lower(&bytes))
+    })?;
+    sqlite.create_scalar_function("portos_utc_now", 0, FunctionFlags::SQLITE_UTF8, |_| {
+        Ok(jiff::Timestamp::now()
+            .strftime("%Y-%m-%dT%H:%M:%SZ")
+            .to_string())
+    })?;
     Ok(())
+}
+
+fn hex_lower(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut text, byte| {
+        let _ = write!(text, "{byte:02x}");
+        text
+    })
 }
 
 #[cfg(test)]

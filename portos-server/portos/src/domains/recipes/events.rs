@@ -88,9 +88,10 @@ pub async fn record(store: &Store, mut event: RecipeEvent) {
 
 fn insert(connection: &Connection, event: &RecipeEvent) -> Result<(), StoreError> {
     connection.execute(
-        "INSERT OR IGNORE INTO recipe_events
+        "INSERT INTO recipe_events
              (id, kind, recipe_id, revision, step, state, detail, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT DO NOTHING",
         params![
             event.id,
             event.kind,

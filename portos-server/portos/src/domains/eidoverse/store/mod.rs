@@ -28,11 +28,12 @@ portos_server::store_schema!(
                 accept_guests INTEGER NOT NULL DEFAULT 0,
                 created_at    TEXT NOT NULL
             );
-            INSERT OR IGNORE INTO eidoverse_world
+            INSERT INTO eidoverse_world
                 (id, world_id, name, recipe, setup, presence_name, accept_guests, created_at)
-            VALUES (1, lower(hex(randomblob(16))), 'PortOS world', 'portos-garden',
+            VALUES (1, portos_random_hex(16), 'PortOS world', 'portos-garden',
                 '{\"terrain\":{\"preset\":\"flat\",\"height\":0},\"grass\":{\"density\":0.5,\"color\":\"#4a7c3a\"},\"sky\":{\"preset\":\"day\",\"sunAngle\":60}}',
-                'Chief of Staff', 0, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
+                'Chief of Staff', 0, portos_utc_now())
+            ON CONFLICT (id) DO NOTHING;
 
             CREATE TABLE IF NOT EXISTS eidoverse_entities (
                 id         TEXT PRIMARY KEY,
