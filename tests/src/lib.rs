@@ -61,7 +61,8 @@ impl ServerProcess {
         let mut command = Command::new(portos_binary());
         // On PostgreSQL (PORTOS_TEST_ENGINE=postgres) each data directory
         // has a database of its own in the suite's cluster.
-        if let Some(url) = test_postgres::database_for(data_dir.path()) {
+        let chosen = extra_args.contains(&"--database-url");
+        if !chosen && let Some(url) = test_postgres::database_for(data_dir.path()) {
             command.arg("--database-url").arg(url);
         }
         let mut child = command

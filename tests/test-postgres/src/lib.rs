@@ -120,8 +120,19 @@ impl PgCluster {
     /// Stops the server at once (`immediate` shutdown: as if it crashed,
     /// and every connection drops).
     pub fn halt(&mut self) {
+        self.stop("immediate");
+    }
+
+    /// `pg_ctl stop` in `mode`, then waits for the server (the server runs
+    /// under `runuser` as root, which does not pass signals on).
+    fn stop(&mut self, mode: &str) {
         if let Some(mut server) = self.server.take() {
-            signal(&server, "QUIT");
+            let _ = as_cluster_owner(&bin("pg_ctl"))
+                .args(["stop", "-w", "-m", mode, "-D"])
+                .arg(self.dir.path().join("data"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
             let _ = server.wait();
         }
     }
@@ -189,8 +200,10 @@ impl PgCluster {
         let Some(server) = &self.server else {
             return;
         };
+        // The postmaster's own pid (the child is `runuser` when root).
         let script = format!(
-            "while kill -0 {test} 2>/dev/null; do sleep 1; done; kill -INT {server}; \
+            "while kill -0 {test} 2>/dev/null; do sleep 1; done; \
+             kill -INT $(head -n 1 '{dir}/data/postmaster.pid'); \
              while kill -0 {server} 2>/dev/null; do sleep 1; done; rm -rf '{dir}'",
             test = std::process::id(),
             server = server.id(),
@@ -207,19 +220,9 @@ impl PgCluster {
 
 impl Drop for PgCluster {
     fn drop(&mut self) {
-        if let Some(mut server) = self.server.take() {
-            // Fast shutdown: sessions end, nothing is left behind.
-            signal(&server, "INT");
-            let _ = server.wait();
-        }
+        // Fast shutdown: sessions end, nothing is left behind.
+        self.stop("fast");
     }
-}
-
-fn signal(server: &Child, name: &str) {
-    let _ = Command::new("kill")
-        .arg(format!("-{name}"))
-        .arg(server.id().to_string())
-        .status();
 }
 
 /// The PostgreSQL server programs (Debian keeps them out of `PATH`).

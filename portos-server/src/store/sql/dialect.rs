@@ -124,7 +124,7 @@ pub fn postgres_migration(sql: &str) -> String {
     // name comes after `(`, `,` or `ADD COLUMN`. So a column *named* `text`
     // keeps its name.
     let mut recent: [String; 2] = Default::default();
-    let mut remember = |token: String, recent: &mut [String; 2]| {
+    let remember = |token: String, recent: &mut [String; 2]| {
         recent.swap(0, 1);
         recent[1] = token;
     };

@@ -170,7 +170,7 @@ pub struct Connection {
 
 enum Inner {
     Sqlite(rusqlite::Connection),
-    Postgres(postgres::PgConnection),
+    Postgres(Box<postgres::PgConnection>),
 }
 
 impl std::fmt::Debug for Connection {
@@ -197,7 +197,7 @@ impl Connection {
     /// Connects to the PostgreSQL server at `url` (`postgres://…`).
     pub(crate) fn postgres(url: &str) -> Result<Connection> {
         Ok(Connection {
-            inner: Inner::Postgres(postgres::PgConnection::connect(url)?),
+            inner: Inner::Postgres(Box::new(postgres::PgConnection::connect(url)?)),
         })
     }
 
@@ -264,9 +264,8 @@ impl Connection {
                 Inner::Sqlite(connection) => {
                     StatementInner::Sqlite(connection.prepare_cached(sql)?)
                 }
-                Inner::Postgres(connection) => {
-                    StatementInner::Postgres(connection, connection.prepared(sql)?)
-                }
+                // Compiled on first use, when the values are known.
+                Inner::Postgres(connection) => StatementInner::Postgres(connection, sql.to_owned()),
             },
         })
     }
@@ -346,10 +345,14 @@ impl std::fmt::Debug for Transaction<'_> {
 
 enum StatementInner<'c> {
     Sqlite(rusqlite::CachedStatement<'c>),
-    Postgres(&'c postgres::PgConnection, ::postgres::Statement),
+    Postgres(&'c postgres::PgConnection, String),
 }
 
 impl Statement<'_> {
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "by value, as rusqlite takes them: `[id]`, `params![..]`"
+    )]
     pub fn execute(&mut self, params: impl Params) -> Result<usize> {
         let values = params.values()?;
         match &mut self.inner {
@@ -361,6 +364,10 @@ impl Statement<'_> {
     }
 
     /// Every row, each mapped by `map` (read to the end before returning).
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "by value, as rusqlite takes them: `[id]`, `params![..]`"
+    )]
     pub fn query_map<T>(
         &mut self,
         params: impl Params,
@@ -385,6 +392,10 @@ impl Statement<'_> {
     }
 
     /// The first row, mapped by `map`.
+    #[expect(
+        clippy::needless_pass_by_value,
+        reason = "by value, as rusqlite takes them: `[id]`, `params![..]`"
+    )]
     pub fn query_row<T>(
         &mut self,
         params: impl Params,

@@ -34,14 +34,36 @@ impl PgConnection {
         self.client.borrow().is_closed()
     }
 
-    pub(super) fn prepared(&self, sql: &str) -> Result<Statement> {
+    /// `sql` compiled (once per connection). Where the server cannot infer
+    /// a parameter's type (`?1 IS NULL OR …` asks it first), the value bound
+    /// this time decides it, as SQLite would take any: text for a null.
+    pub(super) fn prepared(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<Statement> {
         if let Some(statement) = self.statements.borrow().get(sql) {
             return Ok(statement.clone());
         }
-        let statement = self
-            .client
-            .borrow_mut()
-            .prepare(&super::numbered_parameters(sql))?;
+        let numbered = super::numbered_parameters(sql);
+        let mut hints: Vec<Type> = Vec::new();
+        let statement = loop {
+            let prepared = self.client.borrow_mut().prepare_typed(&numbered, &hints);
+            match prepared {
+                Ok(statement) => break statement,
+                Err(error) => {
+                    let Some(index) = undetermined_parameter(&error) else {
+                        return Err(error.into());
+                    };
+                    if index < hints.len() || index >= values.len() {
+                        return Err(error.into());
+                    }
+                    hints.resize(index, Type::UNKNOWN);
+                    hints.push(match values[index] {
+                        ValueRef::Integer(_) => Type::INT8,
+                        ValueRef::Real(_) => Type::FLOAT8,
+                        ValueRef::Blob(_) => Type::BYTEA,
+                        ValueRef::Text(_) | ValueRef::Null => Type::TEXT,
+                    });
+                }
+            }
+        };
         let mut statements = self.statements.borrow_mut();
         if statements.len() >= STATEMENT_CACHE {
             statements.clear();
@@ -54,7 +76,8 @@ impl PgConnection {
         Ok(self.client.borrow_mut().batch_execute(sql)?)
     }
 
-    pub(super) fn execute(&self, statement: &Statement, values: &[ValueRef<'_>]) -> Result<usize> {
+    pub(super) fn execute(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<usize> {
+        let statement = &self.prepared(sql, values)?;
         let bound = Bound::all(values);
         let changed = self
             .client
@@ -63,7 +86,8 @@ impl PgConnection {
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
-    pub(super) fn query(&self, statement: &Statement, values: &[ValueRef<'_>]) -> Result<Vec<Row>> {
+    pub(super) fn query(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<Vec<Row>> {
+        let statement = &self.prepared(sql, values)?;
         let bound = Bound::all(values);
         Ok(self
             .client
@@ -182,6 +206,13 @@ pub(super) fn column(row: &Row, index: usize) -> Result<ValueRef<'_>> {
         }
     };
     Ok(value.unwrap_or(ValueRef::Null))
+}
+
+/// The 0-based parameter whose type the server could not determine.
+fn undetermined_parameter(error: &postgres::Error) -> Option<usize> {
+    let message = error.as_db_error()?.message();
+    let number = message.strip_prefix("could not determine data type of parameter $")?;
+    number.parse::<usize>().ok()?.checked_sub(1)
 }
 
 /// The server's own message with its detail, or the connection's error.

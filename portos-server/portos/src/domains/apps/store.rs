@@ -51,7 +51,7 @@ fn tracker_of(text: &str) -> Tracker {
 /// Every app, by name then id.
 pub fn all(connection: &Connection) -> Result<Vec<App>, StoreError> {
     let mut statement = connection.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM managed_apps ORDER BY name COLLATE NOCASE, id"
+        "SELECT {COLUMNS} FROM managed_apps ORDER BY portos_fold(name), id"
     ))?;
     let apps = statement
         .query_map([], app_from)?

@@ -1,0 +1,135 @@
+//! The shared store on a real PostgreSQL server (a throwaway cluster of
+//! Debian's package, tests/test-postgres): two servers on one database are
+//! one store; an unreachable database stops the start with a clear error
+//! and a non-zero exit; a database lost while serving is 503 with the
+//! contract's error body, and the server recovers when it is back; a
+//! database a newer build migrated is refused, naming the component.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use portos_tests::{ServerProcess, portos_binary};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use test_postgres::PgCluster;
+
+fn server_on(url: &str) -> ServerProcess {
+    ServerProcess::start(&["--database-url", url])
+}
+
+async fn get(url: &str) -> (StatusCode, Value) {
+    let response = portos_tests::http_client()
+        .get(url)
+        .send()
+        .await
+        .expect("request");
+    let status = response.status();
+    (status, response.json().await.expect("JSON body"))
+}
+
+#[tokio::test]
+async fn two_servers_on_one_database_are_one_store() {
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let first = server_on(&url);
+    let second = server_on(&url);
+
+    let created = portos_tests::http_client()
+        .post(first.url("/api/goals"))
+        .json(&json!({ "title": "Run a marathon", "urgency": 0.75, "progress": 10 }))
+        .send()
+        .await
+        .expect("created");
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let goal: Value = created.json().await.expect("JSON");
+
+    let (status, listed) = get(&second.url("/api/goals")).await;
+    assert_eq!(status, StatusCode::OK);
+    let goals = listed["goals"].as_array().expect("goals");
+    assert_eq!(goals.len(), 1, "{listed}");
+    assert_eq!(goals[0]["id"], goal["id"]);
+    assert_eq!(goals[0]["title"], "Run a marathon");
+    assert_eq!(goals[0]["urgency"], 0.75);
+    assert_eq!(goals[0]["progress"], 10);
+}
+
+#[test]
+fn an_unreachable_database_stops_the_start_with_a_clear_error() {
+    // A loopback port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a port")
+        .port();
+    let output = Command::new(portos_binary())
+        .args(["--bind", "127.0.0.1:0", "--database-url"])
+        .arg(format!("postgres://postgres@127.0.0.1:{port}/portos"))
+        .output()
+        .expect("portos runs");
+    assert!(!output.status.success(), "it must not serve");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("the database is unavailable"),
+        "says why: {stderr}"
+    );
+}
+
+#[tokio::test]
+async fn a_lost_database_is_503_and_the_server_recovers_when_it_is_back() {
+    let mut cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let server = server_on(&url);
+    let (status, _) = get(&server.url("/api/goals")).await;
+    assert_eq!(status, StatusCode::OK);
+
+    cluster.halt();
+    for _ in 0..2 {
+        // The first call finds the connection gone, the next one cannot
+        // connect: both are the same clear refusal.
+        let (status, body) = get(&server.url("/api/goals")).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["code"], "SERVICE_UNAVAILABLE");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("unavailable"))
+        );
+        assert!(body["timestamp"].is_i64());
+    }
+
+    cluster.resume();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, body) = get(&server.url("/api/goals")).await;
+        if status == StatusCode::OK {
+            assert_eq!(body, json!({ "goals": [] }));
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "did not recover: {status} {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[test]
+fn a_database_a_newer_build_migrated_is_refused_naming_the_component() {
+    let cluster = PgCluster::start();
+    let name = cluster.create_database();
+    let url = cluster.url(&name);
+    drop(server_on(&url));
+    cluster.psql(
+        &name,
+        "UPDATE store_migrations SET version = 99 WHERE component = 'goals'",
+    );
+    let output = Command::new(portos_binary())
+        .args(["--bind", "127.0.0.1:0", "--database-url", &url])
+        .output()
+        .expect("portos runs");
+    assert!(!output.status.success(), "it must not serve");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`goals` tables are at schema version 99"),
+        "names the component and version: {stderr}"
+    );
+}
