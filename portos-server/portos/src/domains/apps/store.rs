@@ -73,7 +73,7 @@ pub fn get(connection: &Connection, id: &str) -> Result<Option<App>, StoreError>
 pub fn runnable_count(connection: &Connection, except: Option<&str>) -> Result<usize, StoreError> {
     let count: i64 = connection.query_row(
         "SELECT COUNT(*) FROM managed_apps
-         WHERE archived = 0 AND repo_path <> '' AND id IS NOT ?1",
+         WHERE archived = 0 AND repo_path <> '' AND id IS DISTINCT FROM ?1",
         [except],
         |row| row.get(0),
     )?;
