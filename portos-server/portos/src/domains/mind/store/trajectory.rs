@@ -38,7 +38,7 @@ pub fn recent_turns(connection: &Connection, limit: usize) -> Result<Vec<TurnSum
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let mut statement = connection.prepare_cached(
         "SELECT turn_id, summary, at FROM
-             (SELECT seq, turn_id, summary, at FROM mind_history ORDER BY seq DESC LIMIT ?1)
+             (SELECT seq, turn_id, summary, at FROM mind_history ORDER BY seq DESC LIMIT ?1) AS recent
          ORDER BY seq",
     )?;
     let rows = statement.query_map([limit], |row| {
