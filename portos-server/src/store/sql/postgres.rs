@@ -43,25 +43,32 @@ impl PgConnection {
         }
         let numbered = super::numbered_parameters(sql);
         let mut hints: Vec<Type> = Vec::new();
+        // A null says nothing of its type: text first, then a number, until
+        // the statement compiles (`?1 IS NULL OR archived = ?1`).
+        let mut null_guesses: Vec<Type> = Vec::new();
         let statement = loop {
             let prepared = self.client.borrow_mut().prepare_typed(&numbered, &hints);
             match prepared {
                 Ok(statement) => break statement,
-                Err(error) => {
-                    let Some(index) = undetermined_parameter(&error) else {
-                        return Err(error.into());
-                    };
-                    if index < hints.len() || index >= values.len() {
-                        return Err(error.into());
+                Err(error) => match undetermined_parameter(&error) {
+                    Some(index) if index >= hints.len() && index < values.len() => {
+                        hints.resize(index, Type::UNKNOWN);
+                        hints.push(match values[index] {
+                            ValueRef::Integer(_) => Type::INT8,
+                            ValueRef::Real(_) => Type::FLOAT8,
+                            ValueRef::Blob(_) => Type::BYTEA,
+                            ValueRef::Text(_) => Type::TEXT,
+                            ValueRef::Null => {
+                                null_guesses = vec![Type::FLOAT8, Type::INT8];
+                                Type::TEXT
+                            }
+                        });
                     }
-                    hints.resize(index, Type::UNKNOWN);
-                    hints.push(match values[index] {
-                        ValueRef::Integer(_) => Type::INT8,
-                        ValueRef::Real(_) => Type::FLOAT8,
-                        ValueRef::Blob(_) => Type::BYTEA,
-                        ValueRef::Text(_) | ValueRef::Null => Type::TEXT,
-                    });
-                }
+                    _ => match (null_guesses.pop(), hints.last_mut()) {
+                        (Some(guess), Some(last)) => *last = guess,
+                        _ => return Err(error.into()),
+                    },
+                },
             }
         };
         let mut statements = self.statements.borrow_mut();
