@@ -151,3 +151,16 @@ pub fn http_client_builder() -> reqwest::ClientBuilder {
     });
     reqwest::Client::builder()
 }
+
+/// The store of a test server's data directory, opened in-process (to
+/// seed or inspect it): the directory's PostgreSQL database when the suite
+/// runs there (`PORTOS_TEST_ENGINE=postgres`), else its SQLite file. Every
+/// schema linked into the test binary is migrated.
+pub fn open_store(data_dir: &std::path::Path) -> portos_server::store::Store {
+    use portos_server::store::{Store, linked_schemas};
+    match test_postgres::database_for(data_dir) {
+        Some(url) => Store::connect(&url, &linked_schemas()),
+        None => Store::open(data_dir, &linked_schemas()),
+    }
+    .expect("the test server's store")
+}

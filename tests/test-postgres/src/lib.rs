@@ -45,7 +45,12 @@ pub fn database_for(data_dir: &Path) -> Option<String> {
         Ok(name) => name.trim().to_owned(),
         Err(_) => {
             let name = cluster.create_database();
-            std::fs::write(&marker, &name).expect("the data directory takes the database's name");
+            // A directory that does not exist stays so (a dump must create
+            // nothing); its database is then a fresh one each time.
+            if data_dir.is_dir() {
+                std::fs::write(&marker, &name)
+                    .expect("the data directory takes the database's name");
+            }
             name
         }
     };

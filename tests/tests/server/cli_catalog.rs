@@ -243,7 +243,7 @@ fn intent_narrows_only_the_voice_groups() {
 #[test]
 fn mind_grants_are_read_from_the_store() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = portos::store::open(dir.path()).expect("store");
+    let store = portos_tests::open_store(dir.path());
     store
         .run_blocking(|connection| {
             portos_server::settings::set_json(

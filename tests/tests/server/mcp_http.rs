@@ -219,7 +219,7 @@ async fn settings_are_strict_and_an_unknown_stored_key_revokes_everything() {
     // A stored value with an unknown key (written behind the server's back)
     // makes the whole configuration invalid: disabled, no grants.
     let data_dir = server.kill();
-    let store = portos::store::open(data_dir.path()).expect("store");
+    let store = portos_tests::open_store(data_dir.path());
     store
         .run_blocking(|connection| {
             portos_server::settings::set_json(
@@ -771,7 +771,7 @@ async fn brain_records_metadata_never_shows_text_and_summary_redacts() {
 async fn source_cap_and_response_budget() {
     // 1005 long records written to the store before the server starts.
     let data_dir = tempfile::tempdir().expect("temp dir");
-    let store = portos::store::open(data_dir.path()).expect("store");
+    let store = portos_tests::open_store(data_dir.path());
     store
         .run_blocking(|connection| {
             // Backslashes double in JSON: items big enough for the budget.

@@ -68,7 +68,7 @@ impl Drop for Stdio_ {
 }
 
 fn enable(data_dir: &std::path::Path, settings: &Value) {
-    let store = portos::store::open(data_dir).expect("store");
+    let store = portos_tests::open_store(data_dir);
     store
         .run_blocking(|connection| {
             portos_server::settings::set_json(

@@ -565,7 +565,7 @@ async fn mind_turn_runs_one_turn_from_the_command_line() {
     ])
     .await;
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = portos::store::open(dir.path()).expect("store");
+    let store = portos_tests::open_store(dir.path());
     store
         .run_blocking(|connection| {
             portos_server::settings::set_json(
