@@ -173,8 +173,7 @@ mod tests {
 
     #[test]
     fn migrates_each_component_once_and_refuses_newer() {
-        let mut connection =
-            Connection::sqlite(rusqlite::Connection::open_in_memory().expect("memory db"));
+        let mut connection = Connection::open_in_memory().expect("memory db");
         apply(&mut connection, &[ONE]).expect("first run");
         apply(&mut connection, &[ONE, TWO]).expect("a new component is added");
         apply(&mut connection, &[ONE, TWO]).expect("a second run is a no-op");
@@ -202,8 +201,7 @@ mod tests {
 
     #[test]
     fn a_component_left_out_keeps_its_tables() {
-        let mut connection =
-            Connection::sqlite(rusqlite::Connection::open_in_memory().expect("memory db"));
+        let mut connection = Connection::open_in_memory().expect("memory db");
         apply(&mut connection, &[ONE, TWO]).expect("both");
         apply(&mut connection, &[ONE]).expect("only one");
         assert_eq!(stored_version(&connection, "two").expect("version"), 1);
@@ -211,8 +209,7 @@ mod tests {
 
     #[test]
     fn a_component_declared_twice_is_refused_and_nothing_is_created() {
-        let mut connection =
-            Connection::sqlite(rusqlite::Connection::open_in_memory().expect("memory"));
+        let mut connection = Connection::open_in_memory().expect("memory");
         let again = Schema {
             component: "one",
             migrations: &["CREATE TABLE d (w INTEGER)"],

@@ -239,7 +239,7 @@ impl Store {
 
     /// A private in-memory store (tests, benchmarks).
     pub fn open_in_memory(schemas: &[Schema]) -> Result<Store, StoreError> {
-        let mut connection = Connection::sqlite(rusqlite::Connection::open_in_memory()?);
+        let mut connection = Connection::open_in_memory()?;
         configure(&connection)?;
         migrations::apply(&mut connection, &with_runtime(schemas))?;
         Store::serving(connection, None)
@@ -259,13 +259,6 @@ impl Store {
 
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
-    }
-
-    pub fn engine(&self) -> Engine {
-        match self.backend {
-            Backend::Sqlite { .. } => Engine::Sqlite,
-            Backend::Postgres(_) => Engine::Postgres,
-        }
     }
 
     /// Runs `work` with a connection on one of the store's threads. Once

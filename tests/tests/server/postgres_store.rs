@@ -133,3 +133,97 @@ fn a_database_a_newer_build_migrated_is_refused_naming_the_component() {
         "names the component and version: {stderr}"
     );
 }
+
+/// A table the SQL layer's test migrates on both engines (through the same
+/// translation every component's steps take).
+const KINDS: portos_server::store::Schema = portos_server::store::Schema {
+    component: "sql-kinds",
+    migrations: &["CREATE TABLE sql_kinds (
+        name TEXT NOT NULL,
+        n    INTEGER,
+        r    REAL NOT NULL,
+        flag INTEGER NOT NULL
+    )"],
+};
+
+/// What the project's SQL relies on, on `store`: values of each kind in
+/// and out, text ordered byte by byte, insertion order by `rowid`, a
+/// parameter first bound to a null, a dropped transaction rolled back, and
+/// the project's SQL functions.
+fn the_sql_layer_reads_the_same(store: &portos_server::store::Store) {
+    use portos_server::store::sql::{OptionalExtension, params};
+    store
+        .run_blocking(|connection| {
+            for (name, n, r, flag) in [
+                ("b", Some(2_i64), 1.5_f64, true),
+                ("B", None, 0.0, false),
+                ("a", Some(1), 2.0, true),
+            ] {
+                connection.execute(
+                    "INSERT INTO sql_kinds (name, n, r, flag) VALUES (?1, ?2, ?3, ?4)",
+                    params![name, n, r, flag],
+                )?;
+            }
+            let names = |sql: &str, n: Option<i64>| {
+                connection
+                    .prepare_cached(sql)?
+                    .query_map([n], |row| row.get::<_, String>(0))?
+                    .collect::<Result<Vec<_>, _>>()
+            };
+            let by_name = "SELECT name FROM sql_kinds WHERE ?1 IS NULL OR n = ?1 ORDER BY name";
+            assert_eq!(names(by_name, None)?, ["B", "a", "b"], "byte order");
+            assert_eq!(
+                names(by_name, Some(2))?,
+                ["b"],
+                "the null's statement, reused"
+            );
+            let inserted = connection
+                .prepare_cached("SELECT name FROM sql_kinds ORDER BY rowid")?
+                .query_map([], |row| row.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            assert_eq!(inserted, ["b", "B", "a"], "insertion order");
+            let (r, flag, n): (f64, bool, Option<i64>) = connection.query_row(
+                "SELECT r, flag, n FROM sql_kinds WHERE name = ?1",
+                ["b"],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+            )?;
+            assert!((r - 1.5).abs() < f64::EPSILON && flag && n == Some(2));
+
+            {
+                let transaction = connection.transaction()?;
+                transaction.execute("DELETE FROM sql_kinds", [])?;
+            }
+            let count: i64 =
+                connection.query_row("SELECT count(*) FROM sql_kinds", [], |row| row.get(0))?;
+            assert_eq!(count, 3, "a dropped transaction is rolled back");
+            let none = connection
+                .query_row("SELECT name FROM sql_kinds WHERE name = ?1", ["z"], |row| {
+                    row.get::<_, String>(0)
+                })
+                .optional()?;
+            assert_eq!(none, None);
+
+            let (folded, at, hex, now): (String, i64, String, String) = connection.query_row(
+                "SELECT portos_fold(?1), instr(?2, ?3), portos_random_hex(4), portos_utc_now()",
+                params!["ÄB", "haystack", "st"],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )?;
+            assert_eq!((folded.as_str(), at), ("äb", 4));
+            assert!(
+                hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{hex}"
+            );
+            assert!(now.len() == 20 && now.ends_with('Z'), "{now}");
+            Ok(())
+        })
+        .expect("the SQL layer's checks");
+}
+
+#[test]
+fn the_sql_layer_reads_the_same_on_both_engines() {
+    use portos_server::store::Store;
+    the_sql_layer_reads_the_same(&Store::open_in_memory(&[KINDS]).expect("SQLite"));
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    the_sql_layer_reads_the_same(&Store::connect(&url, &[KINDS]).expect("PostgreSQL"));
+}

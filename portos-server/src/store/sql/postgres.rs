@@ -36,15 +36,15 @@ impl PgConnection {
 
     /// `sql` compiled (once per connection). Where the server cannot infer
     /// a parameter's type (`?1 IS NULL OR …` asks it first), the value bound
-    /// this time decides it, as SQLite would take any: text for a null.
+    /// this time decides it; a null, which says nothing, is tried as text,
+    /// then as a real, then as an integer, until the statement compiles.
     pub(super) fn prepared(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<Statement> {
         if let Some(statement) = self.statements.borrow().get(sql) {
             return Ok(statement.clone());
         }
         let numbered = super::numbered_parameters(sql);
         let mut hints: Vec<Type> = Vec::new();
-        // A null says nothing of its type: text first, then a number, until
-        // the statement compiles (`?1 IS NULL OR archived = ?1`).
+        // The other types the latest hint may take (a null's).
         let mut null_guesses: Vec<Type> = Vec::new();
         let statement = loop {
             let prepared = self.client.borrow_mut().prepare_typed(&numbered, &hints);
@@ -53,6 +53,7 @@ impl PgConnection {
                 Err(error) => match undetermined_parameter(&error) {
                     Some(index) if index >= hints.len() && index < values.len() => {
                         hints.resize(index, Type::UNKNOWN);
+                        null_guesses.clear();
                         hints.push(match values[index] {
                             ValueRef::Integer(_) => Type::INT8,
                             ValueRef::Real(_) => Type::FLOAT8,
@@ -85,48 +86,38 @@ impl PgConnection {
 
     pub(super) fn execute(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<usize> {
         let statement = &self.prepared(sql, values)?;
-        let bound = Bound::all(values);
         let changed = self
             .client
             .borrow_mut()
-            .execute(statement, &Bound::refs(&bound))?;
+            .execute(statement, &parameters(values))?;
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
     pub(super) fn query(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<Vec<Row>> {
         let statement = &self.prepared(sql, values)?;
-        let bound = Bound::all(values);
         Ok(self
             .client
             .borrow_mut()
-            .query(statement, &Bound::refs(&bound))?)
+            .query(statement, &parameters(values))?)
     }
 }
 
-/// A value bound to a parameter of whatever type the server inferred for
-/// it: a whole number to any integer, real or boolean column, text to text
-/// or JSON, as SQLite would store it.
-#[derive(Debug)]
-struct Bound<'a>(ValueRef<'a>);
-
-impl<'a> Bound<'a> {
-    fn all(values: &[ValueRef<'a>]) -> Vec<Bound<'a>> {
-        values.iter().copied().map(Bound).collect()
-    }
-
-    fn refs<'b>(bound: &'b [Bound<'a>]) -> Vec<&'b (dyn postgres::types::ToSql + Sync)> {
-        bound
-            .iter()
-            .map(|value| value as &(dyn postgres::types::ToSql + Sync))
-            .collect()
-    }
+/// The values as the client's parameters.
+fn parameters<'v>(values: &'v [ValueRef<'_>]) -> Vec<&'v (dyn postgres::types::ToSql + Sync)> {
+    values
+        .iter()
+        .map(|value| value as &(dyn postgres::types::ToSql + Sync))
+        .collect()
 }
 
 type BoxError = Box<dyn std::error::Error + Sync + Send>;
 
-impl postgres::types::ToSql for Bound<'_> {
+/// A value binds to a parameter of whatever type the server inferred for
+/// it: a whole number to any integer, real or boolean column, text to text
+/// or JSON, as SQLite would store it.
+impl postgres::types::ToSql for ValueRef<'_> {
     fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, BoxError> {
-        match (self.0, ty) {
+        match (*self, ty) {
             (ValueRef::Null, _) => Ok(IsNull::Yes),
             (ValueRef::Integer(integer), &Type::INT8) => integer.to_sql(ty, out),
             (ValueRef::Integer(integer), &Type::INT4) => i32::try_from(integer)?.to_sql(ty, out),
