@@ -17,6 +17,17 @@ fn server_on(url: &str) -> ServerProcess {
     ServerProcess::start(&["--database-url", url])
 }
 
+/// Runs `portos` on the database at `url`, which must refuse to serve; what
+/// it said.
+fn refused_start(url: &str) -> String {
+    let output = Command::new(portos_binary())
+        .args(["--bind", "127.0.0.1:0", "--database-url", url])
+        .output()
+        .expect("portos runs");
+    assert!(!output.status.success(), "it must not serve");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 async fn get(url: &str) -> (StatusCode, Value) {
     let response = portos_tests::http_client()
         .get(url)
@@ -60,13 +71,7 @@ fn an_unreachable_database_stops_the_start_with_a_clear_error() {
         .and_then(|listener| listener.local_addr())
         .expect("a port")
         .port();
-    let output = Command::new(portos_binary())
-        .args(["--bind", "127.0.0.1:0", "--database-url"])
-        .arg(format!("postgres://postgres@127.0.0.1:{port}/portos"))
-        .output()
-        .expect("portos runs");
-    assert!(!output.status.success(), "it must not serve");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused_start(&format!("postgres://postgres@127.0.0.1:{port}/portos"));
     assert!(
         stderr.contains("the database is unavailable"),
         "says why: {stderr}"
@@ -122,12 +127,7 @@ fn a_database_a_newer_build_migrated_is_refused_naming_the_component() {
         &name,
         "UPDATE store_migrations SET version = 99 WHERE component = 'goals'",
     );
-    let output = Command::new(portos_binary())
-        .args(["--bind", "127.0.0.1:0", "--database-url", &url])
-        .output()
-        .expect("portos runs");
-    assert!(!output.status.success(), "it must not serve");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused_start(&url);
     assert!(
         stderr.contains("`goals` tables are at schema version 99"),
         "names the component and version: {stderr}"
