@@ -127,8 +127,8 @@ pub use descriptor::{
 pub use linked::TOOLS;
 pub use portos_macros::{portos_event, portos_route, portos_tool};
 pub use registry::{
-    CallBudget, PreparedCall, Registry, RegistryBuildError, RegistryBuilder, RegistryLimits,
-    ResultObserver,
+    CallBudget, CallLedger, Claim, Claimed, ClaimedCall, PreparedCall, Registry,
+    RegistryBuildError, RegistryBuilder, RegistryLimits, ResultObserver,
 };
 
 /// Names tool crates so the linker keeps their tools:

@@ -31,10 +31,14 @@ pub enum ErrorCode {
     RecipeVersionUnsupported,
     RecipeValidationError,
     RecipeArchived,
+    /// The shared store (PostgreSQL) could not be reached, or another
+    /// server still runs the call with this requestId: nothing ran here,
+    /// and the same requestId may be sent again.
+    ServiceUnavailable,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::ToolNotFound,
         ErrorCode::ToolUnavailable,
         ErrorCode::ToolScopeDenied,
@@ -57,6 +61,7 @@ impl ErrorCode {
         ErrorCode::RecipeVersionUnsupported,
         ErrorCode::RecipeValidationError,
         ErrorCode::RecipeArchived,
+        ErrorCode::ServiceUnavailable,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -83,6 +88,7 @@ impl ErrorCode {
             ErrorCode::RecipeVersionUnsupported => "RECIPE_VERSION_UNSUPPORTED",
             ErrorCode::RecipeValidationError => "RECIPE_VALIDATION_ERROR",
             ErrorCode::RecipeArchived => "RECIPE_ARCHIVED",
+            ErrorCode::ServiceUnavailable => "SERVICE_UNAVAILABLE",
         }
     }
 
@@ -111,6 +117,7 @@ impl ErrorCode {
             | ErrorCode::ValidationError
             | ErrorCode::RecipeValidationError => 400,
             ErrorCode::AuthRequired => 401,
+            ErrorCode::ServiceUnavailable => 503,
         }
     }
 
@@ -137,6 +144,8 @@ impl ErrorCode {
             ErrorCode::RecipeNameConflict
             | ErrorCode::RecipeVersionUnsupported
             | ErrorCode::RecipeValidationError => "fix_arguments",
+            // The same requestId again, later: it replays or runs once.
+            ErrorCode::ServiceUnavailable => "retry_later",
             ErrorCode::AuthRequired | ErrorCode::CrossOriginBlocked => return None,
         })
     }

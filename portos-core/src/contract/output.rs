@@ -57,6 +57,16 @@ impl OutputJson {
         })
     }
 
+    /// An output kept as text elsewhere (a shared store), read back as it
+    /// was written; the text must be JSON.
+    pub fn from_text(text: String) -> serde_json::Result<OutputJson> {
+        Ok(OutputJson {
+            text: RawValue::from_string(text)?,
+            tree: OnceLock::new(),
+            top: TopFields::default(),
+        })
+    }
+
     /// The JSON text, as written.
     pub fn text(&self) -> &str {
         self.text.get()

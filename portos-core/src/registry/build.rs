@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::idempotency::CallStore;
 use super::order::catalog_rank;
-use super::{DynamicTools, RegisteredTool, Registry, RegistryLimits, ResultObserver};
+use super::{CallLedger, DynamicTools, RegisteredTool, Registry, RegistryLimits, ResultObserver};
 use crate::context::StateMap;
 use crate::contract::{
     Policy, RESERVED_NAME_PREFIX, SCHEMA_VERSION, is_callable_name, is_provider_name,
@@ -44,6 +44,7 @@ pub struct RegistryBuilder {
     observers: Vec<ResultObserver>,
     order: &'static [&'static str],
     dynamic: Option<Arc<dyn DynamicTools>>,
+    ledger: Option<Arc<dyn CallLedger>>,
 }
 
 impl fmt::Debug for RegistryBuilder {
@@ -86,6 +87,13 @@ impl RegistryBuilder {
     /// checks. No linked tool may have a name it claims.
     pub fn dynamic_tools(mut self, source: Arc<dyn DynamicTools>) -> Self {
         self.dynamic = Some(source);
+        self
+    }
+
+    /// Shares idempotency with the other servers of a cluster through
+    /// `ledger` instead of keeping it in this process's memory.
+    pub fn ledger(mut self, ledger: Arc<dyn CallLedger>) -> Self {
+        self.ledger = Some(ledger);
         self
     }
 
@@ -146,12 +154,19 @@ impl RegistryBuilder {
         if !problems.is_empty() {
             return Err(RegistryBuildError { problems });
         }
-        let (limits, state, observers, dynamic) =
-            (self.limits, self.state, self.observers, self.dynamic);
+        let (limits, state, observers, dynamic, ledger) = (
+            self.limits,
+            self.state,
+            self.observers,
+            self.dynamic,
+            self.ledger,
+        );
         Ok(Arc::new_cyclic(|this| Registry {
             tools,
             index,
             calls: CallStore::new(limits),
+            ledger,
+            in_flight: Arc::default(),
             state: Arc::new(state),
             shutdown: CancellationToken::new(),
             unavailable: std::sync::RwLock::new(HashMap::new()),

@@ -9,6 +9,7 @@ use futures::future::{BoxFuture, Either};
 use serde_json::Value;
 
 use super::idempotency::{Admission, SharedResult};
+use super::shared::{CallLedger, Claim, Claimed, Pending};
 use super::{
     CallBudget, DynamicCall, DynamicTool, DynamicTools, Fingerprint, RegisteredTool, Registry,
     Resolved,
@@ -54,29 +55,89 @@ impl Registry {
         call: ToolCall,
         budget: Option<Arc<CallBudget>>,
     ) -> Result<CallAnswer, ToolError> {
-        let (shared, duplicate) = match &self.dynamic {
+        let admitted = match &self.dynamic {
             Some(source) if source.claims(&call.name) => {
                 self.admit_dynamic(source.as_ref(), authority, call, budget)
                     .await?
             }
             _ => self.admit(authority, call)?,
         };
-        Ok(CallAnswer::new(shared.await, duplicate))
+        match admitted {
+            Admitted::Here(shared, duplicate) => Ok(CallAnswer::new(shared.await, duplicate)),
+            Admitted::Shared(pending, duplicate) => {
+                let (result, ran_elsewhere) = pending.await?;
+                Ok(CallAnswer::new(result, duplicate || ran_elsewhere))
+            }
+        }
     }
 
     /// Everything up to (and including) starting the adapter; the returned
     /// future resolves to the result.
-    fn admit(
-        &self,
-        authority: &Authority,
-        call: ToolCall,
-    ) -> Result<(SharedResult, bool), ToolError> {
+    fn admit(&self, authority: &Authority, call: ToolCall) -> Result<Admitted, ToolError> {
         let (tool, bound, fingerprint) = self.check(authority, &call.name, call.arguments)?;
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
+        if let Some(ledger) = &self.ledger {
+            let adapter = || self.adapter_run(tool, authority, request_id.clone(), bound);
+            return self.admit_shared(
+                ledger,
+                &request_id,
+                fingerprint,
+                tool.name(),
+                &tool.policy,
+                adapter,
+            );
+        }
         let admission = self.calls.admit(&call.request_id, fingerprint, || {
-            self.start(tool, authority, request_id, bound)
+            let run = self.adapter_run(tool, authority, request_id.clone(), bound);
+            self.launch(tool.name(), &tool.policy, request_id, run)
         })?;
         Ok(admitted(admission))
+    }
+
+    /// Admission through the cluster's ledger: duplicates running here join
+    /// the run; otherwise the ledger claims the call (or answers its kept
+    /// result or refusal) and the adapter runs inside the claim, whose
+    /// result is kept before anyone is told it.
+    fn admit_shared(
+        &self,
+        ledger: &Arc<dyn CallLedger>,
+        request_id: &Arc<str>,
+        fingerprint: Fingerprint,
+        name: &str,
+        policy: &Policy,
+        adapter: impl FnOnce() -> BoxFuture<'static, AdapterOutcome>,
+    ) -> Result<Admitted, ToolError> {
+        let claim = Claim {
+            request_id: request_id.clone(),
+            fingerprint,
+            write: !policy.side_effect.is_read(),
+            limits: self.calls.limits(),
+        };
+        let ledger = Arc::clone(ledger);
+        let observers = self.observers.clone();
+        let name = name.to_owned();
+        let id = request_id.clone();
+        let (pending, duplicate) =
+            self.in_flight
+                .join_or_start(request_id, fingerprint, move || {
+                    let adapter = adapter();
+                    async move {
+                        match ledger.claim(claim).await? {
+                            Claimed::Kept(result) => Ok((Arc::new(result), true)),
+                            Claimed::Fresh(mut held) => {
+                                let run = AssertUnwindSafe(held.run(adapter)).catch_unwind();
+                                let result = Arc::new(normalized(&id, name, run.await.ok()));
+                                held.keep(&result).await?;
+                                for observer in observers.iter() {
+                                    observer(&result);
+                                }
+                                Ok((result, false))
+                            }
+                        }
+                    }
+                    .boxed()
+                })?;
+        Ok(Admitted::Shared(pending, duplicate))
     }
 
     /// The checks of BEHAVIOUR §1.7 for a linked tool, in order: resolve,
@@ -113,7 +174,7 @@ impl Registry {
         authority: &Authority,
         call: ToolCall,
         budget: Option<Arc<CallBudget>>,
-    ) -> Result<(SharedResult, bool), ToolError> {
+    ) -> Result<Admitted, ToolError> {
         let Resolved { tool, authority } = source.resolve(self, *authority, &call.name).await?;
         authorize(tool.name(), &tool.spec.policy, &authority)?;
         if !tool.spec.available {
@@ -130,75 +191,82 @@ impl Registry {
             &tool.spec.fingerprint_extra,
         );
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
+        if let Some(ledger) = &self.ledger {
+            let adapter =
+                || self.dynamic_run(&tool, authority, request_id.clone(), arguments, budget);
+            return self.admit_shared(
+                ledger,
+                &request_id,
+                fingerprint,
+                tool.name(),
+                &tool.spec.policy,
+                adapter,
+            );
+        }
         let admission = self.calls.admit(&call.request_id, fingerprint, || {
-            self.start_dynamic(&tool, authority, request_id, arguments, budget)
+            let run = self.dynamic_run(&tool, authority, request_id.clone(), arguments, budget);
+            self.launch(tool.name(), &tool.spec.policy, request_id, run)
         })?;
         Ok(admitted(admission))
     }
 
-    /// Starts the adapter. A write is spawned so it runs to completion even
-    /// if the caller goes away: an acknowledged write is never half-done
-    /// because a client left. A read runs on the caller's task (no spawn, the
-    /// cheap path): if the caller leaves, a replay resumes it, and nothing
-    /// is lost by stopping it.
-    fn start(
+    /// A linked tool's adapter run (not started: a future runs when polled).
+    fn adapter_run(
         &self,
         tool: &RegisteredTool,
         authority: &Authority,
         request_id: Arc<str>,
         bound: BoundCall,
-    ) -> SharedResult {
+    ) -> BoxFuture<'static, AdapterOutcome> {
         let ctx = ToolContext::new(
             *authority,
-            request_id.clone(),
+            request_id,
             self.shutdown.clone(),
             self.state.clone(),
             tool.descriptor.state,
         );
-        let run = bound.run(ctx);
-        self.launch(tool.name(), &tool.policy, request_id, run)
+        bound.run(ctx)
     }
 
-    fn start_dynamic(
+    /// A dynamic tool's run, its tree written as the output's text.
+    fn dynamic_run(
         &self,
         tool: &DynamicTool,
         authority: Authority,
         request_id: Arc<str>,
         arguments: Value,
         budget: Option<Arc<CallBudget>>,
-    ) -> SharedResult {
+    ) -> BoxFuture<'static, AdapterOutcome> {
         let Some(registry) = self.this.upgrade() else {
             // Only while the registry is being dropped: nothing can call it then.
-            let result = ToolResult::from_adapter_error(
-                request_id.to_string(),
-                tool.name().to_owned(),
-                "The tool registry is shutting down",
-            );
-            return futures::future::ready(Arc::new(result)).boxed().shared();
+            return futures::future::ready(Err("The tool registry is shutting down".to_owned()))
+                .boxed();
         };
         let run = tool.spec.runner.run(DynamicCall {
             registry,
             authority,
-            request_id: request_id.clone(),
+            request_id,
             arguments,
             budget,
             cancel: self.shutdown.clone(),
         });
         // A dynamic runner answers a tree (recipes build theirs); it is kept
         // beside its text.
-        let run = run
-            .map(|outcome| {
-                outcome.and_then(|value| {
-                    OutputJson::from_value(value)
-                        .map_err(|error| format!("Tool output could not be serialized: {error}"))
-                })
+        run.map(|outcome| {
+            outcome.and_then(|value| {
+                OutputJson::from_value(value)
+                    .map_err(|error| format!("Tool output could not be serialized: {error}"))
             })
-            .boxed();
-        self.launch(tool.name(), &tool.spec.policy, request_id, run)
+        })
+        .boxed()
     }
 
-    /// Runs an adapter's future (spawned for a write, on the caller's task
-    /// for a read), normalizes what it yields and tells the observers.
+    /// Runs an adapter's future, normalizes what it yields and tells the
+    /// observers. A write is spawned so it runs to completion even if the
+    /// caller goes away: an acknowledged write is never half-done because a
+    /// client left. A read runs on the caller's task (no spawn, the cheap
+    /// path): if the caller leaves, a replay resumes it, and nothing is lost
+    /// by stopping it.
     fn launch(
         &self,
         name: &str,
@@ -216,12 +284,7 @@ impl Registry {
         let observers = self.observers.clone();
         let name = name.to_owned();
         async move {
-            let id = String::from(&*request_id);
-            let result = Arc::new(match outcome.await {
-                Some(Ok(output)) => ToolResult::from_adapter_output(id, name, output),
-                Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
-                None => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
-            });
+            let result = Arc::new(normalized(&request_id, name, outcome.await));
             for observer in observers.iter() {
                 observer(&result);
             }
@@ -234,19 +297,47 @@ impl Registry {
     /// The retained result of `request_id` (`GET /calls/:requestId`): waits
     /// for a call still running; `duplicate` is always false here.
     pub async fn retained(&self, request_id: &str) -> Result<ToolResult, ToolError> {
-        let shared = self
-            .calls
-            .retained(request_id)
-            .ok_or_else(|| ToolError::new(ErrorCode::ToolCallNotFound, "Tool call not found"))?;
+        if let Some(ledger) = &self.ledger {
+            if let Some(pending) = self.in_flight.running(request_id) {
+                return Ok(Arc::unwrap_or_clone(pending.await?.0));
+            }
+            return ledger
+                .retained(Arc::from(request_id))
+                .await?
+                .ok_or_else(call_not_found);
+        }
+        let shared = self.calls.retained(request_id).ok_or_else(call_not_found)?;
         Ok(Arc::unwrap_or_clone(shared.await))
     }
 }
 
-fn admitted(admission: Admission) -> (SharedResult, bool) {
+/// An admitted call: its result, and whether it is a duplicate.
+enum Admitted {
+    /// Through this process's own stores (one server).
+    Here(SharedResult, bool),
+    /// Through the cluster's ledger.
+    Shared(Pending, bool),
+}
+
+fn admitted(admission: Admission) -> Admitted {
     match admission {
-        Admission::Fresh(shared) => (shared, false),
-        Admission::Replay(shared) => (shared, true),
+        Admission::Fresh(shared) => Admitted::Here(shared, false),
+        Admission::Replay(shared) => Admitted::Here(shared, true),
     }
+}
+
+/// The envelope of what an adapter run yielded (`None`: it panicked).
+fn normalized(request_id: &str, name: String, outcome: Option<AdapterOutcome>) -> ToolResult {
+    let id = request_id.to_owned();
+    match outcome {
+        Some(Ok(output)) => ToolResult::from_adapter_output(id, name, output),
+        Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
+        None => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
+    }
+}
+
+fn call_not_found() -> ToolError {
+    ToolError::new(ErrorCode::ToolCallNotFound, "Tool call not found")
 }
 
 /// Scope, then capabilities (mind, agent), then authentication (ui writes).

@@ -14,6 +14,7 @@ mod fingerprint;
 mod idempotency;
 mod job;
 mod order;
+mod shared;
 
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError, RwLock, Weak};
@@ -29,14 +30,17 @@ pub use dynamic::{
 };
 pub use fingerprint::Fingerprint;
 pub use job::PreparedCall;
+pub use shared::{CallLedger, Claim, Claimed, ClaimedCall};
 
 use crate::context::StateMap;
 use crate::contract::{Policy, ToolResult};
 use crate::descriptor::ToolDescriptor;
 use crate::schema::strict::StrictProjections;
 use idempotency::CallStore;
+use shared::InFlight;
 
-/// Bounds of the process-local idempotency stores (BEHAVIOUR §1.6).
+/// Bounds of the idempotency stores (BEHAVIOUR §1.6): of this process's,
+/// or of the cluster's under a [`CallLedger`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegistryLimits {
     /// Results retained for replay and `GET /calls/:requestId` (FIFO).
@@ -94,6 +98,11 @@ pub struct Registry {
     /// Canonical names, provider names and aliases → index in `tools`.
     index: HashMap<&'static str, usize>,
     calls: CallStore,
+    /// The cluster's idempotency (several servers on one database), if the
+    /// server has one; `calls` is then unused.
+    ledger: Option<Arc<dyn CallLedger>>,
+    /// Calls running here under `ledger`.
+    in_flight: Arc<InFlight>,
     state: Arc<StateMap>,
     shutdown: CancellationToken,
     /// Tools switched off at run time (canonical name → reason), e.g. while a

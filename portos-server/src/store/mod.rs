@@ -12,6 +12,8 @@
 //! Each component (the runtime, then each of the application's domains)
 //! brings its own versioned migrations ([`Schema`]).
 
+mod held;
+mod ledger;
 mod migrations;
 mod pool;
 pub mod sql;
@@ -23,6 +25,8 @@ use std::sync::Arc;
 use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
 
+use held::Holdings;
+pub use ledger::SharedCalls;
 pub use migrations::Schema;
 use pool::Pool;
 pub use sql::{Connection, Engine};
@@ -97,6 +101,21 @@ pub const RUNTIME_SCHEMA: Schema = Schema {
             ON user_actions (happened_at_ms DESC, seq DESC);",
         // 2: the durable jobs of long-running tools and their events.
         crate::jobs::MIGRATION,
+        // 3: the cluster's idempotency (`ledger`, PostgreSQL only): one row
+        // per requestId, its fingerprint, and its result while kept.
+        "CREATE TABLE IF NOT EXISTS tool_calls (
+            seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+            request_id     TEXT NOT NULL UNIQUE,
+            fingerprint    TEXT NOT NULL,
+            state          TEXT NOT NULL CHECK (state IN ('running', 'kept', 'evicted')),
+            lease_until_ms INTEGER NOT NULL,
+            expires_at_ms  INTEGER NOT NULL,
+            name           TEXT,
+            failed         INTEGER,
+            output         TEXT,
+            error          TEXT
+        );
+        CREATE INDEX IF NOT EXISTS tool_calls_by_state ON tool_calls (state, seq);",
     ],
 };
 
@@ -171,8 +190,9 @@ enum Backend {
         durable: Arc<Durable>,
         worker: Worker,
     },
-    /// A few connections, each on a thread of its own.
-    Postgres(Pool),
+    /// A few connections, each on a thread of its own; and those tool
+    /// calls hold for their whole run (`held`).
+    Postgres { pool: Pool, holdings: Arc<Holdings> },
 }
 
 impl Store {
@@ -197,10 +217,7 @@ impl Store {
         let pool = Pool::start(url, pool::DEFAULT_SIZE)?;
         let schemas = with_runtime(schemas);
         pool.run_blocking(move |connection| migrations::apply(connection, &schemas))?;
-        Ok(Store {
-            backend: Backend::Postgres(pool),
-            path: None,
-        })
+        Ok(Store::postgres(pool, url))
     }
 
     /// Connects to an existing PostgreSQL store without migrating it (the
@@ -212,10 +229,22 @@ impl Store {
             migrations::check_readable(connection, &schemas)?;
             migrations::versions_table_exists(connection)
         })?;
-        Ok(exists.then(|| Store {
-            backend: Backend::Postgres(pool),
+        Ok(exists.then(|| Store::postgres(pool, url)))
+    }
+
+    fn postgres(pool: Pool, url: &str) -> Store {
+        Store {
+            backend: Backend::Postgres {
+                pool,
+                holdings: Arc::new(Holdings::new(Arc::from(url), held::DEFAULT_HELD)),
+            },
             path: None,
-        }))
+        }
+    }
+
+    /// Whether several servers may share this store (PostgreSQL).
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres { .. })
     }
 
     /// Opens an existing store read-only (for the CLI's dumps), or `None` when
@@ -262,12 +291,19 @@ impl Store {
     }
 
     /// Runs `work` with a connection on one of the store's threads. Once
-    /// queued it runs to its end even if the caller stops waiting.
+    /// queued it runs to its end even if the caller stops waiting. Inside a
+    /// tool call that holds a connection (a write on PostgreSQL), it runs on
+    /// that connection, in the call's transaction.
     pub async fn run<R, F>(&self, work: F) -> Result<R, StoreError>
     where
         R: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
     {
+        if let Backend::Postgres { holdings, .. } = &self.backend
+            && let Some(held) = holdings.current()
+        {
+            return held.run(work).await;
+        }
         let (answer, answered) = oneshot::channel();
         let queued = match &self.backend {
             Backend::Sqlite { worker, .. } => worker
@@ -278,7 +314,7 @@ impl Store {
                     })
                 }))
                 .is_ok(),
-            Backend::Postgres(pool) => pool.send(Box::new(move |connection| {
+            Backend::Postgres { pool, .. } => pool.send(Box::new(move |connection| {
                 let _ = answer.send(connection.and_then(work));
             })),
         };
@@ -305,7 +341,7 @@ impl Store {
                 synced.map_err(|error| not_durable(&error))?;
                 result
             }
-            Backend::Postgres(pool) => pool.run_blocking(work),
+            Backend::Postgres { pool, .. } => pool.run_blocking(work),
         }
     }
 }

@@ -31,6 +31,7 @@ mod mind_turns;
 mod mind_turns_memory;
 mod mind_turns_recovery;
 mod mind_turns_tuning;
+mod postgres_cluster;
 mod postgres_store;
 mod recipe_execution;
 mod scripted_model;

@@ -53,6 +53,17 @@ impl Error {
             _ => false,
         }
     }
+
+    /// Whether a lock wait ran past the transaction's `lock_timeout`
+    /// (another transaction holds what this one needs).
+    pub(crate) fn is_lock_timeout(&self) -> bool {
+        match self {
+            Error::Postgres(error) => error
+                .code()
+                .is_some_and(|code| *code == ::postgres::error::SqlState::LOCK_NOT_AVAILABLE),
+            _ => false,
+        }
+    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -166,6 +177,10 @@ pub use crate::sql_params as params;
 /// do, so helpers can share it; a [`Transaction`] derefs to it.
 pub struct Connection {
     inner: Inner,
+    /// Transactions open on this connection: one begun inside another is a
+    /// savepoint, so work that opens its own transaction can run inside a
+    /// call's (see `store::held`).
+    depth: u32,
 }
 
 enum Inner {
@@ -186,6 +201,7 @@ impl Connection {
     pub(crate) fn sqlite(connection: rusqlite::Connection) -> Connection {
         Connection {
             inner: Inner::Sqlite(connection),
+            depth: 0,
         }
     }
 
@@ -198,6 +214,7 @@ impl Connection {
     pub(crate) fn postgres(url: &str) -> Result<Connection> {
         Ok(Connection {
             inner: Inner::Postgres(Box::new(postgres::PgConnection::connect(url)?)),
+            depth: 0,
         })
     }
 
@@ -275,13 +292,46 @@ impl Connection {
         self.prepare_cached(sql)
     }
 
-    /// Begins a transaction; it rolls back when dropped uncommitted.
+    /// Begins a transaction (a savepoint inside one already open); it
+    /// rolls back when dropped uncommitted.
     pub fn transaction(&mut self) -> Result<Transaction<'_>> {
-        self.execute_batch("BEGIN")?;
+        self.begin()?;
         Ok(Transaction {
             connection: self,
             open: true,
         })
+    }
+
+    /// Begins a transaction, or a savepoint inside the one open.
+    pub(crate) fn begin(&mut self) -> Result<()> {
+        match self.depth {
+            0 => self.execute_batch("BEGIN")?,
+            depth => self.execute_batch(&format!("SAVEPOINT portos_{depth}"))?,
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Ends what [`Connection::begin`] began last: commits it (releases the
+    /// savepoint) or rolls it back.
+    pub(crate) fn end(&mut self, commit: bool) -> Result<()> {
+        let Some(depth) = self.depth.checked_sub(1) else {
+            return Ok(());
+        };
+        self.depth = depth;
+        match (depth, commit) {
+            (0, true) => self.execute_batch("COMMIT"),
+            (0, false) => self.execute_batch("ROLLBACK"),
+            (depth, true) => self.execute_batch(&format!("RELEASE SAVEPOINT portos_{depth}")),
+            (depth, false) => self.execute_batch(&format!(
+                "ROLLBACK TO SAVEPOINT portos_{depth}; RELEASE SAVEPOINT portos_{depth}"
+            )),
+        }
+    }
+
+    /// Whether a transaction is open.
+    pub(crate) fn in_transaction(&self) -> bool {
+        self.depth > 0
     }
 }
 
@@ -295,12 +345,7 @@ pub struct Transaction<'c> {
 impl Transaction<'_> {
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        self.connection.execute_batch("COMMIT")
-    }
-
-    pub fn rollback(mut self) -> Result<()> {
-        self.open = false;
-        self.connection.execute_batch("ROLLBACK")
+        self.connection.end(true)
     }
 }
 
@@ -318,7 +363,7 @@ impl Drop for Transaction<'_> {
             // Nothing to report to: the error that dropped the transaction
             // is on its way to the caller already, and a connection that
             // cannot roll back is gone (the server rolls it back itself).
-            let _ = self.connection.execute_batch("ROLLBACK");
+            let _ = self.connection.end(false);
         }
     }
 }

@@ -1,0 +1,310 @@
+//! Three servers on one PostgreSQL database behave as one (issue 12):
+//! a requestId runs once in the whole cluster, whichever replicas its
+//! duplicates reach and however many arrive at once; a replica killed with
+//! SIGKILL mid-write loses nothing that was acknowledged and doubles
+//! nothing that a client sent again.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use portos_tests::{ServerProcess, portos_binary};
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+use test_postgres::PgCluster;
+use tokio::sync::Semaphore;
+
+const PASSWORD: &str = "one cluster, one view";
+
+/// A database with a password set (writes from the UI need a session).
+fn protected_database(cluster: &PgCluster) -> String {
+    let url = cluster.url(&cluster.create_database());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut child = Command::new(portos_binary())
+        .args(["--set-password", "--database-url", &url, "--data-dir"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("portos runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(format!("{PASSWORD}\n").as_bytes())
+        .expect("password written");
+    let output = child.wait_with_output().expect("portos exits");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    url
+}
+
+/// A replica and a session token of its own.
+struct Replica {
+    server: ServerProcess,
+    token: String,
+}
+
+async fn replica(client: &Client, url: &str) -> Replica {
+    let server = ServerProcess::start(&["--database-url", url]);
+    let login: Value = client
+        .post(server.url("/api/auth/login"))
+        .json(&json!({ "password": PASSWORD }))
+        .send()
+        .await
+        .expect("login")
+        .json()
+        .await
+        .expect("JSON");
+    let token = login["token"].as_str().expect("a token").to_owned();
+    Replica { server, token }
+}
+
+fn capture(request_id: &str) -> Value {
+    json!({
+        "requestId": request_id,
+        "name": "brain.capture",
+        "arguments": { "text": format!("thought {request_id}") },
+    })
+}
+
+/// Posts one call; `None` when the replica could not be reached.
+async fn call(
+    client: &Client,
+    url: &str,
+    token: &str,
+    body: &Value,
+) -> Option<(StatusCode, Value)> {
+    let response = client
+        .post(url)
+        .bearer_auth(token)
+        .json(body)
+        .send()
+        .await
+        .ok()?;
+    let status = response.status();
+    Some((status, response.json().await.ok()?))
+}
+
+fn count(cluster: &PgCluster, url: &str, sql: &str) -> i64 {
+    let database = url.rsplit('/').next().expect("a database name");
+    cluster
+        .psql(database, sql)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("a count from {sql}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn ten_thousand_calls_over_a_hundred_request_ids_run_a_hundred_times() {
+    let cluster = PgCluster::start();
+    let url = protected_database(&cluster);
+    let client = portos_tests::http_client();
+    let replicas = Arc::new(vec![
+        replica(&client, &url).await,
+        replica(&client, &url).await,
+        replica(&client, &url).await,
+    ]);
+
+    let in_flight = Arc::new(Semaphore::new(300));
+    let mut calls = Vec::with_capacity(10_000);
+    for n in 0..10_000_usize {
+        let (client, replicas, in_flight) = (client.clone(), replicas.clone(), in_flight.clone());
+        calls.push(tokio::spawn(async move {
+            let _permit = in_flight.acquire_owned().await.expect("permit");
+            let request_id = format!("cluster-{}", n % 100);
+            let replica = &replicas[n % 3];
+            let answer = call(
+                &client,
+                &replica.server.url("/api/cos/tools/call"),
+                &replica.token,
+                &capture(&request_id),
+            )
+            .await;
+            (request_id, answer)
+        }));
+    }
+
+    let mut results: HashMap<String, Value> = HashMap::new();
+    let mut first_runs = 0;
+    for handle in calls {
+        let (request_id, answer) = handle.await.expect("the call task");
+        let (status, body) = answer.expect("every replica answers");
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["state"], "completed", "{body}");
+        assert_eq!(body["requestId"], request_id.as_str());
+        if body["duplicate"] == false {
+            first_runs += 1;
+        }
+        let result = body["result"].clone();
+        let seen = results
+            .entry(request_id.clone())
+            .or_insert_with(|| result.clone());
+        assert_eq!(
+            *seen, result,
+            "every caller of {request_id} gets the same result"
+        );
+    }
+    assert_eq!(results.len(), 100);
+    assert_eq!(
+        first_runs, 100,
+        "one answer per requestId is the run, the rest replays"
+    );
+    assert_eq!(
+        count(&cluster, &url, "SELECT count(*) FROM brain_captures"),
+        100
+    );
+    assert_eq!(
+        count(
+            &cluster,
+            &url,
+            "SELECT count(*) FROM user_actions WHERE type = 'brain.capture'"
+        ),
+        100,
+        "the ledger records each run once"
+    );
+    let ids: HashSet<&str> = results
+        .values()
+        .map(|r| r["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(ids.len(), 100);
+
+    // A kept result is readable from every replica, the same everywhere.
+    for (n, replica) in replicas.iter().enumerate() {
+        let kept: Value = client
+            .get(replica.server.url("/api/cos/tools/calls/cluster-7"))
+            .bearer_auth(&replica.token)
+            .send()
+            .await
+            .expect("request")
+            .json()
+            .await
+            .expect("JSON");
+        assert_eq!(kept["result"], results["cluster-7"], "replica {n}");
+        assert_eq!(kept["duplicate"], false);
+    }
+    // The same requestId with other arguments conflicts on every replica.
+    for replica in replicas.iter() {
+        let mut other = capture("cluster-7");
+        other["arguments"]["text"] = json!("something else");
+        let (status, body) = call(
+            &client,
+            &replica.server.url("/api/cos/tools/call"),
+            &replica.token,
+            &other,
+        )
+        .await
+        .expect("answered");
+        assert_eq!(status, StatusCode::CONFLICT, "{body}");
+        assert_eq!(body["code"], "TOOL_IDEMPOTENCY_CONFLICT");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_replica_killed_mid_write_loses_and_doubles_nothing_acknowledged() {
+    let cluster = PgCluster::start();
+    let url = protected_database(&cluster);
+    let client = portos_tests::http_client();
+    let replicas: Vec<Option<Replica>> = vec![
+        Some(replica(&client, &url).await),
+        Some(replica(&client, &url).await),
+        Some(replica(&client, &url).await),
+    ];
+    let endpoints: Arc<Vec<(String, String)>> = Arc::new(
+        replicas
+            .iter()
+            .flatten()
+            .map(|r| (r.server.url("/api/cos/tools/call"), r.token.clone()))
+            .collect(),
+    );
+    let mut replicas = replicas;
+
+    let acknowledged = Arc::new(AtomicUsize::new(0));
+    let in_flight = Arc::new(Semaphore::new(24));
+    let mut writes = Vec::with_capacity(1_000);
+    for n in 0..1_000_usize {
+        let (client, endpoints, in_flight, acknowledged) = (
+            client.clone(),
+            endpoints.clone(),
+            in_flight.clone(),
+            acknowledged.clone(),
+        );
+        writes.push(tokio::spawn(async move {
+            let _permit = in_flight.acquire_owned().await.expect("permit");
+            let request_id = format!("write-{n}");
+            let body = capture(&request_id);
+            // A client that lost its replica (or was told 503) sends the
+            // same call to the next one, as a load balancer's retry would.
+            for attempt in 0..60 {
+                let (url, token) = &endpoints[(n + attempt) % endpoints.len()];
+                match call(&client, url, token, &body).await {
+                    Some((StatusCode::OK, answer)) => {
+                        acknowledged.fetch_add(1, Ordering::SeqCst);
+                        return (request_id, answer);
+                    }
+                    Some((StatusCode::SERVICE_UNAVAILABLE, _)) | None => {
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    }
+                    Some((status, answer)) => panic!("{request_id}: {status} {answer}"),
+                }
+            }
+            panic!("{request_id} was never acknowledged");
+        }));
+    }
+
+    // Kill one replica while writes are going on.
+    while acknowledged.load(Ordering::SeqCst) < 300 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    if let Some(victim) = replicas[0].take() {
+        drop(victim.server.kill());
+    }
+
+    let mut answers = HashMap::new();
+    for write in writes {
+        let (request_id, answer) = write.await.expect("the write task");
+        answers.insert(request_id, answer);
+    }
+    assert_eq!(answers.len(), 1_000);
+    assert_eq!(
+        count(&cluster, &url, "SELECT count(*) FROM brain_captures"),
+        1_000,
+        "none lost, none doubled"
+    );
+    assert_eq!(
+        count(
+            &cluster,
+            &url,
+            "SELECT count(DISTINCT text) FROM brain_captures"
+        ),
+        1_000
+    );
+    assert_eq!(
+        count(
+            &cluster,
+            &url,
+            "SELECT count(*) FROM user_actions WHERE type = 'brain.capture'"
+        ),
+        1_000
+    );
+    // Every acknowledged capture is the one stored.
+    let stored = cluster.psql(
+        url.rsplit('/').next().expect("a database"),
+        "SELECT id FROM brain_captures",
+    );
+    let stored: HashSet<&str> = stored
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    for (request_id, answer) in &answers {
+        let id = answer["result"]["id"].as_str().expect("an id");
+        assert!(stored.contains(id), "{request_id}'s capture {id} is stored");
+    }
+}
