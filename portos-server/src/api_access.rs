@@ -186,6 +186,13 @@ impl ApiAccessCache {
         self.current().for_path(path)
     }
 
+    /// Reads the stored switches again (another server changed them).
+    pub fn reload(&self, connection: &Connection, groups: ExposableApis) -> Result<(), StoreError> {
+        let access = ApiAccess::load(connection, groups)?;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(access);
+        Ok(())
+    }
+
     /// Stores `access` and makes it current, on the caller's connection.
     pub fn store(&self, connection: &Connection, access: ApiAccess) -> Result<(), StoreError> {
         settings::set_json(connection, API_ACCESS, &access.to_stored())?;

@@ -42,6 +42,7 @@ pub mod auth;
 mod builder;
 pub mod cli;
 pub mod clock;
+mod cluster;
 pub mod config;
 pub mod events;
 pub mod http;

@@ -71,6 +71,8 @@ pub async fn serve_on(
             "settled the jobs a previous run left unfinished"
         );
     }
+    // Several servers on one database: what the others change is read here.
+    crate::cluster::follow_other_servers(&app);
     let local = listener.local_addr().map_err(|error| error.to_string())?;
     // The peer address goes with every request, for the loopback-only Agent
     // Tools routes.

@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use super::Auth;
 use crate::store::StoreError;
+use crate::store::changes::{self, Change};
 
 pub const SESSION_COOKIE: &str = "portos_session";
 
@@ -89,6 +90,14 @@ impl LiveSessions {
             inner.expiry.clear();
         }
         inner.expiry.insert(token.into(), expires_at);
+    }
+
+    /// Forgets every session (another server ended one: each is looked up
+    /// in the store once more).
+    fn forget_all(&self) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.expiry.clear();
+        inner.revocations += 1;
     }
 
     fn forget(&self, token: &str) {
@@ -178,6 +187,12 @@ impl Auth {
         }
     }
 
+    /// Forgets the sessions this process remembers, so each is checked
+    /// against the store again (another server may have ended it).
+    pub fn forget_remembered_sessions(&self) {
+        self.live_sessions().forget_all();
+    }
+
     /// Ends the session of `token` (logout). Unknown tokens are fine.
     pub async fn revoke_session(&self, token: &str) -> Result<(), StoreError> {
         // Forgotten first, so no request is let in on it from here on, and
@@ -190,7 +205,8 @@ impl Auth {
                     "DELETE FROM auth_sessions WHERE token_digest = ?1",
                     [token_digest],
                 )?;
-                Ok(())
+                // Other servers forget the sessions they remember.
+                changes::announce(connection, Change::Sessions)
             })
             .await?;
         self.live_sessions().forget(token);

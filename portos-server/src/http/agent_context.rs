@@ -26,6 +26,7 @@ use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
 use crate::mcp::server::SUPPORTED_VERSIONS;
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
 use crate::settings;
+use crate::store::changes::{self, Change};
 use crate::store::{StoreError, detached};
 
 /// The Agent Tools settings: enabled, context profile, scopes, and the
@@ -86,6 +87,7 @@ async fn change_settings(
                 let transaction = connection.transaction()?;
                 settings::set_json(&transaction, settings::AGENT_CONTEXT, &stored)?;
                 ledger::record(&transaction, &settings_changed(enabled))?;
+                changes::announce(&transaction, Change::AgentContext)?;
                 transaction.commit()?;
                 grants.refresh(connection)?;
                 agent_context.refresh(connection)

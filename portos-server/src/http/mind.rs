@@ -14,6 +14,7 @@ use super::{Body, RouteErrors};
 use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::settings;
+use crate::store::changes::{self, Change};
 use crate::store::{StoreError, detached};
 
 /// Why the grants were not stored.
@@ -66,6 +67,7 @@ async fn replace(
                     .unwrap_or_default();
                 settings::set_json(&transaction, settings::MIND_CAPABILITIES, &stored)?;
                 ledger::record(&transaction, &grants_changed(before, grants))?;
+                changes::announce(&transaction, Change::Grants)?;
                 transaction.commit()?;
                 cache.refresh(connection)
             })

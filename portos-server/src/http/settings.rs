@@ -13,6 +13,7 @@ use crate::api_access::{ApiAccessView, Exposure};
 use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::store::StoreError;
+use crate::store::changes::{self, Change};
 
 /// Why the switches were not changed.
 #[derive(Debug, thiserror::Error, RouteErrors)]
@@ -66,6 +67,7 @@ async fn change(
             let transaction = connection.transaction()?;
             let written = ledger::record(&transaction, &action)
                 .and_then(|()| cache.store(&transaction, next))
+                .and_then(|()| changes::announce(&transaction, Change::ApiAccess))
                 .and_then(|()| Ok(transaction.commit()?));
             if let Err(error) = written {
                 cache.store(connection, (*previous).clone())?;

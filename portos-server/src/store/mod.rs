@@ -12,6 +12,7 @@
 //! Each component (the runtime, then each of the application's domains)
 //! brings its own versioned migrations ([`Schema`]).
 
+pub mod changes;
 mod held;
 mod ledger;
 mod migrations;

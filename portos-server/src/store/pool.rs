@@ -48,6 +48,10 @@ impl Pool {
         })
     }
 
+    pub(super) fn url(&self) -> &str {
+        &self.url
+    }
+
     /// Queues `work`; `false` when the threads are gone.
     pub(super) fn send(&self, work: Work) -> bool {
         self.queue.send(work).is_ok()

@@ -35,4 +35,4 @@ mod postgres_cluster;
 mod postgres_store;
 mod recipe_execution;
 mod scripted_model;
-mod socket_events;
+pub(crate) mod socket_events;

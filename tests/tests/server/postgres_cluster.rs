@@ -308,3 +308,120 @@ async fn a_replica_killed_mid_write_loses_and_doubles_nothing_acknowledged() {
         assert!(stored.contains(id), "{request_id}'s capture {id} is stored");
     }
 }
+
+/// Polls `probe` until it answers true (the other server hears a change
+/// within moments), for at most ten seconds.
+async fn eventually<F: Future<Output = bool>>(mut probe: impl FnMut() -> F) -> bool {
+    for _ in 0..200 {
+        if probe().await {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    false
+}
+
+async fn catalog(client: &Client, server: &ServerProcess, token: &str) -> (String, Value) {
+    let response = client
+        .get(server.url("/api/cos/tools?scope=mind"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("catalog");
+    let etag = response.headers()["etag"]
+        .to_str()
+        .expect("etag")
+        .to_owned();
+    (etag, response.json().await.expect("JSON"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_change_on_one_replica_is_seen_by_every_replica() {
+    let cluster = PgCluster::start();
+    let url = protected_database(&cluster);
+    let client = portos_tests::http_client();
+    let (a, b) = (replica(&client, &url).await, replica(&client, &url).await);
+    let socket = crate::socket_events::Polling::connect_as(&b.server, Some(&b.token)).await;
+    socket.send(r#"42["cos:tools:subscribe"]"#).await;
+    socket.expect_event("cos:tools:subscribed").await;
+    let (etag_before, _) = catalog(&client, &b.server, &b.token).await;
+
+    // A grant given on A changes B's catalog, its ETag, and tells B's
+    // Socket.IO subscribers.
+    let granted = client
+        .put(a.server.url("/api/cos/mind/capabilities"))
+        .bearer_auth(&a.token)
+        .json(&json!({ "readPortos": true }))
+        .send()
+        .await
+        .expect("grants");
+    assert_eq!(granted.status(), StatusCode::OK);
+    assert_eq!(
+        socket.expect_event("cos:tools:catalog-changed").await,
+        json!({ "reason": "persistentMindCapabilities" })
+    );
+    let (etag_on_a, on_a) = catalog(&client, &a.server, &a.token).await;
+    let (etag_on_b, on_b) = catalog(&client, &b.server, &b.token).await;
+    assert_ne!(etag_on_b, etag_before);
+    assert_eq!(etag_on_b, etag_on_a, "one catalog, one ETag");
+    assert_eq!(on_b["stats"]["granted"], 16);
+    assert_eq!(on_a, on_b);
+
+    // API Access switched on A answers on B.
+    let switched = client
+        .put(a.server.url("/api/settings/api-access"))
+        .bearer_auth(&a.token)
+        .json(&json!({ "clock": { "exposed": true, "requireAuth": false } }))
+        .send()
+        .await
+        .expect("api access");
+    assert_eq!(switched.status(), StatusCode::OK);
+    assert!(
+        eventually(|| async {
+            client
+                .get(b.server.url("/api/public/clock/now"))
+                .send()
+                .await
+                .is_ok_and(|r| r.status() == StatusCode::OK)
+        })
+        .await,
+        "B serves the group A exposed"
+    );
+
+    // A session started on A is good on B; ended on A, it is refused on B
+    // (which had remembered it).
+    let login: Value = client
+        .post(a.server.url("/api/auth/login"))
+        .json(&json!({ "password": PASSWORD }))
+        .send()
+        .await
+        .expect("login")
+        .json()
+        .await
+        .expect("JSON");
+    let token = login["token"].as_str().expect("token").to_owned();
+    let on_b = |token: String| {
+        let (client, url) = (client.clone(), b.server.url("/api/cos/tools"));
+        async move {
+            client
+                .get(url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .expect("request")
+                .status()
+        }
+    };
+    assert_eq!(on_b(token.clone()).await, StatusCode::OK);
+    let logout = client
+        .post(a.server.url("/api/auth/logout"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("logout");
+    assert_eq!(logout.status(), StatusCode::OK);
+    assert!(
+        eventually(|| async { on_b(token.clone()).await == StatusCode::UNAUTHORIZED }).await,
+        "B refuses the session A ended"
+    );
+}

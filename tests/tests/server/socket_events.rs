@@ -19,9 +19,22 @@ pub(crate) struct Polling<'a> {
 
 impl<'a> Polling<'a> {
     pub(crate) async fn connect(server: &'a ServerProcess) -> Polling<'a> {
+        Polling::connect_as(server, None).await
+    }
+
+    /// Connects with a session token (a server with a password).
+    pub(crate) async fn connect_as(server: &'a ServerProcess, token: Option<&str>) -> Polling<'a> {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(token) = token {
+            headers.insert(
+                reqwest::header::AUTHORIZATION,
+                format!("Bearer {token}").parse().expect("a header value"),
+            );
+        }
         let client = portos_tests::http_client_builder()
             // Longer than the ping interval (25 s): an idle long-poll ends with a ping.
             .timeout(Duration::from_secs(35))
+            .default_headers(headers)
             .build()
             .expect("client");
         let open = client

@@ -14,6 +14,7 @@ mod value;
 use std::ops::Deref;
 
 pub use dialect::{PRELUDE as POSTGRES_PRELUDE, numbered_parameters, postgres_migration};
+pub(crate) use postgres::listen as postgres_listen;
 pub use value::{ConversionError, FromSql, ToSql, Value, ValueRef};
 
 /// Which engine a connection (and so a store) runs on.

@@ -240,3 +240,32 @@ pub(super) fn is_unavailable(error: &postgres::Error) -> bool {
         None => error.as_db_error().is_none(),
     }
 }
+
+/// Listens on `channel` at `url`: `heard` gets `None` once listening
+/// began, then each notification's payload, until the connection fails
+/// (the error) or `heard` answers false.
+pub(crate) fn listen(
+    url: &str,
+    channel: &str,
+    mut heard: impl FnMut(Option<&str>) -> bool,
+) -> Result<()> {
+    use postgres::fallible_iterator::FallibleIterator as _;
+    let mut client = Client::connect(url, NoTls)?;
+    client.batch_execute(&format!("LISTEN {channel}"))?;
+    if !heard(None) {
+        return Ok(());
+    }
+    loop {
+        {
+            let mut notifications = client.notifications();
+            let mut waiting = notifications.timeout_iter(std::time::Duration::from_secs(5));
+            while let Some(notification) = waiting.next()? {
+                if !heard(Some(notification.payload())) {
+                    return Ok(());
+                }
+            }
+        }
+        // Idle: a connection the database dropped is found out by using it.
+        client.batch_execute("SELECT 1")?;
+    }
+}

@@ -453,6 +453,7 @@ async fn the_store_holds_the_runtimes_tables_and_the_homelabs_only() {
         "store_migrations",
         "tool_jobs",
         "tool_job_events",
+        "tool_calls",
         "lab_hosts",
     ]
     .map(str::to_owned)

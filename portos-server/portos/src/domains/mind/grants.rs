@@ -7,6 +7,7 @@ use portos_core::{Capabilities, CatalogQuery, CatalogScope, Scope};
 use portos_server::App;
 use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::settings::{self, MIND_CAPABILITIES};
+use portos_server::store::changes::{self, Change};
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -44,6 +45,7 @@ pub async fn replace(app: &App, next: MindSettings) -> Result<MindSettings, Stor
             );
             settings::set_json(&transaction, MIND_CAPABILITIES, &stored)?;
             ledger::record(&transaction, &changed(&before, &saved))?;
+            changes::announce(&transaction, Change::Grants)?;
             transaction.commit()?;
             grants.refresh(connection)?;
             Ok(())

@@ -5,6 +5,7 @@
 //! cheaply whether anything changed (one row read, no scan; a timestamp
 //! could tie within a clock tick).
 
+use portos_server::store::changes::{self, Change};
 use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use portos_server::store::{Schema, StoreError};
 
@@ -249,7 +250,8 @@ pub fn bump_generation(connection: &Connection) -> Result<(), StoreError> {
         "UPDATE mind_tool_recipe_generation SET generation = generation + 1 WHERE slot = 1",
         [],
     )?;
-    Ok(())
+    // Other servers tell their catalog subscribers.
+    changes::announce(connection, Change::Recipes)
 }
 
 /// How many writes the library has had; changes with every write.

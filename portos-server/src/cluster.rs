@@ -1,0 +1,67 @@
+//! One cluster, one view: what another server on the same database changed
+//! (`store::changes`) is read again here, and this server's Socket.IO
+//! subscribers are told about catalog changes as the other server's are.
+
+use crate::app::App;
+use crate::settings::{AGENT_CONTEXT, MIND_CAPABILITIES};
+use crate::store::StoreError;
+use crate::store::changes::{Change, Heard};
+
+/// The catalog-change reason of a recipe library write (as the library
+/// announces it on the server that made it).
+const RECIPES: &str = "recipes";
+
+/// Starts following the other servers' changes, if the store is shared.
+pub(crate) fn follow_other_servers(app: &App) {
+    let (heard, mut hearing) = tokio::sync::mpsc::unbounded_channel();
+    if !app
+        .store
+        .follow_changes(move |change| heard.send(change).is_ok())
+    {
+        return;
+    }
+    let app = app.clone();
+    tokio::spawn(async move {
+        while let Some(heard) = hearing.recv().await {
+            let changes = match heard {
+                Heard::Changed(change) => vec![change],
+                // Whatever was missed while the feed was down.
+                Heard::Resumed => Change::ALL.to_vec(),
+            };
+            for change in changes {
+                if let Err(error) = reload(&app, change).await {
+                    // The feed resumes (and reloads everything) once the
+                    // database is back.
+                    tracing::warn!(change = change.as_str(), %error, "cannot read another server's change");
+                }
+            }
+        }
+    });
+}
+
+async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
+    match change {
+        Change::Grants => {
+            let grants = app.grants.clone();
+            app.store.run(move |c| grants.refresh(c).map(drop)).await?;
+            app.events.catalog_changed(MIND_CAPABILITIES).await;
+        }
+        Change::AgentContext => {
+            let (grants, agent_context) = (app.grants.clone(), app.agent_context.clone());
+            app.store
+                .run(move |c| {
+                    grants.refresh(c)?;
+                    agent_context.refresh(c).map(drop)
+                })
+                .await?;
+            app.events.catalog_changed(AGENT_CONTEXT).await;
+        }
+        Change::ApiAccess => {
+            let (cache, groups) = (app.api_access.clone(), app.exposable_apis.clone());
+            app.store.run(move |c| cache.reload(c, groups)).await?;
+        }
+        Change::Sessions => app.auth.forget_remembered_sessions(),
+        Change::Recipes => app.events.catalog_changed(RECIPES).await,
+    }
+    Ok(())
+}
