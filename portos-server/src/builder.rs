@@ -303,6 +303,10 @@ impl ServerBuilder {
             make(store, &mut state);
         }
         let mut builder = Registry::builder().state(state);
+        // Servers sharing a database share their calls' idempotency.
+        if let Some(ledger) = crate::store::SharedCalls::of(store) {
+            builder = builder.ledger(ledger);
+        }
         if let Some(make) = self.dynamic_tools.take() {
             builder = builder.dynamic_tools(make(store));
         }

@@ -104,6 +104,12 @@ pub struct RuntimeArgs {
     #[arg(long, group = "dump")]
     pub set_password: bool,
 
+    /// Copy the SQLite store of the data directory into the PostgreSQL
+    /// database at URL (which must hold no store yet), then exit: the way
+    /// from one server to several behind a load balancer.
+    #[arg(long, group = "dump", value_name = "URL")]
+    pub copy_to_database: Option<String>,
+
     /// Remove the instance password (HTTP becomes anonymous again), then exit.
     #[arg(long, group = "dump")]
     pub clear_password: bool,
@@ -249,6 +255,9 @@ pub fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
     if cli.set_password || cli.clear_password {
         return change_password(&builder, cli.set_password);
     }
+    if let Some(url) = &cli.copy_to_database {
+        return copy_to_database(&builder, url);
+    }
     if let Some(password) = cli.password.as_deref()
         && let Err(message) = password_from_env(&builder, password)
     {
@@ -339,6 +348,29 @@ fn catalog_query(cli: &RuntimeArgs) -> Result<CatalogQuery, String> {
             first.map_or("", |d| d.message.as_str())
         )
     })
+}
+
+/// `--copy-to-database`: the data directory's store into PostgreSQL.
+fn copy_to_database(builder: &ServerBuilder, url: &str) -> ExitCode {
+    let data_dir = &builder.config().data_dir;
+    match crate::store::copy_into_postgres(data_dir, url, builder.schemas()) {
+        Ok(copied) => {
+            let rows: usize = copied.iter().map(|(_, rows)| rows).sum();
+            for (table, count) in &copied {
+                println!("{table}: {count}");
+            }
+            println!(
+                "copied {rows} rows of {} tables from {} into the database",
+                copied.len(),
+                data_dir.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(
+            &format!("cannot copy the store: {error}"),
+            ExitCode::FAILURE,
+        ),
+    }
 }
 
 fn invalid(flag: &str, value: &str, allowed: &[&str]) -> String {

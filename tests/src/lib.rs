@@ -58,10 +58,25 @@ impl ServerProcess {
         extra_args: &[&str],
         env: &[(&str, &str)],
     ) -> ServerProcess {
+        ServerProcess::spawn(data_dir, extra_args, env, true)
+    }
+
+    /// Starts the binary on its embedded SQLite store whatever engine the
+    /// suite runs on (tests of moving a SQLite store elsewhere).
+    pub fn start_on_sqlite(data_dir: tempfile::TempDir) -> ServerProcess {
+        ServerProcess::spawn(data_dir, &[], &[], false)
+    }
+
+    fn spawn(
+        data_dir: tempfile::TempDir,
+        extra_args: &[&str],
+        env: &[(&str, &str)],
+        suite_engine: bool,
+    ) -> ServerProcess {
         let mut command = Command::new(portos_binary());
         // On PostgreSQL (PORTOS_TEST_ENGINE=postgres) each data directory
         // has a database of its own in the suite's cluster.
-        let chosen = extra_args.contains(&"--database-url");
+        let chosen = !suite_engine || extra_args.contains(&"--database-url");
         if !chosen && let Some(url) = test_postgres::database_for(data_dir.path()) {
             command.arg("--database-url").arg(url);
         }

@@ -13,6 +13,7 @@
 //! brings its own versioned migrations ([`Schema`]).
 
 pub mod changes;
+mod copy;
 mod held;
 mod ledger;
 mod migrations;
@@ -26,6 +27,7 @@ use std::sync::Arc;
 use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
 
+pub use copy::{Copied, CopyError, copy_into_postgres};
 use held::Holdings;
 pub use ledger::SharedCalls;
 pub use migrations::Schema;

@@ -57,6 +57,16 @@ pub fn database_for(data_dir: &Path) -> Option<String> {
     Some(cluster.url(&name))
 }
 
+/// When the suite runs on PostgreSQL, the rows `sql` reads from the
+/// database of the server on `data_dir` (one line each, columns separated
+/// by `|`); `None` on SQLite.
+pub fn query(data_dir: &Path, sql: &str) -> Option<Vec<String>> {
+    let url = database_for(data_dir)?;
+    let name = url.rsplit('/').next().unwrap_or_default().to_owned();
+    let rows = shared().psql(&name, sql);
+    Some(rows.lines().map(str::to_owned).collect())
+}
+
 /// A PostgreSQL server of the tests' own.
 #[derive(Debug)]
 pub struct PgCluster {

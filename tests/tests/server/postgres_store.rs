@@ -227,3 +227,93 @@ fn the_sql_layer_reads_the_same_on_both_engines() {
     let url = cluster.url(&cluster.create_database());
     the_sql_layer_reads_the_same(&Store::connect(&url, &[KINDS]).expect("PostgreSQL"));
 }
+
+/// `portos --copy-to-database URL` with the data directory of `dir`.
+fn copy_command(dir: &std::path::Path, url: &str) -> std::process::Output {
+    Command::new(portos_binary())
+        .args(["--copy-to-database", url, "--data-dir"])
+        .arg(dir)
+        .output()
+        .expect("portos runs")
+}
+
+#[tokio::test]
+async fn a_sqlite_store_is_copied_into_postgresql_and_served_from_there() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sqlite = ServerProcess::start_on_sqlite(dir);
+    let client = portos_tests::http_client();
+    for title in ["Run a marathon", "Learn the cello"] {
+        let created = client
+            .post(sqlite.url("/api/goals"))
+            .json(&json!({ "title": title, "urgency": 0.5, "progress": 20 }))
+            .send()
+            .await
+            .expect("created");
+        assert_eq!(created.status(), StatusCode::CREATED);
+    }
+    let granted = client
+        .put(sqlite.url("/api/cos/mind/capabilities"))
+        .json(&json!({ "readPortos": true }))
+        .send()
+        .await
+        .expect("grants");
+    assert_eq!(granted.status(), StatusCode::OK);
+    let (_, goals_before) = get(&sqlite.url("/api/goals")).await;
+    let (_, actions_before) = get(&sqlite.url("/api/user-actions?limit=100")).await;
+    let (_, catalog_before) = get(&sqlite.url("/api/cos/tools?scope=mind")).await;
+    let dir = sqlite.kill();
+
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let copied = copy_command(dir.path(), &url);
+    let said = String::from_utf8_lossy(&copied.stdout);
+    assert!(
+        copied.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&copied.stderr)
+    );
+    assert!(said.contains("goals: 2"), "{said}");
+
+    // Served from PostgreSQL, the store reads as it did.
+    let served = server_on(&url);
+    let (_, goals_after) = get(&served.url("/api/goals")).await;
+    assert_eq!(goals_after, goals_before);
+    let (_, actions_after) = get(&served.url("/api/user-actions?limit=100")).await;
+    assert_eq!(actions_after, actions_before);
+    let (_, catalog_after) = get(&served.url("/api/cos/tools?scope=mind")).await;
+    assert_eq!(
+        catalog_after["stats"], catalog_before["stats"],
+        "the grants came along"
+    );
+    // Counters go on after the copied rows: new rows do not collide.
+    let created = client
+        .post(served.url("/api/goals"))
+        .json(&json!({ "title": "Plant a tree", "urgency": 0.25, "progress": 0 }))
+        .send()
+        .await
+        .expect("created");
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let granted = client
+        .put(served.url("/api/cos/mind/capabilities"))
+        .json(&json!({ "readPortos": true, "writePortos": true }))
+        .send()
+        .await
+        .expect("grants");
+    assert_eq!(granted.status(), StatusCode::OK);
+    let (_, actions) = get(&served.url("/api/user-actions?limit=100")).await;
+    assert_eq!(
+        actions["events"].as_array().map(Vec::len),
+        actions_before["events"]
+            .as_array()
+            .map(|events| events.len() + 1)
+    );
+
+    // A database that holds a store is not written over.
+    let again = copy_command(dir.path(), &url);
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("already holds a PortOS store"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+}

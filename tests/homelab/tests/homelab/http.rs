@@ -431,21 +431,27 @@ async fn the_store_holds_the_runtimes_tables_and_the_homelabs_only() {
     // A served request proves the store is open and migrated.
     let (status, _) = get(&client, &server, "/api/lab/hosts", None).await;
     assert_eq!(status, StatusCode::OK);
-    let connection = rusqlite::Connection::open_with_flags(
-        server.data_dir.path().join("portos.db"),
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-    )
-    .expect("the store is portos.db in the data directory");
-    let names = |sql: &str| -> BTreeSet<String> {
-        let mut statement = connection.prepare(sql).expect("query");
+    let dir = server.data_dir.path();
+    let names = |sqlite: &str, postgres: &str| -> BTreeSet<String> {
+        if let Some(rows) = test_postgres::query(dir, postgres) {
+            return rows.into_iter().collect();
+        }
+        let connection = rusqlite::Connection::open_with_flags(
+            dir.join("portos.db"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .expect("the store is portos.db in the data directory");
+        let mut statement = connection.prepare(sqlite).expect("query");
         statement
             .query_map([], |row| row.get::<_, String>(0))
             .expect("rows")
             .map(|name| name.expect("name"))
             .collect()
     };
-    let tables =
-        names("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+    let tables = names(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
     let expected: BTreeSet<String> = [
         "settings",
         "auth_sessions",
@@ -459,7 +465,10 @@ async fn the_store_holds_the_runtimes_tables_and_the_homelabs_only() {
     .map(str::to_owned)
     .into();
     assert_eq!(tables, expected);
-    let components = names("SELECT component FROM store_migrations");
+    let components = names(
+        "SELECT component FROM store_migrations",
+        "SELECT DISTINCT component FROM store_migrations",
+    );
     assert_eq!(
         components,
         ["homelab", "portos-server"].map(str::to_owned).into()
