@@ -356,15 +356,16 @@ fn copy_to_database(builder: &ServerBuilder, url: &str) -> ExitCode {
     match crate::store::copy_into_postgres(data_dir, url, builder.schemas()) {
         Ok(copied) => {
             let rows: usize = copied.iter().map(|(_, rows)| rows).sum();
-            for (table, count) in &copied {
-                println!("{table}: {count}");
-            }
-            println!(
+            let mut report: String = copied
+                .iter()
+                .map(|(table, count)| format!("{table}: {count}\n"))
+                .collect();
+            report.push_str(&format!(
                 "copied {rows} rows of {} tables from {} into the database",
                 copied.len(),
                 data_dir.display()
-            );
-            ExitCode::SUCCESS
+            ));
+            print_document(&report)
         }
         Err(error) => fail(
             &format!("cannot copy the store: {error}"),

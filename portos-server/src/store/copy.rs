@@ -52,7 +52,7 @@ pub fn copy_into_postgres(
         return Err(CopyError::TargetNotEmpty);
     }
     let source = Store::open(data_dir, schemas)?;
-    let tables = source.run_blocking(|connection| read_tables(connection))?;
+    let tables = source.run_blocking(read_tables)?;
     let target = Store::connect(url, schemas)?;
     Ok(target.run_blocking(move |connection| write_tables(connection, &tables))?)
 }
