@@ -28,6 +28,17 @@ fn refused_start(url: &str) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+async fn post_call(server: &ServerProcess, call: &Value) -> (StatusCode, Value) {
+    let response = portos_tests::http_client()
+        .post(server.url("/api/cos/tools/call"))
+        .json(call)
+        .send()
+        .await
+        .expect("request");
+    let status = response.status();
+    (status, response.json().await.expect("JSON body"))
+}
+
 async fn get(url: &str) -> (StatusCode, Value) {
     let response = portos_tests::http_client()
         .get(url)
@@ -100,6 +111,11 @@ async fn a_lost_database_is_503_and_the_server_recovers_when_it_is_back() {
         );
         assert!(body["timestamp"].is_i64());
     }
+    // A tool call is refused the same way, and nothing of it runs.
+    let call = json!({ "requestId": "while-down", "name": "goals.list" });
+    let (status, body) = post_call(&server, &call).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(body["code"], "SERVICE_UNAVAILABLE");
 
     cluster.resume();
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -115,6 +131,12 @@ async fn a_lost_database_is_503_and_the_server_recovers_when_it_is_back() {
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    // The refused requestId was kept nowhere: sent again, it runs once.
+    let (status, body) = post_call(&server, &call).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["duplicate"], false);
+    let (_, again) = post_call(&server, &call).await;
+    assert_eq!(again["duplicate"], true);
 }
 
 #[test]
