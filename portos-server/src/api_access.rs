@@ -4,8 +4,9 @@
 //! still behind the instance password. The public OpenAPI document lists
 //! exactly the exposed groups.
 
+use crate::cached::Cached;
 use std::collections::BTreeMap;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 
 use crate::store::sql::Connection;
 use schemars::JsonSchema;
@@ -157,7 +158,7 @@ impl ApiAccess {
 /// the grants, refreshed on the connection of the write that changed them.
 #[derive(Clone, Debug, Default)]
 pub struct ApiAccessCache {
-    current: Arc<RwLock<Arc<ApiAccess>>>,
+    current: Arc<Cached<Arc<ApiAccess>>>,
 }
 
 impl ApiAccessCache {
@@ -166,15 +167,12 @@ impl ApiAccessCache {
         groups: ExposableApis,
     ) -> Result<ApiAccessCache, StoreError> {
         Ok(ApiAccessCache {
-            current: Arc::new(RwLock::new(Arc::new(ApiAccess::load(connection, groups)?))),
+            current: Cached::new(Arc::new(ApiAccess::load(connection, groups)?)),
         })
     }
 
     pub fn current(&self) -> Arc<ApiAccess> {
-        self.current
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.current.current()
     }
 
     /// The group `path` belongs to, with its switches. Paths outside
@@ -188,16 +186,23 @@ impl ApiAccessCache {
 
     /// Reads the stored switches again (another server changed them).
     pub fn reload(&self, connection: &Connection, groups: ExposableApis) -> Result<(), StoreError> {
-        let access = ApiAccess::load(connection, groups)?;
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(access);
+        self.current
+            .load(|| ApiAccess::load(connection, groups).map(Arc::new))
+            .map(drop)
+    }
+
+    /// Stores `access` and makes it current, on the caller's connection
+    /// (call [`ApiAccessCache::committed`] once its transaction commits).
+    pub fn store(&self, connection: &Connection, access: ApiAccess) -> Result<(), StoreError> {
+        settings::set_json(connection, API_ACCESS, &access.to_stored())?;
+        self.current.set(Arc::new(access));
         Ok(())
     }
 
-    /// Stores `access` and makes it current, on the caller's connection.
-    pub fn store(&self, connection: &Connection, access: ApiAccess) -> Result<(), StoreError> {
-        settings::set_json(connection, API_ACCESS, &access.to_stored())?;
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(access);
-        Ok(())
+    /// Keeps the stored switches current over any reload that began before
+    /// their commit (and so may have read the old ones).
+    pub fn committed(&self) {
+        self.current.set(self.current.current());
     }
 }
 

@@ -40,6 +40,7 @@ pub mod api_access;
 pub mod app;
 pub mod auth;
 mod builder;
+mod cached;
 pub mod cli;
 pub mod clock;
 mod cluster;

@@ -1,6 +1,7 @@
 //! Settings the contract keeps in the store. Every grant defaults to off.
 
-use std::sync::{Arc, PoisonError, RwLock};
+use crate::cached::Cached;
+use std::sync::Arc;
 
 use crate::store::sql::{Connection, OptionalExtension, params};
 use portos_core::Capabilities;
@@ -69,25 +70,24 @@ impl StoredGrants {
 /// work on that connection, so the copy can never run behind the store.
 #[derive(Clone, Debug)]
 pub struct GrantsCache {
-    current: Arc<RwLock<StoredGrants>>,
+    current: Arc<Cached<StoredGrants>>,
 }
 
 impl GrantsCache {
     pub fn load(connection: &Connection) -> Result<GrantsCache, StoreError> {
         Ok(GrantsCache {
-            current: Arc::new(RwLock::new(StoredGrants::load(connection)?)),
+            current: Cached::new(StoredGrants::load(connection)?),
         })
     }
 
     pub fn current(&self) -> StoredGrants {
-        *self.current.read().unwrap_or_else(PoisonError::into_inner)
+        self.current.current()
     }
 
     /// Re-reads the grants. Call it on the connection that just changed
-    /// `MIND_CAPABILITIES` or `AGENT_CONTEXT`, before leaving `Store::run`.
+    /// `MIND_CAPABILITIES` or `AGENT_CONTEXT`, after the commit, before
+    /// leaving `Store::run` (or when another server changed them).
     pub fn refresh(&self, connection: &Connection) -> Result<StoredGrants, StoreError> {
-        let grants = StoredGrants::load(connection)?;
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = grants;
-        Ok(grants)
+        self.current.load(|| StoredGrants::load(connection))
     }
 }

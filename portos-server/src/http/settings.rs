@@ -73,6 +73,7 @@ async fn change(
                 cache.store(connection, (*previous).clone())?;
                 return Err(error);
             }
+            cache.committed();
             Ok(Ok(described))
         })
         .await?;

@@ -277,6 +277,13 @@ pub fn apply(
     now_ms: i64,
 ) -> Result<Option<(JobRow, Vec<JobEvent>)>, StoreError> {
     let transaction = connection.transaction()?;
+    // The row is locked before it is read: on PostgreSQL another server's
+    // change (a cancel, a runner's report) commits before or after this
+    // one, never in between its read and its write.
+    transaction.execute(
+        "UPDATE tool_jobs SET job_id = job_id WHERE job_id = ?1",
+        [job_id],
+    )?;
     let Some(mut row) = get(&transaction, job_id)? else {
         return Ok(None);
     };

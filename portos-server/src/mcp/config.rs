@@ -5,7 +5,8 @@
 //! (an unknown key such as `shell`, a wrong type, an unknown scope) makes
 //! the whole configuration invalid: disabled, with no grants.
 
-use std::sync::{Arc, PoisonError, RwLock};
+use crate::cached::Cached;
+use std::sync::Arc;
 
 use crate::store::sql::Connection;
 use portos_core::{Capabilities, Capability};
@@ -253,27 +254,23 @@ pub struct AgentContextView {
 /// inside the `Store::run` of the write that changed it (as `GrantsCache`).
 #[derive(Clone, Debug)]
 pub struct AgentContextCache {
-    current: Arc<RwLock<Arc<AgentContextConfig>>>,
+    current: Arc<Cached<Arc<AgentContextConfig>>>,
 }
 
 impl AgentContextCache {
     pub fn load(connection: &Connection) -> Result<AgentContextCache, StoreError> {
         Ok(AgentContextCache {
-            current: Arc::new(RwLock::new(Arc::new(AgentContextConfig::load(connection)?))),
+            current: Cached::new(Arc::new(AgentContextConfig::load(connection)?)),
         })
     }
 
     pub fn current(&self) -> Arc<AgentContextConfig> {
-        self.current
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.current.current()
     }
 
     pub fn refresh(&self, connection: &Connection) -> Result<Arc<AgentContextConfig>, StoreError> {
-        let config = Arc::new(AgentContextConfig::load(connection)?);
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = config.clone();
-        Ok(config)
+        self.current
+            .load(|| AgentContextConfig::load(connection).map(Arc::new))
     }
 }
 

@@ -14,6 +14,7 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::StoreError;
+use super::pool::Losses;
 use super::sql::Connection;
 
 /// Connections a server lets calls hold at once, beside the pool's: the
@@ -29,7 +30,9 @@ const HOLD_WAIT: Duration = Duration::from_secs(10);
 pub(super) struct Holdings {
     url: Arc<str>,
     permits: Arc<Semaphore>,
-    idle: Mutex<Vec<Connection>>,
+    /// Each with the losses counted when it was made (see `Losses`).
+    idle: Mutex<Vec<(u64, Connection)>>,
+    losses: Losses,
 }
 
 tokio::task_local! {
@@ -41,17 +44,19 @@ tokio::task_local! {
 #[derive(Debug)]
 pub struct HeldConnection {
     holdings: Arc<Holdings>,
+    made_at: u64,
     /// `None` once the connection is lost (or handed back).
     connection: Mutex<Option<Connection>>,
     _permit: OwnedSemaphorePermit,
 }
 
 impl Holdings {
-    pub(super) fn new(url: Arc<str>, size: usize) -> Holdings {
+    pub(super) fn new(url: Arc<str>, size: usize, losses: Losses) -> Holdings {
         Holdings {
             url,
             permits: Arc::new(Semaphore::new(size.max(1))),
             idle: Mutex::new(Vec::new()),
+            losses,
         }
     }
 
@@ -70,18 +75,29 @@ impl Holdings {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop();
-        let connection = match idle {
-            Some(connection) => connection,
-            None => {
+        let (made_at, connection) = match idle {
+            Some((made_at, connection)) if made_at >= self.losses.now() => (made_at, connection),
+            stale => {
+                if let Some((_, connection)) = stale {
+                    discard(connection);
+                }
+                let made_at = self.losses.now();
                 let url = Arc::clone(&self.url);
-                tokio::task::spawn_blocking(move || Connection::postgres(&url))
+                let connection = tokio::task::spawn_blocking(move || Connection::postgres(&url))
                     .await
-                    .map_err(|error| StoreError::Worker(error.to_string()))?
-                    .map_err(|error| StoreError::Unavailable(error.to_string()))?
+                    .map_err(|error| StoreError::Worker(error.to_string()))?;
+                match connection {
+                    Ok(connection) => (made_at, connection),
+                    Err(error) => {
+                        self.losses.lost();
+                        return Err(StoreError::Unavailable(error.to_string()));
+                    }
+                }
             }
         };
         Ok(Arc::new(HeldConnection {
             holdings: Arc::clone(self),
+            made_at,
             connection: Mutex::new(Some(connection)),
             _permit: permit,
         }))
@@ -121,7 +137,10 @@ impl HeldConnection {
             };
             let result = work(connection);
             if connection.is_closed() {
-                *slot = None;
+                held.holdings.losses.lost();
+                if let Some(connection) = slot.take() {
+                    discard(connection);
+                }
             }
             result
         })
@@ -168,7 +187,7 @@ impl Drop for HeldConnection {
                 .idle
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .push(connection);
+                .push((self.made_at, connection));
         }
     }
 }
@@ -176,7 +195,7 @@ impl Drop for HeldConnection {
 impl Drop for Holdings {
     fn drop(&mut self) {
         let idle = self.idle.get_mut().unwrap_or_else(PoisonError::into_inner);
-        for connection in idle.drain(..) {
+        for (_, connection) in idle.drain(..) {
             discard(connection);
         }
     }

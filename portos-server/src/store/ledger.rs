@@ -40,6 +40,9 @@ const WAIT: Duration = Duration::from_secs(30);
 /// How long a claim waits for another server's uncommitted claim of the
 /// same requestId before it looks again (without holding anything).
 const LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '200ms'";
+/// How long a write's own statements may wait for a lock another
+/// transaction holds (then the statement fails, and the call with it).
+const WORK_LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '30s'";
 /// Every this many claims, fingerprints past their 24 hours or beyond the
 /// newest 10,000 are deleted (one index walk shared by many calls).
 const PRUNE_EVERY: i64 = 64;
@@ -261,7 +264,11 @@ impl ClaimArgs {
         });
         match inserted {
             Ok(Some(seq)) => {
-                if !self.write {
+                if self.write {
+                    // The adapter's own statements wait for locks as long
+                    // as a call may reasonably take, not the claim's 200 ms.
+                    c.execute_batch(WORK_LOCK_TIMEOUT)?;
+                } else {
                     c.end(true)?;
                 }
                 Ok(RawAttempt::Claimed(seq))

@@ -236,10 +236,11 @@ impl Store {
     }
 
     fn postgres(pool: Pool, url: &str) -> Store {
+        let holdings = Holdings::new(Arc::from(url), held::DEFAULT_HELD, pool.losses().clone());
         Store {
             backend: Backend::Postgres {
                 pool,
-                holdings: Arc::new(Holdings::new(Arc::from(url), held::DEFAULT_HELD)),
+                holdings: Arc::new(holdings),
             },
             path: None,
         }

@@ -7,6 +7,7 @@
 //! answered [`StoreError::Unavailable`].
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
 use super::StoreError;
@@ -24,6 +25,24 @@ pub(super) type Work = Box<dyn FnOnce(Result<&mut Connection, StoreError>) + Sen
 pub(super) struct Pool {
     queue: mpsc::Sender<Work>,
     url: Arc<str>,
+    losses: Losses,
+}
+
+/// Counts the losses of the database seen by any connection of a server:
+/// a connection made before the latest one is not trusted again (the
+/// database may have restarted since), so after an outage no request
+/// meets a dead connection that nobody had used yet.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Losses(Arc<AtomicU64>);
+
+impl Losses {
+    pub(super) fn now(&self) -> u64 {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    pub(super) fn lost(&self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
 }
 
 impl Pool {
@@ -32,12 +51,14 @@ impl Pool {
     pub(super) fn start(url: &str, size: usize) -> Result<Pool, StoreError> {
         let (queue, pending) = mpsc::channel::<Work>();
         let pending = Arc::new(Mutex::new(pending));
+        let losses = Losses::default();
         for index in 0..size.max(1) {
             let pending = pending.clone();
             let url = url.to_owned();
+            let losses = losses.clone();
             std::thread::Builder::new()
                 .name(format!("portos-store-{index}"))
-                .spawn(move || serve(&url, &pending))
+                .spawn(move || serve(&url, &pending, &losses))
                 .map_err(|error| {
                     StoreError::Worker(format!("cannot start the store's threads: {error}"))
                 })?;
@@ -45,11 +66,16 @@ impl Pool {
         Ok(Pool {
             queue,
             url: Arc::from(url),
+            losses,
         })
     }
 
     pub(super) fn url(&self) -> &str {
         &self.url
+    }
+
+    pub(super) fn losses(&self) -> &Losses {
+        &self.losses
     }
 
     /// Queues `work`; `false` when the threads are gone.
@@ -81,8 +107,10 @@ impl Pool {
     }
 }
 
-fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>) {
+fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>, losses: &Losses) {
     let mut connection: Option<Connection> = None;
+    // The losses counted when `connection` was made.
+    let mut made_at = 0;
     loop {
         let next = pending
             .lock()
@@ -91,13 +119,15 @@ fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>) {
         let Ok(work) = next else {
             return;
         };
-        if connection.as_ref().is_some_and(Connection::is_closed) {
+        if connection.is_some() && made_at < losses.now() {
             connection = None;
         }
         if connection.is_none() {
+            made_at = losses.now();
             match Connection::postgres(url) {
                 Ok(connected) => connection = Some(connected),
                 Err(error) => {
+                    losses.lost();
                     work(Err(StoreError::Unavailable(error.to_string())));
                     continue;
                 }
@@ -109,6 +139,9 @@ fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>) {
         // A panic answers nobody (the caller sees the work dropped); the
         // connection, perhaps mid-transaction, is not trusted again.
         if catch_unwind(AssertUnwindSafe(|| work(Ok(open)))).is_err() {
+            connection = None;
+        } else if open.is_closed() {
+            losses.lost();
             connection = None;
         }
     }

@@ -1,0 +1,51 @@
+//! A value read from the store and kept in memory (grants, API Access,
+//! Agent Tools settings), which loads can refresh at once: on PostgreSQL a
+//! reload after another server's change may run beside this server's own
+//! change. Each load takes a ticket before it reads, and what it read is
+//! kept only if no load that began later was kept already, so a read of
+//! the old value can never replace the new one.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
+
+#[derive(Debug, Default)]
+pub struct Cached<T> {
+    current: RwLock<(u64, T)>,
+    tickets: AtomicU64,
+}
+
+impl<T: Clone> Cached<T> {
+    pub fn new(value: T) -> Arc<Cached<T>> {
+        Arc::new(Cached {
+            current: RwLock::new((0, value)),
+            tickets: AtomicU64::new(0),
+        })
+    }
+
+    pub fn current(&self) -> T {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .1
+            .clone()
+    }
+
+    /// Reads the value with `read` and keeps it unless a later load was
+    /// kept first; answers what was read.
+    pub fn load<E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let ticket = self.tickets.fetch_add(1, Ordering::SeqCst) + 1;
+        let value = read()?;
+        let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);
+        if ticket > current.0 {
+            *current = (ticket, value.clone());
+        }
+        Ok(value)
+    }
+
+    /// Keeps `value` (known now, e.g. just written) over every load begun
+    /// before.
+    pub fn set(&self, value: T) {
+        // Infallible read: the value is at hand.
+        let _ = self.load(|| Ok::<T, std::convert::Infallible>(value));
+    }
+}
