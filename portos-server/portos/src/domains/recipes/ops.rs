@@ -266,9 +266,13 @@ async fn write<R: Send + 'static>(
     store
         .run(move |connection| {
             let transaction = connection.transaction()?;
+            // First, so the library's row is locked for the whole write:
+            // writes from several servers (PostgreSQL) take turns, and each
+            // checks revisions and names against the one before it. A
+            // refused write rolls the bump back.
+            store::bump_generation(&transaction)?;
             match work(&transaction) {
                 Ok(answer) => {
-                    store::bump_generation(&transaction)?;
                     transaction.commit()?;
                     Ok(Ok(answer))
                 }
