@@ -13,6 +13,38 @@ portos_core::link_tools!(portos_extra_tools);
 
 pub mod forge_standin;
 
+/// Runs `portos --set-password` with `password` on standard input, on
+/// `data_dir` (and its database when the suite runs on PostgreSQL, unless
+/// `extra_args` names one).
+pub fn set_password(
+    data_dir: &std::path::Path,
+    extra_args: &[&str],
+    password: &str,
+) -> std::process::Output {
+    use std::io::Write as _;
+    let mut command = Command::new(portos_binary());
+    if !extra_args.contains(&"--database-url") {
+        command.args(test_postgres::database_args(data_dir));
+    }
+    let mut child = command
+        .arg("--set-password")
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(extra_args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("portos runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(format!("{password}\n").as_bytes())
+        .expect("password written");
+    child.wait_with_output().expect("portos exits")
+}
+
 /// The `portos` binary of this build (`cargo test --workspace` builds it).
 pub fn portos_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary has a path");

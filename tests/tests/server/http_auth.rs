@@ -2,33 +2,14 @@
 //! a password; with one, sessions (cookie, Bearer), Basic, the always-public
 //! paths, 401 AUTH_REQUIRED, 403 CROSS_ORIGIN_BLOCKED, expiry and logout.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery";
 
 fn set_password(data_dir: &std::path::Path, password: &str) -> std::process::Output {
-    let mut child = Command::new(portos_binary())
-        .arg("--set-password")
-        .arg("--data-dir")
-        .arg(data_dir)
-        .args(test_postgres::database_args(data_dir))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("portos runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(format!("{password}\n").as_bytes())
-        .expect("password written");
-    child.wait_with_output().expect("portos exits")
+    portos_tests::set_password(data_dir, &[], password)
 }
 
 fn protected_server(extra: &[&str]) -> ServerProcess {

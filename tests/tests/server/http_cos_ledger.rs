@@ -2,10 +2,7 @@
 //! capture and a grants change show in `GET /api/user-actions`), CoS task
 //! CRUD, agent runs and `cos.agents.status`, and the brain inbox routes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::ServerProcess;
 use reqwest::{Client, Method, StatusCode};
 use serde_json::{Value, json};
 
@@ -13,23 +10,7 @@ const PASSWORD: &str = "ledger test password";
 
 fn protected_server() -> ServerProcess {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(portos_binary())
-        .arg("--set-password")
-        .arg("--data-dir")
-        .arg(dir.path())
-        .args(test_postgres::database_args(dir.path()))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("portos runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(format!("{PASSWORD}\n").as_bytes())
-        .expect("password written");
-    let output = child.wait_with_output().expect("portos exits");
+    let output = portos_tests::set_password(dir.path(), &[], PASSWORD);
     assert!(
         output.status.success(),
         "{}",

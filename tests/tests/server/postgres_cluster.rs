@@ -5,12 +5,10 @@
 //! nothing that a client sent again.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 use test_postgres::PgCluster;
@@ -22,21 +20,7 @@ const PASSWORD: &str = "one cluster, one view";
 fn protected_database(cluster: &PgCluster) -> String {
     let url = cluster.url(&cluster.create_database());
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut child = Command::new(portos_binary())
-        .args(["--set-password", "--database-url", &url, "--data-dir"])
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("portos runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(format!("{PASSWORD}\n").as_bytes())
-        .expect("password written");
-    let output = child.wait_with_output().expect("portos exits");
+    let output = portos_tests::set_password(dir.path(), &["--database-url", &url], PASSWORD);
     assert!(
         output.status.success(),
         "{}",
