@@ -39,7 +39,7 @@ const RENEW_EVERY: Duration = Duration::from_secs(3);
 const WAIT: Duration = Duration::from_secs(30);
 /// How long a claim waits for another server's uncommitted claim of the
 /// same requestId before it looks again (without holding anything).
-const LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '200ms'";
+const CLAIM_LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '200ms'";
 /// How long a write's own statements may wait for a lock another
 /// transaction holds (then the statement fails, and the call with it).
 const WORK_LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '30s'";
@@ -94,6 +94,12 @@ impl SharedCalls {
                     }
                     match row.state.as_str() {
                         "kept" => return Ok(Claimed::Kept(row.into_result(&claim.request_id))),
+                        // A fingerprint past its 24 hours whose result is
+                        // gone is forgotten: the call is new again.
+                        "evicted" if row.expires_at_ms <= now_ms() => {
+                            self.forget(row.seq).await.map_err(unavailable)?;
+                            continue;
+                        }
                         "evicted" => return Err(expired()),
                         _ => {}
                     }
@@ -144,6 +150,19 @@ impl SharedCalls {
             RawAttempt::Found(Some(row)) => Attempt::Found(row),
             RawAttempt::Found(None) | RawAttempt::Busy => Attempt::Busy,
         })
+    }
+
+    /// Deletes an expired fingerprint.
+    async fn forget(&self, seq: i64) -> Result<(), StoreError> {
+        self.store
+            .run(move |c| {
+                c.execute(
+                    "DELETE FROM tool_calls WHERE seq = ?1 AND state = 'evicted'",
+                    [seq],
+                )?;
+                Ok(())
+            })
+            .await
     }
 
     /// Takes over a read whose server stopped renewing its lease.
@@ -236,41 +255,44 @@ struct ClaimArgs {
 }
 
 impl ClaimArgs {
-    /// Inserts the claim's row, or finds the one there. A write's
-    /// transaction stays open when it claims; a read's commits.
+    /// Inserts the claim's row, or finds the one there. A write's claim
+    /// is the first statement of its transaction, which stays open; a
+    /// read's is one statement on its own (it waits, unbounded, only for a
+    /// write of the same requestId to end: a conflict then).
     fn attempt(&self, c: &mut Connection) -> Result<RawAttempt, StoreError> {
-        // A fingerprint past its 24 hours whose result is gone is forgotten.
-        c.execute(
-            "DELETE FROM tool_calls
-             WHERE request_id = ?1 AND state = 'evicted' AND expires_at_ms <= ?2",
-            params![self.request_id, self.now_ms],
-        )?;
         let lease = if self.write {
             0
         } else {
             self.now_ms + millis(LEASE)
         };
-        c.begin()?;
-        let inserted = c.execute_batch(LOCK_TIMEOUT).and_then(|()| {
+        let insert = |c: &Connection| {
             c.query_row(
                 "INSERT INTO tool_calls (request_id, fingerprint, state, lease_until_ms, expires_at_ms)
                  VALUES (?1, ?2, 'running', ?3, ?4)
                  ON CONFLICT (request_id) DO NOTHING
                  RETURNING seq",
-                params![self.request_id, self.fingerprint, lease, self.now_ms + self.retention_ms],
+                params![
+                    self.request_id,
+                    self.fingerprint,
+                    lease,
+                    self.now_ms + self.retention_ms
+                ],
                 |row| row.get::<_, i64>(0),
             )
             .optional()
-        });
-        match inserted {
+        };
+        if !self.write {
+            return Ok(match insert(c)? {
+                Some(seq) => RawAttempt::Claimed(seq),
+                None => RawAttempt::Found(read_row(c, &self.request_id)?),
+            });
+        }
+        c.begin_with(CLAIM_LOCK_TIMEOUT)?;
+        match insert(c) {
             Ok(Some(seq)) => {
-                if self.write {
-                    // The adapter's own statements wait for locks as long
-                    // as a call may reasonably take, not the claim's 200 ms.
-                    c.execute_batch(WORK_LOCK_TIMEOUT)?;
-                } else {
-                    c.end(true)?;
-                }
+                // The adapter's own statements wait for locks as long as a
+                // call may reasonably take, not the claim's 200 ms.
+                c.execute_batch(WORK_LOCK_TIMEOUT)?;
                 Ok(RawAttempt::Claimed(seq))
             }
             Ok(None) => {
@@ -295,6 +317,7 @@ struct CallRow {
     fingerprint: String,
     state: String,
     lease_until_ms: i64,
+    expires_at_ms: i64,
     name: Option<String>,
     failed: bool,
     output: Option<String>,
@@ -326,7 +349,7 @@ impl CallRow {
 
 fn read_row(c: &Connection, request_id: &str) -> Result<Option<CallRow>, StoreError> {
     Ok(c.query_row(
-        "SELECT seq, fingerprint, state, lease_until_ms, name, failed, output, error
+        "SELECT seq, fingerprint, state, lease_until_ms, expires_at_ms, name, failed, output, error
          FROM tool_calls WHERE request_id = ?1",
         [request_id],
         |row| {
@@ -335,10 +358,11 @@ fn read_row(c: &Connection, request_id: &str) -> Result<Option<CallRow>, StoreEr
                 fingerprint: row.get(1)?,
                 state: row.get(2)?,
                 lease_until_ms: row.get(3)?,
-                name: row.get(4)?,
-                failed: row.get::<_, Option<i64>>(5)?.unwrap_or(0) != 0,
-                output: row.get(6)?,
-                error: row.get(7)?,
+                expires_at_ms: row.get(4)?,
+                name: row.get(5)?,
+                failed: row.get::<_, Option<i64>>(6)?.unwrap_or(0) != 0,
+                output: row.get(7)?,
+                error: row.get(8)?,
             })
         },
     )
@@ -357,17 +381,28 @@ fn keep_result(
 ) -> Result<(), StoreError> {
     let max_results = i64::try_from(limits.max_results).unwrap_or(i64::MAX);
     let max_fingerprints = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
+    // One statement: the result kept, and what falls out of the newest
+    // `max_results` evicted (both read one snapshot, in which this row is
+    // not kept yet: so it counts one fewer of the others).
     c.execute(
-        "UPDATE tool_calls SET state = 'kept', name = ?2, failed = ?3, output = ?4, error = ?5
-         WHERE seq = ?1",
-        params![seq, result.name, result.failed, result.output, result.error],
-    )?;
-    c.execute(
-        "UPDATE tool_calls SET state = 'evicted', output = NULL, error = NULL, name = NULL
+        "WITH kept AS (
+             UPDATE tool_calls SET state = 'kept', name = ?2, failed = ?3, output = ?4, error = ?5
+             WHERE seq = ?1
+             RETURNING seq
+         )
+         UPDATE tool_calls SET state = 'evicted', output = NULL, error = NULL, name = NULL
          WHERE state = 'kept' AND seq <= (
-             SELECT seq FROM tool_calls WHERE state = 'kept' ORDER BY seq DESC LIMIT 1 OFFSET ?1
+             SELECT seq FROM tool_calls WHERE state = 'kept' AND seq <> ?1
+             ORDER BY seq DESC LIMIT 1 OFFSET ?6
          )",
-        [max_results],
+        params![
+            seq,
+            result.name,
+            result.failed,
+            result.output,
+            result.error,
+            (max_results - 1).max(0)
+        ],
     )?;
     if seq % PRUNE_EVERY == 0 {
         c.execute(
@@ -473,11 +508,9 @@ impl ClaimedCall for ReadClaim {
         let ReadClaim { store, seq, limits } = *self;
         async move {
             store
-                .run(move |c| {
-                    let tx = c.transaction()?;
-                    keep_result(&tx, seq, &kept, limits)?;
-                    Ok(tx.commit()?)
-                })
+                // Each of its statements stands alone (no transaction to
+                // begin and end: fewer round trips on the hot path).
+                .run(move |c| keep_result(c, seq, &kept, limits))
                 .await
                 .map_err(unavailable)
         }

@@ -409,3 +409,44 @@ async fn a_change_on_one_replica_is_seen_by_every_replica() {
         "B refuses the session A ended"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cluster_keeps_the_newest_500_results_and_remembers_the_rest() {
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let client = portos_tests::http_client();
+    let a = ServerProcess::start(&["--database-url", &url]);
+    let b = ServerProcess::start(&["--database-url", &url]);
+    let time_now = |n: usize| json!({ "requestId": format!("kept-{n}"), "name": "time.now" });
+    for n in 0..501 {
+        let (status, body) = call(&client, &a.url("/api/cos/tools/call"), "", &time_now(n))
+            .await
+            .expect("answered");
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    // 501 calls: the first one's result is gone (BEHAVIOUR §1.6), on every
+    // replica, and it is not run again.
+    let (status, body) = call(&client, &b.url("/api/cos/tools/call"), "", &time_now(0))
+        .await
+        .expect("answered");
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "TOOL_IDEMPOTENCY_EXPIRED");
+    let mut other = time_now(0);
+    other["name"] = json!("goals.list");
+    let (_, body) = call(&client, &b.url("/api/cos/tools/call"), "", &other)
+        .await
+        .expect("answered");
+    assert_eq!(body["code"], "TOOL_IDEMPOTENCY_CONFLICT", "{body}");
+    let gone = client
+        .get(b.url("/api/cos/tools/calls/kept-0"))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+    // The second is the oldest of the 500 kept.
+    let (status, body) = call(&client, &b.url("/api/cos/tools/call"), "", &time_now(1))
+        .await
+        .expect("answered");
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["duplicate"], true);
+}

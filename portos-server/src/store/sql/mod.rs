@@ -313,6 +313,23 @@ impl Connection {
         Ok(())
     }
 
+    /// Begins a transaction whose first statements are `setup` (e.g. `SET
+    /// LOCAL …`), in one round trip; a savepoint and then `setup` inside
+    /// one already open.
+    pub(crate) fn begin_with(&mut self, setup: &str) -> Result<()> {
+        let begin = match self.depth {
+            0 => "BEGIN".to_owned(),
+            depth => format!("SAVEPOINT portos_{depth}"),
+        };
+        self.depth += 1;
+        let begun = self.execute_batch(&format!("{begin}; {setup}"));
+        if begun.is_err() {
+            // Whatever of the batch ran is undone with what it began.
+            let _ = self.end(false);
+        }
+        begun
+    }
+
     /// Ends what [`Connection::begin`] began last: commits it (releases the
     /// savepoint) or rolls it back.
     pub(crate) fn end(&mut self, commit: bool) -> Result<()> {
