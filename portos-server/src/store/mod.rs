@@ -332,6 +332,35 @@ impl Store {
         })?
     }
 
+    /// Runs `work` on the store's connections and waits for it on the
+    /// calling thread: for synchronous code on a request's path (a catalog
+    /// listing). Unlike [`Store::run_blocking`] it opens no connection on
+    /// PostgreSQL; it blocks the calling thread meanwhile, so keep `work`
+    /// short.
+    pub fn run_waiting<R, F>(&self, work: F) -> Result<R, StoreError>
+    where
+        R: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
+    {
+        match &self.backend {
+            Backend::Sqlite { .. } => self.run_blocking(work),
+            Backend::Postgres { pool, .. } => {
+                let (answer, answered) = std::sync::mpsc::sync_channel(1);
+                let queued = pool.send(Box::new(move |connection| {
+                    let _ = answer.send(connection.and_then(work));
+                }));
+                if !queued {
+                    return Err(StoreError::Worker(
+                        "the store thread has stopped".to_owned(),
+                    ));
+                }
+                answered.recv().map_err(|_| {
+                    StoreError::Worker("the store's work panicked; nothing was answered".to_owned())
+                })?
+            }
+        }
+    }
+
     /// Runs `work` and waits for it on the calling thread (start-up, CLI
     /// and test paths only: on PostgreSQL each call opens a connection of
     /// its own).

@@ -57,7 +57,7 @@ impl RecipeTools {
     fn build_listing(&self, registry: &Registry, scope: Scope, generation: i64) -> DynamicListing {
         let stored = self
             .store
-            .run_blocking(|connection| ops::active_in(connection))
+            .run_waiting(|connection| ops::active_in(connection))
             .unwrap_or_else(|error| {
                 tracing::warn!(%error, "cannot read the saved recipes: none listed");
                 Vec::new()
@@ -184,7 +184,7 @@ impl DynamicTools for RecipeTools {
         }
         let generation = self
             .store
-            .run_blocking(|connection| store::generation(connection))
+            .run_waiting(|connection| store::generation(connection))
             .unwrap_or(-1);
         let mut listings = self.listings.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((built_at, listing)) = listings.get(&scope)
