@@ -29,7 +29,9 @@
 #
 # Knobs: DURATION=10 WARMUP=3 CONNECTIONS=32 SERVER_CPU=0 LOAD_CPU=1
 # BASE_PORT=18180 (servers; PostgreSQL on BASE_PORT+50) REPLICAS="1 2 3"
-# PORTOS_BIN=/path/to/portos (else the release build of the workspace).
+# PORTOS_BIN=/path/to/portos (else the release build of the workspace),
+# PG_SETTINGS="-c synchronous_commit=off" (more server settings, to see what
+# a setting changes).
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -91,7 +93,7 @@ mkdir -p "$WORK/pg"
 [ "$(id -u)" != 0 ] || chown postgres "$WORK/pg"
 "${AS_PG[@]}" "$PG_BIN/initdb" -D "$WORK/pg" -U postgres --auth=trust >/dev/null
 taskset -c "$SERVER_CPU" "${AS_PG[@]}" "$PG_BIN/pg_ctl" -D "$WORK/pg" -w -l "$WORK/pg/log" \
-    -o "-p $PG_PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+    -o "-p $PG_PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=200 ${PG_SETTINGS:-}" start >/dev/null
 POSTMASTER="$(head -n 1 "$WORK/pg/postmaster.pid")"
 PSQL=("$PG_BIN/psql" -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres)
 
@@ -207,7 +209,7 @@ run_set() {
 }
 
 echo "# $(nproc) cores, servers and PostgreSQL on core $SERVER_CPU, wrk on core $LOAD_CPU; $CONNECTIONS connections; ${DURATION}s runs"
-echo "# $("$PG_BIN/postgres" --version); portos: $PORTOS_BIN"
+echo "# $("$PG_BIN/postgres" --version) ${PG_SETTINGS:-}; portos: $PORTOS_BIN"
 printf "%-14s %8s %10s %9s %10s %9s %9s %7s\n" variant replicas "req/s" "p99 ms" "server us" "db us" "total us" errors
 
 start_replica sqlite --data-dir "$WORK/sqlite"
