@@ -23,20 +23,38 @@ pub(crate) fn follow_other_servers(app: &App) {
     let app = app.clone();
     tokio::spawn(async move {
         while let Some(heard) = hearing.recv().await {
-            let changes = match heard {
-                Heard::Changed(change) => vec![change],
-                // Whatever was missed while the feed was down.
-                Heard::Resumed => Change::ALL.to_vec(),
+            let reloaded = match heard {
+                Heard::Changed(change) => reload(&app, change).await,
+                Heard::Resumed => catch_up(&app).await,
             };
-            for change in changes {
-                if let Err(error) = reload(&app, change).await {
-                    // The feed resumes (and reloads everything) once the
-                    // database is back.
-                    tracing::warn!(change = change.as_str(), %error, "cannot read another server's change");
-                }
+            if let Err(error) = reloaded {
+                // The feed resumes (and reloads everything) once the
+                // database is back.
+                tracing::warn!(%error, "cannot read another server's change");
             }
         }
     });
+}
+
+/// After (re)connecting: whatever was missed while the feed was down is
+/// read again; subscribers are told only of what did change (at start-up,
+/// usually nothing).
+async fn catch_up(app: &App) -> Result<(), StoreError> {
+    let (grants, agent_context) = (app.grants.clone(), app.agent_context.clone());
+    let before = (grants.current(), agent_context.current());
+    let after = app
+        .store
+        .run(move |c| Ok((grants.refresh(c)?, agent_context.refresh(c)?)))
+        .await?;
+    if after.1 != before.1 {
+        app.events.catalog_changed(AGENT_CONTEXT).await;
+    } else if after.0 != before.0 {
+        app.events.catalog_changed(MIND_CAPABILITIES).await;
+    }
+    let (cache, groups) = (app.api_access.clone(), app.exposable_apis.clone());
+    app.store.run(move |c| cache.reload(c, groups)).await?;
+    app.auth.forget_remembered_sessions();
+    Ok(())
 }
 
 async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
