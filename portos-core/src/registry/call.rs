@@ -76,20 +76,31 @@ impl Registry {
     fn admit(&self, authority: &Authority, call: ToolCall) -> Result<Admitted, ToolError> {
         let (tool, bound, fingerprint) = self.check(authority, &call.name, call.arguments)?;
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
+        self.admit_run(request_id, fingerprint, tool.name(), &tool.policy, |id| {
+            self.adapter_run(tool, authority, id, bound)
+        })
+    }
+
+    /// Admits a checked call through this process's stores or, on a
+    /// cluster, its ledger; `adapter` makes the run only if it is fresh.
+    fn admit_run(
+        &self,
+        request_id: Arc<str>,
+        fingerprint: Fingerprint,
+        name: &str,
+        policy: &Policy,
+        adapter: impl FnOnce(Arc<str>) -> BoxFuture<'static, AdapterOutcome>,
+    ) -> Result<Admitted, ToolError> {
         if let Some(ledger) = &self.ledger {
-            let adapter = || self.adapter_run(tool, authority, request_id.clone(), bound);
-            return self.admit_shared(
-                ledger,
-                &request_id,
-                fingerprint,
-                tool.name(),
-                &tool.policy,
-                adapter,
-            );
+            let id = request_id.clone();
+            return self.admit_shared(ledger, &request_id, fingerprint, name, policy, || {
+                adapter(id)
+            });
         }
-        let admission = self.calls.admit(&call.request_id, fingerprint, || {
-            let run = self.adapter_run(tool, authority, request_id.clone(), bound);
-            self.launch(tool.name(), &tool.policy, request_id, run)
+        let key = Arc::clone(&request_id);
+        let admission = self.calls.admit(&key, fingerprint, || {
+            let run = adapter(request_id.clone());
+            self.launch(name, policy, request_id, run)
         })?;
         Ok(admitted(admission))
     }
@@ -191,23 +202,13 @@ impl Registry {
             &tool.spec.fingerprint_extra,
         );
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
-        if let Some(ledger) = &self.ledger {
-            let adapter =
-                || self.dynamic_run(&tool, authority, request_id.clone(), arguments, budget);
-            return self.admit_shared(
-                ledger,
-                &request_id,
-                fingerprint,
-                tool.name(),
-                &tool.spec.policy,
-                adapter,
-            );
-        }
-        let admission = self.calls.admit(&call.request_id, fingerprint, || {
-            let run = self.dynamic_run(&tool, authority, request_id.clone(), arguments, budget);
-            self.launch(tool.name(), &tool.spec.policy, request_id, run)
-        })?;
-        Ok(admitted(admission))
+        self.admit_run(
+            request_id,
+            fingerprint,
+            tool.name(),
+            &tool.spec.policy,
+            |id| self.dynamic_run(&tool, authority, id, arguments, budget),
+        )
     }
 
     /// A linked tool's adapter run (not started: a future runs when polled).

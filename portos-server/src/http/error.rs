@@ -82,7 +82,7 @@ impl From<crate::store::StoreError> for ApiError {
             return ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "SERVICE_UNAVAILABLE",
-                "The database is unavailable. Try again shortly.",
+                crate::store::StoreError::UNAVAILABLE_MESSAGE,
             );
         }
         ApiError::internal(error.to_string())

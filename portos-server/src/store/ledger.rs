@@ -557,7 +557,7 @@ fn millis(duration: Duration) -> i64 {
 )]
 fn unavailable(error: StoreError) -> ToolError {
     let message = if error.is_unavailable() {
-        "The database is unavailable. Try again shortly.".to_owned()
+        StoreError::UNAVAILABLE_MESSAGE.to_owned()
     } else {
         format!("The call could not be recorded in the shared store: {error}")
     };

@@ -165,6 +165,9 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 impl StoreError {
+    /// What a caller is told when the database could not be reached (503).
+    pub const UNAVAILABLE_MESSAGE: &str = "The database is unavailable. Try again shortly.";
+
     /// Whether the database could not be reached (not a refusal of the
     /// work itself): callers answer 503 and may try again.
     pub fn is_unavailable(&self) -> bool {
