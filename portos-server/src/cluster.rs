@@ -7,10 +7,6 @@ use crate::settings::{AGENT_CONTEXT, MIND_CAPABILITIES};
 use crate::store::StoreError;
 use crate::store::changes::{Change, Heard};
 
-/// The catalog-change reason of a recipe library write (as the library
-/// announces it on the server that made it).
-const RECIPES: &str = "recipes";
-
 /// Starts following the other servers' changes, if the store is shared.
 pub(crate) fn follow_other_servers(app: &App) {
     let (heard, mut hearing) = tokio::sync::mpsc::unbounded_channel();
@@ -79,7 +75,7 @@ async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
             app.store.run(move |c| cache.reload(c, groups)).await?;
         }
         Change::Sessions => app.auth.forget_remembered_sessions(),
-        Change::Recipes => app.events.catalog_changed(RECIPES).await,
+        Change::Catalog(reason) => app.events.catalog_changed(&reason).await,
     }
     Ok(())
 }

@@ -206,7 +206,7 @@ impl Auth {
                     [token_digest],
                 )?;
                 // Other servers forget the sessions they remember.
-                changes::announce(connection, Change::Sessions)
+                changes::announce(connection, &Change::Sessions)
             })
             .await?;
         self.live_sessions().forget(token);

@@ -87,7 +87,7 @@ async fn change_settings(
                 let transaction = connection.transaction()?;
                 settings::set_json(&transaction, settings::AGENT_CONTEXT, &stored)?;
                 ledger::record(&transaction, &settings_changed(enabled))?;
-                changes::announce(&transaction, Change::AgentContext)?;
+                changes::announce(&transaction, &Change::AgentContext)?;
                 transaction.commit()?;
                 grants.refresh(connection)?;
                 agent_context.refresh(connection)

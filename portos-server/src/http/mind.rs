@@ -62,12 +62,15 @@ async fn replace(
                 // The grants and their ledger row commit together; the cache
                 // is refreshed from what committed.
                 let transaction = connection.transaction()?;
+                // The ledger names what changed since the previous commit on any
+                // server.
+                settings::lock_for_change(&transaction, settings::MIND_CAPABILITIES)?;
                 let before = settings::get_json(&transaction, settings::MIND_CAPABILITIES)?
                     .map(|value| Capabilities::from_json(&value))
                     .unwrap_or_default();
                 settings::set_json(&transaction, settings::MIND_CAPABILITIES, &stored)?;
                 ledger::record(&transaction, &grants_changed(before, grants))?;
-                changes::announce(&transaction, Change::Grants)?;
+                changes::announce(&transaction, &Change::Grants)?;
                 transaction.commit()?;
                 cache.refresh(connection)
             })

@@ -9,9 +9,10 @@ use axum::extract::State;
 use portos_core::portos_route;
 
 use super::{Body, Invalid, RouteErrors};
-use crate::api_access::{ApiAccessView, Exposure};
+use crate::api_access::{API_ACCESS, ApiAccess, ApiAccessView, Exposure};
 use crate::app::App;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
+use crate::settings;
 use crate::store::StoreError;
 use crate::store::changes::{self, Change};
 
@@ -48,13 +49,16 @@ async fn change(
     State(app): State<App>,
     Body(changes): Body<BTreeMap<String, Exposure>>,
 ) -> Result<Json<ApiAccessView>, AccessError> {
-    let cache = app.api_access.clone();
-    // Read-modify-write on the store's connection, so two changes made at
-    // once both land.
+    let (cache, groups) = (app.api_access.clone(), app.exposable_apis.clone());
     let outcome = app
         .store
         .run(move |connection| {
-            let next = match cache.current().with_changes(&changes) {
+            // Read-modify-write of the stored switches (not of this server's
+            // copy, which another server may just have changed), under a
+            // lock, so two changes made at once on any servers both land.
+            let transaction = connection.transaction()?;
+            settings::lock_for_change(&transaction, API_ACCESS)?;
+            let next = match ApiAccess::load(&transaction, groups)?.with_changes(&changes) {
                 Ok(next) => next,
                 Err(message) => return Ok(Err(message)),
             };
@@ -64,10 +68,9 @@ async fn change(
             // takes the new switches as they are written; if the commit
             // fails it goes back to the previous ones.
             let previous = cache.current();
-            let transaction = connection.transaction()?;
             let written = ledger::record(&transaction, &action)
                 .and_then(|()| cache.store(&transaction, next))
-                .and_then(|()| changes::announce(&transaction, Change::ApiAccess))
+                .and_then(|()| changes::announce(&transaction, &Change::ApiAccess))
                 .and_then(|()| Ok(transaction.commit()?));
             if let Err(error) = written {
                 cache.store(connection, (*previous).clone())?;

@@ -1,6 +1,7 @@
 //! What one server changed that the others on the same database keep in
 //! memory: the grants, the Agent Tools settings, API Access, login
-//! sessions, the recipe library. A change is announced inside the
+//! sessions, and whatever an application's catalogs are made of (its own
+//! catalog-change reason, e.g. PortOS's recipe library). A change is announced inside the
 //! transaction that makes it (PostgreSQL's `NOTIFY`, delivered when that
 //! transaction commits, never if it rolls back); every other server hears
 //! it on a connection of its own and reloads what it keeps. On SQLite there
@@ -16,7 +17,7 @@ use super::{Backend, Store, StoreError};
 const CHANNEL: &str = "portos_changes";
 
 /// Something servers keep in memory, changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// The Persistent Mind's grants.
     Grants,
@@ -26,38 +27,57 @@ pub enum Change {
     ApiAccess,
     /// A login session ended.
     Sessions,
-    /// The saved recipe library (the mind and agent catalogs).
-    Recipes,
+    /// Something an application's catalogs are made of changed: the other
+    /// servers tell their catalog subscribers, with this reason (the one
+    /// the writing server gave its own).
+    Catalog(String),
+}
+
+/// The wire name of a catalog change (`catalog:<reason>`).
+const CATALOG_PREFIX: &str = "catalog:";
+
+/// A catalog-change reason fits in a notification and reads as a name:
+/// 1 to 64 of `a-z`, `0-9`, `-`, `_`, `.`.
+fn is_reason(reason: &str) -> bool {
+    (1..=64).contains(&reason.len())
+        && reason
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_.".contains(&b))
 }
 
 impl Change {
-    pub const ALL: [Change; 5] = [
-        Change::Grants,
-        Change::AgentContext,
-        Change::ApiAccess,
-        Change::Sessions,
-        Change::Recipes,
-    ];
+    /// The change to an application's catalogs that subscribers hear as
+    /// `reason`.
+    pub fn catalog(reason: &str) -> Change {
+        Change::Catalog(reason.to_owned())
+    }
 
-    pub fn as_str(self) -> &'static str {
+    fn to_wire(&self) -> String {
         match self {
-            Change::Grants => "grants",
-            Change::AgentContext => "agent-context",
-            Change::ApiAccess => "api-access",
-            Change::Sessions => "sessions",
-            Change::Recipes => "recipes",
+            Change::Grants => "grants".to_owned(),
+            Change::AgentContext => "agent-context".to_owned(),
+            Change::ApiAccess => "api-access".to_owned(),
+            Change::Sessions => "sessions".to_owned(),
+            Change::Catalog(reason) => format!("{CATALOG_PREFIX}{reason}"),
         }
     }
 
-    fn parse(text: &str) -> Option<Change> {
-        Change::ALL
-            .into_iter()
-            .find(|change| change.as_str() == text)
+    fn from_wire(text: &str) -> Option<Change> {
+        match text {
+            "grants" => Some(Change::Grants),
+            "agent-context" => Some(Change::AgentContext),
+            "api-access" => Some(Change::ApiAccess),
+            "sessions" => Some(Change::Sessions),
+            _ => text
+                .strip_prefix(CATALOG_PREFIX)
+                .filter(|reason| is_reason(reason))
+                .map(Change::catalog),
+        }
     }
 }
 
 /// What a server hears.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Heard {
     /// Another server committed this change.
     Changed(Change),
@@ -74,12 +94,19 @@ fn instance() -> &'static str {
 }
 
 /// Announces `change` to the other servers when the transaction open on
-/// `connection` commits (at once outside one).
-pub fn announce(connection: &Connection, change: Change) -> Result<(), StoreError> {
+/// `connection` commits (at once outside one). A catalog reason that is
+/// not a name (see [`Change::Catalog`]) is a programming error, refused
+/// here rather than dropped silently by the servers that would hear it.
+pub fn announce(connection: &Connection, change: &Change) -> Result<(), StoreError> {
+    if let Change::Catalog(reason) = change
+        && !is_reason(reason)
+    {
+        return Err(StoreError::CatalogReason(reason.clone()));
+    }
     if connection.engine() == Engine::Postgres {
         connection.execute(
             "SELECT pg_notify(?1, ?2)",
-            params![CHANNEL, format!("{}:{}", instance(), change.as_str())],
+            params![CHANNEL, format!("{}:{}", instance(), change.to_wire())],
         )?;
     }
     Ok(())
@@ -124,5 +151,37 @@ fn from_others(payload: &str) -> Option<Change> {
     if origin == instance() {
         return None;
     }
-    Change::parse(change)
+    Change::from_wire(change)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_change_reads_back_as_itself() {
+        for change in [
+            Change::Grants,
+            Change::AgentContext,
+            Change::ApiAccess,
+            Change::Sessions,
+            Change::catalog("recipes"),
+            Change::catalog("lab.hosts_v2"),
+        ] {
+            assert_eq!(Change::from_wire(&change.to_wire()), Some(change));
+        }
+    }
+
+    #[test]
+    fn payloads_that_name_nothing_known_are_ignored() {
+        for wire in ["", "recipes", "catalog:", "catalog:Recipes", "catalog:a b"] {
+            assert_eq!(Change::from_wire(wire), None, "{wire:?}");
+        }
+        assert_eq!(
+            Change::from_wire(&format!("catalog:{}", "x".repeat(65))),
+            None
+        );
+        assert_eq!(from_others(&format!("{}:grants", instance())), None);
+        assert_eq!(from_others("another:grants"), Some(Change::Grants));
+    }
 }

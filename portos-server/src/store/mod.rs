@@ -156,6 +156,8 @@ pub enum StoreError {
         "two table declarations (`store_schema!`) name the component `{0}`: each component's migrations are one list, so give one of them another name"
     )]
     DuplicateComponent(&'static str),
+    #[error("the catalog-change reason {0:?} is not a name: 1 to 64 of a-z, 0-9, -, _, .")]
+    CatalogReason(String),
 }
 
 impl From<rusqlite::Error> for StoreError {

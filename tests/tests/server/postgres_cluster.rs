@@ -351,6 +351,33 @@ async fn a_change_on_one_replica_is_seen_by_every_replica() {
     assert_eq!(on_b["stats"]["granted"], 16);
     assert_eq!(on_a, on_b);
 
+    // A recipe saved on A is in B's mind catalog, and B's subscribers hear
+    // of it with the reason A's heard (an application's own change kind).
+    let saved = client
+        .post(a.server.url("/api/cos/mind/recipes"))
+        .bearer_auth(&a.token)
+        .json(&json!({ "definition": {
+            "schemaVersion": 1,
+            "name": "recipe.latest-capture",
+            "purpose": "The latest brain capture.",
+            "parameters": { "type": "object", "properties": {}, "additionalProperties": false },
+            "steps": [{ "id": "recent", "tool": "brain.recent", "arguments": { "limit": { "literal": 1 } } }],
+            "outputs": { "items": { "step": "recent", "path": ["items"] } }
+        } }))
+        .send()
+        .await
+        .expect("recipe");
+    assert_eq!(saved.status(), StatusCode::CREATED);
+    assert_eq!(
+        socket.expect_event("cos:tools:catalog-changed").await,
+        json!({ "reason": "recipes" })
+    );
+    let (etag_on_a, on_a) = catalog(&client, &a.server, &a.token).await;
+    let (etag_on_b, on_b) = catalog(&client, &b.server, &b.token).await;
+    assert_eq!(etag_on_b, etag_on_a, "one catalog, one ETag");
+    assert!(on_b.to_string().contains("recipe.latest-capture"), "{on_b}");
+    assert_eq!(on_a, on_b);
+
     // API Access switched on A answers on B.
     let switched = client
         .put(a.server.url("/api/settings/api-access"))
@@ -449,4 +476,77 @@ async fn the_cluster_keeps_the_newest_500_results_and_remembers_the_rest() {
         .expect("answered");
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["duplicate"], true);
+}
+
+/// The switches of `group` as the settings route of `server` answers them.
+async fn exposed(client: &Client, server: &ServerProcess, token: &str, group: &str) -> bool {
+    let view: Value = client
+        .get(server.url("/api/settings/api-access"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("api access")
+        .json()
+        .await
+        .expect("JSON");
+    view["apis"]
+        .as_array()
+        .expect("apis")
+        .iter()
+        .find(|api| api["id"] == group)
+        .expect("the group")["exposed"]
+        .as_bool()
+        .expect("a switch")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn api_access_changes_made_at_once_on_two_replicas_both_land() {
+    let cluster = PgCluster::start();
+    let url = protected_database(&cluster);
+    let client = portos_tests::http_client();
+    let (a, b) = (replica(&client, &url).await, replica(&client, &url).await);
+    let switch = |replica: &Replica, group: &str, on: bool| {
+        client
+            .put(replica.server.url("/api/settings/api-access"))
+            .bearer_auth(&replica.token)
+            .json(&json!({ group: { "exposed": on, "requireAuth": false } }))
+            .send()
+    };
+    // Each round changes one group on A and the other on B at the same
+    // moment: a change is made to what is stored, never to a replica's
+    // copy that the other's change has not reached yet.
+    for round in 0..30 {
+        let (brain_on, clock_on) = (round % 2 == 0, round % 3 == 0);
+        let (on_a, on_b) =
+            tokio::join!(switch(&a, "brain", brain_on), switch(&b, "clock", clock_on));
+        assert_eq!(on_a.expect("A").status(), StatusCode::OK);
+        assert_eq!(on_b.expect("B").status(), StatusCode::OK);
+        let stored = cluster
+            .psql(
+                url.rsplit('/').next().expect("a database name"),
+                "SELECT value FROM settings WHERE key = 'apiAccess'",
+            )
+            .trim()
+            .to_owned();
+        let stored: Value = serde_json::from_str(&stored).expect("stored JSON");
+        assert_eq!(
+            stored["brain"]["exposed"], brain_on,
+            "round {round}: {stored}"
+        );
+        assert_eq!(
+            stored["clock"]["exposed"], clock_on,
+            "round {round}: {stored}"
+        );
+    }
+    // And both replicas come to answer with what is stored.
+    for replica in [&a, &b] {
+        assert!(
+            eventually(|| async {
+                exposed(&client, &replica.server, &replica.token, "brain").await == (29 % 2 == 0)
+                    && exposed(&client, &replica.server, &replica.token, "clock").await
+                        == (29 % 3 == 0)
+            })
+            .await
+        );
+    }
 }

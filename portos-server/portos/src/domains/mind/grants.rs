@@ -40,12 +40,15 @@ pub async fn replace(app: &App, next: MindSettings) -> Result<MindSettings, Stor
     app.store
         .run(move |connection| {
             let transaction = connection.transaction()?;
+            // The ledger names what changed since the previous commit on any
+            // server.
+            settings::lock_for_change(&transaction, MIND_CAPABILITIES)?;
             let before = MindSettings::from_stored(
                 settings::get_json(&transaction, MIND_CAPABILITIES)?.as_ref(),
             );
             settings::set_json(&transaction, MIND_CAPABILITIES, &stored)?;
             ledger::record(&transaction, &changed(&before, &saved))?;
-            changes::announce(&transaction, Change::Grants)?;
+            changes::announce(&transaction, &Change::Grants)?;
             transaction.commit()?;
             grants.refresh(connection)?;
             Ok(())

@@ -251,7 +251,7 @@ pub fn bump_generation(connection: &Connection) -> Result<(), StoreError> {
         [],
     )?;
     // Other servers tell their catalog subscribers.
-    changes::announce(connection, Change::Recipes)
+    changes::announce(connection, &Change::catalog(super::tools::CATALOG_CHANGE))
 }
 
 /// How many writes the library has had; changes with every write.
