@@ -133,7 +133,10 @@ pub enum StoreError {
         source: std::io::Error,
     },
     #[error("database error: {0}")]
-    Sql(#[from] sql::Error),
+    Sql(sql::Error),
+    /// Text to store or look up holds U+0000 (the request's fault: 400).
+    #[error("Text may not contain the NUL character (U+0000).")]
+    NulInText,
     #[error("the database is unavailable: {0}")]
     Unavailable(String),
     #[error(
@@ -160,9 +163,18 @@ pub enum StoreError {
     CatalogReason(String),
 }
 
+impl From<sql::Error> for StoreError {
+    fn from(error: sql::Error) -> StoreError {
+        match error {
+            sql::Error::NulInText => StoreError::NulInText,
+            error => StoreError::Sql(error),
+        }
+    }
+}
+
 impl From<rusqlite::Error> for StoreError {
     fn from(error: rusqlite::Error) -> StoreError {
-        StoreError::Sql(error.into())
+        StoreError::from(sql::Error::from(error))
     }
 }
 

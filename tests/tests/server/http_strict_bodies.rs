@@ -266,3 +266,77 @@ fn hostile_bodies(document: &Value, schema: &Value) -> Vec<Value> {
     bodies.extend(typed);
     bodies
 }
+
+/// Text holding U+0000 is stored by neither engine (PostgreSQL cannot hold
+/// it, so SQLite refuses it too, and a store always copies over): a route
+/// answers the contract's 400, a tool call fails naming the reason, a
+/// look-up by such text is refused rather than a server error, and nothing
+/// is stored. Runs on whichever engine the suite runs on.
+#[tokio::test]
+async fn text_holding_nul_is_refused_and_stores_nothing() {
+    const PASSWORD: &str = "no nul here";
+    let server = ServerProcess::start_with_env(
+        tempfile::tempdir().expect("temp dir"),
+        &[],
+        &[("PORTOS_PASSWORD", PASSWORD)],
+    );
+    let client = portos_tests::http_client();
+    let login: Value = client
+        .post(server.url("/api/auth/login"))
+        .json(&json!({ "password": PASSWORD }))
+        .send()
+        .await
+        .expect("login")
+        .json()
+        .await
+        .expect("json");
+    let token = login["token"].as_str().expect("a token").to_owned();
+    let answer = |request: reqwest::RequestBuilder| async {
+        let response = request.bearer_auth(&token).send().await.expect("request");
+        let status = response.status();
+        (status, response.json::<Value>().await.expect("a JSON body"))
+    };
+    let refused = |status: StatusCode, body: &Value| {
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(body["code"], "VALIDATION_ERROR", "{body}");
+        assert_eq!(
+            body["context"]["details"][0]["message"],
+            "Text may not contain the NUL character (U+0000).",
+            "{body}"
+        );
+    };
+
+    let (status, goals_before) = answer(client.get(server.url("/api/goals"))).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = answer(
+        client
+            .post(server.url("/api/goals"))
+            .json(&json!({ "title": "before\u{0}after" })),
+    )
+    .await;
+    refused(status, &body);
+    assert_eq!(
+        answer(client.get(server.url("/api/goals"))).await.1,
+        goals_before
+    );
+
+    // A look-up by such text: refused, not a server error.
+    let (status, body) = answer(client.get(server.url("/api/goals/goal%00id"))).await;
+    refused(status, &body);
+
+    let call = |request_id: &str, name: &str, arguments: Value| {
+        client
+            .post(server.url("/api/cos/tools/call"))
+            .json(&json!({ "requestId": request_id, "name": name, "arguments": arguments }))
+    };
+    let (status, body) = answer(call("nul-1", "brain.capture", json!({ "text": "a\u{0}b" }))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["state"], "failed", "{body}");
+    assert_eq!(
+        body["error"], "Text may not contain the NUL character (U+0000).",
+        "{body}"
+    );
+    let (status, body) = answer(call("nul-2", "brain.recent", json!({}))).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["result"]["items"], json!([]), "nothing was captured");
+}

@@ -42,6 +42,12 @@ pub enum Error {
         index: usize,
         source: ConversionError,
     },
+    /// Text holding U+0000, which PostgreSQL cannot store in a text column
+    /// (nor take as a text parameter). Refused on SQLite too, before the
+    /// statement runs, so a store answers the same on both engines and
+    /// an SQLite store can always be copied into PostgreSQL.
+    #[error("text may not contain the NUL character (U+0000)")]
+    NulInText,
 }
 
 impl Error {
@@ -96,11 +102,12 @@ fn bind<'a>(
     values
         .into_iter()
         .enumerate()
-        .map(|(index, value)| {
-            value.to_sql().map_err(|source| Error::Parameter {
+        .map(|(index, value)| match value.to_sql() {
+            Ok(ValueRef::Text(text)) if text.contains('\0') => Err(Error::NulInText),
+            bound => bound.map_err(|source| Error::Parameter {
                 index: index + 1,
                 source,
-            })
+            }),
         })
         .collect()
 }
