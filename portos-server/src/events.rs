@@ -183,25 +183,50 @@ impl Events {
 
     /// Sends `payload` as its `#[portos_event]` to every connected client
     /// (an application's own events; the password gate already decided who
-    /// is connected). Nobody listening is not an error.
+    /// is connected). Nobody listening is not an error. Sent from a write
+    /// on a shared store, it goes out once the write commits.
     pub async fn emit<E: PortosEvent>(&self, payload: &E) {
-        let _ = self.io.emit(E::NAME, payload).await;
+        let Ok(payload) = serde_json::to_value(payload) else {
+            return;
+        };
+        let io = self.io.clone();
+        send_after_commit(async move {
+            let _ = io.emit(E::NAME, &payload).await;
+        })
+        .await;
     }
 
-    /// Sends `payload` as its `#[portos_event]` to the clients in `room`.
+    /// Sends `payload` as its `#[portos_event]` to the clients in `room`
+    /// (after the commit, as [`Events::emit`]).
     pub async fn emit_to<E: PortosEvent>(&self, room: &str, payload: &E) {
-        let _ = self.io.to(room.to_owned()).emit(E::NAME, payload).await;
+        let Ok(payload) = serde_json::to_value(payload) else {
+            return;
+        };
+        let (io, room) = (self.io.clone(), room.to_owned());
+        send_after_commit(async move {
+            let _ = io.to(room).emit(E::NAME, &payload).await;
+        })
+        .await;
     }
 
+    /// Tells the tools room that a catalog changed (after the commit, as
+    /// [`Events::emit`]).
     pub async fn catalog_changed(&self, reason: &str) {
         let payload = CatalogChanged {
             reason: reason.to_owned(),
         };
-        let _ = self
-            .io
-            .to(TOOLS_ROOM)
-            .emit(CatalogChanged::NAME, &payload)
-            .await;
+        let io = self.io.clone();
+        send_after_commit(async move {
+            let _ = io.to(TOOLS_ROOM).emit(CatalogChanged::NAME, &payload).await;
+        })
+        .await;
+    }
+}
+
+/// Sends now, or once the write this task runs commits (`store::after_commit`).
+async fn send_after_commit(announce: impl Future<Output = ()> + Send + 'static) {
+    if let Some(now) = crate::store::after_commit(Box::pin(announce)) {
+        now.await;
     }
 }
 

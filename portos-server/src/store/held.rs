@@ -7,9 +7,14 @@
 //! store's work ([`Store::run`](super::Store::run)) goes to this connection
 //! instead of the pool, each piece in a savepoint of its own: a piece that
 //! fails undoes only itself, as it would have outside a transaction.
+//! What the call announces meanwhile (its Socket.IO events, through
+//! [`after_commit`]) waits for the commit, and is dropped with a rollback:
+//! nobody hears of a change that others cannot read yet, or ever.
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+
+use futures::future::BoxFuture;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -47,7 +52,36 @@ pub struct HeldConnection {
     made_at: u64,
     /// `None` once the connection is lost (or handed back).
     connection: Mutex<Option<Connection>>,
+    /// Announcements waiting for the commit, in the order they were made.
+    after_commit: Mutex<Announcements>,
     _permit: OwnedSemaphorePermit,
+}
+
+/// What a call announced, waiting for its commit.
+#[derive(Default)]
+struct Announcements(Vec<BoxFuture<'static, ()>>);
+
+impl std::fmt::Debug for Announcements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} announcement(s)", self.0.len())
+    }
+}
+
+/// Holds `announce` back until the transaction of the call running on this
+/// task commits (dropped if it rolls back), when the call holds one (a
+/// write on a shared store); otherwise hands it back to be sent now.
+pub fn after_commit(announce: BoxFuture<'static, ()>) -> Option<BoxFuture<'static, ()>> {
+    match HELD.try_with(Arc::clone) {
+        Ok(held) => {
+            held.after_commit
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .0
+                .push(announce);
+            None
+        }
+        Err(_) => Some(announce),
+    }
 }
 
 impl Holdings {
@@ -99,6 +133,7 @@ impl Holdings {
             holdings: Arc::clone(self),
             made_at,
             connection: Mutex::new(Some(connection)),
+            after_commit: Mutex::default(),
             _permit: permit,
         }))
     }
@@ -148,6 +183,24 @@ impl HeldConnection {
         .map_err(|_| {
             StoreError::Worker("the store's work panicked; nothing was answered".to_owned())
         })?
+    }
+
+    /// Sends what the call announced, in order, now that its transaction
+    /// committed (on a task of its own: the answer does not wait on it).
+    pub(super) fn committed(&self) {
+        let Announcements(announcements) = std::mem::take(
+            &mut *self
+                .after_commit
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        if !announcements.is_empty() {
+            tokio::spawn(async move {
+                for announce in announcements {
+                    announce.await;
+                }
+            });
+        }
     }
 
     /// A piece of the call's store work, in a savepoint: undone alone if it

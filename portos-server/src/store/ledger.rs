@@ -469,7 +469,9 @@ impl ClaimedCall for WriteClaim {
                 }
             })
             .await
-            .map_err(unavailable)
+            .map_err(unavailable)?;
+            held.committed();
+            Ok(())
         }
         .boxed()
     }

@@ -29,6 +29,7 @@ use tokio::sync::oneshot;
 
 pub use copy::{Copied, CopyError, copy_into_postgres};
 use held::Holdings;
+pub use held::after_commit;
 pub use ledger::SharedCalls;
 pub use migrations::Schema;
 use pool::Pool;

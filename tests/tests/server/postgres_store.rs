@@ -339,3 +339,74 @@ async fn a_sqlite_store_is_copied_into_postgresql_and_served_from_there() {
         String::from_utf8_lossy(&again.stderr)
     );
 }
+
+/// What a write announces while it runs (its Socket.IO events) goes out
+/// once its transaction commits, and never if it does not: nobody hears of
+/// a change other servers cannot read yet, or ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_announces_only_what_commits() {
+    use portos_core::contract::{OutputJson, Scope, ToolResult};
+    use portos_core::registry::{CallLedger, Claim, Claimed, Fingerprint, RegistryLimits};
+    use portos_server::store::{SharedCalls, Store, after_commit};
+    use tokio::sync::oneshot;
+
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let store = tokio::task::spawn_blocking(move || Store::connect(&url, &[]))
+        .await
+        .expect("connects")
+        .expect("PostgreSQL");
+    let ledger = SharedCalls::of(&store).expect("a shared store has a ledger");
+    let claim = |request_id: &str| Claim {
+        request_id: request_id.into(),
+        fingerprint: Fingerprint::of_call("lab.write", &json!({ "id": request_id }), Scope::Ui),
+        write: true,
+        limits: RegistryLimits::default(),
+    };
+    // The adapter announces, and the announcement waits.
+    let run_announcing = |call: &mut Box<dyn portos_core::registry::ClaimedCall>| {
+        let (heard, hearing) = oneshot::channel::<()>();
+        let adapter = Box::pin(async move {
+            let held_back = after_commit(Box::pin(async move {
+                let _ = heard.send(());
+            }));
+            assert!(held_back.is_none(), "a write's announcement waits");
+            OutputJson::from_text(r#"{"ok":true}"#.to_owned()).map_err(|e| e.to_string())
+        });
+        (call.run(adapter), hearing)
+    };
+
+    let Claimed::Fresh(mut call) = ledger.claim(claim("committed")).await.expect("claimed") else {
+        panic!("a new requestId is this server's to run");
+    };
+    let (run, mut hearing) = run_announcing(&mut call);
+    let output = run.await.expect("the adapter's output");
+    assert!(
+        hearing.try_recv().is_err(),
+        "nothing is heard before the commit"
+    );
+    let result =
+        ToolResult::from_adapter_output("committed".to_owned(), "lab.write".to_owned(), output);
+    call.keep(&result).await.expect("kept");
+    tokio::time::timeout(Duration::from_secs(5), hearing)
+        .await
+        .expect("heard after the commit")
+        .expect("sent");
+
+    let Claimed::Fresh(mut call) = ledger.claim(claim("abandoned")).await.expect("claimed") else {
+        panic!("a new requestId is this server's to run");
+    };
+    let (run, hearing) = run_announcing(&mut call);
+    run.await.expect("the adapter's output");
+    drop(call); // stopped before its end: the transaction rolls back
+    assert!(
+        hearing.await.is_err(),
+        "a rolled-back write announces nothing"
+    );
+
+    // Outside a write, an announcement is handed back to be sent now.
+    assert!(after_commit(Box::pin(async {})).is_some());
+    tokio::task::spawn_blocking(move || drop((ledger, store)))
+        .await
+        .expect("closed");
+}
