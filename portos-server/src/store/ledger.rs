@@ -195,13 +195,51 @@ impl SharedCalls {
             match row {
                 Some(row) if row.state == "kept" => return Ok(Some(row.into_result(&request_id))),
                 Some(row) if row.state == "running" && row.lease_until_ms >= now_ms() => {}
-                _ => return Ok(None),
+                Some(_) => return Ok(None),
+                // A write's claim is not visible until it commits: a write
+                // may be running on some server all the same.
+                None => {
+                    let id = request_id.to_string();
+                    if !self.write_in_flight(id).await.map_err(unavailable)? {
+                        return Ok(None);
+                    }
+                }
             }
             if started.elapsed() >= WAIT {
                 return Err(still_running());
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+}
+
+impl SharedCalls {
+    /// Whether a write of `request_id` may be running: an insert of its row
+    /// (rolled back at once) waits on another server's uncommitted claim,
+    /// and finds a row that committed since it was looked for. Only an
+    /// insert that goes through says that nothing is there.
+    async fn write_in_flight(&self, request_id: String) -> Result<bool, StoreError> {
+        self.store
+            .run(move |c| {
+                c.begin_with(CLAIM_LOCK_TIMEOUT)?;
+                let probed = c
+                    .query_row(
+                        "INSERT INTO tool_calls (request_id, fingerprint, state, lease_until_ms, expires_at_ms)
+                         VALUES (?1, '', 'running', 0, 0)
+                         ON CONFLICT (request_id) DO NOTHING
+                         RETURNING seq",
+                        [&request_id],
+                        |_| Ok(()),
+                    )
+                    .optional();
+                c.end(false)?;
+                match probed {
+                    Ok(inserted) => Ok(inserted.is_none()),
+                    Err(error) if error.is_lock_timeout() => Ok(true),
+                    Err(error) => Err(error.into()),
+                }
+            })
+            .await
     }
 }
 

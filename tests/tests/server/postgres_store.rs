@@ -410,3 +410,69 @@ async fn a_write_announces_only_what_commits() {
         .await
         .expect("closed");
 }
+
+/// A write running on one server is not visible to another until it
+/// commits; asked for its result meanwhile, the other server waits for it
+/// (as it does for a read, and as one server does) instead of answering
+/// that there is none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_running_elsewhere_is_waited_for_not_missed() {
+    use portos_core::contract::{OutputJson, Scope, ToolResult};
+    use portos_core::registry::{CallLedger, Claim, Claimed, Fingerprint, RegistryLimits};
+    use portos_server::store::{SharedCalls, Store};
+
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let open = |url: String| async move {
+        tokio::task::spawn_blocking(move || Store::connect(&url, &[]))
+            .await
+            .expect("connects")
+            .expect("PostgreSQL")
+    };
+    let (here, there) = (open(url.clone()).await, open(url).await);
+    let (running, asking) = (
+        SharedCalls::of(&here).expect("a ledger"),
+        SharedCalls::of(&there).expect("a ledger"),
+    );
+    let claim = Claim {
+        request_id: "slow-write".into(),
+        fingerprint: Fingerprint::of_call("lab.write", &json!({}), Scope::Ui),
+        write: true,
+        limits: RegistryLimits::default(),
+    };
+    let Claimed::Fresh(mut call) = running.claim(claim).await.expect("claimed") else {
+        panic!("a new requestId is this server's to run");
+    };
+    let output = call
+        .run(Box::pin(async {
+            OutputJson::from_text(r#"{"slow":true}"#.to_owned()).map_err(|e| e.to_string())
+        }))
+        .await
+        .expect("the adapter's output");
+
+    let asked = tokio::spawn(asking.retained("slow-write".into()));
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(!asked.is_finished(), "the other server waits for the write");
+    let result =
+        ToolResult::from_adapter_output("slow-write".to_owned(), "lab.write".to_owned(), output);
+    call.keep(&result).await.expect("kept");
+    let answered = tokio::time::timeout(Duration::from_secs(5), asked)
+        .await
+        .expect("answered once the write commits")
+        .expect("joined")
+        .expect("no error")
+        .expect("the kept result");
+    assert_eq!(answered.result, result.result);
+
+    // Nothing running and nothing kept: none.
+    assert!(
+        asking
+            .retained("never-sent".into())
+            .await
+            .expect("no error")
+            .is_none()
+    );
+    tokio::task::spawn_blocking(move || drop((running, asking, here, there)))
+        .await
+        .expect("closed");
+}
