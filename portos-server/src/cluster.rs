@@ -50,7 +50,7 @@ async fn catch_up(app: &App) -> Result<(), StoreError> {
     let (cache, groups) = (app.api_access.clone(), app.exposable_apis.clone());
     app.store.run(move |c| cache.reload(c, groups)).await?;
     app.auth.forget_remembered_sessions();
-    Ok(())
+    app.jobs.catch_up().await
 }
 
 async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
@@ -75,6 +75,7 @@ async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
             app.store.run(move |c| cache.reload(c, groups)).await?;
         }
         Change::Sessions => app.auth.forget_remembered_sessions(),
+        Change::Job { seq, .. } => app.jobs.heard(seq).await?,
         Change::Catalog(reason) => app.events.catalog_changed(&reason).await,
     }
     Ok(())

@@ -71,6 +71,9 @@ pub async fn serve_on(
             "settled the jobs a previous run left unfinished"
         );
     }
+    // Several servers on one database: leases say which runs what.
+    app.jobs.keep_leases(crate::jobs::TakeOver::Yes);
+    let jobs = app.jobs.clone();
     // Several servers on one database: what the others change is read here.
     crate::cluster::follow_other_servers(&app);
     let local = listener.local_addr().map_err(|error| error.to_string())?;
@@ -101,6 +104,10 @@ pub async fn serve_on(
     }
     // In-flight requests have finished; tell any adapter still running.
     registry.shutdown_token().cancel();
+    // The jobs this server ran are another's to take over, now.
+    if let Err(error) = jobs.release_leases().await {
+        tracing::warn!(%error, "cannot hand this server's jobs over");
+    }
     tracing::info!("{name} stopped");
     Ok(())
 }

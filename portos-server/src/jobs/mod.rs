@@ -10,6 +10,7 @@
 //! since it is whom a confirmation asks; an agent or the Mind sees only its
 //! own.
 
+mod cluster;
 mod record;
 mod run;
 mod sql;
@@ -25,8 +26,9 @@ use portos_core::{
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
+pub use cluster::TakeOver;
 pub use record::{EVENT_KINDS, InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS};
-pub use sql::MIGRATION;
+pub use sql::{MIGRATION, RUNNER_MIGRATION};
 
 use crate::events::Events;
 use crate::settings::GrantsCache;
@@ -190,7 +192,14 @@ impl Jobs {
         let claim_row = row.clone();
         let claim = inner
             .store
-            .run(move |connection| sql::claim(connection, &claim_row, event_kind(kind)))
+            .run(move |connection| {
+                sql::claim(
+                    connection,
+                    &claim_row,
+                    event_kind(kind),
+                    cluster::lease(now),
+                )
+            })
             .await?;
         match claim {
             Claim::Existing(existing) if existing.fingerprint == row.fingerprint => {
@@ -432,22 +441,6 @@ impl Jobs {
                 }
             }
         }
-    }
-
-    /// Settles what a previous run of the server left unfinished: parked
-    /// jobs wait again, running jobs of idempotent tools run again, the
-    /// others fail saying why. Call once, before serving.
-    pub async fn recover(&self) -> Result<usize, StoreError> {
-        let rows = self
-            .0
-            .store
-            .run(|connection| sql::unfinished(connection))
-            .await?;
-        let count = rows.len();
-        for row in rows {
-            self.resume(row).await?;
-        }
-        Ok(count)
     }
 
     async fn resume(&self, row: JobRow) -> Result<(), StoreError> {

@@ -2,6 +2,7 @@
 //! a job and the event announcing it are one transaction, so a stream that
 //! resumes from the store sees exactly what live followers saw.
 
+use crate::store::changes::{self, Change as Announced};
 use crate::store::sql::{Connection, OptionalExtension, Row, params};
 
 use super::record::{InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS, event_kind};
@@ -40,6 +41,19 @@ pub const MIGRATION: &str = "CREATE TABLE IF NOT EXISTS tool_jobs (
         data    TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS tool_job_events_by_job ON tool_job_events (job_id, seq);";
+
+/// The runtime's migration step that records who runs each unfinished job
+/// and until when it has said so: on a database several servers share, a
+/// job whose server stopped saying so is taken over by another.
+pub const RUNNER_MIGRATION: &str = "ALTER TABLE tool_jobs ADD COLUMN runner TEXT;
+    ALTER TABLE tool_jobs ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;";
+
+/// A server's hold on the jobs it runs: its name, and until when.
+#[derive(Clone, Copy, Debug)]
+pub struct Lease<'a> {
+    pub runner: &'a str,
+    pub until_ms: i64,
+}
 
 const COLUMNS: &str = "job_id, request_id, principal, authenticated, tool, arguments, fingerprint,
     state, status_message, progress, input_request, outcome, output, error,
@@ -174,6 +188,7 @@ pub fn claim(
     connection: &mut Connection,
     row: &JobRow,
     kind: &'static str,
+    lease: Lease<'_>,
 ) -> Result<Claim, StoreError> {
     let transaction = connection.transaction()?;
     purge_expired(&transaction, row.created_at_ms)?;
@@ -188,8 +203,9 @@ pub fn claim(
     }
     transaction
         .prepare_cached(&format!(
-            "INSERT INTO tool_jobs ({COLUMNS})
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+            "INSERT INTO tool_jobs ({COLUMNS}, runner, lease_until_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                     ?18, ?19)"
         ))?
         .execute(params![
             row.job_id,
@@ -209,6 +225,8 @@ pub fn claim(
             row.created_at_ms,
             row.updated_at_ms,
             row.expires_at_ms,
+            lease.runner,
+            lease.until_ms,
         ])?;
     let event = append_event(&transaction, row, kind)?;
     transaction.commit()?;
@@ -241,6 +259,14 @@ fn append_event(
         .query_row(params![row.job_id, kind, row.updated_at_ms, data], |row| {
             row.get(0)
         })?;
+    // The other servers on the database hear it once it commits.
+    changes::announce(
+        connection,
+        &Announced::Job {
+            job_id: row.job_id.clone(),
+            seq,
+        },
+    )?;
     Ok(JobEvent {
         seq,
         job_id: row.job_id.clone(),
@@ -393,14 +419,58 @@ pub fn list(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// Every job that is not final: what a restart must resume or settle.
-pub fn unfinished(connection: &Connection) -> Result<Vec<JobRow>, StoreError> {
-    let mut statement = connection.prepare(&format!(
-        "SELECT {COLUMNS} FROM tool_jobs WHERE state IN ('working', 'input_required')
-         ORDER BY created_at_ms, job_id"
+/// Takes over the unfinished jobs whose lease ran out before
+/// `expired_before_ms` (their server stopped renewing it): they are
+/// `lease`'s now, oldest first, to resume or settle.
+pub fn take_over(
+    connection: &Connection,
+    lease: Lease<'_>,
+    expired_before_ms: i64,
+) -> Result<Vec<JobRow>, StoreError> {
+    let mut statement = connection.prepare_cached(&format!(
+        "UPDATE tool_jobs SET runner = ?1, lease_until_ms = ?2
+         WHERE state IN ('working', 'input_required') AND lease_until_ms < ?3
+         RETURNING {COLUMNS}"
     ))?;
-    let rows = statement.query_map([], JobRow::read)?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let mut rows = statement
+        .query_map(
+            params![lease.runner, lease.until_ms, expired_before_ms],
+            JobRow::read,
+        )?
+        .collect::<Result<Vec<_>, _>>()?;
+    rows.sort_by(|a, b| (a.created_at_ms, &a.job_id).cmp(&(b.created_at_ms, &b.job_id)));
+    Ok(rows)
+}
+
+/// Extends `lease` over every unfinished job its server runs.
+pub fn renew_leases(connection: &Connection, lease: Lease<'_>) -> Result<usize, StoreError> {
+    Ok(connection
+        .prepare_cached(
+            "UPDATE tool_jobs SET lease_until_ms = ?2
+             WHERE runner = ?1 AND state IN ('working', 'input_required')",
+        )?
+        .execute(params![lease.runner, lease.until_ms])?)
+}
+
+/// The event numbered `seq`, if it is still kept.
+pub fn event(connection: &Connection, seq: i64) -> Result<Option<JobEvent>, StoreError> {
+    Ok(connection
+        .prepare_cached("SELECT seq, kind, data, job_id FROM tool_job_events WHERE seq = ?1")?
+        .query_row([seq], |row| {
+            let kind = event_kind(&row.get::<_, String>(1)?);
+            Ok(JobEvent {
+                seq: row.get(0)?,
+                job_id: row.get(3)?,
+                kind,
+                data: row.get(2)?,
+                is_final: is_final_kind(kind),
+            })
+        })
+        .optional()?)
+}
+
+fn is_final_kind(kind: &str) -> bool {
+    matches!(kind, "completed" | "failed" | "cancelled")
 }
 
 /// The events of `job_id` after `after` (0: from the first), in order.
@@ -420,7 +490,7 @@ pub fn events_after(
             job_id: job_id.to_owned(),
             kind,
             data: row.get(2)?,
-            is_final: matches!(kind, "completed" | "failed" | "cancelled"),
+            is_final: is_final_kind(kind),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

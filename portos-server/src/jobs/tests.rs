@@ -151,7 +151,7 @@ async fn left_working(store: &Store, job_id: &str, tool: &'static str) {
         expires_at_ms: now + 60_000,
     };
     let claimed = store
-        .run(move |connection| sql::claim(connection, &row, "working"))
+        .run(move |connection| sql::claim(connection, &row, "working", super::cluster::lease(0)))
         .await
         .expect("stored");
     assert!(matches!(claimed, Claim::Inserted(..)));

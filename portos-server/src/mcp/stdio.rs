@@ -17,6 +17,7 @@ use super::server::{CallMeta, ConfigReads, McpServer};
 use super::{jsonrpc, modern};
 use crate::app::App;
 use crate::builder::ServerBuilder;
+use crate::jobs::TakeOver;
 
 /// `--mcp-stdio`: builds the server and runs [`serve`] on a runtime of its
 /// own.
@@ -49,6 +50,12 @@ pub async fn serve(app: App) -> Result<(), String> {
     let line_limit = app.config.body_limit;
     let registry = app.registry.clone();
     tracing::info!("{} MCP on stdio", app.identity.name);
+    // On a shared database this process holds the jobs it starts (it does
+    // not take over others': it lives only as long as its client), and
+    // hears what the servers change.
+    app.jobs.keep_leases(TakeOver::No);
+    crate::cluster::follow_other_servers(&app);
+    let jobs = app.jobs.clone();
     let server = Arc::new(McpServer::new(app, ConfigReads::Live));
 
     let (sender, mut receiver) = mpsc::channel::<String>(64);
@@ -121,6 +128,9 @@ pub async fn serve(app: App) -> Result<(), String> {
     drop(sender);
     let _ = writer.await;
     registry.shutdown_token().cancel();
+    if let Err(error) = jobs.release_leases().await {
+        tracing::warn!(%error, "cannot hand this process's jobs over");
+    }
     Ok(())
 }
 

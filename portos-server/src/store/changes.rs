@@ -27,11 +27,18 @@ pub enum Change {
     ApiAccess,
     /// A login session ended.
     Sessions,
+    /// A durable job's event (its `seq` in `tool_job_events`): followers
+    /// of the job on every server hear it, and the server running it acts
+    /// on a cancel or a confirmation made elsewhere.
+    Job { job_id: String, seq: i64 },
     /// Something an application's catalogs are made of changed: the other
     /// servers tell their catalog subscribers, with this reason (the one
     /// the writing server gave its own).
     Catalog(String),
 }
+
+/// The wire name of a job's event (`job:<seq>:<jobId>`).
+const JOB_PREFIX: &str = "job:";
 
 /// The wire name of a catalog change (`catalog:<reason>`).
 const CATALOG_PREFIX: &str = "catalog:";
@@ -58,6 +65,7 @@ impl Change {
             Change::AgentContext => "agent-context".to_owned(),
             Change::ApiAccess => "api-access".to_owned(),
             Change::Sessions => "sessions".to_owned(),
+            Change::Job { job_id, seq } => format!("{JOB_PREFIX}{seq}:{job_id}"),
             Change::Catalog(reason) => format!("{CATALOG_PREFIX}{reason}"),
         }
     }
@@ -68,10 +76,18 @@ impl Change {
             "agent-context" => Some(Change::AgentContext),
             "api-access" => Some(Change::ApiAccess),
             "sessions" => Some(Change::Sessions),
-            _ => text
-                .strip_prefix(CATALOG_PREFIX)
-                .filter(|reason| is_reason(reason))
-                .map(Change::catalog),
+            _ => {
+                if let Some(job) = text.strip_prefix(JOB_PREFIX) {
+                    let (seq, job_id) = job.split_once(':')?;
+                    return Some(Change::Job {
+                        job_id: job_id.to_owned(),
+                        seq: seq.parse().ok()?,
+                    });
+                }
+                text.strip_prefix(CATALOG_PREFIX)
+                    .filter(|reason| is_reason(reason))
+                    .map(Change::catalog)
+            }
         }
     }
 }
@@ -87,8 +103,8 @@ pub enum Heard {
 }
 
 /// This process, among the servers on the database (its own announcements
-/// come back to it and are skipped).
-fn instance() -> &'static str {
+/// come back to it and are skipped; the jobs it runs carry it).
+pub(crate) fn instance() -> &'static str {
     static INSTANCE: OnceLock<String> = OnceLock::new();
     INSTANCE.get_or_init(|| uuid::Uuid::new_v4().simple().to_string())
 }
@@ -167,6 +183,10 @@ mod tests {
             Change::Sessions,
             Change::catalog("recipes"),
             Change::catalog("lab.hosts_v2"),
+            Change::Job {
+                job_id: "5f0c6a1e-33c4-4b6f-9d55-0b1c2d3e4f50".to_owned(),
+                seq: 42,
+            },
         ] {
             assert_eq!(Change::from_wire(&change.to_wire()), Some(change));
         }
@@ -174,7 +194,16 @@ mod tests {
 
     #[test]
     fn payloads_that_name_nothing_known_are_ignored() {
-        for wire in ["", "recipes", "catalog:", "catalog:Recipes", "catalog:a b"] {
+        for wire in [
+            "",
+            "recipes",
+            "catalog:",
+            "catalog:Recipes",
+            "catalog:a b",
+            "job:",
+            "job:x:id",
+            "job:7",
+        ] {
             assert_eq!(Change::from_wire(wire), None, "{wire:?}");
         }
         assert_eq!(

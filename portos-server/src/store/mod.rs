@@ -120,6 +120,9 @@ pub const RUNTIME_SCHEMA: Schema = Schema {
             error          TEXT
         );
         CREATE INDEX IF NOT EXISTS tool_calls_by_state ON tool_calls (state, seq);",
+        // 4: which server runs each unfinished job, and until when it has
+        // said it does (several servers on one database: `jobs`).
+        crate::jobs::RUNNER_MIGRATION,
     ],
 };
 

@@ -15,7 +15,7 @@ use support::{Server, call, get, http_client, login};
 
 /// A port on 127.0.0.1 that accepts connections (the probe's "up" host),
 /// kept open for the test's life.
-async fn open_port() -> (tokio::net::TcpListener, u16) {
+pub(crate) async fn open_port() -> (tokio::net::TcpListener, u16) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a listener");
@@ -23,7 +23,7 @@ async fn open_port() -> (tokio::net::TcpListener, u16) {
     (listener, port)
 }
 
-async fn add_host(
+pub(crate) async fn add_host(
     client: &reqwest::Client,
     server: &Server,
     token: &str,
@@ -44,10 +44,10 @@ async fn add_host(
 }
 
 /// One Server-Sent Event: (id, event, data).
-type SseEvent = (i64, String, Value);
+pub(crate) type SseEvent = (i64, String, Value);
 
 /// Reads a job's event stream to its end (it ends after the final event).
-async fn events(
+pub(crate) async fn events(
     client: &reqwest::Client,
     server: &Server,
     token: &str,
@@ -90,7 +90,12 @@ async fn events(
     (status, parsed, text)
 }
 
-async fn job(client: &reqwest::Client, server: &Server, token: &str, job_id: &str) -> Value {
+pub(crate) async fn job(
+    client: &reqwest::Client,
+    server: &Server,
+    token: &str,
+    job_id: &str,
+) -> Value {
     let (status, body) = get(
         client,
         server,
@@ -102,15 +107,17 @@ async fn job(client: &reqwest::Client, server: &Server, token: &str, job_id: &st
     body
 }
 
-/// Polls the job until `done` says so.
-async fn until(
+/// Polls the job until `done` says so (for at least 30 s: on a shared
+/// database a job whose server was killed is taken over once its lease,
+/// 10 s, runs out).
+pub(crate) async fn until(
     client: &reqwest::Client,
     server: &Server,
     token: &str,
     job_id: &str,
     done: impl Fn(&Value) -> bool,
 ) -> Value {
-    for _ in 0..300 {
+    for _ in 0..600 {
         let body = job(client, server, token, job_id).await;
         if done(&body) {
             return body;
@@ -120,7 +127,7 @@ async fn until(
     panic!("job {job_id} never got there");
 }
 
-async fn post_job(
+pub(crate) async fn post_job(
     client: &reqwest::Client,
     server: &Server,
     token: Option<&str>,
@@ -479,7 +486,7 @@ async fn a_cancelled_probe_stops_between_hosts_and_stays_cancelled() {
 }
 
 /// An MCP request at 2026-07-28; `tasks` declares the tasks extension.
-async fn mcp_2026(
+pub(crate) async fn mcp_2026(
     client: &reqwest::Client,
     server: &Server,
     token: &str,
@@ -544,7 +551,12 @@ async fn mcp_2025(
         .expect("JSON-RPC")
 }
 
-async fn grant_agent(client: &reqwest::Client, server: &Server, token: &str, write: bool) {
+pub(crate) async fn grant_agent(
+    client: &reqwest::Client,
+    server: &Server,
+    token: &str,
+    write: bool,
+) {
     let response = client
         .put(server.url("/api/settings/agent-context"))
         .bearer_auth(token)

@@ -5,6 +5,7 @@
 mod support;
 
 mod catalog;
+mod cluster;
 mod documents;
 mod http;
 mod jobs;

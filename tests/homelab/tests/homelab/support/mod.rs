@@ -67,10 +67,21 @@ pub fn dump(args: &[&str]) -> Value {
 
 /// `homelab --set-password --data-dir DIR` with `password` on stdin.
 pub fn set_password(data_dir: &Path, password: &str) {
+    set_password_with(data_dir, &test_postgres::database_args(data_dir), password);
+}
+
+/// [`PASSWORD`] set on the PostgreSQL database at `url`.
+pub fn set_password_on(url: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let database = ["--database-url".to_owned(), url.to_owned()];
+    set_password_with(dir.path(), &database, PASSWORD);
+}
+
+fn set_password_with(data_dir: &Path, database: &[String], password: &str) {
     let mut child = command()
         .args(["--set-password", "--data-dir"])
         .arg(data_dir)
-        .args(test_postgres::database_args(data_dir))
+        .args(database)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -104,10 +115,26 @@ impl Server {
     }
 
     pub fn start_in(data_dir: tempfile::TempDir, args: &[&str], env: &[(&str, &str)]) -> Server {
+        let database = test_postgres::database_args(data_dir.path());
+        Server::spawn(data_dir, &database, args, env)
+    }
+
+    /// A server on the PostgreSQL database at `url` (several may share it).
+    pub fn start_on(url: &str) -> Server {
+        let database = ["--database-url".to_owned(), url.to_owned()];
+        Server::spawn(tempfile::tempdir().expect("temp dir"), &database, &[], &[])
+    }
+
+    fn spawn(
+        data_dir: tempfile::TempDir,
+        database: &[String],
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Server {
         let mut child = command()
             .args(["--bind", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir.path())
-            .args(test_postgres::database_args(data_dir.path()))
+            .args(database)
             .args(args)
             .env("RUST_LOG", "info")
             .envs(env.iter().copied())
