@@ -6,8 +6,8 @@
 //! told when a tool call finishes and when the catalog may have changed (so
 //! they refresh it, with `If-None-Match`).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use portos_core::inventory::PortosEvent;
 use portos_core::{ResultObserver, ToolResult, ToolState, portos_event};
@@ -16,6 +16,7 @@ use serde::Serialize;
 use socketioxide::SocketIo;
 use socketioxide::extract::SocketRef;
 use socketioxide::layer::SocketIoLayer;
+use tokio::sync::{Notify, mpsc};
 
 /// The room of clients that asked for tool announcements.
 pub const TOOLS_ROOM: &str = "cos:tools";
@@ -101,6 +102,44 @@ pub struct Events {
     /// be in it), so a finished call does not look the room up when nobody
     /// ever subscribed (the common case; the look-up cost a call about 1 %).
     tools_joins: Arc<AtomicU64>,
+    /// Finished calls told to the other servers on a shared database whose
+    /// tools rooms have members (`cluster::relay`).
+    relay: Arc<Relay>,
+}
+
+/// What this server knows of the other servers' tools rooms, and where
+/// its finished calls go to reach them.
+#[derive(Debug, Default)]
+pub(crate) struct Relay {
+    /// Until when (ms since the epoch) another server last said someone
+    /// is in its tools room.
+    others_watch_until: AtomicI64,
+    /// The requestIds of finished calls, to announce (set on a shared
+    /// database only).
+    outbox: OnceLock<mpsc::UnboundedSender<String>>,
+    /// Someone joined this server's tools room.
+    pub(crate) joined: Notify,
+}
+
+impl Relay {
+    pub(crate) fn others_watch_until(&self, until_ms: i64) {
+        self.others_watch_until
+            .fetch_max(until_ms, Ordering::SeqCst);
+    }
+
+    /// Starts relaying: finished calls go to `outbox` while others watch.
+    pub(crate) fn start(&self, outbox: mpsc::UnboundedSender<String>) {
+        let _ = self.outbox.set(outbox);
+    }
+
+    fn relay(&self, request_id: &str) {
+        if let Some(outbox) = self.outbox.get()
+            && self.others_watch_until.load(Ordering::SeqCst)
+                > jiff::Timestamp::now().as_millisecond()
+        {
+            let _ = outbox.send(request_id.to_owned());
+        }
+    }
 }
 
 impl Events {
@@ -108,14 +147,17 @@ impl Events {
     pub fn new() -> (SocketIoLayer, Events) {
         let (layer, io) = SocketIo::new_layer();
         let tools_joins = Arc::new(AtomicU64::new(0));
-        let joins = tools_joins.clone();
+        let relay = Arc::new(Relay::default());
+        let (joins, joined) = (tools_joins.clone(), relay.clone());
         io.ns("/", move |socket: SocketRef| {
-            let joins = joins.clone();
+            let (joins, joined) = (joins.clone(), joined.clone());
             socket.on(ToolsSubscribe::NAME, move |socket: SocketRef| {
                 socket.join(TOOLS_ROOM);
                 // Counted after the join: an observer that reads 0 cannot
                 // have missed a member.
                 joins.fetch_add(1, Ordering::SeqCst);
+                // The other servers hear of it (shared database).
+                joined.joined.notify_one();
                 let _ = socket.emit(
                     ToolsSubscribed::NAME,
                     &ToolsSubscribed {
@@ -135,14 +177,23 @@ impl Events {
             });
             std::future::ready(())
         });
-        (layer, Events { io, tools_joins })
+        (
+            layer,
+            Events {
+                io,
+                tools_joins,
+                relay,
+            },
+        )
     }
 
     /// Announces each finished adapter run to the `cos:tools` room.
     pub fn tool_observer(&self) -> ResultObserver {
         let io = self.io.clone();
         let joins = self.tools_joins.clone();
+        let relay = self.relay.clone();
         Arc::new(move |result: &ToolResult| {
+            relay.relay(&result.request_id);
             // Nobody listening is the common case: no task, no payload.
             if !room_has_members(&io, &joins) {
                 return;
@@ -176,8 +227,21 @@ impl Events {
         }
     }
 
+    /// Tells this server's tools room of a call another server ran.
+    pub(crate) async fn called_elsewhere(&self, result: &ToolResult) {
+        let _ = self
+            .io
+            .to(TOOLS_ROOM)
+            .emit(ToolCalled::NAME, &ToolCalled::from(result))
+            .await;
+    }
+
+    pub(crate) fn relay(&self) -> &Arc<Relay> {
+        &self.relay
+    }
+
     /// Whether anyone is in the tools room (cheap when nobody ever joined).
-    fn tools_room_has_members(&self) -> bool {
+    pub(crate) fn tools_room_has_members(&self) -> bool {
         room_has_members(&self.io, &self.tools_joins)
     }
 

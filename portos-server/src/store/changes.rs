@@ -31,11 +31,20 @@ pub enum Change {
     /// of the job on every server hear it, and the server running it acts
     /// on a cancel or a confirmation made elsewhere.
     Job { job_id: String, seq: i64 },
+    /// A call finished here (its result is kept): servers whose tools
+    /// rooms have members tell them.
+    Called(String),
+    /// This server's tools room has members: servers that finish calls
+    /// should say so (for the next while).
+    Watching,
     /// Something an application's catalogs are made of changed: the other
     /// servers tell their catalog subscribers, with this reason (the one
     /// the writing server gave its own).
     Catalog(String),
 }
+
+/// The wire name of a finished call (`called:<requestId>`).
+const CALLED_PREFIX: &str = "called:";
 
 /// The wire name of a job's event (`job:<seq>:<jobId>`).
 const JOB_PREFIX: &str = "job:";
@@ -66,6 +75,8 @@ impl Change {
             Change::ApiAccess => "api-access".to_owned(),
             Change::Sessions => "sessions".to_owned(),
             Change::Job { job_id, seq } => format!("{JOB_PREFIX}{seq}:{job_id}"),
+            Change::Called(request_id) => format!("{CALLED_PREFIX}{request_id}"),
+            Change::Watching => "watching".to_owned(),
             Change::Catalog(reason) => format!("{CATALOG_PREFIX}{reason}"),
         }
     }
@@ -76,7 +87,11 @@ impl Change {
             "agent-context" => Some(Change::AgentContext),
             "api-access" => Some(Change::ApiAccess),
             "sessions" => Some(Change::Sessions),
+            "watching" => Some(Change::Watching),
             _ => {
+                if let Some(request_id) = text.strip_prefix(CALLED_PREFIX) {
+                    return (!request_id.is_empty()).then(|| Change::Called(request_id.to_owned()));
+                }
                 if let Some(job) = text.strip_prefix(JOB_PREFIX) {
                     let (seq, job_id) = job.split_once(':')?;
                     return Some(Change::Job {
@@ -187,6 +202,8 @@ mod tests {
                 job_id: "5f0c6a1e-33c4-4b6f-9d55-0b1c2d3e4f50".to_owned(),
                 seq: 42,
             },
+            Change::Called("req:with:colons-1".to_owned()),
+            Change::Watching,
         ] {
             assert_eq!(Change::from_wire(&change.to_wire()), Some(change));
         }
@@ -203,6 +220,7 @@ mod tests {
             "job:",
             "job:x:id",
             "job:7",
+            "called:",
         ] {
             assert_eq!(Change::from_wire(wire), None, "{wire:?}");
         }

@@ -550,3 +550,42 @@ async fn api_access_changes_made_at_once_on_two_replicas_both_land() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn subscribers_hear_of_calls_finished_on_any_replica() {
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let (a, b) = (
+        ServerProcess::start(&["--database-url", &url]),
+        ServerProcess::start(&["--database-url", &url]),
+    );
+    let client = portos_tests::http_client();
+    let socket = crate::socket_events::Polling::connect(&b).await;
+    socket.send(r#"42["cos:tools:subscribe"]"#).await;
+    socket.expect_event("cos:tools:subscribed").await;
+    // Calls keep finishing on A (A learns within moments that B has a
+    // subscriber); B runs none, so whatever B's subscriber hears, A ran.
+    let calling = {
+        let (client, url) = (client.clone(), a.url("/api/cos/tools/call"));
+        tokio::spawn(async move {
+            for n in 0.. {
+                let body = json!({ "requestId": format!("on-a-{n}"), "name": "time.now" });
+                call(&client, &url, "", &body).await;
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        })
+    };
+    let heard = socket.expect_event("cos:tools:called").await;
+    calling.abort();
+    assert_eq!(heard["name"], "time.now", "{heard}");
+    assert_eq!(heard["state"], "completed", "{heard}");
+    let request_id = heard["requestId"].as_str().expect("a requestId");
+    assert!(request_id.starts_with("on-a-"), "{heard}");
+    // It is the call A kept, readable from B.
+    let kept = client
+        .get(b.url(&format!("/api/cos/tools/calls/{request_id}")))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(kept.status(), StatusCode::OK);
+}

@@ -1,6 +1,10 @@
 //! One cluster, one view: what another server on the same database changed
 //! (`store::changes`) is read again here, and this server's Socket.IO
-//! subscribers are told about catalog changes as the other server's are.
+//! subscribers are told about catalog changes as the other server's are
+//! (and, while they are subscribed, of the calls the others finish:
+//! `relay`).
+
+mod relay;
 
 use crate::app::App;
 use crate::settings::{AGENT_CONTEXT, MIND_CAPABILITIES};
@@ -16,6 +20,7 @@ pub(crate) fn follow_other_servers(app: &App) {
     {
         return;
     }
+    relay::start(app);
     let app = app.clone();
     tokio::spawn(async move {
         while let Some(heard) = hearing.recv().await {
@@ -76,6 +81,8 @@ async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
         }
         Change::Sessions => app.auth.forget_remembered_sessions(),
         Change::Job { seq, .. } => app.jobs.heard(seq).await?,
+        Change::Called(request_id) => relay::called_elsewhere(app, request_id).await?,
+        Change::Watching => relay::others_watch(app),
         Change::Catalog(reason) => app.events.catalog_changed(&reason).await,
     }
     Ok(())
