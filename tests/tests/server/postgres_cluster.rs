@@ -589,3 +589,51 @@ async fn subscribers_hear_of_calls_finished_on_any_replica() {
         .expect("request");
     assert_eq!(kept.status(), StatusCode::OK);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn changes_to_one_goal_made_at_once_on_two_replicas_both_land() {
+    let cluster = PgCluster::start();
+    let url = protected_database(&cluster);
+    let client = portos_tests::http_client();
+    let (a, b) = (replica(&client, &url).await, replica(&client, &url).await);
+    let created: Value = client
+        .post(a.server.url("/api/goals"))
+        .bearer_auth(&a.token)
+        .json(&json!({ "title": "Run a marathon" }))
+        .send()
+        .await
+        .expect("goal")
+        .json()
+        .await
+        .expect("JSON");
+    let id = created["id"].as_str().expect("an id").to_owned();
+    let change = |replica: &Replica, body: Value| {
+        client
+            .put(replica.server.url(&format!("/api/goals/{id}")))
+            .bearer_auth(&replica.token)
+            .json(&body)
+            .send()
+    };
+    // A changes the title while B changes the progress: each change keeps
+    // the other's field, whatever order they commit in.
+    for round in 0..30 {
+        let title = format!("Run a marathon, take {round}");
+        let (on_a, on_b) = tokio::join!(
+            change(&a, json!({ "title": title })),
+            change(&b, json!({ "progress": round }))
+        );
+        assert_eq!(on_a.expect("A").status(), StatusCode::OK);
+        assert_eq!(on_b.expect("B").status(), StatusCode::OK);
+        let stored: Value = client
+            .get(a.server.url(&format!("/api/goals/{id}")))
+            .bearer_auth(&a.token)
+            .send()
+            .await
+            .expect("goal")
+            .json()
+            .await
+            .expect("JSON");
+        assert_eq!(stored["title"], title, "round {round}: {stored}");
+        assert_eq!(stored["progress"], round, "round {round}: {stored}");
+    }
+}

@@ -258,6 +258,22 @@ impl Connection {
         }
     }
 
+    /// Locks the rows of `table` whose `column` is `value` until the open
+    /// transaction ends, so that a read-modify-write of them on another
+    /// server waits for this one to commit and then reads what it wrote
+    /// (take the lock before reading). SQLite has a single writer, the
+    /// store's own connection: nothing to do. `table` and `column` are the
+    /// caller's names, never input.
+    pub fn lock_rows(&self, table: &str, column: &str, value: &str) -> Result<()> {
+        if self.engine() == Engine::Postgres {
+            self.execute(
+                &format!("SELECT 1 FROM {table} WHERE {column} = ?1 FOR UPDATE"),
+                [value],
+            )?;
+        }
+        Ok(())
+    }
+
     /// Runs one statement; the number of rows it changed.
     pub fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
         self.prepare_cached(sql)?.execute(params)

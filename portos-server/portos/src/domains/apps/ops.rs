@@ -216,6 +216,8 @@ pub async fn change(
     let changed = store
         .run(move |connection| {
             let transaction = connection.transaction()?;
+            // Another server's change of it commits before or after this one.
+            transaction.lock_rows("managed_apps", "id", &id)?;
             let Some(mut app) = store::get(&transaction, &id)? else {
                 return Ok(Err(AppError::NotFound(id)));
             };

@@ -318,6 +318,8 @@ pub fn update_task(
     origin: &Origin,
 ) -> Result<Option<Task>, StoreError> {
     let transaction = connection.transaction()?;
+    // Another server's change of it commits before or after this one.
+    transaction.lock_rows("cos_tasks", "id", id)?;
     let Some(before) = get_task(&transaction, id)? else {
         return Ok(None);
     };
@@ -463,6 +465,8 @@ pub fn update_agent(
     source: &ledger::Source,
 ) -> Result<RunUpdate, StoreError> {
     let transaction = connection.transaction()?;
+    // Another server's change of it commits before or after this one.
+    transaction.lock_rows("cos_agent_runs", "id", agent_id)?;
     let Some(run) = get_agent(&transaction, agent_id)? else {
         return Ok(RunUpdate::NotFound);
     };

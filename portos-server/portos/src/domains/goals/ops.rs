@@ -89,11 +89,16 @@ pub async fn change(
     let changes = changes.checked().map_err(GoalError::Invalid)?;
     Ok(store
         .run(move |connection| {
-            let Some(mut goal) = store::goal(connection, &id)? else {
+            // Read and written in one transaction, the row locked first:
+            // another server's change of other fields is not lost.
+            let transaction = connection.transaction()?;
+            transaction.lock_rows("goals", "id", &id)?;
+            let Some(mut goal) = store::goal(&transaction, &id)? else {
                 return Ok(None);
             };
             changes.apply(&mut goal, jiff::Timestamp::now().to_string());
-            store::update_goal(connection, &goal)?;
+            store::update_goal(&transaction, &goal)?;
+            transaction.commit()?;
             Ok(Some(goal))
         })
         .await?)

@@ -96,6 +96,8 @@ pub async fn protect(
             if !live_settings(&transaction)?.manage_mind {
                 return Ok(Answer::refused(SELF_MANAGEMENT_OFF));
             }
+            // Another server's change of it commits before or after this one.
+            transaction.lock_rows("mind_memories", "id", &memory_id)?;
             let memory = match memories::get(&transaction, &memory_id)? {
                 Some(memory) if !memory.archived => memory,
                 _ => {
