@@ -31,7 +31,7 @@
 # BASE_PORT=18180 (servers; PostgreSQL on BASE_PORT+50) REPLICAS="1 2 3"
 # PORTOS_BIN=/path/to/portos (else the release build of the workspace),
 # PG_SETTINGS="-c synchronous_commit=off" (more server settings, to see what
-# a setting changes).
+# a setting changes), KEEP_WORK=1 (keep the servers' and PostgreSQL's logs).
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -79,7 +79,11 @@ stop_servers() {
 cleanup() {
     stop_servers
     "${AS_PG[@]}" "$PG_BIN/pg_ctl" -D "$WORK/pg" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$WORK"
+    if [ -n "${KEEP_WORK:-}" ]; then
+        echo "cluster-load: logs kept in $WORK" >&2
+    else
+        rm -rf "$WORK"
+    fi
 }
 trap cleanup EXIT INT TERM
 

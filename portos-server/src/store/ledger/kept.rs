@@ -82,18 +82,26 @@ pub(super) fn keep_result(
     let max_fingerprints = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
     // One statement: the result kept, and what falls out of the newest
     // `max_results` evicted (both read one snapshot, in which this row is
-    // not kept yet: so it counts one fewer of the others).
+    // not kept yet: so it counts one fewer of the others). Rows another
+    // call is evicting (locked) are left to it: keeps that ran into each
+    // other's evictions waited, and deadlocked when their plans locked the
+    // rows in different orders.
     c.execute(
         "WITH kept AS (
              UPDATE tool_calls SET state = 'kept', name = ?2, failed = ?3, output = ?4, error = ?5
              WHERE seq = ?1
              RETURNING seq
+         ),
+         fallen AS (
+             SELECT seq FROM tool_calls
+             WHERE state = 'kept' AND seq <= (
+                 SELECT seq FROM tool_calls WHERE state = 'kept' AND seq <> ?1
+                 ORDER BY seq DESC LIMIT 1 OFFSET ?6
+             )
+             FOR UPDATE SKIP LOCKED
          )
          UPDATE tool_calls SET state = 'evicted', output = NULL, error = NULL, name = NULL
-         WHERE state = 'kept' AND seq <= (
-             SELECT seq FROM tool_calls WHERE state = 'kept' AND seq <> ?1
-             ORDER BY seq DESC LIMIT 1 OFFSET ?6
-         )",
+         WHERE seq IN (SELECT seq FROM fallen)",
         params![
             seq,
             result.name,
@@ -105,9 +113,13 @@ pub(super) fn keep_result(
     )?;
     if seq % PRUNE_EVERY == 0 {
         c.execute(
-            "DELETE FROM tool_calls WHERE state = 'evicted' AND (expires_at_ms <= ?1 OR seq <= (
-                 SELECT seq FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET ?2
-             ))",
+            "DELETE FROM tool_calls WHERE seq IN (
+                 SELECT seq FROM tool_calls
+                 WHERE state = 'evicted' AND (expires_at_ms <= ?1 OR seq <= (
+                     SELECT seq FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET ?2
+                 ))
+                 FOR UPDATE SKIP LOCKED
+             )",
             params![now_ms(), max_fingerprints],
         )?;
     }
