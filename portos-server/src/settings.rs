@@ -3,7 +3,7 @@
 use crate::cached::Cached;
 use std::sync::Arc;
 
-use crate::store::sql::{Connection, Engine, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params};
 use portos_core::Capabilities;
 use serde_json::Value;
 
@@ -37,12 +37,8 @@ pub fn set_json(connection: &Connection, key: &str, value: &Value) -> Result<(),
 /// Holds `key` until the transaction open on `connection` ends, so that a
 /// read-modify-write of it on another server waits for this one to commit
 /// and then reads what it wrote (read the value after taking the lock).
-/// SQLite has a single writer, the store's own connection: nothing to do.
 pub fn lock_for_change(connection: &Connection, key: &str) -> Result<(), StoreError> {
-    if connection.engine() == Engine::Postgres {
-        connection.execute("SELECT pg_advisory_xact_lock(hashtext(?1))", [key])?;
-    }
-    Ok(())
+    Ok(connection.lock_name(&format!("settings:{key}"))?)
 }
 
 /// The stored grants of the two principals that carry capabilities.

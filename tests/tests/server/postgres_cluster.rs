@@ -693,3 +693,51 @@ async fn calls_past_the_kept_limit_on_three_replicas_all_answer() {
         500
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn guests_arriving_at_once_on_two_replicas_never_exceed_the_cap() {
+    let cluster = PgCluster::start();
+    let url = protected_database(&cluster);
+    let client = portos_tests::http_client();
+    let (a, b) = (replica(&client, &url).await, replica(&client, &url).await);
+    let opened = client
+        .put(a.server.url("/api/eidoverse/settings"))
+        .bearer_auth(&a.token)
+        .json(&json!({ "acceptGuests": true }))
+        .send()
+        .await
+        .expect("settings");
+    assert_eq!(opened.status(), StatusCode::OK);
+    // 60 guests knock at once, half at each replica: the world holds 20.
+    let mut knocks = tokio::task::JoinSet::new();
+    for n in 0..60 {
+        let url = [&a, &b][n % 2]
+            .server
+            .url("/api/eidoverse/travel/guest/visits");
+        let client = client.clone();
+        knocks.spawn(async move {
+            client
+                .post(url)
+                .json(&json!({ "guestName": format!("Guest {n}"), "fromWorld": "Elsewhere" }))
+                .send()
+                .await
+                .expect("knock")
+                .status()
+        });
+    }
+    let mut welcomed = 0;
+    while let Some(status) = knocks.join_next().await {
+        if status.expect("joined") == StatusCode::CREATED {
+            welcomed += 1;
+        }
+    }
+    assert_eq!(welcomed, 20);
+    assert_eq!(
+        count(
+            &cluster,
+            &url,
+            "SELECT count(*) FROM eidoverse_guest_visits WHERE left_at IS NULL"
+        ),
+        20
+    );
+}

@@ -274,6 +274,17 @@ impl Connection {
         Ok(())
     }
 
+    /// Takes the lock called `name` until the open transaction ends, so
+    /// that transactions taking the same name run one after the other on
+    /// every server (a check of a collection's size, then an insert into it).
+    /// SQLite has a single writer: nothing to do.
+    pub fn lock_name(&self, name: &str) -> Result<()> {
+        if self.engine() == Engine::Postgres {
+            self.execute("SELECT pg_advisory_xact_lock(hashtext(?1))", [name])?;
+        }
+        Ok(())
+    }
+
     /// Runs one statement; the number of rows it changed.
     pub fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
         self.prepare_cached(sql)?.execute(params)

@@ -130,6 +130,9 @@ pub async fn augment(store: &Store, operations: Vec<Operation>) -> Result<Augmen
     let outcomes = store
         .run(move |connection| {
             let transaction = connection.transaction()?;
+            // Entities are counted against their cap on every server one
+            // batch at a time.
+            transaction.lock_name("eidoverse:entities")?;
             let outcomes = operations
                 .iter()
                 .enumerate()

@@ -76,6 +76,8 @@ pub fn arrive(
     arrival: &Arrival,
 ) -> Result<Result<Welcome, ArrivalRefused>, StoreError> {
     let transaction = connection.transaction()?;
+    // Arrivals on every server count the guests one at a time.
+    transaction.lock_name("eidoverse:guests")?;
     let world = world::load(&transaction)?;
     if !world.accept_guests {
         return Ok(Err(ArrivalRefused::Closed));

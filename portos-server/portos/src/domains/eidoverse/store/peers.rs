@@ -35,7 +35,11 @@ pub fn get(connection: &Connection, id: &str) -> Result<Option<Peer>, StoreError
 }
 
 /// Adds or replaces a peer; `Err` when the list is full.
-pub fn upsert(connection: &Connection, peer: &Peer) -> Result<Result<(), String>, StoreError> {
+pub fn upsert(connection: &mut Connection, peer: &Peer) -> Result<Result<(), String>, StoreError> {
+    // Counted and added on every server one at a time.
+    let transaction = connection.transaction()?;
+    transaction.lock_name("eidoverse:peers")?;
+    let connection = &transaction;
     let exists = get(connection, &peer.id)?.is_some();
     let count: i64 =
         connection.query_row("SELECT COUNT(*) FROM eidoverse_peers", [], |row| row.get(0))?;
@@ -54,6 +58,7 @@ pub fn upsert(connection: &Connection, peer: &Peer) -> Result<Result<(), String>
             jiff::Timestamp::now().to_string()
         ],
     )?;
+    transaction.commit()?;
     Ok(Ok(()))
 }
 
