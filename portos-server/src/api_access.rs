@@ -184,25 +184,12 @@ impl ApiAccessCache {
         self.current().for_path(path)
     }
 
-    /// Reads the stored switches again (another server changed them).
+    /// Reads the stored switches again (after a change here, or another
+    /// server's).
     pub fn reload(&self, connection: &Connection, groups: ExposableApis) -> Result<(), StoreError> {
         self.current
             .load(|| ApiAccess::load(connection, groups).map(Arc::new))
             .map(drop)
-    }
-
-    /// Stores `access` and makes it current, on the caller's connection
-    /// (call [`ApiAccessCache::committed`] once its transaction commits).
-    pub fn store(&self, connection: &Connection, access: ApiAccess) -> Result<(), StoreError> {
-        settings::set_json(connection, API_ACCESS, &access.to_stored())?;
-        self.current.set(Arc::new(access));
-        Ok(())
-    }
-
-    /// Keeps the stored switches current over any reload that began before
-    /// their commit (and so may have read the old ones).
-    pub fn committed(&self) {
-        self.current.set(self.current.current());
     }
 }
 

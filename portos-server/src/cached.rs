@@ -32,6 +32,11 @@ impl<T: Clone> Cached<T> {
 
     /// Reads the value with `read` and keeps it unless a later load was
     /// kept first; answers what was read.
+    ///
+    /// A server's own change is read back the same way once it committed
+    /// (never set from what it wrote): a load another server's change
+    /// triggered meanwhile may have read that change too, and is kept only
+    /// if it began later.
     pub fn load<E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
         let ticket = self.tickets.fetch_add(1, Ordering::SeqCst) + 1;
         let value = read()?;
@@ -40,12 +45,5 @@ impl<T: Clone> Cached<T> {
             *current = (ticket, value.clone());
         }
         Ok(value)
-    }
-
-    /// Keeps `value` (known now, e.g. just written) over every load begun
-    /// before.
-    pub fn set(&self, value: T) {
-        // Infallible read: the value is at hand.
-        let _ = self.load(|| Ok::<T, std::convert::Infallible>(value));
     }
 }

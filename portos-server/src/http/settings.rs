@@ -58,25 +58,19 @@ async fn change(
             // lock, so two changes made at once on any servers both land.
             let transaction = connection.transaction()?;
             settings::lock_for_change(&transaction, API_ACCESS)?;
-            let next = match ApiAccess::load(&transaction, groups)?.with_changes(&changes) {
+            let next = match ApiAccess::load(&transaction, groups.clone())?.with_changes(&changes) {
                 Ok(next) => next,
                 Err(message) => return Ok(Err(message)),
             };
             let described = next.describe();
-            let action = access_changed(&changes);
-            // The switches and their ledger row commit together. The cache
-            // takes the new switches as they are written; if the commit
-            // fails it goes back to the previous ones.
-            let previous = cache.current();
-            let written = ledger::record(&transaction, &action)
-                .and_then(|()| cache.store(&transaction, next))
-                .and_then(|()| changes::announce(&transaction, &Change::ApiAccess))
-                .and_then(|()| Ok(transaction.commit()?));
-            if let Err(error) = written {
-                cache.store(connection, (*previous).clone())?;
-                return Err(error);
-            }
-            cache.committed();
+            // The switches and their ledger row commit together; the cache
+            // is then read from the database, which holds this change and
+            // any another server committed since.
+            ledger::record(&transaction, &access_changed(&changes))?;
+            settings::set_json(&transaction, API_ACCESS, &next.to_stored())?;
+            changes::announce(&transaction, &Change::ApiAccess)?;
+            transaction.commit()?;
+            cache.reload(connection, groups)?;
             Ok(Ok(described))
         })
         .await?;
