@@ -180,6 +180,20 @@ impl Drop for ServerProcess {
     }
 }
 
+/// Signs in to `server` with `password`; the session's bearer token.
+pub async fn login(client: &reqwest::Client, server: &ServerProcess, password: &str) -> String {
+    let login: serde_json::Value = client
+        .post(server.url("/api/auth/login"))
+        .json(&serde_json::json!({ "password": password }))
+        .send()
+        .await
+        .expect("login")
+        .json()
+        .await
+        .expect("a JSON body");
+    login["token"].as_str().expect("a token").to_owned()
+}
+
 /// An HTTP client for the tests. The server's outbound client brings rustls
 /// without a built-in crypto provider, and features are unified across the
 /// workspace, so a bare `reqwest::Client::new()` would panic: build clients here.

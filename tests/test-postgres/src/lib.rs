@@ -73,12 +73,24 @@ pub struct PgCluster {
     dir: tempfile::TempDir,
     port: u16,
     server: Option<Child>,
+    /// Whether the server takes TLS (`start_with_tls`).
+    tls: bool,
 }
 
 impl PgCluster {
     /// `initdb` in a temporary directory, then the server on a free
     /// loopback port; returns once it accepts connections.
     pub fn start() -> PgCluster {
+        PgCluster::start_as(false)
+    }
+
+    /// A server that also takes TLS, with a certificate for 127.0.0.1
+    /// signed by a certificate authority of its own ([`PgCluster::ca_file`]).
+    pub fn start_with_tls() -> PgCluster {
+        PgCluster::start_as(true)
+    }
+
+    fn start_as(tls: bool) -> PgCluster {
         let dir = tempfile::Builder::new()
             .prefix("portos-pg-")
             .tempdir()
@@ -106,10 +118,14 @@ impl PgCluster {
             "initdb failed: {}",
             String::from_utf8_lossy(&initdb.stderr)
         );
+        if tls {
+            make_certificates(&dir.path().join("tls"));
+        }
         let mut cluster = PgCluster {
             port: free_port(),
             dir,
             server: None,
+            tls,
         };
         cluster.resume();
         cluster
@@ -130,6 +146,7 @@ impl PgCluster {
             // Many test servers at once, each with its store's connections.
             .args(["-c", "max_connections=400"])
             .args(["-c", "shared_buffers=64MB"])
+            .args(self.tls_settings())
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -175,6 +192,28 @@ impl PgCluster {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// The server's TLS settings, if it takes TLS.
+    fn tls_settings(&self) -> Vec<String> {
+        if !self.tls {
+            return Vec::new();
+        }
+        let tls = self.dir.path().join("tls");
+        vec![
+            "-c".to_owned(),
+            "ssl=on".to_owned(),
+            "-c".to_owned(),
+            format!("ssl_cert_file={}", tls.join("server.pem").display()),
+            "-c".to_owned(),
+            format!("ssl_key_file={}", tls.join("server.key").display()),
+        ]
+    }
+
+    /// The certificate authority that signed a TLS server's certificate
+    /// (PEM), for a client's `sslrootcert`.
+    pub fn ca_file(&self) -> std::path::PathBuf {
+        self.dir.path().join("tls").join("ca.pem")
     }
 
     pub fn port(&self) -> u16 {
@@ -279,6 +318,96 @@ fn as_cluster_owner(program: &Path) -> Command {
     } else {
         Command::new(program)
     }
+}
+
+/// A certificate authority and a server certificate for 127.0.0.1 (P-256
+/// keys, two days) in `dir`, made with the `openssl` command; the server's
+/// key readable by the cluster's owner only, as PostgreSQL demands.
+fn make_certificates(dir: &Path) {
+    std::fs::create_dir(dir).expect("the certificates' directory");
+    let openssl = |args: &[&str]| {
+        let output = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("openssl runs (apt-get install openssl)");
+        assert!(
+            output.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let key = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    openssl(
+        &[
+            &["req", "-x509"][..],
+            &key,
+            &[
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=portos test CA",
+            ],
+        ]
+        .concat(),
+    );
+    openssl(
+        &[
+            &["req"][..],
+            &key,
+            &[
+                "-keyout",
+                "server.key",
+                "-out",
+                "server.csr",
+                "-subj",
+                "/CN=127.0.0.1",
+            ],
+        ]
+        .concat(),
+    );
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .expect("the extensions file");
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ]);
+    for file in ["server.pem", "server.key"] {
+        hand_to_postgres_user(&dir.join(file));
+    }
+    hand_to_postgres_user(dir);
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(
+        dir.join("server.key"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .expect("the key's mode");
 }
 
 fn hand_to_postgres_user(path: &Path) {

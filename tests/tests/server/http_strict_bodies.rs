@@ -84,16 +84,7 @@ async fn every_documented_object_body_refuses_hostile_shapes() {
         &[("PORTOS_PASSWORD", PASSWORD)],
     );
     let client = portos_tests::http_client();
-    let login: Value = client
-        .post(server.url("/api/auth/login"))
-        .json(&json!({ "password": PASSWORD }))
-        .send()
-        .await
-        .expect("login")
-        .json()
-        .await
-        .expect("json");
-    let token = login["token"].as_str().expect("a token").to_owned();
+    let token = portos_tests::login(&client, &server, PASSWORD).await;
     let send = |method: &str, path: &str, body: Option<&Value>| {
         let method =
             reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).expect("an HTTP method");
@@ -281,16 +272,7 @@ async fn text_holding_nul_is_refused_and_stores_nothing() {
         &[("PORTOS_PASSWORD", PASSWORD)],
     );
     let client = portos_tests::http_client();
-    let login: Value = client
-        .post(server.url("/api/auth/login"))
-        .json(&json!({ "password": PASSWORD }))
-        .send()
-        .await
-        .expect("login")
-        .json()
-        .await
-        .expect("json");
-    let token = login["token"].as_str().expect("a token").to_owned();
+    let token = portos_tests::login(&client, &server, PASSWORD).await;
     let answer = |request: reqwest::RequestBuilder| async {
         let response = request.bearer_auth(&token).send().await.expect("request");
         let status = response.status();

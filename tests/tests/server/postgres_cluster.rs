@@ -37,16 +37,7 @@ struct Replica {
 
 async fn replica(client: &Client, url: &str) -> Replica {
     let server = ServerProcess::start(&["--database-url", url]);
-    let login: Value = client
-        .post(server.url("/api/auth/login"))
-        .json(&json!({ "password": PASSWORD }))
-        .send()
-        .await
-        .expect("login")
-        .json()
-        .await
-        .expect("JSON");
-    let token = login["token"].as_str().expect("a token").to_owned();
+    let token = portos_tests::login(client, &server, PASSWORD).await;
     Replica { server, token }
 }
 
@@ -319,6 +310,16 @@ async fn catalog(client: &Client, server: &ServerProcess, token: &str) -> (Strin
     (etag, response.json().await.expect("JSON"))
 }
 
+/// The mind catalog as A and B serve it, which must be the same, ETag
+/// included; B's ETag and body.
+async fn one_catalog(client: &Client, a: &Replica, b: &Replica) -> (String, Value) {
+    let (etag_on_a, on_a) = catalog(client, &a.server, &a.token).await;
+    let (etag_on_b, on_b) = catalog(client, &b.server, &b.token).await;
+    assert_eq!(etag_on_b, etag_on_a, "one catalog, one ETag");
+    assert_eq!(on_a, on_b);
+    (etag_on_b, on_b)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_change_on_one_replica_is_seen_by_every_replica() {
     let cluster = PgCluster::start();
@@ -344,12 +345,9 @@ async fn a_change_on_one_replica_is_seen_by_every_replica() {
         socket.expect_event("cos:tools:catalog-changed").await,
         json!({ "reason": "persistentMindCapabilities" })
     );
-    let (etag_on_a, on_a) = catalog(&client, &a.server, &a.token).await;
-    let (etag_on_b, on_b) = catalog(&client, &b.server, &b.token).await;
-    assert_ne!(etag_on_b, etag_before);
-    assert_eq!(etag_on_b, etag_on_a, "one catalog, one ETag");
+    let (etag, on_b) = one_catalog(&client, &a, &b).await;
+    assert_ne!(etag, etag_before);
     assert_eq!(on_b["stats"]["granted"], 16);
-    assert_eq!(on_a, on_b);
 
     // A recipe saved on A is in B's mind catalog, and B's subscribers hear
     // of it with the reason A's heard (an application's own change kind).
@@ -372,11 +370,8 @@ async fn a_change_on_one_replica_is_seen_by_every_replica() {
         socket.expect_event("cos:tools:catalog-changed").await,
         json!({ "reason": "recipes" })
     );
-    let (etag_on_a, on_a) = catalog(&client, &a.server, &a.token).await;
-    let (etag_on_b, on_b) = catalog(&client, &b.server, &b.token).await;
-    assert_eq!(etag_on_b, etag_on_a, "one catalog, one ETag");
+    let (_, on_b) = one_catalog(&client, &a, &b).await;
     assert!(on_b.to_string().contains("recipe.latest-capture"), "{on_b}");
-    assert_eq!(on_a, on_b);
 
     // API Access switched on A answers on B.
     let switched = client
@@ -401,16 +396,7 @@ async fn a_change_on_one_replica_is_seen_by_every_replica() {
 
     // A session started on A is good on B; ended on A, it is refused on B
     // (which had remembered it).
-    let login: Value = client
-        .post(a.server.url("/api/auth/login"))
-        .json(&json!({ "password": PASSWORD }))
-        .send()
-        .await
-        .expect("login")
-        .json()
-        .await
-        .expect("JSON");
-    let token = login["token"].as_str().expect("token").to_owned();
+    let token = portos_tests::login(&client, &a.server, PASSWORD).await;
     let on_b = |token: String| {
         let (client, url) = (client.clone(), b.server.url("/api/cos/tools"));
         async move {

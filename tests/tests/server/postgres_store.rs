@@ -476,3 +476,48 @@ async fn a_write_running_elsewhere_is_waited_for_not_missed() {
         .await
         .expect("closed");
 }
+
+/// `sslmode=require` in the URL: the server's connections are encrypted,
+/// and the database's certificate is verified against `sslrootcert` (or
+/// the system's roots, which do not know the test's authority: refused at
+/// start, saying why).
+#[tokio::test]
+async fn a_database_asked_for_tls_is_reached_over_tls_with_its_certificate_verified() {
+    let cluster = PgCluster::start_with_tls();
+    let database = cluster.create_database();
+    let url = cluster.url(&database);
+    let ca = cluster.ca_file();
+    let server = server_on(&format!(
+        "{url}?sslmode=require&sslrootcert={}",
+        ca.display()
+    ));
+    let (status, body) = post_call(
+        &server,
+        &json!({ "requestId": "over-tls", "name": "time.now" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let connections = |ssl: bool| {
+        cluster
+            .psql(
+                &database,
+                &format!(
+                    "SELECT count(*) FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
+                     WHERE a.datname = '{database}' AND a.pid <> pg_backend_pid()
+                     AND s.ssl = {ssl}"
+                ),
+            )
+            .trim()
+            .parse::<i64>()
+            .expect("a count")
+    };
+    assert!(connections(true) > 0, "the server's connections use TLS");
+    assert_eq!(connections(false), 0, "none is plain");
+
+    let refused = refused_start(&format!("{url}?sslmode=verify-full"));
+    assert!(refused.contains("certificate"), "{refused}");
+    let refused = refused_start(&format!(
+        "{url}?sslmode=require&sslrootcert=/nonexistent/ca.pem"
+    ));
+    assert!(refused.contains("/nonexistent/ca.pem"), "{refused}");
+}

@@ -9,6 +9,7 @@
 mod dialect;
 mod postgres;
 mod sqlite;
+mod tls;
 mod value;
 
 use std::ops::Deref;
@@ -48,6 +49,9 @@ pub enum Error {
     /// an SQLite store can always be copied into PostgreSQL.
     #[error("text may not contain the NUL character (U+0000)")]
     NulInText,
+    /// Encryption to the database could not be set up as its URL asks.
+    #[error("{0}")]
+    Tls(String),
 }
 
 impl Error {

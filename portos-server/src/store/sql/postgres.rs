@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use bytes::{BufMut, BytesMut};
 use postgres::types::{IsNull, Type, to_sql_checked};
-use postgres::{Client, NoTls, Row, Statement};
+use postgres::{Client, Row, Statement};
 
 use super::{ConversionError, Error, Result, ValueRef};
 
@@ -23,7 +23,7 @@ pub(super) struct PgConnection {
 
 impl PgConnection {
     pub(super) fn connect(url: &str) -> Result<PgConnection> {
-        let client = Client::connect(url, NoTls)?;
+        let client = super::tls::connect(url)?;
         Ok(PgConnection {
             client: RefCell::new(client),
             statements: RefCell::new(HashMap::new()),
@@ -220,7 +220,20 @@ pub(super) fn describe(error: &postgres::Error) -> String {
             Some(detail) => format!("{} ({detail})", db.message()),
             None => db.message().to_owned(),
         },
-        None => error.to_string(),
+        // The client library's own words, then why (a TLS handshake's
+        // reason, say: which certificate did not verify).
+        None => {
+            let mut described = error.to_string();
+            let mut cause = std::error::Error::source(error);
+            while let Some(reason) = cause {
+                let text = reason.to_string();
+                if !described.contains(&text) {
+                    described = format!("{described}: {text}");
+                }
+                cause = reason.source();
+            }
+            described
+        }
     }
 }
 
@@ -250,7 +263,7 @@ pub(crate) fn listen(
     mut heard: impl FnMut(Option<&str>) -> bool,
 ) -> Result<()> {
     use postgres::fallible_iterator::FallibleIterator as _;
-    let mut client = Client::connect(url, NoTls)?;
+    let mut client = super::tls::connect(url)?;
     client.batch_execute(&format!("LISTEN {channel}"))?;
     if !heard(None) {
         return Ok(());
