@@ -217,6 +217,9 @@ impl RouteInput for LastEventId {
     }
 }
 
+/// How long a follower waits for a live event before it reads the store.
+const RECHECK_AFTER: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Following one job: the stored events not sent yet, then live ones.
 struct Follow {
     jobs: Jobs,
@@ -244,7 +247,14 @@ impl Follow {
                 self.ended = event.is_final;
                 return Some(event);
             }
-            match self.live.recv().await {
+            let heard = match tokio::time::timeout(RECHECK_AFTER, self.live.recv()).await {
+                Ok(heard) => heard,
+                // Quiet for a while: the store has every event, including
+                // any this server did not hear (another server runs the job
+                // and the feed of its events was cut meanwhile).
+                Err(_) => Err(broadcast::error::RecvError::Lagged(0)),
+            };
+            match heard {
                 Ok(event) if event.job_id == self.job_id => {
                     self.pending.push_back(JobEvent::clone(&event));
                 }

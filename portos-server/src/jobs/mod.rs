@@ -432,7 +432,14 @@ impl Jobs {
                 return Ok(job);
             }
             loop {
-                match live.recv().await {
+                // Quiet for a while: read the record again (another server
+                // may run the job, and an event of it may not have reached
+                // this one).
+                let Ok(heard) = tokio::time::timeout(Duration::from_secs(5), live.recv()).await
+                else {
+                    break;
+                };
+                match heard {
                     Ok(event) if event.job_id == job_id && event.is_final => break,
                     Ok(_) => {}
                     // Behind: read the record again.
