@@ -44,9 +44,8 @@ pub enum Error {
         source: ConversionError,
     },
     /// Text holding U+0000, which PostgreSQL cannot store in a text column
-    /// (nor take as a text parameter). Refused on SQLite too, before the
-    /// statement runs, so a store answers the same on both engines and
-    /// an SQLite store can always be copied into PostgreSQL.
+    /// (nor take as a text parameter): refused before the statement is
+    /// sent. SQLite stores such text as it is.
     #[error("text may not contain the NUL character (U+0000)")]
     NulInText,
     /// Encryption to the database could not be set up as its URL asks.
@@ -106,12 +105,11 @@ fn bind<'a>(
     values
         .into_iter()
         .enumerate()
-        .map(|(index, value)| match value.to_sql() {
-            Ok(ValueRef::Text(text)) if text.contains('\0') => Err(Error::NulInText),
-            bound => bound.map_err(|source| Error::Parameter {
+        .map(|(index, value)| {
+            value.to_sql().map_err(|source| Error::Parameter {
                 index: index + 1,
                 source,
-            }),
+            })
         })
         .collect()
 }

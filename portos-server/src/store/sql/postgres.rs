@@ -85,6 +85,7 @@ impl PgConnection {
     }
 
     pub(super) fn execute(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<usize> {
+        refuse_nul(values)?;
         let statement = &self.prepared(sql, values)?;
         let changed = self
             .client
@@ -94,6 +95,7 @@ impl PgConnection {
     }
 
     pub(super) fn query(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<Vec<Row>> {
+        refuse_nul(values)?;
         let statement = &self.prepared(sql, values)?;
         Ok(self
             .client
@@ -214,6 +216,18 @@ fn undetermined_parameter(error: &postgres::Error) -> Option<usize> {
 }
 
 /// The server's own message with its detail, or the connection's error.
+/// PostgreSQL's text cannot hold U+0000: such a value is the request's
+/// fault, said before the statement is sent.
+fn refuse_nul(values: &[ValueRef<'_>]) -> Result<()> {
+    if values
+        .iter()
+        .any(|value| matches!(value, ValueRef::Text(text) if text.contains('\0')))
+    {
+        return Err(Error::NulInText);
+    }
+    Ok(())
+}
+
 pub(super) fn describe(error: &postgres::Error) -> String {
     match error.as_db_error() {
         Some(db) => match db.detail() {
