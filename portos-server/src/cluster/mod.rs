@@ -80,7 +80,7 @@ async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
             app.store.run(move |c| cache.reload(c, groups)).await?;
         }
         Change::Sessions => app.auth.forget_remembered_sessions(),
-        Change::Job { seq, .. } => app.jobs.heard(seq).await?,
+        Change::Job(seq) => app.jobs.heard(seq).await?,
         Change::Called(request_id) => relay::called_elsewhere(app, request_id).await?,
         Change::Watching => relay::others_watch(app),
         Change::Catalog(reason) => app.events.catalog_changed(&reason).await,

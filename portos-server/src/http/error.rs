@@ -74,8 +74,8 @@ impl From<ToolError> for ApiError {
 
 /// A store fault is the server's, not the request's: 500, logged; a
 /// database that cannot be reached (the shared store's server gone) is
-/// 503: the caller may try again. Text neither engine is let store (NUL)
-/// is the request's: 400, like any other refused field.
+/// 503: the caller may try again. Text PostgreSQL cannot hold (NUL) is the
+/// request's: 400, like any other refused field.
 impl From<crate::store::StoreError> for ApiError {
     fn from(error: crate::store::StoreError) -> ApiError {
         if matches!(error, crate::store::StoreError::NulInText) {

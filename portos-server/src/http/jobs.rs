@@ -25,7 +25,7 @@ use super::io::schema_of;
 use super::{ApiError, Body, Query, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
 use crate::auth::AuthContext;
-use crate::jobs::{Job, JobError, JobEvent, JobState, Jobs, Viewer};
+use crate::jobs::{Job, JobError, JobEvent, JobState, Jobs, RECHECK_AFTER, Viewer};
 
 /// The longest page of the job list, and its length when none is asked.
 const LIST_MAX: usize = 100;
@@ -217,9 +217,6 @@ impl RouteInput for LastEventId {
     }
 }
 
-/// How long a follower waits for a live event before it reads the store.
-const RECHECK_AFTER: std::time::Duration = std::time::Duration::from_secs(5);
-
 /// Following one job: the stored events not sent yet, then live ones.
 struct Follow {
     jobs: Jobs,
@@ -249,9 +246,7 @@ impl Follow {
             }
             let heard = match tokio::time::timeout(RECHECK_AFTER, self.live.recv()).await {
                 Ok(heard) => heard,
-                // Quiet for a while: the store has every event, including
-                // any this server did not hear (another server runs the job
-                // and the feed of its events was cut meanwhile).
+                // Quiet for a while: the store has every event.
                 Err(_) => Err(broadcast::error::RecvError::Lagged(0)),
             };
             match heard {

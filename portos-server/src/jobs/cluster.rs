@@ -7,7 +7,6 @@
 //! another. With one server (SQLite), a start settles everything the last
 //! run left unfinished.
 
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::sql::{self, Lease};
@@ -169,11 +168,7 @@ impl Jobs {
             return;
         };
         match kind {
-            "cancelled" => {
-                entry.cancel_requested.store(true, Ordering::SeqCst);
-                entry.confirm = None;
-                entry.cancel.cancel();
-            }
+            "cancelled" => entry.stop(),
             // A parked job goes on working only once a person approved.
             "working" => {
                 if let Some(approve) = entry.confirm.take() {

@@ -114,6 +114,21 @@ struct Running {
     confirm: Option<oneshot::Sender<bool>>,
 }
 
+impl Running {
+    /// A caller cancelled the job (here or on another server): the run is
+    /// signalled, and a parked runner ends when its confirmation is dropped.
+    fn stop(&mut self) {
+        self.cancel_requested.store(true, Ordering::SeqCst);
+        self.confirm = None;
+        self.cancel.cancel();
+    }
+}
+
+/// How long a follower of a job (a stream, a waiting call) waits for a live
+/// event before it reads the store again: another server may run the job,
+/// and an announcement of it may not have reached this one.
+pub const RECHECK_AFTER: Duration = Duration::from_secs(5);
+
 impl std::fmt::Debug for Jobs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Jobs").finish_non_exhaustive()
@@ -270,10 +285,7 @@ impl Jobs {
             return Err(finished(&self.visible(viewer, job_id).await?));
         };
         if let Some(entry) = self.lock_running().get_mut(&row.job_id) {
-            entry.cancel_requested.store(true, Ordering::SeqCst);
-            // A parked runner ends when its confirmation is dropped.
-            entry.confirm = None;
-            entry.cancel.cancel();
+            entry.stop();
         }
         Ok(cancelled.to_job(false))
     }
@@ -432,11 +444,8 @@ impl Jobs {
                 return Ok(job);
             }
             loop {
-                // Quiet for a while: read the record again (another server
-                // may run the job, and an event of it may not have reached
-                // this one).
-                let Ok(heard) = tokio::time::timeout(Duration::from_secs(5), live.recv()).await
-                else {
+                // Quiet for a while: read the record again.
+                let Ok(heard) = tokio::time::timeout(RECHECK_AFTER, live.recv()).await else {
                     break;
                 };
                 match heard {

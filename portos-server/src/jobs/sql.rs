@@ -260,13 +260,7 @@ fn append_event(
             row.get(0)
         })?;
     // The other servers on the database hear it once it commits.
-    changes::announce(
-        connection,
-        &Announced::Job {
-            job_id: row.job_id.clone(),
-            seq,
-        },
-    )?;
+    changes::announce(connection, &Announced::Job(seq))?;
     Ok(JobEvent {
         seq,
         job_id: row.job_id.clone(),

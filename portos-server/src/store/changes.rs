@@ -30,7 +30,7 @@ pub enum Change {
     /// A durable job's event (its `seq` in `tool_job_events`): followers
     /// of the job on every server hear it, and the server running it acts
     /// on a cancel or a confirmation made elsewhere.
-    Job { job_id: String, seq: i64 },
+    Job(i64),
     /// A call finished here (its result is kept): servers whose tools
     /// rooms have members tell them.
     Called(String),
@@ -46,7 +46,7 @@ pub enum Change {
 /// The wire name of a finished call (`called:<requestId>`).
 const CALLED_PREFIX: &str = "called:";
 
-/// The wire name of a job's event (`job:<seq>:<jobId>`).
+/// The wire name of a job's event (`job:<seq>`).
 const JOB_PREFIX: &str = "job:";
 
 /// The wire name of a catalog change (`catalog:<reason>`).
@@ -74,7 +74,7 @@ impl Change {
             Change::AgentContext => "agent-context".to_owned(),
             Change::ApiAccess => "api-access".to_owned(),
             Change::Sessions => "sessions".to_owned(),
-            Change::Job { job_id, seq } => format!("{JOB_PREFIX}{seq}:{job_id}"),
+            Change::Job(seq) => format!("{JOB_PREFIX}{seq}"),
             Change::Called(request_id) => format!("{CALLED_PREFIX}{request_id}"),
             Change::Watching => "watching".to_owned(),
             Change::Catalog(reason) => format!("{CATALOG_PREFIX}{reason}"),
@@ -92,12 +92,8 @@ impl Change {
                 if let Some(request_id) = text.strip_prefix(CALLED_PREFIX) {
                     return (!request_id.is_empty()).then(|| Change::Called(request_id.to_owned()));
                 }
-                if let Some(job) = text.strip_prefix(JOB_PREFIX) {
-                    let (seq, job_id) = job.split_once(':')?;
-                    return Some(Change::Job {
-                        job_id: job_id.to_owned(),
-                        seq: seq.parse().ok()?,
-                    });
+                if let Some(seq) = text.strip_prefix(JOB_PREFIX) {
+                    return seq.parse().ok().map(Change::Job);
                 }
                 text.strip_prefix(CATALOG_PREFIX)
                     .filter(|reason| is_reason(reason))
@@ -198,10 +194,7 @@ mod tests {
             Change::Sessions,
             Change::catalog("recipes"),
             Change::catalog("lab.hosts_v2"),
-            Change::Job {
-                job_id: "5f0c6a1e-33c4-4b6f-9d55-0b1c2d3e4f50".to_owned(),
-                seq: 42,
-            },
+            Change::Job(42),
             Change::Called("req:with:colons-1".to_owned()),
             Change::Watching,
         ] {
@@ -218,8 +211,8 @@ mod tests {
             "catalog:Recipes",
             "catalog:a b",
             "job:",
-            "job:x:id",
-            "job:7",
+            "job:x",
+            "job:7:id",
             "called:",
         ] {
             assert_eq!(Change::from_wire(wire), None, "{wire:?}");

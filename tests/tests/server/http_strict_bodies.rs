@@ -77,14 +77,7 @@ async fn arrays_scalars_and_null_are_refused_where_an_object_is_documented() {
 /// its body check.
 #[tokio::test]
 async fn every_documented_object_body_refuses_hostile_shapes() {
-    const PASSWORD: &str = "strict bodies";
-    let server = ServerProcess::start_with_env(
-        tempfile::tempdir().expect("temp dir"),
-        &[],
-        &[("PORTOS_PASSWORD", PASSWORD)],
-    );
-    let client = portos_tests::http_client();
-    let token = portos_tests::login(&client, &server, PASSWORD).await;
+    let (server, client, token) = signed_in("strict bodies").await;
     let send = |method: &str, path: &str, body: Option<&Value>| {
         let method =
             reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).expect("an HTTP method");
@@ -265,14 +258,7 @@ fn hostile_bodies(document: &Value, schema: &Value) -> Vec<Value> {
 /// it). Runs on whichever engine the suite runs on.
 #[tokio::test]
 async fn text_holding_nul_is_refused_on_postgresql_and_stores_nothing() {
-    const PASSWORD: &str = "no nul here";
-    let server = ServerProcess::start_with_env(
-        tempfile::tempdir().expect("temp dir"),
-        &[],
-        &[("PORTOS_PASSWORD", PASSWORD)],
-    );
-    let client = portos_tests::http_client();
-    let token = portos_tests::login(&client, &server, PASSWORD).await;
+    let (server, client, token) = signed_in("no nul here").await;
     let answer = |request: reqwest::RequestBuilder| async {
         let response = request.bearer_auth(&token).send().await.expect("request");
         let status = response.status();
@@ -326,4 +312,17 @@ async fn text_holding_nul_is_refused_on_postgresql_and_stores_nothing() {
     let (status, body) = answer(call("nul-2", "brain.recent", json!({}))).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["result"]["items"], json!([]), "nothing was captured");
+}
+
+/// A server with `password` set from the environment, a client, and a
+/// session token.
+async fn signed_in(password: &str) -> (ServerProcess, reqwest::Client, String) {
+    let server = ServerProcess::start_with_env(
+        tempfile::tempdir().expect("temp dir"),
+        &[],
+        &[("PORTOS_PASSWORD", password)],
+    );
+    let client = portos_tests::http_client();
+    let token = portos_tests::login(&client, &server, password).await;
+    (server, client, token)
 }

@@ -99,3 +99,27 @@ impl ClaimArgs {
         }
     }
 }
+
+/// Whether a write of `request_id` may be running on some server: an
+/// insert of its row (rolled back at once) waits on another server's
+/// uncommitted claim, and finds a row that committed since it was looked
+/// for. Only an insert that goes through says that nothing is there.
+pub(super) fn write_in_flight(c: &mut Connection, request_id: &str) -> Result<bool, StoreError> {
+    c.begin_with(CLAIM_LOCK_TIMEOUT)?;
+    let probed = c
+        .query_row(
+            "INSERT INTO tool_calls (request_id, fingerprint, state, lease_until_ms, expires_at_ms)
+             VALUES (?1, '', 'running', 0, 0)
+             ON CONFLICT (request_id) DO NOTHING
+             RETURNING seq",
+            [request_id],
+            |_| Ok(()),
+        )
+        .optional();
+    c.end(false)?;
+    match probed {
+        Ok(inserted) => Ok(inserted.is_none()),
+        Err(error) if error.is_lock_timeout() => Ok(true),
+        Err(error) => Err(error.into()),
+    }
+}

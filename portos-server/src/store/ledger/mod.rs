@@ -27,7 +27,7 @@ use futures::future::BoxFuture;
 use portos_core::contract::{ErrorCode, ToolError, ToolResult};
 use portos_core::registry::{CallLedger, Claim, Claimed};
 
-use super::sql::{OptionalExtension, params};
+use super::sql::params;
 use super::{Backend, Store, StoreError};
 use attempt::{Attempt, ClaimArgs, RawAttempt};
 use claimed::{ReadClaim, WriteClaim};
@@ -203,7 +203,12 @@ impl SharedCalls {
                 // may be running on some server all the same.
                 None => {
                     let id = request_id.to_string();
-                    if !self.write_in_flight(id).await.map_err(unavailable)? {
+                    let in_flight = self
+                        .store
+                        .run(move |c| attempt::write_in_flight(c, &id))
+                        .await
+                        .map_err(unavailable)?;
+                    if !in_flight {
                         return Ok(None);
                     }
                 }
@@ -213,36 +218,6 @@ impl SharedCalls {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-    }
-}
-
-impl SharedCalls {
-    /// Whether a write of `request_id` may be running: an insert of its row
-    /// (rolled back at once) waits on another server's uncommitted claim,
-    /// and finds a row that committed since it was looked for. Only an
-    /// insert that goes through says that nothing is there.
-    async fn write_in_flight(&self, request_id: String) -> Result<bool, StoreError> {
-        self.store
-            .run(move |c| {
-                c.begin_with(CLAIM_LOCK_TIMEOUT)?;
-                let probed = c
-                    .query_row(
-                        "INSERT INTO tool_calls (request_id, fingerprint, state, lease_until_ms, expires_at_ms)
-                         VALUES (?1, '', 'running', 0, 0)
-                         ON CONFLICT (request_id) DO NOTHING
-                         RETURNING seq",
-                        [&request_id],
-                        |_| Ok(()),
-                    )
-                    .optional();
-                c.end(false)?;
-                match probed {
-                    Ok(inserted) => Ok(inserted.is_none()),
-                    Err(error) if error.is_lock_timeout() => Ok(true),
-                    Err(error) => Err(error.into()),
-                }
-            })
-            .await
     }
 }
 
