@@ -28,6 +28,7 @@ use crate::shared::rest::Deleted;
 #[serde(deny_unknown_fields)]
 pub struct DayQuery {
     /// `YYYY-MM-DD` in the user's time zone (default today).
+    #[schemars(extend("anyOf" = [{ "format": "date" }, { "maxLength": 0 }]))]
     pub date: Option<String>,
 }
 
