@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
 use portos::domains::recipes::{definition, validate};
-use portos_core::{Registry, Scope};
+use portos_core::Registry;
 
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Arc<Registry>> = OnceLock::new();
@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(parsed) = definition::parse(&value) {
-        for scope in [Scope::Mind, Scope::Agent] {
+        for scope in [portos_words::MIND, portos_words::AGENT] {
             let _ = validate::validate(&parsed, scope, registry());
         }
         let stored = parsed.to_json();

@@ -10,11 +10,37 @@ use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use portos_core::{
-    ArgumentError, BoundCall, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope,
-    Catalogs, Confirmation, IntentConfig, IntentRule, PolicyDecl, Registry, Scope, SideEffect,
-    SourceLocation, ToolDescriptor,
+    ArgumentError, BoundCall, Capabilities, CatalogFormat, CatalogQuery, CatalogScope, Catalogs,
+    Confirmation, IntentConfig, IntentRule, PolicyDecl, Registry, SideEffect, SourceLocation,
+    ToolDescriptor,
 };
 use serde_json::{Value, json};
+
+// The words the synthetic tools use, declared as an application would.
+portos_core::vocabulary! {
+    capabilities {
+        /// Read.
+        READ_PORTOS = "readPortos",
+        /// Write.
+        WRITE_PORTOS = "writePortos",
+    }
+    scopes {
+        /// Agents.
+        #[grants]
+        #[transport(mcp)]
+        AGENT = "agent",
+        /// The mind.
+        #[grants]
+        MIND = "mind",
+        /// People.
+        #[signed_in]
+        #[transport(http)]
+        UI = "ui",
+        /// Voice.
+        #[trusted]
+        VOICE = "voice",
+    }
+}
 
 fn input_schema() -> Value {
     json!({
@@ -60,11 +86,11 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
                 provider_name: provider,
                 aliases,
                 policy: PolicyDecl {
-                    scopes: &[Scope::Agent, Scope::Mind, Scope::Ui, Scope::Voice],
+                    scopes: &["agent", "mind", "ui", "voice"],
                     capabilities: if read {
-                        &[Capability::ReadPortos]
+                        &["readPortos"]
                     } else {
-                        &[Capability::WritePortos]
+                        &["writePortos"]
                     },
                     side_effect: if read {
                         SideEffect::Read
@@ -80,6 +106,7 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
                         Confirmation::CapabilityGrant
                     },
                     open_world: false,
+                    unguarded: None,
                 },
                 intent: IntentRule::default(),
                 input_schema,
@@ -111,13 +138,13 @@ fn catalogs(registry: Arc<Registry>) -> Catalogs {
 
 fn catalog(c: &mut Criterion) {
     let mut group = c.benchmark_group("catalog");
-    let grants = Capabilities::NONE.with(Capability::ReadPortos);
+    let grants = Capabilities::NONE.with(READ_PORTOS);
     for count in [50_usize, 1_000] {
         let catalogs = catalogs(registry(count));
         group.throughput(Throughput::Elements(count as u64));
         for format in [CatalogFormat::Portos, CatalogFormat::Mcp] {
             let query = CatalogQuery {
-                scope: CatalogScope::Only(Scope::Mind),
+                scope: CatalogScope::Only(MIND),
                 intent: None,
                 format,
             };

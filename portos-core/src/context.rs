@@ -19,36 +19,31 @@ pub struct Authority {
 }
 
 impl Authority {
-    /// The HTTP registry principal (BEHAVIOUR §1.8).
-    pub fn ui(authenticated: bool) -> Authority {
+    /// A caller of `scope` with no grants, not signed in.
+    pub fn of(scope: Scope) -> Authority {
         Authority {
-            scope: Scope::Ui,
+            scope,
             capabilities: Capabilities::NONE,
+            authenticated: false,
+        }
+    }
+
+    /// The same caller holding `capabilities` (a principal whose scope
+    /// holds grants: the registry checks a tool's required capabilities
+    /// against them).
+    pub fn granted(self, capabilities: Capabilities) -> Authority {
+        Authority {
+            capabilities,
+            ..self
+        }
+    }
+
+    /// The same caller, signed in or not (a principal whose scope asks a
+    /// signed-in caller for writes).
+    pub fn signed_in(self, authenticated: bool) -> Authority {
+        Authority {
             authenticated,
-        }
-    }
-
-    pub fn agent(capabilities: Capabilities) -> Authority {
-        Authority {
-            scope: Scope::Agent,
-            capabilities,
-            authenticated: false,
-        }
-    }
-
-    pub fn mind(capabilities: Capabilities) -> Authority {
-        Authority {
-            scope: Scope::Mind,
-            capabilities,
-            authenticated: false,
-        }
-    }
-
-    pub fn voice() -> Authority {
-        Authority {
-            scope: Scope::Voice,
-            capabilities: Capabilities::NONE,
-            authenticated: false,
+            ..self
         }
     }
 }

@@ -11,6 +11,24 @@
 //! use schemars::JsonSchema;
 //! use serde::{Deserialize, Serialize};
 //!
+//! // The application's words: what its tools may require, and who calls.
+//! portos_core::vocabulary! {
+//!     capabilities {
+//!         /// Read the shelf.
+//!         READ_BOOKS = "readBooks",
+//!     }
+//!     scopes {
+//!         /// Coding agents over MCP, with the grants the owner gives them.
+//!         #[grants]
+//!         #[transport(mcp)]
+//!         ASSISTANT = "assistant",
+//!         /// People over HTTP: writes need a signed-in caller.
+//!         #[signed_in]
+//!         #[transport(http)]
+//!         READER = "reader",
+//!     }
+//! }
+//!
 //! #[derive(Deserialize, Serialize, JsonSchema)]
 //! #[serde(deny_unknown_fields)]
 //! struct EchoArgs {
@@ -26,8 +44,8 @@
 //! /// Repeat the text back.
 //! #[portos_tool(
 //!     name = "demo.echo",
-//!     scopes = ["agent", "mind", "ui"],
-//!     capabilities = ["readPortos"],
+//!     scopes = ["assistant", "reader"],
+//!     capabilities = ["readBooks"],
 //!     side_effect = "read",
 //! )]
 //! async fn echo(ctx: &ToolContext, args: EchoArgs) -> Result<Echoed, AdapterError> {
@@ -41,7 +59,7 @@
 //! let call = ToolCall::parse(&serde_json::json!({
 //!     "requestId": "doc-1", "name": "demo_echo", "arguments": {"text": "hi"}
 //! })).expect("a valid envelope");
-//! let result = registry.call(&Authority::ui(false), call).await.expect("allowed");
+//! let result = registry.call(&Authority::of(READER), call).await.expect("allowed");
 //! assert_eq!(result.name, "demo.echo");
 //! assert_eq!(result.result.unwrap()["summary"], "doc-1 said hi");
 //! # }
@@ -56,16 +74,17 @@
 //! | `description` | catalog description | the doc comment |
 //! | `provider_name` | name in OpenAI/Anthropic/MCP, `[a-zA-Z0-9_-]{1,64}` | `.` and `-` → `_` |
 //! | `aliases` | extra callable names | `[provider_name]` |
-//! | `scopes` | any of `agent`, `mind`, `ui`, `voice` | required |
-//! | `capabilities` | required grants (`readPortos`, …) | none |
+//! | `scopes` | who may call it: scopes of the application's vocabulary | required |
+//! | `capabilities` | the grants it requires: capabilities of the application's vocabulary | none (a tool that is not a read must name one, or `unguarded`) |
 //! | `side_effect` | `read`, `write`, `supervised-write`, `destructive` | required |
 //! | `idempotent` | replays are harmless | `true` for reads |
 //! | `async` | the call queues work | `false` |
 //! | `confirmation` | `none`, `capability-grant` | `none` for reads, else `capability-grant` |
-//! | `open_world` | reaches outside this machine (MCP `openWorldHint`) | `false` (always on with `visitEidoversePeers`) |
+//! | `open_world` | reaches outside this machine (MCP `openWorldHint`) | `false` (always on when it requires an `#[open_world]` capability) |
 //! | `intent_group` | the application's intent group that lists it (`[a-z0-9_-]{1,64}`; see [`catalog::IntentConfig`]) | none: always listed |
 //! | `suppress_on_form_fill` | hidden when the intent fills a form | `false` |
 //! | `not_strict` | why the input cannot be projected to the strict provider formats (`openai-strict`, `anthropic-strict`, `gemini`) without losing a rule that matters; they then offer it unconstrained (see [`schema::strict`]) | none: the registry build refuses such a tool |
+//! | `unguarded` | why a tool that is not a read requires no capability, so any principal of its scopes may run it (shown in the catalog's policy) | none: such a tool is a compile error |
 //! | `state` | the server state the adapter reads, by type (`state = [Store, Clock]`); each must be `Send + Sync + 'static`, provided when the registry is built, and is all [`ToolContext::state`] hands this tool | none |
 //! | `crate` | the path of portos-core, for a crate that re-exports it (`crate = my_sdk::portos_core`) | `::portos_core` |
 //!
@@ -73,6 +92,25 @@
 //! (`Deserialize + Serialize + JsonSchema`), and returns
 //! `Result<Output, Error>` where `Output: Serialize + JsonSchema` and
 //! `Error: Display`. An `Err` becomes a failed result.
+//!
+//! # The vocabulary
+//!
+//! The framework names no capability and no scope: an application declares
+//! its own once with [`vocabulary!`], each word a typed constant
+//! (`READ_BOOKS: Capability`, `READER: Scope`) with a doc comment. A
+//! capability may be `#[open_world]` (holding it means reaching other
+//! machines). Each scope says how its principal is guarded: `#[grants]`
+//! (every capability) or `#[grants(A, B)]` (a principal holding grants;
+//! the list is its grants object's keys, in order), `#[signed_in]` (a
+//! person: writes need a signed-in caller) or `#[trusted]` (an in-process
+//! caller the application trusts), and at most one scope each speaks for
+//! the serving runtime's `#[transport(http)]` and `#[transport(mcp)]`.
+//! A crate that re-exports portos-core starts the declaration with
+//! `crate = my_sdk::portos_core;`.
+//!
+//! Tools name these words as strings; the attribute checks their spelling
+//! and the registry build checks that the linked vocabulary declares them,
+//! listing every unknown word with its tool's source location.
 //!
 //! # Linking tool crates
 //!
@@ -114,8 +152,9 @@ pub use context::{
     Authority, MissingState, Progress, ProgressSink, ServerState, StateMap, StateNeed, ToolContext,
 };
 pub use contract::{
-    CallAnswer, Capabilities, Capability, CatalogScope, Confirmation, ErrorCode, OutputJson,
-    Policy, Scope, SideEffect, ToolCall, ToolError, ToolResult, ToolState,
+    CallAnswer, Capabilities, Capability, CapabilityTerm, CatalogScope, Confirmation, ErrorCode,
+    Guard, OutputJson, Policy, Scope, ScopeTerm, SideEffect, ToolCall, ToolError, ToolResult,
+    ToolState, Transport, Vocabulary,
 };
 pub use descriptor::{
     AdapterOutcome, ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation,
@@ -125,7 +164,7 @@ pub use descriptor::{
 /// registration back end has.
 #[cfg(not(feature = "inventory-collector"))]
 pub use linked::TOOLS;
-pub use portos_macros::{portos_event, portos_route, portos_tool};
+pub use portos_macros::{portos_event, portos_route, portos_tool, vocabulary};
 pub use registry::{
     CallBudget, CallLedger, Claim, Claimed, ClaimedCall, PreparedCall, Registry,
     RegistryBuildError, RegistryBuilder, RegistryLimits, ResultObserver,
@@ -160,11 +199,16 @@ pub mod __private {
             parse_empty_input,
         };
         pub use crate::context::{StateNeed, ToolContext};
-        pub use crate::contract::{Capability, Confirmation, Scope, SideEffect};
+        #[cfg(not(feature = "inventory-collector"))]
+        pub use crate::contract::words::VOCABULARIES;
+        pub use crate::contract::{
+            Capability, CapabilityTerm, Confirmation, Guard, Scope, ScopeTerm, SideEffect,
+            SourceLocation, Transport, Vocabulary,
+        };
         pub use crate::descriptor::{
             Access, ArgumentError, BoundCall, Direction, ErrorSpec, EventSpec, HttpMethod,
             HttpToolEffect, HttpToolSpec, IntentRule, PolicyDecl, PortosEvent, RouteEffect,
-            RouteEntry, RouteIo, RouteSpec, SchemaFn, SourceLocation, ToolDescriptor, ToolPrivacy,
+            RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolDescriptor, ToolPrivacy,
         };
         #[cfg(not(feature = "inventory-collector"))]
         pub use crate::linked::{EVENTS, ROUTES, TOOLS};

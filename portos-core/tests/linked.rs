@@ -7,6 +7,18 @@ use portos_core::inventory::{EventInventory, HttpMethod, Inventory, RouteEntry, 
 use portos_core::{AdapterError, Registry, SourceLocation, linked, portos_event, portos_tool};
 use serde::Serialize;
 
+portos_core::vocabulary! {
+    capabilities {}
+    scopes {
+        /// People over HTTP.
+        #[signed_in]
+        UI = "ui",
+        /// A voice pipeline.
+        #[trusted]
+        VOICE = "voice",
+    }
+}
+
 /// Answer pong.
 #[portos_tool(name = "linked.ping", scopes = ["ui"], side_effect = "read")]
 async fn ping() -> Result<serde_json::Value, AdapterError> {

@@ -29,6 +29,7 @@ pub const KEYS: &[&str] = &[
     "intent_group",
     "suppress_on_form_fill",
     "not_strict",
+    "unguarded",
     "state",
     "crate",
 ];
@@ -60,6 +61,8 @@ pub struct ToolArgs {
     pub suppress_on_form_fill: Option<Spanned<bool>>,
     /// `not_strict = "why"`: offered unconstrained in the strict formats.
     pub not_strict: Option<Spanned<String>>,
+    /// `unguarded = "why"`: a write that requires no capability.
+    pub unguarded: Option<Spanned<String>>,
     /// `state = [Type, ...]`: the server state the adapter reads.
     pub state: Option<Spanned<Vec<syn::Type>>>,
     /// `crate = path`: where portos-core is reached from the user's crate.
@@ -111,6 +114,7 @@ fn parse_key(
         "confirmation" => set(cx, &mut out.confirmation, span, key, string(meta, key)?),
         "intent_group" => set(cx, &mut out.intent_group, span, key, string(meta, key)?),
         "not_strict" => set(cx, &mut out.not_strict, span, key, string(meta, key)?),
+        "unguarded" => set(cx, &mut out.unguarded, span, key, string(meta, key)?),
         "version" => set(cx, &mut out.version, span, key, integer(meta, key)?),
         "aliases" => set(cx, &mut out.aliases, span, key, list(meta, key)?),
         "scopes" => set(cx, &mut out.scopes, span, key, list(meta, key)?),

@@ -25,8 +25,14 @@ pub struct Tool {
     pub not_strict: Option<String>,
     /// The server state types the adapter reads, each once.
     pub state: Vec<syn::Type>,
-    /// The variants of `scopes`, `capabilities`, `side_effect` and
-    /// `confirmation`, looked up in the vocabulary.
+    /// Why a write requires no capability.
+    pub unguarded: Option<String>,
+    /// The application's words, spelled right and each once: which exist is
+    /// the application's vocabulary, checked when the registry is built.
+    pub scopes: Vec<String>,
+    pub capabilities: Vec<String>,
+    /// The variants of `side_effect` and `confirmation`, looked up in the
+    /// framework's vocabulary.
     pub variants: Variants,
 }
 
@@ -34,8 +40,6 @@ pub struct Tool {
 /// errors and are left out).
 #[derive(Default)]
 pub struct Variants {
-    pub scopes: Vec<&'static str>,
-    pub capabilities: Vec<&'static str>,
     pub side_effect: &'static str,
     pub confirmation: &'static str,
 }
@@ -138,34 +142,33 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
     };
 
     let mut variants = Variants::default();
-    match &args.scopes {
+    let scopes = match &args.scopes {
         Some(scopes) => {
             if scopes.value.is_empty() {
                 cx.error_at(
                     scopes.span,
-                    format!(
-                        "a tool needs at least one scope: list any of {}",
-                        quoted(names::SCOPES)
-                    ),
+                    "a tool needs at least one scope: list who may call it, in the application's words (`scopes = [\"ui\"]`)",
                 );
             }
-            variants.scopes = vocabulary_list(cx, &scopes.value, names::SCOPES, "scope");
+            word_list(cx, &scopes.value, names::scope_name_problem, "scope")
         }
         None => {
             missing(
                 "scopes",
-                &format!(
-                    "#[portos_tool] needs `scopes = [...]` (any of {})",
-                    quoted(names::SCOPES)
-                ),
+                "#[portos_tool] needs `scopes = [...]`: who may call it, in the application's words",
             );
+            Vec::new()
         }
-    }
+    };
 
-    if let Some(capabilities) = &args.capabilities {
-        variants.capabilities =
-            vocabulary_list(cx, &capabilities.value, names::CAPABILITIES, "capability");
-    }
+    let capabilities = args.capabilities.as_ref().map_or_else(Vec::new, |list| {
+        word_list(
+            cx,
+            &list.value,
+            names::capability_name_problem,
+            "capability",
+        )
+    });
 
     let side_effect = match &args.side_effect {
         Some(side_effect) => {
@@ -193,6 +196,7 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
         None if is_read => "none".to_owned(),
         None => "capability-grant".to_owned(),
     };
+    let unguarded = check_guarded(cx, args, is_read, &capabilities, fn_span);
     variants.side_effect = variant_of(names::SIDE_EFFECTS, &side_effect);
     variants.confirmation = variant_of(names::CONFIRMATIONS, &confirmation);
 
@@ -237,7 +241,70 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
             .as_ref()
             .map(|state| state_types(cx, &state.value))
             .unwrap_or_default(),
+        unguarded,
+        scopes,
+        capabilities,
         variants,
+    }
+}
+
+/// A side effect that is one of the vocabulary's (an unknown one is already
+/// an error; the guard rule then has nothing to say).
+fn known_side_effect(args: &ToolArgs) -> bool {
+    match &args.side_effect {
+        Some(side_effect) => names::find(names::SIDE_EFFECTS, &side_effect.value).is_some(),
+        None => !args.is_malformed("side_effect"),
+    }
+}
+
+/// A tool that changes anything must name the capability that guards it,
+/// or say why any principal of its scopes may run it: a write left open by
+/// forgetting `capabilities` is the mistake this rule exists for.
+fn check_guarded(
+    cx: &Ctxt,
+    args: &ToolArgs,
+    is_read: bool,
+    capabilities: &[String],
+    fn_span: Span,
+) -> Option<String> {
+    let unguarded = args.unguarded.as_ref();
+    match unguarded {
+        None if !is_read
+            && capabilities.is_empty()
+            && known_side_effect(args)
+            && !args.is_malformed("capabilities")
+            && !args.is_malformed("unguarded") =>
+        {
+            let span = args.side_effect.as_ref().map_or(fn_span, |s| s.span);
+            cx.error_at(
+                span,
+                "a tool that is not a read must name the capability that guards it: add `capabilities = [\"...\"]` (a capability of the application's vocabulary), or `unguarded = \"why any caller may run it\"` to leave it open on purpose",
+            );
+            None
+        }
+        None => None,
+        Some(reason) if reason.value.trim().is_empty() => {
+            cx.error_at(
+                reason.span,
+                "`unguarded` needs a reason: say why any caller may run this tool",
+            );
+            None
+        }
+        Some(reason) if is_read => {
+            cx.error_at(
+                reason.span,
+                "`unguarded` is for tools that change something; a read needs no reason: remove it",
+            );
+            None
+        }
+        Some(reason) if !capabilities.is_empty() => {
+            cx.error_at(
+                reason.span,
+                "this tool requires a capability, so it is guarded: remove `unguarded`",
+            );
+            None
+        }
+        Some(reason) => Some(collapse_whitespace(&reason.value)),
     }
 }
 
@@ -316,31 +383,32 @@ fn vocabulary(cx: &Ctxt, value: &Spanned<String>, allowed: &[Term], what: &str) 
     }
 }
 
-/// The variants of the known names, each once; unknown and repeated names
-/// are errors.
-fn vocabulary_list(
+/// The application's words of one key, each spelled by its rule and listed
+/// once; whether the application declares them is the registry build's
+/// check (the vocabulary lives in another crate).
+fn word_list(
     cx: &Ctxt,
     values: &[Spanned<String>],
-    allowed: &[Term],
+    problem: fn(&str) -> Option<String>,
     what: &str,
-) -> Vec<&'static str> {
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut found = Vec::new();
     for value in values {
-        vocabulary(cx, value, allowed, what);
-        if out.contains(&value.value) {
+        if let Some(problem) = problem(&value.value) {
+            cx.error_at(
+                value.span,
+                format!("invalid {what} `{}`: {problem}", value.value),
+            );
+        } else if out.contains(&value.value) {
             cx.error_at(
                 value.span,
                 format!("duplicate {what} `{}`: remove it", value.value),
             );
         } else {
             out.push(value.value.clone());
-            if let Some(term) = names::find(allowed, &value.value) {
-                found.push(term.variant);
-            }
         }
     }
-    found
+    out
 }
 
 /// A type as written, without the spaces token printing puts between

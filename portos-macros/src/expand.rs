@@ -87,8 +87,8 @@ fn descriptor(
         aliases,
         ..
     } = tool;
-    let scopes = variants(&quote!(#private::Scope), &tool.variants.scopes);
-    let capabilities = variants(&quote!(#private::Capability), &tool.variants.capabilities);
+    let scopes = &tool.scopes;
+    let capabilities = &tool.capabilities;
     let side_effect = variant(&quote!(#private::SideEffect), tool.variants.side_effect);
     let confirmation = variant(&quote!(#private::Confirmation), tool.variants.confirmation);
     let idempotent = tool.idempotent;
@@ -96,6 +96,10 @@ fn descriptor(
     let long_running = tool.long_running;
     let open_world = tool.open_world;
     let suppress_on_form_fill = tool.suppress_on_form_fill;
+    let unguarded = match &tool.unguarded {
+        Some(reason) => quote!(::core::option::Option::Some(#reason)),
+        None => quote!(::core::option::Option::None),
+    };
     let not_strict = match &tool.not_strict {
         Some(reason) => quote!(::core::option::Option::Some(#reason)),
         None => quote!(::core::option::Option::None),
@@ -181,6 +185,7 @@ fn descriptor(
                     long_running: #long_running,
                     confirmation: #confirmation,
                     open_world: #open_world,
+                    unguarded: #unguarded,
                 },
                 intent: #private::IntentRule {
                     group: #intent_group,
@@ -240,11 +245,4 @@ fn type_checks(
 fn variant(enum_path: &TokenStream, variant: &str) -> TokenStream {
     let ident = Ident::new(variant, Span::call_site());
     quote!(#enum_path::#ident)
-}
-
-fn variants(enum_path: &TokenStream, values: &[&str]) -> Vec<TokenStream> {
-    values
-        .iter()
-        .map(|value| variant(enum_path, value))
-        .collect()
 }

@@ -3,8 +3,11 @@
 //! Use them through `portos_core` (which re-exports them), not directly: the
 //! generated code names `::portos_core::__private::v1` paths, or
 //! `<path>::__private::v1` under `crate = path` for a crate that re-exports
-//! portos-core. The contract's words and naming rules come from
-//! `portos-vocabulary`, the table portos-core's enums are generated from.
+//! portos-core. The framework's words and naming rules come from
+//! `portos-vocabulary`, the table portos-core's enums are generated from;
+//! capabilities and scopes are the application's (`vocabulary!`), so a tool
+//! attribute checks only their spelling and the registry build checks that
+//! the application declares them.
 //!
 //! The pipeline follows serde_derive: parse the attribute (`attr`), model the
 //! function (`ast`), run every cross-field rule (`check`), then `expand`. All
@@ -22,6 +25,7 @@ mod expand;
 mod krate;
 mod names;
 pub(crate) mod route;
+mod vocabulary;
 
 use proc_macro::TokenStream;
 
@@ -31,6 +35,16 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::portos_tool(args.into(), &item.into()).into()
+}
+
+/// Declares the application's vocabulary: its capabilities (the grants its
+/// tools require) and its scopes (who its callers speak for), each as a
+/// typed constant, registered once in a link-time list.
+///
+/// See `portos_core`'s crate documentation for the syntax and an example.
+#[proc_macro]
+pub fn vocabulary(input: TokenStream) -> TokenStream {
+    vocabulary::vocabulary(input.into()).into()
 }
 
 /// Declares an HTTP operation on an `async fn` axum handler of portos-server:

@@ -50,9 +50,46 @@ impl Identity {
     }
 }
 
+/// The scopes the runtime's transports speak for, from the application's
+/// vocabulary (`#[transport(http)]`, `#[transport(mcp)]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Principals {
+    /// Callers of the tool-call route and of the routes that call tools.
+    pub http: portos_core::Scope,
+    /// MCP clients (HTTP and stdio).
+    pub mcp: portos_core::Scope,
+}
+
+impl Principals {
+    /// The linked vocabulary's transport scopes; a start-up error names
+    /// what is missing.
+    pub fn of_vocabulary() -> Result<Principals, StartError> {
+        use portos_core::{Scope, Transport};
+        let of = |transport: Transport| {
+            Scope::of_transport(transport).ok_or_else(|| {
+                format!(
+                    "the application's vocabulary names no scope for the {transport} transport: mark the scope its callers speak for with `#[transport({transport})]`"
+                )
+            })
+        };
+        match (of(Transport::Http), of(Transport::Mcp)) {
+            (Ok(http), Ok(mcp)) => Ok(Principals { http, mcp }),
+            (http, mcp) => Err(StartError::Application(
+                [http.err(), mcp.err()]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )),
+        }
+    }
+}
+
 /// The parts of the application, reached through [`App`].
 pub struct AppState {
     pub identity: Identity,
+    /// The scopes HTTP callers and MCP clients speak for.
+    pub principals: Principals,
     pub registry: Arc<Registry>,
     /// The durable jobs of long-running tools.
     pub jobs: crate::jobs::Jobs,

@@ -25,7 +25,7 @@ use portos_core::registry::DynamicTools;
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
-use crate::app::{App, AppState, Identity, StartError};
+use crate::app::{App, AppState, Identity, Principals, StartError};
 use crate::auth::Auth;
 use crate::clock::UserClock;
 use crate::config::Config;
@@ -33,7 +33,7 @@ use crate::events::Events;
 use crate::http::docs::Documents;
 use crate::live_registry::LiveRegistry;
 use crate::mcp::{AgentContextCache, ContextTools, NoContextTools};
-use crate::settings::GrantsCache;
+use crate::settings::{GrantSources, GrantsCache};
 use crate::store::{Schema, Store};
 
 /// Where every exposable API group must live (the route inventory's
@@ -62,6 +62,7 @@ pub struct ServerBuilder {
     always_public_prefixes: &'static [&'static str],
     store: Option<Store>,
     start_jobs: Vec<StartJob>,
+    stored_grants: Vec<(portos_core::Scope, &'static str)>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -93,6 +94,7 @@ impl ServerBuilder {
             always_public_prefixes: &[],
             store: None,
             start_jobs: Vec::new(),
+            stored_grants: Vec::new(),
         }
     }
 
@@ -145,6 +147,26 @@ impl ServerBuilder {
     pub fn on_start(mut self, job: impl FnOnce(&Store) + Send + 'static) -> Self {
         self.start_jobs.push(Box::new(job));
         self
+    }
+
+    /// Where the grants of `scope`, an in-process principal that holds
+    /// grants (`#[grants]` in the vocabulary), are kept: the settings value
+    /// under `key`, an object of booleans the application's own routes
+    /// write (refreshing `App::grants` after the commit). The catalog's
+    /// `granted` and a parked job's re-check read them. The MCP transport's
+    /// principal keeps its grants in the Agent Tools settings instead.
+    #[must_use]
+    pub fn stored_grants(mut self, scope: portos_core::Scope, key: &'static str) -> Self {
+        self.stored_grants.push((scope, key));
+        self
+    }
+
+    /// Where each principal's grants are kept.
+    pub fn grant_sources(&self) -> GrantSources {
+        GrantSources {
+            mcp: portos_core::Scope::of_transport(portos_core::Transport::Mcp),
+            stored: self.stored_grants.clone(),
+        }
     }
 
     /// An API group Settings → API Access may expose to other devices; its
@@ -319,6 +341,7 @@ impl ServerBuilder {
     /// Opens the store (unless one was given), builds the registry and
     /// loads the settings: the server, ready to be served.
     pub fn build(mut self) -> Result<App, StartError> {
+        let principals = Principals::of_vocabulary()?;
         let exposable_apis = self.exposable_apis()?;
         // Same check the documents rely on: one declaration per operation.
         let classifier = self.classifier();
@@ -337,7 +360,9 @@ impl ServerBuilder {
         LiveRegistry::bind(&registry);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(store.clone(), self.config.session_ttl)?;
-        let grants = store.run_blocking(|connection| GrantsCache::load(connection))?;
+        let sources = self.grant_sources();
+        let grants =
+            store.run_blocking(move |connection| GrantsCache::load(connection, sources))?;
         let apis = exposable_apis.clone();
         let api_access =
             store.run_blocking(move |connection| ApiAccessCache::load(connection, apis))?;
@@ -351,6 +376,7 @@ impl ServerBuilder {
         );
         Ok(App(Arc::new(AppState {
             identity: self.identity,
+            principals,
             jobs,
             grants,
             api_access,
@@ -376,7 +402,7 @@ mod tests {
     use portos_core::__private::v1::{
         ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation, ToolDescriptor,
     };
-    use portos_core::{Confirmation, Scope, SideEffect, StateNeed};
+    use portos_core::{Confirmation, SideEffect, StateNeed};
     use serde_json::{Value, json};
 
     use super::*;
@@ -477,7 +503,7 @@ mod tests {
         provider_name: "lab_site",
         aliases: &[],
         policy: PolicyDecl {
-            scopes: &[Scope::Ui],
+            scopes: &["ui"],
             capabilities: &[],
             side_effect: SideEffect::Read,
             idempotent: true,
@@ -485,6 +511,7 @@ mod tests {
             long_running: false,
             confirmation: Confirmation::None,
             open_world: false,
+            unguarded: None,
         },
         intent: IntentRule {
             group: None,

@@ -327,7 +327,7 @@ fn catalog_query(cli: &RuntimeArgs) -> Result<CatalogQuery, String> {
     let scope = match cli.scope.as_deref() {
         Some(value) => value
             .parse::<CatalogScope>()
-            .map_err(|()| invalid("--scope", value, &CatalogScope::VALUES))?,
+            .map_err(|()| invalid("--scope", value, CatalogScope::values()))?,
         None => CatalogScope::All,
     };
     let format = match cli.format.as_deref() {
@@ -459,8 +459,9 @@ fn render_catalog(
 ) -> Result<portos_core::Catalog, String> {
     // Grants come from the store when there is one.
     let store = settings_store(&builder)?;
+    let sources = builder.grant_sources();
     let grants = store
-        .run_blocking(|connection| settings::StoredGrants::load(connection))
+        .run_blocking(move |connection| settings::StoredGrants::load(connection, &sources))
         .map_err(|error| error.to_string())?;
     let catalogs = builder
         .build_catalogs(&store)

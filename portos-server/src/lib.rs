@@ -57,7 +57,7 @@ pub mod settings;
 pub mod store;
 
 pub use api_access::ExposableApi;
-pub use app::{App, Identity, StartError};
+pub use app::{App, Identity, Principals, StartError};
 pub use builder::ServerBuilder;
 pub use config::Config;
 pub use http::docs;
@@ -81,6 +81,30 @@ pub mod __private {
         pub fn status(code: u16) -> axum::http::StatusCode {
             axum::http::StatusCode::from_u16(code)
                 .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR)
+        }
+    }
+}
+
+/// The words of the crate's own tests, declared as an application would.
+#[cfg(test)]
+#[allow(dead_code)]
+pub(crate) mod test_words {
+    portos_core::vocabulary! {
+        capabilities {
+            /// Read.
+            READ_PORTOS = "readPortos",
+            /// Write.
+            WRITE_PORTOS = "writePortos",
+        }
+        scopes {
+            /// Agents over MCP.
+            #[grants]
+            #[transport(mcp)]
+            AGENT = "agent",
+            /// People over HTTP.
+            #[signed_in]
+            #[transport(http)]
+            UI = "ui",
         }
     }
 }

@@ -61,7 +61,7 @@ case ${1:-} in
     # The tasks extension's scenarios, one by one, against tests/mcp-fixtures
     # (the suite's fixture tools on the portos runtime): PortOS's durable
     # jobs as the suite sees them.
-    grant '{"readPortos":true,"writePortos":true}'
+    grant '{"readFixtures":true,"writeFixtures":true}'
     echo "== MCP conformance, the tasks extension's scenarios (tests/mcp-fixtures)"
     for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
       tasks-request-state-removal tasks-mrtr-input tasks-request-headers \

@@ -10,6 +10,9 @@ use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 portos_core::link_tools!(portos_extra_tools);
+// PortOS's capabilities and scopes, which the registry tests' own tools
+// use, without PortOS's domains.
+portos_core::link_tools!(portos_words);
 
 pub mod forge_standin;
 

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use portos_core::{
-    AdapterError, Authority, Capabilities, Capability, Catalog, CatalogFormat, CatalogQuery,
-    CatalogScope, Catalogs, ErrorCode, IntentConfig, IntentGroup, Registry, Scope, ToolCall,
-    ToolError, ToolState, linked, portos_tool,
+    AdapterError, Capabilities, Capability, Catalog, CatalogFormat, CatalogQuery, CatalogScope,
+    Catalogs, ErrorCode, IntentConfig, IntentGroup, Registry, ToolCall, ToolError, ToolState,
+    linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -353,7 +353,7 @@ fn the_query_accepts_every_scope_and_format() {
         ("intent", "what time is it"),
         ("format", "mcp"),
     ]);
-    assert_eq!(q.scope, CatalogScope::Only(Scope::Voice));
+    assert_eq!(q.scope, CatalogScope::Only(portos_words::VOICE));
     assert_eq!(q.intent.as_deref(), Some("what time is it"));
     assert_eq!(q.format, CatalogFormat::Mcp);
 }
@@ -623,7 +623,7 @@ fn granted_is_true_only_when_every_required_capability_is_held() {
     let readers = body(
         &registry,
         &[("scope", "mind")],
-        grants(&[Capability::ReadPortos]),
+        grants(&[portos_words::READ_PORTOS]),
     );
     let granted: BTreeSet<String> = tools(&readers)
         .iter()
@@ -652,7 +652,7 @@ fn stats_count_the_listed_tools() {
     let body = body(
         &registry,
         &[("scope", "mind")],
-        grants(&[Capability::ReadPortos]),
+        grants(&[portos_words::READ_PORTOS]),
     );
     assert_eq!(
         body["stats"],
@@ -661,7 +661,7 @@ fn stats_count_the_listed_tools() {
     for scope in SCOPES {
         for held in [
             Capabilities::NONE,
-            grants(&[Capability::WritePortos]),
+            grants(&[portos_words::WRITE_PORTOS]),
             Capabilities::all(),
         ] {
             let body = self::body(&registry, &[("scope", scope)], held);
@@ -848,11 +848,11 @@ fn provider_names(body: &Value, format: &str) -> BTreeSet<String> {
 fn provider_formats_drop_only_tools_known_to_be_ungranted() {
     let registry = registry();
     let cases = [
-        ("mind", grants(&[Capability::ReadPortos])),
+        ("mind", grants(&[portos_words::READ_PORTOS])),
         ("agent", Capabilities::NONE),
         (
             "agent",
-            grants(&[Capability::WritePortos, Capability::ReadPortos]),
+            grants(&[portos_words::WRITE_PORTOS, portos_words::READ_PORTOS]),
         ),
         ("ui", Capabilities::NONE),
         ("voice", Capabilities::NONE),
@@ -1023,7 +1023,7 @@ fn the_etag_changes_exactly_when_the_body_changes() {
         before.etag,
         "stable"
     );
-    let after = catalog(&registry, &mind, grants(&[Capability::ReadPortos]));
+    let after = catalog(&registry, &mind, grants(&[portos_words::READ_PORTOS]));
     assert_ne!(after.body(), before.body());
     assert_ne!(after.etag, before.etag, "a grant change is a new ETag");
     // Grants do not show in the ui catalog, so its ETag ignores them.
@@ -1054,8 +1054,8 @@ fn the_body_is_byte_for_byte_deterministic_across_builds() {
         for format in FORMATS {
             for intent in ["", "what time is it", "search my brain"] {
                 let pairs = [("scope", scope), ("format", format), ("intent", intent)];
-                let a = catalog(&first, &pairs, grants(&[Capability::ReadPortos]));
-                let b = catalog(&second, &pairs, grants(&[Capability::ReadPortos]));
+                let a = catalog(&first, &pairs, grants(&[portos_words::READ_PORTOS]));
+                let b = catalog(&second, &pairs, grants(&[portos_words::READ_PORTOS]));
                 assert_eq!(a.to_json(), b.to_json(), "{pairs:?}");
                 assert_eq!(a.etag, b.etag, "{pairs:?}");
                 let reparsed: Value = serde_json::from_str(a.to_json()).expect("valid JSON");
@@ -1242,7 +1242,7 @@ async fn intent_never_limits_what_can_be_called() {
         ToolCall::parse(&json!({ "requestId": "w1", "name": "cat_weather" })).expect("valid");
     let result = registry
         .registry()
-        .call(&Authority::voice(), call)
+        .call(&portos_words::principal::voice(), call)
         .await
         .expect("callable");
     assert_eq!(result.state, ToolState::Completed);

@@ -11,8 +11,7 @@ use portos::domains::recipes::model::Author;
 use portos::domains::recipes::ops;
 use portos::domains::recipes::run::ACCESS_REVOKED;
 use portos_core::{
-    AdapterError, Authority, CallBudget, Capabilities, Capability, Registry, ToolCall, ToolContext,
-    ToolState, portos_tool,
+    AdapterError, CallBudget, Capabilities, Registry, ToolCall, ToolContext, ToolState, portos_tool,
 };
 use portos_server::Config;
 use portos_server::settings;
@@ -47,7 +46,7 @@ async fn revoke(ctx: &ToolContext, _args: NoArgs) -> Result<Revoked, AdapterErro
         .run(|connection| {
             settings::set_json(
                 connection,
-                settings::MIND_CAPABILITIES,
+                portos::MIND_GRANTS_KEY,
                 &json!({ "readPortos": true, "manageToolRecipes": false }),
             )
         })
@@ -74,7 +73,7 @@ async fn granted_portos() -> (tempfile::TempDir, Store, Arc<Registry>) {
         .run(|connection| {
             settings::set_json(
                 connection,
-                settings::MIND_CAPABILITIES,
+                portos::MIND_GRANTS_KEY,
                 &json!({ "readPortos": true, "manageToolRecipes": true }),
             )
         })
@@ -107,8 +106,8 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
         .await
         .expect("saved");
     let grants = Capabilities::NONE
-        .with(Capability::ReadPortos)
-        .with(Capability::ManageToolRecipes);
+        .with(portos_words::READ_PORTOS)
+        .with(portos_words::MANAGE_TOOL_RECIPES);
     let budget = Arc::new(CallBudget::new(5));
     assert!(budget.try_charge(), "the turn charges the recipe call");
     let call = ToolCall::new(
@@ -117,7 +116,11 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
         serde_json::Map::new(),
     );
     let result = registry
-        .call_with(&Authority::mind(grants), call, Some(budget.clone()))
+        .call_with(
+            &portos_words::principal::mind(grants),
+            call,
+            Some(budget.clone()),
+        )
         .await
         .expect("the recipe ran");
     assert_eq!(result.state, ToolState::Failed);
@@ -146,7 +149,7 @@ async fn a_grant_revoked_between_children_stops_the_rest() {
     // A new call is refused outright now.
     let again = registry
         .call(
-            &Authority::mind(grants),
+            &portos_words::principal::mind(grants),
             ToolCall::new(
                 "turn-call-2",
                 "recipe.revoke-midway",
@@ -182,11 +185,11 @@ async fn an_archived_recipe_is_refused_409_recipe_archived() {
     .await
     .expect("archived");
     let grants = Capabilities::NONE
-        .with(Capability::ReadPortos)
-        .with(Capability::ManageToolRecipes);
+        .with(portos_words::READ_PORTOS)
+        .with(portos_words::MANAGE_TOOL_RECIPES);
     let refused = registry
         .call_with(
-            &Authority::mind(grants),
+            &portos_words::principal::mind(grants),
             ToolCall::new("c-1", "recipe.shelved", serde_json::Map::new()),
             Some(Arc::new(CallBudget::new(5))),
         )

@@ -1,7 +1,7 @@
 //! TOOL_UNAVAILABLE (BEHAVIOUR §1.3, 409): a tool switched off at run time
 //! while a feature it needs is not ready.
 
-use portos_core::{AdapterError, Authority, ErrorCode, Registry, ToolCall, portos_tool};
+use portos_core::{AdapterError, ErrorCode, Registry, ToolCall, portos_tool};
 use portos_tests as _;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -36,7 +36,7 @@ async fn an_unavailable_tool_answers_409_until_made_available() {
     assert!(registry.set_unavailable("avail_forecast", "no weather provider is configured"));
     let error = registry
         .call(
-            &Authority::ui(false),
+            &portos_words::principal::ui(false),
             call("avail.forecast", json!({"city": "Oslo"})),
         )
         .await
@@ -51,7 +51,7 @@ async fn an_unavailable_tool_answers_409_until_made_available() {
     assert!(registry.set_available("avail.forecast"));
     let result = registry
         .call(
-            &Authority::ui(false),
+            &portos_words::principal::ui(false),
             call("avail.forecast", json!({"city": "Oslo"})),
         )
         .await
@@ -65,7 +65,7 @@ async fn scope_is_checked_first_and_arguments_after() {
     registry.set_unavailable("avail.forecast", "down");
     let error = registry
         .call(
-            &Authority::voice(),
+            &portos_words::principal::voice(),
             call("avail.forecast", json!({"city": "Oslo"})),
         )
         .await
@@ -73,7 +73,7 @@ async fn scope_is_checked_first_and_arguments_after() {
     assert_eq!(error.code, ErrorCode::ToolScopeDenied);
     let error = registry
         .call(
-            &Authority::ui(false),
+            &portos_words::principal::ui(false),
             call("avail.forecast", json!({"town": 1})),
         )
         .await

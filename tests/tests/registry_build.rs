@@ -5,9 +5,9 @@
 
 use futures::FutureExt;
 use portos_core::{
-    AdapterError, ArgumentError, Authority, BoundCall, Confirmation, IntentRule, PolicyDecl,
-    Registry, RegistryBuildError, Scope, SideEffect, SourceLocation, StateMap, StateNeed, ToolCall,
-    ToolDescriptor, ToolState, linked, portos_tool,
+    AdapterError, ArgumentError, BoundCall, Confirmation, IntentRule, PolicyDecl, Registry,
+    RegistryBuildError, SideEffect, SourceLocation, StateMap, StateNeed, ToolCall, ToolDescriptor,
+    ToolState, linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -24,7 +24,7 @@ async fn build_alpha() -> Result<Value, AdapterError> {
 }
 
 /// The second tool of this file.
-#[portos_tool(name = "build.beta", scopes = ["ui", "mind"], side_effect = "write")]
+#[portos_tool(name = "build.beta", scopes = ["ui", "mind"], capabilities = ["writePortos"], side_effect = "write")]
 async fn build_beta() -> Result<Value, AdapterError> {
     Ok(json!({ "ok": true }))
 }
@@ -61,7 +61,7 @@ fn recursive_schema() -> Value {
 }
 
 const POLICY: PolicyDecl = PolicyDecl {
-    scopes: &[Scope::Ui],
+    scopes: &["ui"],
     capabilities: &[],
     side_effect: SideEffect::Read,
     idempotent: true,
@@ -69,6 +69,7 @@ const POLICY: PolicyDecl = PolicyDecl {
     long_running: false,
     confirmation: Confirmation::None,
     open_world: false,
+    unguarded: None,
 };
 
 /// A descriptor as the macro would emit it, located where it is written.
@@ -288,7 +289,7 @@ async fn the_other_crates_tools_are_callable_by_every_name() {
         }))
         .expect("valid envelope");
         let result = registry
-            .call(&Authority::voice(), call)
+            .call(&portos_words::principal::voice(), call)
             .await
             .expect("voice may shout");
         assert_eq!(result.name, "extra.shout");

@@ -14,9 +14,8 @@ use portos_core::registry::{
     DynamicTools, Resolved,
 };
 use portos_core::{
-    AdapterError, Authority, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope,
-    Catalogs, Confirmation, ErrorCode, Policy, Registry, Scope, SideEffect, ToolCall, ToolError,
-    portos_tool,
+    AdapterError, Authority, Capabilities, CatalogFormat, CatalogQuery, CatalogScope, Catalogs,
+    Confirmation, ErrorCode, Policy, Registry, Scope, SideEffect, ToolCall, ToolError, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -122,12 +121,13 @@ impl Source {
             output_schema: json!({ "type": "object", "additionalProperties": true }),
             policy: Policy {
                 scopes: vec![scope],
-                required_capabilities: vec![Capability::ReadPortos],
+                required_capabilities: vec![portos_words::READ_PORTOS],
                 side_effect: SideEffect::Read,
                 idempotent: true,
                 is_async: false,
                 confirmation: Confirmation::CapabilityGrant,
                 long_running: false,
+                unguarded: None,
             },
             available: self.available.load(Ordering::SeqCst),
             fingerprint_extra: extra,
@@ -145,7 +145,7 @@ impl DynamicTools for Source {
     }
 
     fn listing(&self, _registry: &Registry, scope: Scope) -> Arc<DynamicListing> {
-        let tools = if scope.is_granted_principal() {
+        let tools = if scope.holds_grants() {
             vec![self.tool(scope)]
         } else {
             Vec::new()
@@ -164,7 +164,7 @@ impl DynamicTools for Source {
         name: &'a str,
     ) -> BoxFuture<'a, Result<Resolved, ToolError>> {
         async move {
-            if !authority.scope.is_granted_principal() {
+            if !authority.scope.holds_grants() {
                 return Err(ToolError::new(
                     ErrorCode::ToolScopeDenied,
                     "Pipelines require mind or agent scope",
@@ -197,7 +197,7 @@ impl DynamicTools for Source {
             "pipeline",
             json!({
                 "revision": tool.spec.fingerprint_extra["revision"],
-                "readable": grants.has(Capability::ReadPortos),
+                "readable": grants.has(portos_words::READ_PORTOS),
             }),
         )]
     }
@@ -219,7 +219,7 @@ fn call(id: &str, name: &str, arguments: Value) -> ToolCall {
 }
 
 fn reader() -> Authority {
-    Authority::mind(Capabilities::NONE.with(Capability::ReadPortos))
+    portos_words::principal::mind(Capabilities::NONE.with(portos_words::READ_PORTOS))
 }
 
 #[tokio::test]
@@ -250,7 +250,7 @@ async fn the_sources_refusals_come_first_then_the_common_checks() {
     let registry = registry(&source);
     let scope = registry
         .call(
-            &Authority::ui(true),
+            &portos_words::principal::ui(true),
             call("p-1", "pipe.letters", json!({"words": []})),
         )
         .await
@@ -266,7 +266,7 @@ async fn the_sources_refusals_come_first_then_the_common_checks() {
 
     let ungranted = registry
         .call(
-            &Authority::mind(Capabilities::NONE),
+            &portos_words::principal::mind(Capabilities::NONE),
             call("p-3", "pipe.letters", json!({"words": []})),
         )
         .await
@@ -367,8 +367,11 @@ fn query(scope: CatalogScope, format: CatalogFormat) -> CatalogQuery {
 fn catalogs_list_them_after_the_linked_tools_with_a_new_etag_per_revision() {
     let source = Source::new();
     let catalogs = catalogs(registry(&source));
-    let mind = query(CatalogScope::Only(Scope::Mind), CatalogFormat::Portos);
-    let grants = Capabilities::NONE.with(Capability::ReadPortos);
+    let mind = query(
+        CatalogScope::Only(portos_words::MIND),
+        CatalogFormat::Portos,
+    );
+    let grants = Capabilities::NONE.with(portos_words::READ_PORTOS);
     let first = catalogs.catalog(&mind, grants);
     let body = first.body();
     let names: Vec<&str> = body["tools"]
@@ -410,9 +413,9 @@ fn catalogs_list_them_after_the_linked_tools_with_a_new_etag_per_revision() {
 fn provider_formats_drop_what_is_not_granted_and_use_the_provider_description() {
     let source = Source::new();
     let catalogs = catalogs(registry(&source));
-    let agent = query(CatalogScope::Only(Scope::Agent), CatalogFormat::Mcp);
+    let agent = query(CatalogScope::Only(portos_words::AGENT), CatalogFormat::Mcp);
     let granted = catalogs
-        .catalog(&agent, Capabilities::NONE.with(Capability::ReadPortos))
+        .catalog(&agent, Capabilities::NONE.with(portos_words::READ_PORTOS))
         .body();
     let tools = granted["tools"].as_array().cloned().unwrap_or_default();
     assert_eq!(tools.len(), 2);
@@ -428,7 +431,7 @@ fn provider_formats_drop_what_is_not_granted_and_use_the_provider_description() 
 
     source.available.store(false, Ordering::SeqCst);
     let unavailable = catalogs
-        .catalog(&agent, Capabilities::NONE.with(Capability::ReadPortos))
+        .catalog(&agent, Capabilities::NONE.with(portos_words::READ_PORTOS))
         .body();
     assert_eq!(
         unavailable["tools"].as_array().map(Vec::len),
@@ -441,9 +444,9 @@ fn provider_formats_drop_what_is_not_granted_and_use_the_provider_description() 
 fn strict_formats_project_run_time_tools_too() {
     let source = Source::new();
     let catalogs = catalogs(registry(&source));
-    let grants = Capabilities::NONE.with(Capability::ReadPortos);
+    let grants = Capabilities::NONE.with(portos_words::READ_PORTOS);
     let agent = query(
-        CatalogScope::Only(Scope::Agent),
+        CatalogScope::Only(portos_words::AGENT),
         CatalogFormat::OpenaiStrict,
     );
     let body = catalogs.catalog(&agent, grants).body();
@@ -464,7 +467,10 @@ fn strict_formats_project_run_time_tools_too() {
             .is_some_and(|report| report.iter().all(|item| item["tool"] != "pipe_letters"))
     );
 
-    let gemini = query(CatalogScope::Only(Scope::Agent), CatalogFormat::Gemini);
+    let gemini = query(
+        CatalogScope::Only(portos_words::AGENT),
+        CatalogFormat::Gemini,
+    );
     let body = catalogs.catalog(&gemini, grants).body();
     assert_eq!(
         body["tools"][1]["parameters"]["properties"]["words"]["items"]["type"],

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use portos_core::{
-    AdapterError, Authority, Capabilities, Capability, ErrorCode, Registry, RegistryLimits,
-    StateMap, ToolCall, ToolContext, ToolError, ToolResult, ToolState, linked, portos_tool,
+    AdapterError, Authority, Capabilities, ErrorCode, Registry, RegistryLimits, StateMap, ToolCall,
+    ToolContext, ToolError, ToolResult, ToolState, linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -54,7 +54,7 @@ async fn idem_count(ctx: &ToolContext, args: CountArgs) -> Result<Value, Adapter
 }
 
 /// Another write, to reuse a requestId across tools.
-#[portos_tool(name = "idem.other", scopes = ["ui"], side_effect = "write", state = [Runs])]
+#[portos_tool(name = "idem.other", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept", state = [Runs])]
 async fn idem_other(ctx: &ToolContext, args: CountArgs) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
     Ok(json!({ "ok": true, "run": run, "label": args.label }))
@@ -65,6 +65,7 @@ async fn idem_other(ctx: &ToolContext, args: CountArgs) -> Result<Value, Adapter
     name = "idem.slow",
     scopes = ["ui"],
     side_effect = "write",
+    unguarded = "the tests' counter changes nothing kept",
     state = [Runs, Gate]
 )]
 async fn idem_slow(ctx: &ToolContext) -> Result<Value, AdapterError> {
@@ -74,14 +75,14 @@ async fn idem_slow(ctx: &ToolContext) -> Result<Value, AdapterError> {
 }
 
 /// Counts, then fails outright.
-#[portos_tool(name = "idem.fail", scopes = ["ui"], side_effect = "write", state = [Runs])]
+#[portos_tool(name = "idem.fail", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept", state = [Runs])]
 async fn idem_fail(ctx: &ToolContext) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
     Err(AdapterError::new(format!("run {run} failed")))
 }
 
 /// Counts, then reports a failure in its result.
-#[portos_tool(name = "idem.report", scopes = ["ui"], side_effect = "write", state = [Runs])]
+#[portos_tool(name = "idem.report", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept", state = [Runs])]
 async fn idem_report(ctx: &ToolContext) -> Result<Value, AdapterError> {
     let run = count_run(ctx)?;
     Ok(json!({ "ok": false, "run": run, "summary": "Nothing to do." }))
@@ -133,13 +134,13 @@ fn count(request_id: &str, label: &str) -> ToolCall {
 }
 
 const UI: Authority = Authority {
-    scope: portos_core::Scope::Ui,
+    scope: portos_words::UI,
     capabilities: Capabilities::NONE,
     authenticated: true,
 };
 
 fn writer_mind() -> Authority {
-    Authority::mind(Capabilities::NONE.with(Capability::WritePortos))
+    portos_words::principal::mind(Capabilities::NONE.with(portos_words::WRITE_PORTOS))
 }
 
 async fn run(registry: &Registry, authority: Authority, call: ToolCall) -> ToolResult {
@@ -248,7 +249,7 @@ async fn a_request_id_from_another_scope_conflicts() {
     let registry = registry();
     run(&registry, UI, count("r1", "a")).await;
     assert_conflict(&refuse(&registry, writer_mind(), count("r1", "a")).await);
-    let agent = Authority::agent(Capabilities::NONE.with(Capability::WritePortos));
+    let agent = portos_words::principal::agent(Capabilities::NONE.with(portos_words::WRITE_PORTOS));
     assert_conflict(&refuse(&registry, agent, count("r1", "a")).await);
     assert_eq!(runs(&registry), 1);
     // The original caller still gets its replay.
@@ -556,7 +557,12 @@ async fn retained_reads_only_the_result_store() {
 #[tokio::test]
 async fn a_refused_call_leaves_nothing_to_read() {
     let registry = registry();
-    refuse(&registry, Authority::ui(false), count("denied", "a")).await;
+    refuse(
+        &registry,
+        portos_words::principal::ui(false),
+        count("denied", "a"),
+    )
+    .await;
     refuse(
         &registry,
         UI,
@@ -617,7 +623,7 @@ fn the_fingerprint_is_the_hex_sha256_of_name_arguments_and_scope() {
 
     let arguments =
         json!({ "query": "my secret words", "limit": 5, "nested": { "b": [2, 1], "a": null } });
-    let fingerprint = Fingerprint::of_call("brain.search", &arguments, portos_core::Scope::Agent);
+    let fingerprint = Fingerprint::of_call("brain.search", &arguments, portos_words::AGENT);
     let text =
         canonical(&json!({ "scope": "agent", "arguments": arguments, "name": "brain.search" }));
     let digest = Sha256::digest(text.as_bytes());
@@ -632,11 +638,11 @@ fn the_fingerprint_is_the_hex_sha256_of_name_arguments_and_scope() {
     let reordered =
         json!({ "nested": { "a": null, "b": [2, 1] }, "limit": 5, "query": "my secret words" });
     assert_eq!(
-        Fingerprint::of_call("brain.search", &reordered, portos_core::Scope::Agent),
+        Fingerprint::of_call("brain.search", &reordered, portos_words::AGENT),
         fingerprint
     );
     assert_ne!(
-        Fingerprint::of_call("brain.search", &arguments, portos_core::Scope::Mind),
+        Fingerprint::of_call("brain.search", &arguments, portos_words::MIND),
         fingerprint
     );
 }

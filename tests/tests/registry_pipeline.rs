@@ -2,8 +2,8 @@
 //! §1.3, §1.4, §12), written from the spec against `Registry::call`.
 
 use portos_core::{
-    AdapterError, Authority, Capabilities, Capability, ErrorCode, OutputJson, Registry, Scope,
-    StateMap, ToolCall, ToolContext, ToolError, ToolResult, ToolState, portos_tool,
+    AdapterError, Authority, Capabilities, Capability, ErrorCode, OutputJson, Registry, StateMap,
+    ToolCall, ToolContext, ToolError, ToolResult, ToolState, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -193,11 +193,11 @@ fn grants(capabilities: &[Capability]) -> Capabilities {
 }
 
 fn mind(capabilities: &[Capability]) -> Authority {
-    Authority::mind(grants(capabilities))
+    portos_words::principal::mind(grants(capabilities))
 }
 
 fn agent(capabilities: &[Capability]) -> Authority {
-    Authority::agent(grants(capabilities))
+    portos_words::principal::agent(grants(capabilities))
 }
 
 fn assert_refusal(error: &ToolError, code: ErrorCode, status: u16, message: &str) {
@@ -207,8 +207,8 @@ fn assert_refusal(error: &ToolError, code: ErrorCode, status: u16, message: &str
 }
 
 const AUTH_MESSAGE: &str = "Mutating tool calls require an authenticated PortOS session";
-const READ: Capability = Capability::ReadPortos;
-const WRITE: Capability = Capability::WritePortos;
+const READ: Capability = portos_words::READ_PORTOS;
+const WRITE: Capability = portos_words::WRITE_PORTOS;
 
 // ---- §1.2 resolution --------------------------------------------------------
 
@@ -221,7 +221,7 @@ async fn canonical_provider_and_alias_names_all_resolve_to_the_canonical_name() 
     {
         let result = run(
             &registry,
-            Authority::ui(false),
+            portos_words::principal::ui(false),
             call(&format!("r{index}"), name, json!({})),
         )
         .await;
@@ -237,7 +237,7 @@ async fn default_alias_is_the_provider_name() {
     let registry = registry();
     let result = run(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "pipe_read", json!({ "text": "a" })),
     )
     .await;
@@ -253,7 +253,7 @@ async fn the_trimmed_name_is_resolved() {
     let registry = registry();
     let result = run(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "  pipe_recent\t", json!({})),
     )
     .await;
@@ -264,7 +264,12 @@ async fn the_trimmed_name_is_resolved() {
 async fn unknown_names_are_tool_not_found() {
     let registry = registry();
     for name in ["pipe.nope", "Pipe.Read", "pipe-read", "pipe.read.extra"] {
-        let error = refuse(&registry, Authority::ui(true), call("r1", name, json!({}))).await;
+        let error = refuse(
+            &registry,
+            portos_words::principal::ui(true),
+            call("r1", name, json!({})),
+        )
+        .await;
         assert_refusal(
             &error,
             ErrorCode::ToolNotFound,
@@ -275,7 +280,7 @@ async fn unknown_names_are_tool_not_found() {
     }
     let error = refuse(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("r1", "  pipe.nope  ", json!({})),
     )
     .await;
@@ -286,8 +291,8 @@ async fn unknown_names_are_tool_not_found() {
 async fn resolution_comes_before_every_other_check() {
     let registry = registry();
     for authority in [
-        Authority::voice(),
-        Authority::ui(false),
+        portos_words::principal::voice(),
+        portos_words::principal::ui(false),
         mind(&[]),
         agent(&[]),
     ] {
@@ -308,7 +313,7 @@ async fn scope_must_be_in_the_policy() {
     let registry = registry();
     let error = refuse(
         &registry,
-        Authority::voice(),
+        portos_words::principal::voice(),
         call("r1", "pipe.read", json!({ "text": "a" })),
     )
     .await;
@@ -320,7 +325,7 @@ async fn scope_must_be_in_the_policy() {
     );
     let error = refuse(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("r2", "pipe.queue", json!({ "text": "a" })),
     )
     .await;
@@ -332,7 +337,7 @@ async fn scope_must_be_in_the_policy() {
     );
     let error = refuse(
         &registry,
-        agent(&Capability::ALL),
+        agent(&Capability::all().collect::<Vec<_>>()),
         call("r3", "pipe.wipe", json!({})),
     )
     .await;
@@ -344,7 +349,7 @@ async fn scope_must_be_in_the_policy() {
     );
     let error = refuse(
         &registry,
-        mind(&Capability::ALL),
+        mind(&Capability::all().collect::<Vec<_>>()),
         call("r4", "pipe.greet", json!({ "who": "x" })),
     )
     .await;
@@ -361,7 +366,7 @@ async fn refusal_messages_use_the_canonical_name_when_called_by_alias() {
     let registry = registry();
     let error = refuse(
         &registry,
-        Authority::voice(),
+        portos_words::principal::voice(),
         call("r1", "pipe_read", json!({ "text": "a" })),
     )
     .await;
@@ -417,7 +422,7 @@ async fn mind_and_agent_need_every_required_grant() {
     .await;
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     // One of two required grants is not enough.
-    for partial in [[Capability::CreateTasks], [WRITE]] {
+    for partial in [[portos_words::CREATE_TASKS], [WRITE]] {
         let error = refuse(
             &registry,
             agent(&partial),
@@ -433,7 +438,7 @@ async fn mind_and_agent_need_every_required_grant() {
     }
     let result = run(
         &registry,
-        agent(&[Capability::CreateTasks, WRITE]),
+        agent(&[portos_words::CREATE_TASKS, WRITE]),
         call("r4", "pipe.queue", json!({ "text": "t" })),
     )
     .await;
@@ -457,7 +462,7 @@ async fn grants_must_be_strictly_true() {
         json!([true]),
         json!(null),
     ] {
-        let authority = Authority::mind(Capabilities::from_json(&loose));
+        let authority = portos_words::principal::mind(Capabilities::from_json(&loose));
         let error = refuse(
             &registry,
             authority,
@@ -466,7 +471,8 @@ async fn grants_must_be_strictly_true() {
         .await;
         assert_eq!(error.code, ErrorCode::ToolCapabilityDenied, "{loose}");
     }
-    let authority = Authority::agent(Capabilities::from_json(&json!({ "readPortos": true })));
+    let authority =
+        portos_words::principal::agent(Capabilities::from_json(&json!({ "readPortos": true })));
     let result = run(
         &registry,
         authority,
@@ -482,14 +488,14 @@ async fn ui_and_voice_have_no_capability_check() {
     // ui holds no grants at all, yet reads need none there.
     let result = run(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "pipe.read", json!({ "text": "a" })),
     )
     .await;
     assert_eq!(result.state, ToolState::Completed);
     let result = run(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("r2", "pipe.write", json!({ "target": { "count": 1 } })),
     )
     .await;
@@ -509,14 +515,14 @@ async fn ui_writes_need_an_authenticated_session() {
     for (index, (name, arguments)) in cases.into_iter().enumerate() {
         let error = refuse(
             &registry,
-            Authority::ui(false),
+            portos_words::principal::ui(false),
             call(&format!("u{index}"), name, arguments.clone()),
         )
         .await;
         assert_refusal(&error, ErrorCode::ToolAuthRequired, 403, AUTH_MESSAGE);
         let result = run(
             &registry,
-            Authority::ui(true),
+            portos_words::principal::ui(true),
             call(&format!("a{index}"), name, arguments),
         )
         .await;
@@ -529,7 +535,7 @@ async fn ui_reads_are_anonymous() {
     let registry = registry();
     let result = run(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "pipe.recent", json!({})),
     )
     .await;
@@ -540,7 +546,7 @@ async fn ui_reads_are_anonymous() {
 async fn mind_and_agent_writes_need_no_session() {
     let registry = registry();
     let authority = Authority {
-        scope: Scope::Mind,
+        scope: portos_words::MIND,
         capabilities: grants(&[WRITE]),
         authenticated: false,
     };
@@ -566,14 +572,14 @@ async fn voice_has_only_the_scope_check() {
     // A write needing writePortos, no grants, no session: voice runs it.
     let result = run(
         &registry,
-        Authority::voice(),
+        portos_words::principal::voice(),
         call("r1", "pipe.voice-note", json!({ "text": "milk" })),
     )
     .await;
     assert_eq!(result.state, ToolState::Completed);
     assert_eq!(result.result.expect("result")["noted"], "milk");
     let authority = Authority {
-        scope: Scope::Voice,
+        scope: portos_words::VOICE,
         capabilities: Capabilities::NONE,
         authenticated: false,
     };
@@ -588,7 +594,7 @@ async fn invalid_arguments_name_the_tool_and_the_failing_path() {
     let registry = registry();
     let error = refuse(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("r1", "pipe.write", json!({ "target": { "count": "many" } })),
     )
     .await;
@@ -610,7 +616,7 @@ async fn validation_messages_use_the_canonical_name_when_called_by_alias() {
     let registry = registry();
     let error = refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "pipe_read", json!({ "text": 5 })),
     )
     .await;
@@ -629,7 +635,7 @@ async fn every_failing_argument_is_listed() {
     let registry = registry();
     let error = refuse(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call(
             "r1",
             "pipe.write",
@@ -652,7 +658,7 @@ async fn missing_and_unknown_arguments_are_refused() {
     let registry = registry();
     let error = refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "pipe.read", json!({})),
     )
     .await;
@@ -665,7 +671,7 @@ async fn missing_and_unknown_arguments_are_refused() {
 
     let error = refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r2", "pipe.read", json!({ "text": "a", "sql": "drop" })),
     )
     .await;
@@ -679,7 +685,7 @@ async fn missing_and_unknown_arguments_are_refused() {
     // Closed at every depth: `Target` has no deny_unknown_fields of its own.
     let error = refuse(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call(
             "r3",
             "pipe.write",
@@ -693,7 +699,7 @@ async fn missing_and_unknown_arguments_are_refused() {
     // A tool without input takes only `{}`.
     let error = refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r4", "pipe.recent", json!({ "limit": 3 })),
     )
     .await;
@@ -712,7 +718,7 @@ async fn the_adapter_receives_normalized_arguments() {
     let registry = registry();
     let result = run(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "pipe.greet", json!({ "who": "Ada" })),
     )
     .await;
@@ -728,7 +734,7 @@ async fn authorization_precedes_argument_validation() {
     // ui write, unauthenticated, bad arguments: the auth refusal wins.
     let error = refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("r1", "pipe.write", bad.clone()),
     )
     .await;
@@ -742,14 +748,19 @@ async fn authorization_precedes_argument_validation() {
     .await;
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     // Wrong scope with bad arguments: the scope refusal wins.
-    let error = refuse(&registry, Authority::voice(), call("r3", "pipe.write", bad)).await;
+    let error = refuse(
+        &registry,
+        portos_words::principal::voice(),
+        call("r3", "pipe.write", bad),
+    )
+    .await;
     assert_eq!(error.code, ErrorCode::ToolScopeDenied);
 }
 
 #[tokio::test]
 async fn a_conflicting_replay_with_invalid_arguments_is_a_400_not_a_409() {
     let registry = registry();
-    let authority = Authority::ui(true);
+    let authority = portos_words::principal::ui(true);
     run(
         &registry,
         authority,
@@ -779,13 +790,13 @@ async fn a_conflicting_replay_without_authority_is_a_403_not_a_409() {
     let registry = registry();
     run(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("same", "pipe.write", json!({ "target": { "count": 1 } })),
     )
     .await;
     let error = refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("same", "pipe.write", json!({ "target": { "count": 9 } })),
     )
     .await;
@@ -793,7 +804,7 @@ async fn a_conflicting_replay_without_authority_is_a_403_not_a_409() {
     // Even an exact replay is refused to a caller who may not run the tool.
     let error = refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("same", "pipe.write", json!({ "target": { "count": 1 } })),
     )
     .await;
@@ -813,13 +824,13 @@ async fn refused_calls_do_not_consume_their_request_id() {
     let ok = json!({ "target": { "count": 3 } });
     refuse(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("auth-first", "pipe.write", ok.clone()),
     )
     .await;
     let result = run(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("auth-first", "pipe.write", ok.clone()),
     )
     .await;
@@ -827,13 +838,13 @@ async fn refused_calls_do_not_consume_their_request_id() {
 
     refuse(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("invalid-first", "pipe.write", json!({ "target": {} })),
     )
     .await;
     let result = run(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("invalid-first", "pipe.write", ok),
     )
     .await;
@@ -841,13 +852,13 @@ async fn refused_calls_do_not_consume_their_request_id() {
 
     refuse(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("unknown-first", "pipe.nope", json!({})),
     )
     .await;
     let result = run(
         &registry,
-        Authority::ui(true),
+        portos_words::principal::ui(true),
         call("unknown-first", "pipe.recent", json!({})),
     )
     .await;
@@ -862,7 +873,7 @@ async fn refused_calls_do_not_consume_their_request_id() {
 async fn outcome(registry: &Registry, request_id: &str, mode: &str) -> ToolResult {
     run(
         registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call(request_id, "pipe.outcome", json!({ "mode": mode })),
     )
     .await
@@ -1073,7 +1084,7 @@ async fn state_the_tool_did_not_declare_is_refused_even_when_the_server_has_it()
         .expect("the linked tools are valid");
     let result = run(
         &registry,
-        Authority::ui(false),
+        portos_words::principal::ui(false),
         call("s1", "pipe.undeclared", json!({})),
     )
     .await;

@@ -2,7 +2,7 @@ use std::str::FromStr;
 
 use serde_json::{Value, json};
 
-use crate::contract::{Capability, Policy, SideEffect};
+use crate::contract::{Policy, SideEffect};
 use crate::registry::RegisteredTool;
 use crate::schema::strict::{Dialect, Projected, Refusal};
 
@@ -234,14 +234,16 @@ pub(crate) fn policy_annotations(policy: &Policy, open_world: bool) -> Value {
     })
 }
 
-/// BEHAVIOUR §2.5: a tool that needs `visitEidoversePeers` reaches other
-/// machines by definition, so the hint cannot hang on the author remembering
-/// `open_world`; the flag still lets any other tool say the same.
+/// A tool that requires a capability the vocabulary declares open-world
+/// (holding it means reaching other machines) is open-world by definition,
+/// so the hint cannot hang on the author remembering `open_world`; the flag
+/// still lets any other tool say the same.
 fn open_world_hint(policy: &Policy, open_world: bool) -> bool {
     open_world
         || policy
             .required_capabilities
-            .contains(&Capability::VisitEidoversePeers)
+            .iter()
+            .any(|capability| capability.term().is_some_and(|term| term.open_world))
 }
 
 impl FromStr for CatalogFormat {

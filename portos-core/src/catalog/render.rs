@@ -32,7 +32,7 @@ impl Catalogs {
     ) -> Catalog {
         let intent = self.intent_filter(query.intent.as_deref());
         let scope = query.scope;
-        let granted_applies = matches!(scope, CatalogScope::Only(s) if s.is_granted_principal());
+        let granted_applies = matches!(scope, CatalogScope::Only(s) if s.holds_grants());
         let source = self
             .registry()
             .dynamic_tools()

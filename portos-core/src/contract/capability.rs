@@ -4,32 +4,99 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use super::vocabulary::Capability;
+use super::words::{CapabilityTerm, MAX_CAPABILITIES, vocabulary, words};
+
+/// A capability of the application's vocabulary (`portos_core::vocabulary!`
+/// declares one constant per capability). Its name is the vocabulary's.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Capability(u8);
 
 impl Capability {
+    /// The capability declared at `index` of the linked vocabulary: what the
+    /// constants `vocabulary!` declares are made of.
+    #[doc(hidden)]
+    pub const fn declared(index: u8) -> Capability {
+        Capability(index)
+    }
+
+    /// Its position in the vocabulary (its bit in a grant set).
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The declaration, if the linked vocabulary has it.
+    pub fn term(self) -> Option<&'static CapabilityTerm> {
+        vocabulary().capabilities.get(self.index())
+    }
+
+    /// The camelCase key, as on the wire and in `#[portos_tool]`.
+    pub fn as_str(self) -> &'static str {
+        self.term()
+            .map_or("<undeclared capability>", |term| term.name)
+    }
+
+    /// The capability named `name` in the linked vocabulary.
+    pub fn from_name(name: &str) -> Option<Capability> {
+        vocabulary().capability(name)
+    }
+
     /// The capability a grants key names, if any.
     pub fn from_key(key: &str) -> Option<Capability> {
         Capability::from_name(key)
     }
 
-    fn bit(self) -> u16 {
-        1 << (self as u16)
+    /// Every capability of the linked vocabulary, in its order.
+    pub fn all() -> impl Iterator<Item = Capability> + Clone {
+        (0..vocabulary().capabilities.len())
+            .filter_map(|index| u8::try_from(index).ok())
+            .map(Capability)
+    }
+
+    fn bit(self) -> u64 {
+        1u64.checked_shl(u32::from(self.0)).unwrap_or(0)
+    }
+}
+
+impl fmt::Debug for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Capability {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Capability {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Capability::from_name(&name)
+            .ok_or_else(|| de::Error::unknown_variant(&name, words().capability_names.as_slice()))
     }
 }
 
 // A grant set is one bit per capability of the vocabulary.
-const _: () = assert!(Capability::ALL.len() <= u16::BITS as usize);
+const _: () = assert!(MAX_CAPABILITIES <= u64::BITS as usize);
 
 /// The normalized set of granted capabilities: a key is granted only when it
 /// was strictly `true`; everything else (absent, `"true"`, `1`) is not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Capabilities(u16);
+pub struct Capabilities(u64);
 
 impl Capabilities {
     pub const NONE: Capabilities = Capabilities(0);
 
+    /// Every capability of the linked vocabulary.
     pub fn all() -> Capabilities {
-        Capability::ALL.into_iter().collect()
+        Capability::all().collect()
     }
 
     pub fn has(self, capability: Capability) -> bool {
@@ -67,7 +134,7 @@ impl Capabilities {
     }
 
     pub fn iter(self) -> impl Iterator<Item = Capability> {
-        Capability::ALL.into_iter().filter(move |c| self.has(*c))
+        Capability::all().filter(move |c| self.has(*c))
     }
 }
 
@@ -77,11 +144,12 @@ impl FromIterator<Capability> for Capabilities {
     }
 }
 
-/// Serialized as the contract's object of booleans, every key present.
+/// Serialized as the contract's object of booleans, every capability of the
+/// vocabulary present, in its order.
 impl Serialize for Capabilities {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(Capability::ALL.len()))?;
-        for capability in Capability::ALL {
+        let mut map = serializer.serialize_map(Some(vocabulary().capabilities.len()))?;
+        for capability in Capability::all() {
             map.serialize_entry(capability.as_str(), &self.has(capability))?;
         }
         map.end()
@@ -97,8 +165,7 @@ impl schemars::JsonSchema for Capabilities {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let properties: serde_json::Map<String, serde_json::Value> = Capability::ALL
-            .into_iter()
+        let properties: serde_json::Map<String, serde_json::Value> = Capability::all()
             .map(|capability| {
                 (
                     capability.as_str().to_owned(),
@@ -126,8 +193,9 @@ impl<'de> Deserialize<'de> for Capabilities {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Capabilities, A::Error> {
                 let mut granted = Capabilities::NONE;
                 while let Some(key) = map.next_key::<String>()? {
-                    let capability = Capability::from_key(&key)
-                        .ok_or_else(|| de::Error::unknown_field(&key, &Capability::NAMES))?;
+                    let capability = Capability::from_key(&key).ok_or_else(|| {
+                        de::Error::unknown_field(&key, words().capability_names.as_slice())
+                    })?;
                     if map.next_value::<bool>()? {
                         granted = granted.with(capability);
                     }
@@ -136,23 +204,5 @@ impl<'de> Deserialize<'de> for Capabilities {
             }
         }
         deserializer.deserialize_map(CapabilitiesVisitor)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn only_strict_true_grants() {
-        let caps = Capabilities::from_json(&json!({
-            "readPortos": true, "writePortos": "true", "manageMind": 1, "createTasks": false, "shell": true
-        }));
-        assert_eq!(
-            caps.iter().collect::<Vec<_>>(),
-            vec![Capability::ReadPortos]
-        );
-        assert_eq!(Capabilities::from_json(&json!([true])), Capabilities::NONE);
     }
 }

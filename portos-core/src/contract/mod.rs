@@ -1,9 +1,11 @@
-//! The wire types of the contract: scopes, capabilities, policy, the call and
-//! result envelopes, and the error vocabulary.
+//! The wire types of the contract: the application's words (capabilities
+//! and scopes), policy, the call and result envelopes, and the error
+//! vocabulary.
 
 mod call;
 mod capability;
 mod error;
+mod location;
 mod names;
 mod output;
 mod output_watch;
@@ -11,6 +13,7 @@ mod policy;
 mod result;
 mod scope;
 pub(crate) mod vocabulary;
+pub mod words;
 
 pub use call::{
     BodyRefusal, FieldIssue, REQUEST_ID_MAX_CHARS, ToolCall, ValidationFailure, check_request_id,
@@ -18,12 +21,14 @@ pub use call::{
 };
 pub use capability::{Capabilities, Capability};
 pub use error::{ErrorCode, ToolError};
+pub use location::SourceLocation;
 pub use names::{RESERVED_NAME_PREFIX, is_callable_name, is_provider_name, provider_name_for};
 pub use output::OutputJson;
 pub use policy::{Confirmation, Policy, SideEffect};
 pub use result::{CallAnswer, ToolResult, ToolState};
 pub use scope::{CatalogScope, Scope};
 pub(crate) use vocabulary::contract_enum;
+pub use words::{CapabilityTerm, Guard, ScopeTerm, Transport, Vocabulary};
 
 /// `COS_TOOL_SCHEMA_VERSION`: the only call/result/catalog version there is.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -26,6 +26,10 @@ pub struct Policy {
     /// set, so the contract's policy block of every other tool is as it was.
     #[serde(rename = "longRunning", skip_serializing_if = "is_false")]
     pub long_running: bool,
+    /// Why a tool that is not a read requires no capability (`unguarded`
+    /// in `#[portos_tool]`). Listed only when declared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unguarded: Option<&'static str>,
 }
 
 // serde's `skip_serializing_if` takes a reference.

@@ -1,4 +1,4 @@
-//! The contract's enums, generated from the one table of each vocabulary in
+//! The framework's enums, generated from the one table of each vocabulary in
 //! `portos-vocabulary` (the table the macros check attributes against), so
 //! their string forms on the wire are those words and nothing else.
 
@@ -62,8 +62,6 @@ macro_rules! contract_enum {
 // Reached by path from the other modules whose enums come from a table.
 pub(crate) use contract_enum;
 
-portos_vocabulary::scopes!(contract_enum);
-portos_vocabulary::capabilities!(contract_enum);
 portos_vocabulary::side_effects!(contract_enum);
 portos_vocabulary::confirmations!(contract_enum);
 
@@ -103,12 +101,6 @@ mod tests {
                 assert_eq!(format!("{value:?}"), term.variant);
             }
         }
-        same(&Scope::ALL, &Scope::NAMES, portos_vocabulary::SCOPES);
-        same(
-            &Capability::ALL,
-            &Capability::NAMES,
-            portos_vocabulary::CAPABILITIES,
-        );
         same(
             &SideEffect::ALL,
             &SideEffect::NAMES,
@@ -128,9 +120,9 @@ mod tests {
             Some("supervised-write".into())
         );
         assert_eq!(
-            serde_json::from_str::<Scope>("\"voice\"").ok(),
-            Some(Scope::Voice)
+            serde_json::from_str::<Confirmation>("\"none\"").ok(),
+            Some(Confirmation::None)
         );
-        assert!(serde_json::from_str::<Scope>("\"root\"").is_err());
+        assert!(serde_json::from_str::<SideEffect>("\"root\"").is_err());
     }
 }

@@ -19,7 +19,8 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use crate::context::{StateNeed, ToolContext};
-use crate::contract::{Capability, Confirmation, OutputJson, Scope, SideEffect};
+pub use crate::contract::SourceLocation;
+use crate::contract::{Confirmation, OutputJson, SideEffect};
 
 /// One tool, as declared. Const data only; schemas are computed from the
 /// function pointers when the registry is built.
@@ -57,11 +58,13 @@ impl fmt::Debug for ToolDescriptor {
     }
 }
 
-/// The declared policy, as const data.
+/// The declared policy, as const data. Scopes and capabilities are the
+/// application's words, by name: the registry build resolves them against
+/// the linked vocabulary and refuses a word it does not declare.
 #[derive(Clone, Copy, Debug)]
 pub struct PolicyDecl {
-    pub scopes: &'static [Scope],
-    pub capabilities: &'static [Capability],
+    pub scopes: &'static [&'static str],
+    pub capabilities: &'static [&'static str],
     pub side_effect: SideEffect,
     pub idempotent: bool,
     pub is_async: bool,
@@ -69,6 +72,11 @@ pub struct PolicyDecl {
     pub long_running: bool,
     pub confirmation: Confirmation,
     pub open_world: bool,
+    /// `unguarded = "why"`: a tool that is not a read but requires no
+    /// capability says why any principal of its scopes may run it (the
+    /// catalog shows the reason). Without a capability or this, the macro
+    /// and the registry build refuse such a tool.
+    pub unguarded: Option<&'static str>,
 }
 
 /// How the catalog's intent filter treats the tool (BEHAVIOUR §2.6). A tool
@@ -82,19 +90,6 @@ pub struct IntentRule {
     pub group: Option<&'static str>,
     /// Dropped when the intent looks like filling in a UI form.
     pub suppress_on_form_fill: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SourceLocation {
-    pub file: &'static str,
-    pub line: u32,
-    pub column: u32,
-}
-
-impl fmt::Display for SourceLocation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.column)
-    }
 }
 
 /// What an adapter run yields before normalization: its output as JSON, or

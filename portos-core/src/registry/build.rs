@@ -12,8 +12,10 @@ use super::idempotency::CallStore;
 use super::order::catalog_rank;
 use super::{CallLedger, DynamicTools, RegisteredTool, Registry, RegistryLimits, ResultObserver};
 use crate::context::StateMap;
+use crate::contract::words::{self, vocabulary};
 use crate::contract::{
-    Policy, RESERVED_NAME_PREFIX, SCHEMA_VERSION, is_callable_name, is_provider_name,
+    Capability, Policy, RESERVED_NAME_PREFIX, SCHEMA_VERSION, Scope, is_callable_name,
+    is_provider_name,
 };
 use crate::descriptor::ToolDescriptor;
 use crate::schema::strict::StrictProjections;
@@ -115,10 +117,13 @@ impl RegistryBuilder {
         let order = self.order;
         descriptors.sort_by_cached_key(|d| catalog_rank(order, d.name));
 
-        let mut problems = Vec::new();
+        let mut problems = vocabulary_problems(!descriptors.is_empty());
         let mut index: HashMap<&'static str, usize> = HashMap::new();
+        let mut policies = Vec::with_capacity(descriptors.len());
         for (position, descriptor) in descriptors.iter().enumerate() {
             check_descriptor(descriptor, &mut problems);
+            check_guarded(descriptor, &mut problems);
+            policies.push(resolve_policy(descriptor, &mut problems));
             check_state_provided(descriptor, &self.state, &mut problems);
             if let Some(source) = &self.dynamic {
                 check_not_claimed(descriptor, source.as_ref(), &mut problems);
@@ -144,8 +149,8 @@ impl RegistryBuilder {
         }
 
         let mut tools = Vec::with_capacity(descriptors.len());
-        for descriptor in descriptors {
-            match compile(descriptor) {
+        for (descriptor, policy) in descriptors.into_iter().zip(policies) {
+            match compile(descriptor, policy) {
                 Ok(tool) => tools.push(tool),
                 Err(problem) => problems.push(problem),
             }
@@ -251,7 +256,102 @@ fn check_state_provided(d: &ToolDescriptor, state: &StateMap, problems: &mut Vec
     }
 }
 
-fn compile(d: &'static ToolDescriptor) -> Result<RegisteredTool, String> {
+/// The linked vocabulary's own problems. That none is linked is a problem
+/// only when there are tools to name its words.
+fn vocabulary_problems(has_tools: bool) -> Vec<String> {
+    let none_linked = words::linked_vocabularies().is_empty();
+    if none_linked && !has_tools {
+        return Vec::new();
+    }
+    words::vocabulary_problems()
+}
+
+/// The declared words, looked up in the linked vocabulary; every unknown
+/// one is a problem naming the tool and where it was declared.
+fn resolve_policy(d: &ToolDescriptor, problems: &mut Vec<String>) -> Policy {
+    let declared = |what: &str, known: Vec<&'static str>| {
+        if words::linked_vocabularies().is_empty() {
+            "no vocabulary is linked".to_owned()
+        } else if known.is_empty() {
+            format!(
+                "the application's vocabulary ({}) declares no {what}",
+                vocabulary().location
+            )
+        } else {
+            format!(
+                "the application's vocabulary ({}) declares {}",
+                vocabulary().location,
+                known.join(", ")
+            )
+        }
+    };
+    let mut scopes = Vec::with_capacity(d.policy.scopes.len());
+    for name in d.policy.scopes {
+        match Scope::from_name(name) {
+            Some(scope) => scopes.push(scope),
+            None => problems.push(format!(
+                "tool `{}` ({}) names unknown scope `{name}`: {}",
+                d.name,
+                d.location,
+                declared("scopes", Scope::all().map(Scope::as_str).collect())
+            )),
+        }
+    }
+    let mut required_capabilities = Vec::with_capacity(d.policy.capabilities.len());
+    for name in d.policy.capabilities {
+        match Capability::from_name(name) {
+            Some(capability) => required_capabilities.push(capability),
+            None => problems.push(format!(
+                "tool `{}` ({}) requires unknown capability `{name}`: {}",
+                d.name,
+                d.location,
+                declared(
+                    "capabilities",
+                    Capability::all().map(Capability::as_str).collect()
+                )
+            )),
+        }
+    }
+    Policy {
+        scopes,
+        required_capabilities,
+        side_effect: d.policy.side_effect,
+        idempotent: d.policy.idempotent,
+        // A job is asynchronous whatever else was declared.
+        is_async: d.policy.is_async || d.policy.long_running,
+        confirmation: d.policy.confirmation,
+        long_running: d.policy.long_running,
+        unguarded: d.policy.unguarded,
+    }
+}
+
+/// A tool that changes anything names the capability that guards it, or
+/// says why it needs none (`unguarded`); a stale `unguarded` is refused too.
+fn check_guarded(d: &ToolDescriptor, problems: &mut Vec<String>) {
+    let writes = !d.policy.side_effect.is_read();
+    let guarded = !d.policy.capabilities.is_empty();
+    match (writes, guarded, d.policy.unguarded) {
+        (true, false, None) => problems.push(format!(
+            "tool `{}` ({}) is a `{}` tool that requires no capability, so every principal of its scopes could run it: add `capabilities = [\"...\"]`, or `unguarded = \"why any caller may\"`",
+            d.name, d.location, d.policy.side_effect
+        )),
+        (_, _, Some(reason)) if reason.trim().is_empty() => problems.push(format!(
+            "tool `{}` ({}) declares `unguarded` without a reason",
+            d.name, d.location
+        )),
+        (false, _, Some(_)) => problems.push(format!(
+            "tool `{}` ({}) declares `unguarded`, but it is a read: remove the declaration",
+            d.name, d.location
+        )),
+        (true, true, Some(_)) => problems.push(format!(
+            "tool `{}` ({}) declares `unguarded`, but it requires a capability: remove the declaration",
+            d.name, d.location
+        )),
+        _ => {}
+    }
+}
+
+fn compile(d: &'static ToolDescriptor, policy: Policy) -> Result<RegisteredTool, String> {
     let input_schema = schema::project_input(&(d.input_schema)())
         .map_err(|error| format!("tool `{}` ({}): {error}", d.name, d.location))?;
     let validator = jsonschema::validator_for(&input_schema).map_err(|error| {
@@ -262,7 +362,7 @@ fn compile(d: &'static ToolDescriptor) -> Result<RegisteredTool, String> {
             schema::SchemaError::Invalid(error.to_string())
         )
     })?;
-    let tool = registered(d, input_schema, validator);
+    let tool = registered(d, policy, input_schema, validator);
     check_output_is_object(&tool)?;
     check_strict(&tool)?;
     Ok(tool)
@@ -323,6 +423,7 @@ fn check_output_is_object(tool: &RegisteredTool) -> Result<(), String> {
 
 fn registered(
     d: &'static ToolDescriptor,
+    policy: Policy,
     input_schema: serde_json::Value,
     validator: jsonschema::Validator,
 ) -> RegisteredTool {
@@ -333,16 +434,7 @@ fn registered(
     RegisteredTool {
         strict: StrictProjections::of(&input_schema),
         descriptor: d,
-        policy: Policy {
-            scopes: d.policy.scopes.to_vec(),
-            required_capabilities: d.policy.capabilities.to_vec(),
-            side_effect: d.policy.side_effect,
-            idempotent: d.policy.idempotent,
-            // A job is asynchronous whatever else was declared.
-            is_async: d.policy.is_async || d.policy.long_running,
-            confirmation: d.policy.confirmation,
-            long_running: d.policy.long_running,
-        },
+        policy,
         input_schema,
         output_schema: json!({"type": "object", "additionalProperties": true}),
         result_schema,

@@ -16,7 +16,7 @@ use super::{
 };
 use crate::context::{Authority, ToolContext};
 use crate::contract::{
-    CallAnswer, ErrorCode, OutputJson, Policy, Scope, ToolCall, ToolError, ToolResult,
+    CallAnswer, ErrorCode, Guard, OutputJson, Policy, ToolCall, ToolError, ToolResult,
 };
 use crate::descriptor::{AdapterOutcome, BoundCall};
 
@@ -341,7 +341,8 @@ fn call_not_found() -> ToolError {
     ToolError::new(ErrorCode::ToolCallNotFound, "Tool call not found")
 }
 
-/// Scope, then capabilities (mind, agent), then authentication (ui writes).
+/// Scope, then what the scope's guard asks: capabilities for a principal
+/// holding grants, a signed-in caller for a person's writes.
 fn authorize(name: &str, policy: &Policy, authority: &Authority) -> Result<(), ToolError> {
     let scope = authority.scope;
     if !policy.scopes.contains(&scope) {
@@ -350,23 +351,25 @@ fn authorize(name: &str, policy: &Policy, authority: &Authority) -> Result<(), T
             format!("Tool '{name}' is unavailable in the {scope} scope"),
         ));
     }
-    if scope.is_granted_principal()
-        && !authority
-            .capabilities
-            .has_all(&policy.required_capabilities)
-    {
-        return Err(ToolError::new(
-            ErrorCode::ToolCapabilityDenied,
-            format!("Tool '{name}' is not granted to the {scope} principal"),
-        ));
+    match scope.guard() {
+        Guard::Grants(_)
+            if !authority
+                .capabilities
+                .has_all(&policy.required_capabilities) =>
+        {
+            Err(ToolError::new(
+                ErrorCode::ToolCapabilityDenied,
+                format!("Tool '{name}' is not granted to the {scope} principal"),
+            ))
+        }
+        Guard::SignedIn if !policy.side_effect.is_read() && !authority.authenticated => {
+            Err(ToolError::new(
+                ErrorCode::ToolAuthRequired,
+                "Mutating tool calls require an authenticated PortOS session",
+            ))
+        }
+        _ => Ok(()),
     }
-    if scope == Scope::Ui && !policy.side_effect.is_read() && !authority.authenticated {
-        return Err(ToolError::new(
-            ErrorCode::ToolAuthRequired,
-            "Mutating tool calls require an authenticated PortOS session",
-        ));
-    }
-    Ok(())
 }
 
 /// The compiled schema first (every violation listed), then the input type.

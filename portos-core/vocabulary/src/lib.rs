@@ -1,24 +1,29 @@
-//! The vocabulary of the portos tool contract, written once.
+//! The framework's own words, written once.
 //!
 //! `portos-macros` checks an attribute's keys against it at compile time and
-//! `portos-core` generates its enums (`Scope`, `Capability`, `SideEffect`,
-//! `Confirmation`, and the route and event words: `HttpMethod`, `Access`,
+//! `portos-core` generates its enums (`SideEffect`, `Confirmation`, and the
+//! route and event words: `HttpMethod`, `Access`,
 //! `RouteEffect`, `ToolPrivacy`, `HttpToolEffect`, `Direction`) and their
 //! string forms from the same tables, so the words
 //! a tool is declared with and the words on the wire cannot drift apart.
 //!
 //! Each table is a `macro_rules!` that hands its rows to a callback macro:
-//! `portos_vocabulary::scopes!(my_macro)` expands to
-//! `my_macro! { Scope { Agent = "agent", ... } }`. The constants below
-//! ([`SCOPES`], [`CAPABILITIES`], ...) are the same tables as data.
+//! `portos_vocabulary::side_effects!(my_macro)` expands to
+//! `my_macro! { SideEffect { Read = "read", ... } }`. The constants below
+//! ([`SIDE_EFFECTS`], [`CONFIRMATIONS`], ...) are the same tables as data.
+//!
+//! Capabilities and scopes are not here: they are each application's own
+//! words (`portos_core::vocabulary!`). Only their spelling is a rule of the
+//! framework ([`capability_name_problem`], [`scope_name_problem`]).
 
 mod names;
 mod tables;
 
 pub use names::{
-    INTENT_GROUP_MAX_CHARS, NAME_MAX_CHARS, PROVIDER_NAME_MAX_CHARS, RESERVED_NAME_PREFIX,
-    callable_name_problem, intent_group_problem, is_callable_name, is_provider_name,
-    provider_name_for, provider_name_problem,
+    ALL_SCOPES_WORD, CAPABILITY_NAME_MAX_CHARS, INTENT_GROUP_MAX_CHARS, NAME_MAX_CHARS,
+    PROVIDER_NAME_MAX_CHARS, RESERVED_NAME_PREFIX, SCOPE_NAME_MAX_CHARS, callable_name_problem,
+    capability_name_problem, intent_group_problem, is_callable_name, is_provider_name,
+    provider_name_for, provider_name_problem, scope_name_problem,
 };
 
 /// One word of a vocabulary: its string form (on the wire and in attributes)
@@ -41,10 +46,6 @@ macro_rules! terms {
     };
 }
 
-/// Where a call comes in from (BEHAVIOUR §1.3).
-pub const SCOPES: &[Term] = scopes!(terms);
-/// The grants a mind or agent principal may hold (BEHAVIOUR §4.2), in the contract's order.
-pub const CAPABILITIES: &[Term] = capabilities!(terms);
 /// What a tool does to the world.
 pub const SIDE_EFFECTS: &[Term] = side_effects!(terms);
 /// What a call needs before it runs.
@@ -73,8 +74,6 @@ mod tests {
 
     #[test]
     fn tables_as_data() {
-        assert_eq!(SCOPES.len(), 4);
-        assert_eq!(CAPABILITIES.len(), 11);
         assert_eq!(
             find(SIDE_EFFECTS, "supervised-write").map(|t| t.variant),
             Some("SupervisedWrite")
@@ -83,14 +82,12 @@ mod tests {
             find(CONFIRMATIONS, "capability-grant").map(|t| t.variant),
             Some("CapabilityGrant")
         );
-        assert_eq!(find(SCOPES, "root"), None);
+        assert_eq!(find(SIDE_EFFECTS, "root"), None);
     }
 
     #[test]
     fn names_are_unique() {
         for table in [
-            SCOPES,
-            CAPABILITIES,
             SIDE_EFFECTS,
             CONFIRMATIONS,
             HTTP_METHODS,

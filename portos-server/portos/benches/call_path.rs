@@ -46,7 +46,7 @@ fn call_path(c: &mut Criterion) {
         &portos::store::open_in_memory().expect("store"),
     )
     .expect("registry");
-    let authority = Authority::voice();
+    let authority = portos_words::principal::voice();
     let mut group = c.benchmark_group("time_now");
 
     group.bench_function("adapter_direct", |b| {

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use portos::build_registry;
-use portos_core::{Authority, ToolCall, ToolContext};
+use portos_core::{ToolCall, ToolContext};
 use portos_server::Config;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
@@ -41,7 +41,7 @@ fn main() {
         &portos::store::open_in_memory().expect("store"),
     )
     .expect("registry");
-    let authority = Authority::voice();
+    let authority = portos_words::principal::voice();
     let ctx = ToolContext::new(
         authority,
         Arc::from("direct"),

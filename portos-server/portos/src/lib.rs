@@ -21,6 +21,12 @@ use serde::Deserialize;
 
 /// The product name in documents and on Agent Tools MCP.
 pub const NAME: &str = "PortOS";
+/// Where the Persistent Mind's grants are kept: the settings value its
+/// capabilities routes write (`state.config.persistentMindCapabilities` in
+/// the contract), an object holding one boolean per capability.
+pub const MIND_GRANTS_KEY: &str = "persistentMindCapabilities";
+
+pub use shared::actor_of;
 /// Base URL of the Open-Meteo forecast API (`weather.now`).
 pub const DEFAULT_WEATHER_URL: &str = "https://api.open-meteo.com";
 
@@ -101,6 +107,7 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
             std::sync::Arc::new(domains::recipes::catalog::RecipeTools::new(store.clone()))
         })
         .context_tools(domains::agent_context::PortosContext::default())
+        .stored_grants(portos_words::MIND, MIND_GRANTS_KEY)
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)
         .always_public_prefixes(contract_facts::ALWAYS_PUBLIC_PREFIXES);

@@ -7,7 +7,7 @@
 mod relay;
 
 use crate::app::App;
-use crate::settings::{AGENT_CONTEXT, MIND_CAPABILITIES};
+use crate::settings::AGENT_CONTEXT;
 use crate::store::StoreError;
 use crate::store::changes::{Change, Heard};
 
@@ -49,8 +49,10 @@ async fn catch_up(app: &App) -> Result<(), StoreError> {
         .await?;
     if after.1 != before.1 {
         app.events.catalog_changed(AGENT_CONTEXT).await;
-    } else if after.0 != before.0 {
-        app.events.catalog_changed(MIND_CAPABILITIES).await;
+    } else {
+        for key in app.grants.sources().changed(&before.0, &after.0) {
+            app.events.catalog_changed(key).await;
+        }
     }
     let (cache, groups) = (app.api_access.clone(), app.exposable_apis.clone());
     app.store.run(move |c| cache.reload(c, groups)).await?;
@@ -63,7 +65,11 @@ async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
         Change::Grants => {
             let grants = app.grants.clone();
             app.store.run(move |c| grants.refresh(c).map(drop)).await?;
-            app.events.catalog_changed(MIND_CAPABILITIES).await;
+            // Another server changed a principal's stored grants (which one
+            // is not said): tell subscribers of each source.
+            for (_, key) in &app.grants.sources().stored {
+                app.events.catalog_changed(key).await;
+            }
         }
         Change::AgentContext => {
             let (grants, agent_context) = (app.grants.clone(), app.agent_context.clone());

@@ -12,7 +12,6 @@ mod error;
 mod explorer;
 pub mod io;
 mod jobs;
-mod mind;
 pub mod query;
 mod route;
 mod schema_gate;

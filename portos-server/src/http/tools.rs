@@ -62,7 +62,7 @@ async fn call(
 ) -> Result<ToolAnswer, CallRefusal> {
     // The HTTP principal is always `ui`; only the gate can vouch for it. On a
     // passwordless install nobody is authenticated, so only reads pass.
-    let authority = Authority::ui(auth.authenticated);
+    let authority = Authority::of(app.principals.http).signed_in(auth.authenticated);
     if app.jobs.is_job(&call.name) {
         return match app.jobs.submit(authority, call).await {
             Ok(job) => Ok(ToolAnswer::Job(Box::new(job))),

@@ -553,12 +553,9 @@ impl Jobs {
 
     /// The grants `principal` holds now.
     fn capabilities_of(&self, principal: &str) -> Capabilities {
-        let grants = self.0.grants.current();
-        match Scope::from_name(principal) {
-            Some(Scope::Agent) => grants.agent,
-            Some(Scope::Mind) => grants.mind,
-            _ => Capabilities::NONE,
-        }
+        Scope::from_name(principal).map_or(Capabilities::NONE, |scope| {
+            self.0.grants.current().of(scope)
+        })
     }
 }
 
@@ -566,7 +563,7 @@ impl Jobs {
 /// person's confirmation when a granted principal (an agent, the Mind)
 /// calls it; the person's own calls go ahead.
 fn needs_confirmation(registry: &Registry, name: &str, authority: &Authority) -> bool {
-    authority.scope.is_granted_principal()
+    authority.scope.holds_grants()
         && registry
             .resolve(name)
             .is_some_and(|tool| tool.policy.confirmation == Confirmation::CapabilityGrant)

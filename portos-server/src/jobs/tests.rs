@@ -7,7 +7,7 @@ use std::time::Duration;
 use portos_core::__private::v1::{
     ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation, ToolDescriptor,
 };
-use portos_core::{Authority, Confirmation, Scope, SideEffect, ToolCall};
+use portos_core::{Authority, Confirmation, SideEffect, ToolCall};
 use serde_json::{Value, json};
 
 use super::sql::{self, Claim, JobRow};
@@ -72,7 +72,7 @@ const fn descriptor(
         provider_name: name,
         aliases: &[],
         policy: PolicyDecl {
-            scopes: &[Scope::Ui],
+            scopes: &["ui"],
             capabilities: &[],
             side_effect,
             idempotent,
@@ -80,6 +80,11 @@ const fn descriptor(
             long_running: true,
             confirmation: Confirmation::None,
             open_world: false,
+            unguarded: if matches!(side_effect, SideEffect::Read) {
+                None
+            } else {
+                Some("the tests' jobs change nothing kept")
+            },
         },
         intent: IntentRule {
             group: None,
@@ -129,8 +134,11 @@ async fn final_job(app: &App, job_id: &str) -> Job {
 /// What a run that died mid-job leaves: a `working` row, never finished.
 async fn left_working(store: &Store, job_id: &str, tool: &'static str) {
     let now = jiff::Timestamp::now().as_millisecond();
-    let fingerprint =
-        portos_core::registry::Fingerprint::of_call(tool, &json!({ "n": 1 }), Scope::Ui);
+    let fingerprint = portos_core::registry::Fingerprint::of_call(
+        tool,
+        &json!({ "n": 1 }),
+        crate::test_words::UI,
+    );
     let row = JobRow {
         job_id: job_id.to_owned(),
         request_id: format!("crashed-{job_id}"),
@@ -205,7 +213,7 @@ async fn an_interrupted_job_runs_again_only_when_its_tool_is_idempotent() {
 async fn the_same_request_id_answers_the_same_job_after_a_restart() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = Store::open(dir.path(), &[]).expect("store");
-    let person = Authority::ui(true);
+    let person = Authority::of(crate::test_words::UI).signed_in(true);
 
     let first = start(&store);
     let job = first
@@ -254,7 +262,10 @@ async fn a_job_the_shutdown_stopped_is_left_for_the_next_start() {
     let first = start(&store);
     let job = first
         .jobs
-        .submit(Authority::ui(false), call("waits", WAIT.name, 1))
+        .submit(
+            Authority::of(crate::test_words::UI),
+            call("waits", WAIT.name, 1),
+        )
         .await
         .expect("a job");
     first.registry.shutdown_token().cancel();

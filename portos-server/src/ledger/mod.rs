@@ -117,16 +117,6 @@ impl Actor {
             .into_iter()
             .find(|actor| actor.as_str() == text)
     }
-
-    /// The actor behind a tool call: the Persistent Mind acts as itself;
-    /// the UI, an agent working for the user and the voice assistant all act
-    /// on the user's behalf.
-    pub fn of_scope(scope: portos_core::Scope) -> Actor {
-        match scope {
-            portos_core::Scope::Mind => Actor::Mind,
-            _ => Actor::User,
-        }
-    }
 }
 
 /// Where the change came in: only the HTTP route and method are kept.

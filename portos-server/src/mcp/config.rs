@@ -9,7 +9,7 @@ use crate::cached::Cached;
 use std::sync::Arc;
 
 use crate::store::sql::Connection;
-use portos_core::{Capabilities, Capability};
+use portos_core::{Capabilities, Capability, Scope, Transport};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -71,35 +71,86 @@ impl Profile {
     }
 }
 
-/// The agent's semantic action grants (all off by default).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct AgentActions {
-    #[serde(default)]
-    pub read_portos: bool,
-    #[serde(default)]
-    pub write_portos: bool,
-    #[serde(default)]
-    pub call_tool_recipes: bool,
-    #[serde(default)]
-    pub manage_eidoverse: bool,
-    #[serde(default)]
-    pub visit_eidoverse_peers: bool,
-}
+/// The agent's action grants: one boolean per capability the MCP
+/// transport's principal can be granted (its `#[grants(...)]` in the
+/// application's vocabulary, in that order), all off by default. Unknown
+/// keys are refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AgentActions(Capabilities);
 
 impl AgentActions {
+    /// The capabilities the MCP principal can be granted, in order.
+    fn grantable() -> &'static [Capability] {
+        Scope::of_transport(Transport::Mcp).map_or(&[], Scope::grantable)
+    }
+
     /// The grants as registry capabilities.
     pub fn capabilities(self) -> Capabilities {
-        [
-            (self.read_portos, Capability::ReadPortos),
-            (self.write_portos, Capability::WritePortos),
-            (self.call_tool_recipes, Capability::CallToolRecipes),
-            (self.manage_eidoverse, Capability::ManageEidoverse),
-            (self.visit_eidoverse_peers, Capability::VisitEidoversePeers),
-        ]
-        .into_iter()
-        .filter_map(|(on, capability)| on.then_some(capability))
-        .collect()
+        self.0
+    }
+}
+
+impl Serialize for AgentActions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let grantable = AgentActions::grantable();
+        let mut map = serializer.serialize_map(Some(grantable.len()))?;
+        for capability in grantable {
+            map.serialize_entry(capability.as_str(), &self.0.has(*capability))?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for AgentActions {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let keys = serde_json::Map::<String, Value>::deserialize(deserializer)?;
+        let grantable = AgentActions::grantable();
+        let mut granted = Capabilities::NONE;
+        for (key, value) in keys {
+            let Some(capability) = grantable.iter().find(|c| c.as_str() == key) else {
+                let expected: Vec<&str> = grantable.iter().map(|c| c.as_str()).collect();
+                return Err(D::Error::custom(format!(
+                    "unknown field `{key}`, expected one of {}",
+                    expected.join(", ")
+                )));
+            };
+            match value {
+                Value::Bool(true) => granted = granted.with(*capability),
+                Value::Bool(false) => {}
+                other => {
+                    return Err(D::Error::custom(format!(
+                        "`{key}` must be a boolean, not {other}"
+                    )));
+                }
+            }
+        }
+        Ok(AgentActions(granted))
+    }
+}
+
+impl JsonSchema for AgentActions {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AgentActions".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let properties: serde_json::Map<String, Value> = AgentActions::grantable()
+            .iter()
+            .map(|capability| {
+                (
+                    capability.as_str().to_owned(),
+                    serde_json::json!({ "type": "boolean", "default": false }),
+                )
+            })
+            .collect();
+        schemars::json_schema!({
+            "type": "object",
+            "description": "The agent's semantic action grants (all off by default).",
+            "properties": properties,
+            "additionalProperties": false,
+        })
     }
 }
 
@@ -309,7 +360,7 @@ mod tests {
         let config = AgentContextConfig::resolve(Some(&good));
         assert!(config.active());
         assert_eq!(config.profile, Profile::Summary);
-        assert!(config.grants().has(Capability::ReadPortos));
-        assert!(!config.grants().has(Capability::WritePortos));
+        assert!(config.grants().has(crate::test_words::READ_PORTOS));
+        assert!(!config.grants().has(crate::test_words::WRITE_PORTOS));
     }
 }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use portos_core::contract::{FieldIssue, check_request_id, json_type};
-use portos_core::{Authority, CatalogFormat, CatalogQuery, CatalogScope, Scope, ToolCall};
+use portos_core::{Authority, CatalogFormat, CatalogQuery, CatalogScope, ToolCall};
 
 use crate::jobs::{Job, JobError, Viewer};
 use serde_json::{Map, Value, json};
@@ -54,6 +54,11 @@ impl McpServer {
 
     pub(super) fn app(&self) -> &App {
         &self.app
+    }
+
+    /// MCP clients see the jobs of the principal they speak for.
+    pub(super) fn agent(&self) -> crate::jobs::Viewer {
+        crate::jobs::Viewer::Principal(self.app.principals.mcp)
     }
 
     pub async fn config(&self) -> Arc<AgentContextConfig> {
@@ -115,7 +120,7 @@ impl McpServer {
 
     fn semantic_tools(&self, config: &AgentContextConfig) -> Vec<Value> {
         let query = CatalogQuery {
-            scope: CatalogScope::Only(Scope::Agent),
+            scope: CatalogScope::Only(self.app.principals.mcp),
             intent: None,
             format: CatalogFormat::Mcp,
         };
@@ -185,11 +190,9 @@ impl McpServer {
     /// Whether any agent tool answers with a job (then `initialize`
     /// declares the 2025-11-25 `tasks` capability).
     pub(super) fn has_long_running_tools(&self) -> bool {
-        self.app
-            .registry
-            .tools()
-            .iter()
-            .any(|tool| tool.policy.long_running && tool.policy.scopes.contains(&Scope::Agent))
+        self.app.registry.tools().iter().any(|tool| {
+            tool.policy.long_running && tool.policy.scopes.contains(&self.app.principals.mcp)
+        })
     }
 
     /// A `tools/call` result (BEHAVIOUR §5.6). A long-running tool's job is
@@ -248,7 +251,7 @@ impl McpServer {
         let registry = &self.app.registry;
         let linked = registry
             .resolve(name)
-            .filter(|tool| tool.policy.scopes.contains(&Scope::Agent))
+            .filter(|tool| tool.policy.scopes.contains(&self.app.principals.mcp))
             .filter(|tool| grants.has_all(&tool.policy.required_capabilities))
             .map(|tool| std::borrow::Cow::Borrowed(tool.name()));
         // A run-time tool (a saved recipe) is looked up, granted and
@@ -286,7 +289,7 @@ impl McpServer {
             }
         };
         let call = ToolCall::new(request_id, canonical.as_ref(), arguments);
-        let authority = Authority::agent(grants);
+        let authority = Authority::of(self.app.principals.mcp).granted(grants);
         if self.app.jobs.is_job(&call.name) {
             return self.call_job(authority, call, tasks).await;
         }
@@ -315,7 +318,7 @@ impl McpServer {
             return CallOutcome::Task(Box::new(job));
         }
         match jobs
-            .wait_final(Viewer::Principal(Scope::Agent), &job.job_id)
+            .wait_final(Viewer::Principal(self.app.principals.mcp), &job.job_id)
             .await
         {
             Ok(job) => CallOutcome::Reply(job_reply(&job)),

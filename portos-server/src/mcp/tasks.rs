@@ -5,21 +5,18 @@
 //! confirmation with `tasks/update` and stops it with `tasks/cancel`. An
 //! agent sees its own jobs only: any other id is unknown.
 
-use portos_core::Scope;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::INVALID_PARAMS;
 use super::modern::{CLIENT_CAPABILITIES_KEY, Refusal};
 use super::server::{McpServer, job_reply};
-use crate::jobs::{Job, JobError, JobState, Viewer};
+use crate::jobs::{Job, JobError, JobState};
 
 /// The extension's identifier, in capabilities on both sides.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// The key of a job's one input request: its confirmation.
 const CONFIRM_KEY: &str = "confirm";
-
-const AGENT: Viewer = Viewer::Principal(Scope::Agent);
 
 /// Whether the request's own capabilities declare the tasks extension.
 pub fn declares_tasks(params: Option<&Map<String, Value>>) -> bool {
@@ -118,7 +115,12 @@ impl McpServer {
         params: Option<&Map<String, Value>>,
     ) -> Result<Value, Refusal> {
         let task_id = task_id(params)?;
-        let job = self.app().jobs.get(AGENT, task_id).await.map_err(refusal)?;
+        let job = self
+            .app()
+            .jobs
+            .get(self.agent(), task_id)
+            .await
+            .map_err(refusal)?;
         Ok(task(&job, true, &self.result_meta()))
     }
 
@@ -134,7 +136,7 @@ impl McpServer {
             .and_then(Value::as_object)
             .ok_or_else(|| Refusal::new(INVALID_PARAMS, "tasks/update needs inputResponses"))?;
         let jobs = &self.app().jobs;
-        let job = jobs.get(AGENT, task_id).await.map_err(refusal)?;
+        let job = jobs.get(self.agent(), task_id).await.map_err(refusal)?;
         if let Some(answer) = responses.get(CONFIRM_KEY)
             && job.state == JobState::InputRequired
         {
@@ -144,7 +146,7 @@ impl McpServer {
                     .and_then(|content| content.get("approve"))
                     .and_then(Value::as_bool)
                     == Some(true);
-            match jobs.confirm(AGENT, task_id, approve).await {
+            match jobs.confirm(self.agent(), task_id, approve).await {
                 Ok(_) => {}
                 // It moved on in between: nothing is outstanding any more.
                 Err(JobError::Refused(error))
@@ -165,7 +167,7 @@ impl McpServer {
         params: Option<&Map<String, Value>>,
     ) -> Result<Value, Refusal> {
         let task_id = task_id(params)?;
-        match self.app().jobs.cancel(AGENT, task_id).await {
+        match self.app().jobs.cancel(self.agent(), task_id).await {
             Ok(_) => Ok(ack(&self.result_meta())),
             Err(JobError::Refused(error))
                 if error.code == portos_core::ErrorCode::ToolJobFinished =>

@@ -11,14 +11,12 @@
 //! person confirms it in the application; tasks begin `working`, as it
 //! requires.
 
-use portos_core::{ErrorCode, Scope};
+use portos_core::ErrorCode;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{self, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::server::{CallMeta, CallOutcome, McpServer, call_params, job_reply};
-use crate::jobs::{Job, JobError, JobState, Viewer};
-
-const AGENT: Viewer = Viewer::Principal(Scope::Agent);
+use crate::jobs::{Job, JobError, JobState};
 
 /// The `_meta` key tying a message to its task.
 const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
@@ -111,7 +109,7 @@ impl McpServer {
         let job = self
             .app()
             .jobs
-            .get(AGENT, task_id(params)?)
+            .get(self.agent(), task_id(params)?)
             .await
             .map_err(refusal)?;
         Ok(task_2025(&job))
@@ -123,7 +121,7 @@ impl McpServer {
         let job = self
             .app()
             .jobs
-            .wait_final(AGENT, task_id)
+            .wait_final(self.agent(), task_id)
             .await
             .map_err(refusal)?;
         let response = job_reply(&job).into_response(&Value::Null, None);
@@ -136,7 +134,7 @@ impl McpServer {
     }
 
     async fn task_cancel_2025(&self, params: Option<&Map<String, Value>>) -> Answer {
-        match self.app().jobs.cancel(AGENT, task_id(params)?).await {
+        match self.app().jobs.cancel(self.agent(), task_id(params)?).await {
             Ok(job) => Ok(task_2025(&job)),
             Err(JobError::Refused(error)) if error.code == ErrorCode::ToolJobFinished => Err((
                 INVALID_PARAMS,
@@ -158,7 +156,7 @@ impl McpServer {
         let (jobs, more) = self
             .app()
             .jobs
-            .list(AGENT, None, offset, LIST_PAGE)
+            .list(self.agent(), None, offset, LIST_PAGE)
             .await
             .map_err(refusal)?;
         let mut answer = json!({ "tasks": jobs.iter().map(task_2025).collect::<Vec<_>>() });

@@ -20,6 +20,31 @@ pub mod uptime;
 
 pub use config::{FileKeys, Flags, LabConfig};
 
+// The lab's own policy words: what its tools require and who calls them.
+portos_core::vocabulary! {
+    capabilities {
+        /// See the lab's hosts and this machine's uptime.
+        READ_LAB = "readLab",
+        /// Add, remove, probe-and-retire the lab's hosts.
+        WRITE_LAB = "writeLab",
+    }
+    scopes {
+        /// Coding agents over MCP, with the grants of the Agent Tools
+        /// settings (all off by default).
+        #[grants]
+        #[transport(mcp)]
+        ASSISTANT = "assistant",
+        /// The lab's operators over HTTP: reads are open, writes need a
+        /// signed-in session.
+        #[signed_in]
+        #[transport(http)]
+        OPERATOR = "operator",
+        /// The status panel on the rack, wired in process and trusted.
+        #[trusted]
+        PANEL = "panel",
+    }
+}
+
 use portos_server::cli::Application;
 use portos_server::{Config, ServerBuilder};
 

@@ -61,8 +61,8 @@ pub struct ProbeReport {
 /// after another: a job that reports each host as it goes.
 #[portos_tool(
     name = "lab.hosts.probe",
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["readPortos"],
+    scopes = ["assistant", "operator"],
+    capabilities = ["readLab"],
     side_effect = "read",
     long_running,
     state = [Store, LabConfig],
@@ -157,11 +157,11 @@ pub struct Retired {
 }
 
 /// Retire every host of one role from the home lab, one after another. An
-/// agent's or the Mind's call waits for a person to confirm it.
+/// agent's call waits for a person to confirm it.
 #[portos_tool(
     name = "lab.hosts.retire",
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["writePortos"],
+    scopes = ["assistant", "operator"],
+    capabilities = ["writeLab"],
     side_effect = "destructive",
     // Removing a host that is gone already changes nothing: a job the
     // server's restart interrupted runs again safely.

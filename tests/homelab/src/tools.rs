@@ -37,8 +37,8 @@ pub struct HostList {
 /// List the hosts of the home lab by name, optionally only those of one role.
 #[portos_tool(
     name = "lab.hosts.list",
-    scopes = ["agent", "mind", "ui", "voice"],
-    capabilities = ["readPortos"],
+    scopes = ["assistant", "operator", "panel"],
+    capabilities = ["readLab"],
     side_effect = "read",
     state = [Store, LabConfig],
 )]
@@ -98,8 +98,8 @@ pub struct HostAddedResult {
 /// Add a host to the home lab; a name already in use changes nothing.
 #[portos_tool(
     name = "lab.hosts.add",
-    scopes = ["agent", "mind", "ui"],
-    capabilities = ["writePortos"],
+    scopes = ["assistant", "operator"],
+    capabilities = ["writeLab"],
     side_effect = "write",
     state = [Store, LabConfig, Events],
 )]
@@ -165,8 +165,8 @@ pub struct HostRemoved {
 /// Remove a host from the home lab for good.
 #[portos_tool(
     name = "lab.hosts.remove",
-    scopes = ["agent", "ui"],
-    capabilities = ["writePortos"],
+    scopes = ["assistant", "operator"],
+    capabilities = ["writeLab"],
     side_effect = "destructive",
     state = [Store, LabConfig],
 )]
@@ -208,8 +208,8 @@ pub struct Uptime {
 /// How long the machine this server runs on has been up (Linux).
 #[portos_tool(
     name = "lab.uptime",
-    scopes = ["agent", "mind", "ui", "voice"],
-    capabilities = ["readPortos"],
+    scopes = ["assistant", "operator", "panel"],
+    capabilities = ["readLab"],
     side_effect = "read",
     state = [LabConfig],
 )]

@@ -8,6 +8,27 @@
 
 mod tools;
 
+// The fixtures' own words: what the suite's client may be granted.
+portos_core::vocabulary! {
+    capabilities {
+        /// Call the fixtures that change nothing.
+        READ_FIXTURES = "readFixtures",
+        /// Call the fixture that deletes (after a confirmation).
+        WRITE_FIXTURES = "writeFixtures",
+    }
+    scopes {
+        /// The conformance suite's MCP client, with the grants of the
+        /// Agent Tools settings.
+        #[grants]
+        #[transport(mcp)]
+        CLIENT = "client",
+        /// A person over HTTP (confirming a parked job).
+        #[signed_in]
+        #[transport(http)]
+        USER = "user",
+    }
+}
+
 use portos_server::cli::Application;
 use portos_server::{Config, ServerBuilder};
 

@@ -22,8 +22,8 @@ pub struct Greeting {
 /// Greets `name`: `Hello, {name}!`.
 #[portos_tool(
     name = "greet",
-    scopes = ["agent"],
-    capabilities = ["readPortos"],
+    scopes = ["client"],
+    capabilities = ["readFixtures"],
     side_effect = "read",
 )]
 pub async fn greet(_ctx: &ToolContext, args: GreetArgs) -> Result<Greeting, AdapterError> {
@@ -54,8 +54,8 @@ pub struct Computed {
 /// Works for `seconds` seconds, then answers; a cancelled job stops at once.
 #[portos_tool(
     name = "slow-compute",
-    scopes = ["agent"],
-    capabilities = ["readPortos"],
+    scopes = ["client"],
+    capabilities = ["readFixtures"],
     side_effect = "read",
     long_running,
 )]
@@ -85,8 +85,8 @@ pub struct Never {
 /// Fails after about a second, as a tool (not the protocol) fails.
 #[portos_tool(
     name = "failing-job",
-    scopes = ["agent"],
-    capabilities = ["readPortos"],
+    scopes = ["client"],
+    capabilities = ["readFixtures"],
     side_effect = "read",
     long_running,
 )]
@@ -113,8 +113,8 @@ pub struct Deleted {
 /// A destructive call an agent's job parks until it is confirmed.
 #[portos_tool(
     name = "confirm-delete",
-    scopes = ["agent"],
-    capabilities = ["writePortos"],
+    scopes = ["client"],
+    capabilities = ["writeFixtures"],
     side_effect = "destructive",
     idempotent = true,
     long_running,

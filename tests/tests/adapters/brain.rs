@@ -1,7 +1,7 @@
 //! brain.capture / brain.search / brain.recent through the registry, on a
 //! real SQLite store in a temporary directory (BEHAVIOUR §3 rows 1–3).
 
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolResult, ToolState};
+use portos_core::{Capabilities, ErrorCode, ToolResult, ToolState};
 use portos_tests as _;
 use serde_json::json;
 use support::{read_write, result};
@@ -168,21 +168,26 @@ async fn recent_lists_newest_first_with_limits() {
 #[tokio::test]
 async fn grants_and_scopes_govern_the_brain() {
     let f = fixture();
-    let read_only = Authority::agent(Capabilities::NONE.with(Capability::ReadPortos));
+    let read_only =
+        portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
     let error = f
         .call_as(read_only, "brain.capture", json!({"text": "x"}))
         .await
         .expect_err("writes need writePortos");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
-        .call_as(Authority::ui(false), "brain.capture", json!({"text": "x"}))
+        .call_as(
+            portos_words::principal::ui(false),
+            "brain.capture",
+            json!({"text": "x"}),
+        )
         .await
         .expect_err("anonymous ui writes are refused");
     assert_eq!(error.code, ErrorCode::ToolAuthRequired);
     // The voice pipeline has only the scope check.
     let r = f
         .call_as(
-            Authority::voice(),
+            portos_words::principal::voice(),
             "brain.capture",
             json!({"text": "from voice"}),
         )
@@ -190,7 +195,7 @@ async fn grants_and_scopes_govern_the_brain() {
     assert_eq!(r.map(|r| r.state).ok(), Some(ToolState::Completed));
     let r = f
         .call_as(
-            Authority::ui(false),
+            portos_words::principal::ui(false),
             "brain.search",
             json!({"query": "voice"}),
         )

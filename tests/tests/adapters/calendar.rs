@@ -7,7 +7,7 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
 use portos::domains::calendar;
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
+use portos_core::{Authority, Capabilities, ErrorCode, ToolState};
 use portos_tests as _;
 use serde_json::{Value, json};
 use support::result;
@@ -23,7 +23,7 @@ fn fixture() -> Fixture {
 }
 
 fn granted() -> Authority {
-    Authority::agent(Capabilities::NONE.with(Capability::ReadPortos))
+    portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS))
 }
 
 fn user_now() -> ZonedDateTime {
@@ -328,7 +328,7 @@ async fn grants_scopes_and_schema() {
     let f = fixture();
     let none = f
         .call_as(
-            Authority::agent(Capabilities::NONE),
+            portos_words::principal::agent(Capabilities::NONE),
             "calendar.today",
             json!({}),
         )
@@ -336,12 +336,16 @@ async fn grants_scopes_and_schema() {
         .expect_err("refused");
     assert_eq!(none.code, ErrorCode::ToolCapabilityDenied);
     let alias = f
-        .call_as(Authority::voice(), "calendar_next", json!({}))
+        .call_as(portos_words::principal::voice(), "calendar_next", json!({}))
         .await
         .expect("voice may read");
     assert_eq!(alias.name, "calendar.next");
     let ui = f
-        .call_as(Authority::ui(false), "calendar_today", json!({}))
+        .call_as(
+            portos_words::principal::ui(false),
+            "calendar_today",
+            json!({}),
+        )
         .await
         .expect("anonymous ui may read");
     assert_eq!(ui.name, "calendar.today");

@@ -3,9 +3,7 @@
 use portos::build_registry;
 use portos::domains::creative_catalog::model::{EntryInput, TypeChange, TypeInput};
 use portos::domains::creative_catalog::ops as creative_catalog;
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
-};
+use portos_core::{Authority, Capabilities, ErrorCode, Registry, ToolCall, ToolResult, ToolState};
 use portos_server::Config;
 use portos_server::store::Store;
 use portos_tests as _;
@@ -35,7 +33,7 @@ fn fixture() -> Fixture {
 }
 
 fn reader() -> Authority {
-    Authority::agent(Capabilities::NONE.with(Capability::ReadPortos))
+    portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS))
 }
 
 impl Fixture {
@@ -299,7 +297,7 @@ async fn schema_grants_and_aliases() {
     }
     let error = f
         .call_as(
-            Authority::agent(Capabilities::NONE),
+            portos_words::principal::agent(Capabilities::NONE),
             "catalog.search",
             json!({"query": "oracle"}),
         )
@@ -307,8 +305,8 @@ async fn schema_grants_and_aliases() {
         .expect_err("agent needs readPortos");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     for (authority, name) in [
-        (Authority::voice(), "catalog_lookup"),
-        (Authority::ui(false), "catalog_search"),
+        (portos_words::principal::voice(), "catalog_lookup"),
+        (portos_words::principal::ui(false), "catalog_search"),
     ] {
         let r = f
             .call_as(authority, name, json!({"query": "oracle"}))

@@ -9,7 +9,7 @@ use portos::build_registry;
 use portos::domains::cos::store::{self, RunUpdate, StartOutcome};
 use portos::domains::cos::{AgentOutcome, NewTask, Origin, Priority, TaskChanges, TaskStatus};
 use portos_core::ToolState;
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult};
+use portos_core::{Authority, Capabilities, ErrorCode, Registry, ToolCall, ToolResult};
 use portos_server::Config;
 use portos_server::ledger::{self, ActionFilter, Actor, Source};
 use portos_server::store::Store;
@@ -103,8 +103,8 @@ impl Fixture {
 
     async fn status(&self) -> Value {
         let result = self
-            .status_as(Authority::agent(
-                Capabilities::NONE.with(Capability::ReadPortos),
+            .status_as(portos_words::principal::agent(
+                Capabilities::NONE.with(portos_words::READ_PORTOS),
             ))
             .await
             .expect("allowed");
@@ -280,13 +280,16 @@ async fn one_agent_per_task_and_a_finished_run_stays_finished() {
 async fn the_status_needs_read_portos_for_granted_principals() {
     let f = fixture();
     let error = f
-        .status_as(Authority::mind(
-            Capabilities::NONE.with(Capability::WritePortos),
+        .status_as(portos_words::principal::mind(
+            Capabilities::NONE.with(portos_words::WRITE_PORTOS),
         ))
         .await
         .expect_err("refused");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
-    for authority in [Authority::voice(), Authority::ui(false)] {
+    for authority in [
+        portos_words::principal::voice(),
+        portos_words::principal::ui(false),
+    ] {
         let result = f.status_as(authority).await.expect("allowed");
         assert_eq!(result.state, ToolState::Completed);
         assert_eq!(result.name, "cos.agents.status");

@@ -3,6 +3,7 @@
 //! every post-inference rule with its text (checked against what is stored
 //! at call time), the derived task id, and a replay in the same wake.
 
+use portos::MIND_GRANTS_KEY;
 use portos::domains::apps::model::NewApp;
 use portos::domains::apps::{RemoteCache, ops as apps};
 use portos::domains::cos::providers::model::SETTINGS_KEY as PROVIDERS;
@@ -10,10 +11,9 @@ use portos::domains::cos::store as tasks;
 use portos::domains::cos::{TaskFilter, TaskStatus};
 use portos::domains::mind::turn::wake::Wakes;
 use portos_core::{
-    Authority, Capabilities, Capability, Confirmation, ErrorCode, Scope, SideEffect, ToolCall,
-    ToolResult, ToolState,
+    Authority, Capabilities, Confirmation, ErrorCode, SideEffect, ToolCall, ToolResult, ToolState,
 };
-use portos_server::settings::{self, MIND_CAPABILITIES};
+use portos_server::settings;
 use portos_tests as _;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::support::{RegistryFixture, result};
 
 fn mind() -> Authority {
-    Authority::mind(Capabilities::NONE.with(Capability::CreateTasks))
+    portos_words::principal::mind(Capabilities::NONE.with(portos_words::CREATE_TASKS))
 }
 
 struct Fixture {
@@ -65,7 +65,7 @@ impl Fixture {
     }
 
     fn grants(&self, value: Value) {
-        self.set(MIND_CAPABILITIES, value);
+        self.set(MIND_GRANTS_KEY, value);
     }
 
     /// An app with a repository whose origin is `remote` (`None`: no
@@ -173,20 +173,27 @@ async fn the_policy_of_the_contract() {
         .resolve("cos_create_task")
         .expect("the provider name resolves");
     assert_eq!(tool.name(), "cos.create-task");
-    assert_eq!(tool.policy.scopes, [Scope::Mind]);
-    assert_eq!(tool.policy.required_capabilities, [Capability::CreateTasks]);
+    assert_eq!(tool.policy.scopes, [portos_words::MIND]);
+    assert_eq!(
+        tool.policy.required_capabilities,
+        [portos_words::CREATE_TASKS]
+    );
     assert_eq!(tool.policy.side_effect, SideEffect::SupervisedWrite);
     assert!(tool.policy.idempotent && tool.policy.is_async);
     assert_eq!(tool.policy.confirmation, Confirmation::CapabilityGrant);
 
     // Only the Mind, and only with the grant.
     let refused = fixture
-        .call_as(Authority::ui(true), "ui-1", task(json!({})))
+        .call_as(portos_words::principal::ui(true), "ui-1", task(json!({})))
         .await
         .expect_err("not a ui tool");
     assert_eq!(refused.code, ErrorCode::ToolScopeDenied);
     let refused = fixture
-        .call_as(Authority::mind(Capabilities::NONE), "m-1", task(json!({})))
+        .call_as(
+            portos_words::principal::mind(Capabilities::NONE),
+            "m-1",
+            task(json!({})),
+        )
         .await
         .expect_err("not granted");
     assert_eq!(refused.code, ErrorCode::ToolCapabilityDenied);

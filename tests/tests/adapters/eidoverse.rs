@@ -19,12 +19,12 @@ fn fixture() -> Fixture {
 }
 
 fn all_grants() -> Authority {
-    Authority::agent(
+    portos_words::principal::agent(
         Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos)
-            .with(Capability::ManageEidoverse)
-            .with(Capability::VisitEidoversePeers),
+            .with(portos_words::READ_PORTOS)
+            .with(portos_words::WRITE_PORTOS)
+            .with(portos_words::MANAGE_EIDOVERSE)
+            .with(portos_words::VISIT_EIDOVERSE_PEERS),
     )
 }
 
@@ -56,42 +56,42 @@ fn valid_visit_id() -> String {
 /// Every tool with arguments its schema accepts, and the grant it needs.
 fn each_tool() -> Vec<(&'static str, Value, &'static [Capability])> {
     vec![
-        ("eidoverse.status", json!({}), &[Capability::ReadPortos]),
+        ("eidoverse.status", json!({}), &[portos_words::READ_PORTOS]),
         (
             "eidoverse.project",
             json!({}),
-            &[Capability::ReadPortos, Capability::ManageEidoverse],
+            &[portos_words::READ_PORTOS, portos_words::MANAGE_EIDOVERSE],
         ),
         (
             "eidoverse.augment",
             json!({"operations": [{"verb": "sky", "args": {"preset": "dusk"}}]}),
-            &[Capability::ManageEidoverse],
+            &[portos_words::MANAGE_EIDOVERSE],
         ),
         (
             "eidoverse.say",
             json!({"text": "hello"}),
-            &[Capability::ManageEidoverse],
+            &[portos_words::MANAGE_EIDOVERSE],
         ),
-        ("eidoverse.chat", json!({}), &[Capability::ReadPortos]),
+        ("eidoverse.chat", json!({}), &[portos_words::READ_PORTOS]),
         (
             "eidoverse.destinations",
             json!({}),
-            &[Capability::VisitEidoversePeers],
+            &[portos_words::VISIT_EIDOVERSE_PEERS],
         ),
         (
             "eidoverse.visit",
             json!({"peerId": "nowhere"}),
-            &[Capability::VisitEidoversePeers],
+            &[portos_words::VISIT_EIDOVERSE_PEERS],
         ),
         (
             "eidoverse.visit-chat",
             json!({"visitId": valid_visit_id()}),
-            &[Capability::VisitEidoversePeers],
+            &[portos_words::VISIT_EIDOVERSE_PEERS],
         ),
         (
             "eidoverse.leave",
             json!({"visitId": valid_visit_id()}),
-            &[Capability::VisitEidoversePeers],
+            &[portos_words::VISIT_EIDOVERSE_PEERS],
         ),
     ]
 }
@@ -103,18 +103,26 @@ async fn each_tool_is_granted_by_its_capabilities_and_refused_without() {
         // Every grant but one of those needed: refused before the adapter.
         for missing in needs {
             let mut capabilities = Capabilities::NONE;
-            for capability in Capability::ALL {
+            for capability in Capability::all() {
                 if capability != *missing {
                     capabilities = capabilities.with(capability);
                 }
             }
             let error = f
-                .call_as(Authority::agent(capabilities), name, arguments.clone())
+                .call_as(
+                    portos_words::principal::agent(capabilities),
+                    name,
+                    arguments.clone(),
+                )
                 .await
                 .expect_err("a missing grant refuses");
             assert_eq!(error.code, ErrorCode::ToolCapabilityDenied, "{name}");
             let error = f
-                .call_as(Authority::mind(capabilities), name, arguments.clone())
+                .call_as(
+                    portos_words::principal::mind(capabilities),
+                    name,
+                    arguments.clone(),
+                )
                 .await
                 .expect_err("a missing grant refuses the mind too");
             assert_eq!(error.code, ErrorCode::ToolCapabilityDenied, "{name}");
@@ -126,7 +134,11 @@ async fn each_tool_is_granted_by_its_capabilities_and_refused_without() {
             capabilities = capabilities.with(*capability);
         }
         let r = f
-            .call_as(Authority::agent(capabilities), name, arguments.clone())
+            .call_as(
+                portos_words::principal::agent(capabilities),
+                name,
+                arguments.clone(),
+            )
             .await;
         assert!(r.is_ok(), "{name}: {r:?}");
     }
@@ -136,24 +148,36 @@ async fn each_tool_is_granted_by_its_capabilities_and_refused_without() {
 async fn only_status_reaches_voice_and_anonymous_ui_only_reads() {
     let f = fixture();
     let r = f
-        .call_as(Authority::voice(), "eidoverse.status", json!({}))
+        .call_as(
+            portos_words::principal::voice(),
+            "eidoverse.status",
+            json!({}),
+        )
         .await
         .expect("status is a voice tool");
     assert_eq!(r.state, ToolState::Completed);
     for (name, arguments, _) in each_tool().into_iter().skip(1) {
         let error = f
-            .call_as(Authority::voice(), name, arguments)
+            .call_as(portos_words::principal::voice(), name, arguments)
             .await
             .expect_err("not in the voice scope");
         assert_eq!(error.code, ErrorCode::ToolScopeDenied, "{name}");
     }
     let error = f
-        .call_as(Authority::ui(false), "eidoverse.say", json!({"text": "hi"}))
+        .call_as(
+            portos_words::principal::ui(false),
+            "eidoverse.say",
+            json!({"text": "hi"}),
+        )
         .await
         .expect_err("anonymous ui writes are refused");
     assert_eq!(error.code, ErrorCode::ToolAuthRequired);
     let r = f
-        .call_as(Authority::ui(false), "eidoverse_chat", json!({}))
+        .call_as(
+            portos_words::principal::ui(false),
+            "eidoverse_chat",
+            json!({}),
+        )
         .await
         .expect("anonymous ui reads");
     assert_eq!(r.name, "eidoverse.chat");

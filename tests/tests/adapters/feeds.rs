@@ -3,7 +3,7 @@
 //! fixtures (BEHAVIOUR §3 rows 13–14).
 
 use portos::domains::feeds;
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
+use portos_core::{Capabilities, ErrorCode, ToolState};
 use portos_tests as _;
 use serde_json::json;
 use support::{read_write, result};
@@ -274,7 +274,8 @@ async fn schema_violations_are_refused_before_the_adapter() {
 #[tokio::test]
 async fn grants_decide_and_aliases_resolve() {
     let f = fixture();
-    let read_only = Authority::agent(Capabilities::NONE.with(Capability::ReadPortos));
+    let read_only =
+        portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
     let digest = f.call_as(read_only, "feeds_digest", json!({})).await;
     assert_eq!(digest.expect("granted").name, "feeds.digest");
     let refused = f
@@ -284,7 +285,7 @@ async fn grants_decide_and_aliases_resolve() {
     assert_eq!(refused.code, ErrorCode::ToolCapabilityDenied);
     let none = f
         .call_as(
-            Authority::agent(Capabilities::NONE),
+            portos_words::principal::agent(Capabilities::NONE),
             "feeds.digest",
             json!({}),
         )
@@ -295,7 +296,7 @@ async fn grants_decide_and_aliases_resolve() {
     // Voice has only the scope check; an anonymous UI may read, not write.
     let voice = f
         .call_as(
-            Authority::voice(),
+            portos_words::principal::voice(),
             "feeds.mark-read",
             json!({ "all": true }),
         )
@@ -303,7 +304,7 @@ async fn grants_decide_and_aliases_resolve() {
     assert_eq!(voice.map(|r| r.state).ok(), Some(ToolState::Completed));
     let anonymous = f
         .call_as(
-            Authority::ui(false),
+            portos_words::principal::ui(false),
             "feeds.mark-read",
             json!({ "all": true }),
         )
@@ -311,7 +312,11 @@ async fn grants_decide_and_aliases_resolve() {
         .expect_err("anonymous write refused");
     assert_eq!(anonymous.code, ErrorCode::ToolAuthRequired);
     let read = f
-        .call_as(Authority::ui(false), "feeds.digest", json!({}))
+        .call_as(
+            portos_words::principal::ui(false),
+            "feeds.digest",
+            json!({}),
+        )
         .await;
     assert_eq!(read.map(|r| r.state).ok(), Some(ToolState::Completed));
 }

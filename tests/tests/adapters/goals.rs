@@ -4,9 +4,7 @@
 
 use portos::domains::goals::model::{Goal, GoalNote};
 use portos::domains::goals::store as goals;
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolResult, ToolState,
-};
+use portos_core::{Capabilities, ErrorCode, SideEffect, ToolResult, ToolState};
 use portos_tests as _;
 use serde_json::json;
 use support::{read_write, result};
@@ -345,7 +343,8 @@ async fn schema_violations_are_refused_before_the_adapter() {
 async fn grants_and_scopes_govern_goals() {
     let f = fixture();
     let id = f.goal("Learn Spanish", 0.3, 10, "active");
-    let read_only = Authority::agent(Capabilities::NONE.with(Capability::ReadPortos));
+    let read_only =
+        portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
     let error = f
         .call_as(
             read_only,
@@ -365,7 +364,11 @@ async fn grants_and_scopes_govern_goals() {
         .expect_err("writes need writePortos");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
-        .call_as(Authority::mind(Capabilities::NONE), "goals.list", json!({}))
+        .call_as(
+            portos_words::principal::mind(Capabilities::NONE),
+            "goals.list",
+            json!({}),
+        )
         .await
         .expect_err("reads need readPortos");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
@@ -373,7 +376,7 @@ async fn grants_and_scopes_govern_goals() {
     assert_eq!(r.map(|r| r.state).ok(), Some(ToolState::Completed));
     let error = f
         .call_as(
-            Authority::ui(false),
+            portos_words::principal::ui(false),
             "goals.update-progress",
             json!({ "goalQuery": "spanish", "progress": 90 }),
         )
@@ -383,7 +386,7 @@ async fn grants_and_scopes_govern_goals() {
     assert_eq!(f.stored(&id).progress, 10);
     let r = f
         .call_as(
-            Authority::voice(),
+            portos_words::principal::voice(),
             "goals.update-progress",
             json!({ "goalQuery": "spanish", "progress": 90 }),
         )
@@ -400,19 +403,19 @@ fn the_catalog_describes_the_goal_tools() {
             "goals.list",
             "goal_list",
             SideEffect::Read,
-            Capability::ReadPortos,
+            portos_words::READ_PORTOS,
         ),
         (
             "goals.update-progress",
             "goal_update_progress",
             SideEffect::Write,
-            Capability::WritePortos,
+            portos_words::WRITE_PORTOS,
         ),
         (
             "goals.log-note",
             "goal_log_note",
             SideEffect::Write,
-            Capability::WritePortos,
+            portos_words::WRITE_PORTOS,
         ),
     ] {
         let tool = f
@@ -423,8 +426,8 @@ fn the_catalog_describes_the_goal_tools() {
         let provider_name = name.replace(['.', '-'], "_");
         assert_eq!(tool.descriptor.provider_name, provider_name);
         assert!(f.registry.resolve(&provider_name).is_some());
-        assert_eq!(tool.descriptor.policy.scopes, Scope::ALL);
-        assert_eq!(tool.descriptor.policy.capabilities, [capability]);
+        assert_eq!(tool.policy.scopes, portos_words::ALL_SCOPES);
+        assert_eq!(tool.policy.required_capabilities, [capability]);
         assert_eq!(tool.descriptor.policy.side_effect, side_effect);
         assert_eq!(tool.descriptor.intent.group, Some("goals"));
         let schema = tool.input_schema.to_string();

@@ -4,7 +4,7 @@
 
 use portos::domains::health::model::{DayEntries, Drink, Nicotine};
 use portos::domains::health::store as health;
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolState};
+use portos_core::{Capabilities, ErrorCode, SideEffect, ToolState};
 use portos_tests as _;
 use serde_json::{Value, json};
 use support::{read_write, result};
@@ -439,7 +439,8 @@ async fn schema_violations_are_refused_before_the_adapter() {
 #[tokio::test]
 async fn grants_and_scopes_govern_health() {
     let f = fixture();
-    let read_only = Authority::agent(Capabilities::NONE.with(Capability::ReadPortos));
+    let read_only =
+        portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
     let error = f
         .call_as(read_only, "health.log.drink", json!({ "name": "beer" }))
         .await
@@ -449,7 +450,7 @@ async fn grants_and_scopes_govern_health() {
     assert_eq!(r.map(|r| r.state).ok(), Some(ToolState::Completed));
     let error = f
         .call_as(
-            Authority::agent(Capabilities::NONE),
+            portos_words::principal::agent(Capabilities::NONE),
             "health.today",
             json!({}),
         )
@@ -458,7 +459,7 @@ async fn grants_and_scopes_govern_health() {
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
         .call_as(
-            Authority::mind(Capabilities::NONE),
+            portos_words::principal::mind(Capabilities::NONE),
             "health.log.weight",
             json!({ "weight": 70 }),
         )
@@ -467,7 +468,7 @@ async fn grants_and_scopes_govern_health() {
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
         .call_as(
-            Authority::ui(false),
+            portos_words::principal::ui(false),
             "health.log.workout",
             json!({ "type": "run" }),
         )
@@ -477,7 +478,7 @@ async fn grants_and_scopes_govern_health() {
     // The voice pipeline has only the scope check.
     let r = f
         .call_as(
-            Authority::voice(),
+            portos_words::principal::voice(),
             "health.log.nicotine",
             json!({ "product": "vape" }),
         )
@@ -511,31 +512,31 @@ fn the_catalog_describes_the_health_tools() {
             "health.log.drink",
             "meatspace_log_drink",
             SideEffect::Write,
-            Capability::WritePortos,
+            portos_words::WRITE_PORTOS,
         ),
         (
             "health.log.nicotine",
             "meatspace_log_nicotine",
             SideEffect::Write,
-            Capability::WritePortos,
+            portos_words::WRITE_PORTOS,
         ),
         (
             "health.today",
             "meatspace_summary_today",
             SideEffect::Read,
-            Capability::ReadPortos,
+            portos_words::READ_PORTOS,
         ),
         (
             "health.log.weight",
             "meatspace_log_weight",
             SideEffect::Write,
-            Capability::WritePortos,
+            portos_words::WRITE_PORTOS,
         ),
         (
             "health.log.workout",
             "meatspace_log_workout",
             SideEffect::Write,
-            Capability::WritePortos,
+            portos_words::WRITE_PORTOS,
         ),
     ] {
         let tool = f
@@ -547,8 +548,8 @@ fn the_catalog_describes_the_health_tools() {
         let provider_name = name.replace('.', "_");
         assert_eq!(descriptor.provider_name, provider_name);
         assert!(f.registry.resolve(&provider_name).is_some());
-        assert_eq!(descriptor.policy.scopes, Scope::ALL);
-        assert_eq!(descriptor.policy.capabilities, [capability]);
+        assert_eq!(tool.policy.scopes, portos_words::ALL_SCOPES);
+        assert_eq!(tool.policy.required_capabilities, [capability]);
         assert_eq!(descriptor.policy.side_effect, side_effect);
         assert_eq!(descriptor.intent.group, Some("meatspace"));
         // Ranges are the adapter's to check: the schema carries JSON types only.

@@ -1,7 +1,7 @@
 //! journal.append / journal.read through the registry on a real SQLite
 //! store in a temporary directory (BEHAVIOUR §3 rows 15–16).
 
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, Scope, SideEffect, ToolState};
+use portos_core::{Capabilities, ErrorCode, SideEffect, ToolState};
 use portos_tests as _;
 use serde_json::json;
 use support::{read_write, result};
@@ -169,7 +169,8 @@ async fn schema_violations_are_refused_before_the_adapter() {
 #[tokio::test]
 async fn grants_and_scopes_govern_the_journal() {
     let f = fixture();
-    let read_only = Authority::agent(Capabilities::NONE.with(Capability::ReadPortos));
+    let read_only =
+        portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
     let error = f
         .call_as(read_only, "journal.append", json!({ "text": "x" }))
         .await
@@ -177,7 +178,7 @@ async fn grants_and_scopes_govern_the_journal() {
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
         .call_as(
-            Authority::agent(Capabilities::NONE),
+            portos_words::principal::agent(Capabilities::NONE),
             "journal.read",
             json!({}),
         )
@@ -186,7 +187,7 @@ async fn grants_and_scopes_govern_the_journal() {
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
         .call_as(
-            Authority::ui(false),
+            portos_words::principal::ui(false),
             "journal.append",
             json!({ "text": "x" }),
         )
@@ -195,14 +196,18 @@ async fn grants_and_scopes_govern_the_journal() {
     assert_eq!(error.code, ErrorCode::ToolAuthRequired);
     let r = f
         .call_as(
-            Authority::voice(),
+            portos_words::principal::voice(),
             "journal.append",
             json!({ "text": "from voice" }),
         )
         .await;
     assert_eq!(r.map(|r| r.state).ok(), Some(ToolState::Completed));
     let r = f
-        .call_as(Authority::ui(false), "journal.read", json!({}))
+        .call_as(
+            portos_words::principal::ui(false),
+            "journal.read",
+            json!({}),
+        )
         .await
         .expect("anonymous ui reads pass");
     assert_eq!(result(&r)["content"], "from voice");
@@ -214,10 +219,10 @@ fn the_catalog_describes_the_journal_tools() {
     let append = f.registry.resolve("daily_log_append").expect("alias");
     assert_eq!(append.name(), "journal.append");
     assert_eq!(append.descriptor.provider_name, "journal_append");
-    assert_eq!(append.descriptor.policy.scopes, Scope::ALL);
+    assert_eq!(append.policy.scopes, portos_words::ALL_SCOPES);
     assert_eq!(
-        append.descriptor.policy.capabilities,
-        [Capability::WritePortos]
+        append.policy.required_capabilities,
+        [portos_words::WRITE_PORTOS]
     );
     assert_eq!(append.descriptor.policy.side_effect, SideEffect::Write);
     // Ungrouped (always listed), but hidden when the intent fills a form.
@@ -227,8 +232,8 @@ fn the_catalog_describes_the_journal_tools() {
     assert_eq!(read.name(), "journal.read");
     assert_eq!(read.descriptor.provider_name, "journal_read");
     assert_eq!(
-        read.descriptor.policy.capabilities,
-        [Capability::ReadPortos]
+        read.policy.required_capabilities,
+        [portos_words::READ_PORTOS]
     );
     assert_eq!(read.descriptor.policy.side_effect, SideEffect::Read);
     assert_eq!(read.descriptor.intent.group, Some("dailylog"));

@@ -13,7 +13,7 @@ use portos::domains::mind::ops::thinking as thinking_ops;
 use portos::domains::mind::store::trajectory::{ContextEntry, TurnSummary};
 use portos::domains::mind::store::{local_context, memories, thinking, trajectory};
 use portos::domains::mind::thinking::{PresetList, RequestState, ThinkingEffort, ThinkingRequest};
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolResult, ToolState};
+use portos_core::{Capabilities, Capability, ErrorCode, ToolResult, ToolState};
 use portos_server::settings;
 use portos_tests as _;
 use serde_json::{Value, json};
@@ -21,29 +21,35 @@ use serde_json::{Value, json};
 use crate::support::{self, RegistryFixture};
 
 const SELF_TOOLS: [(&str, Capability); 7] = [
-    ("mind.cleanup", Capability::ManageMind),
-    ("mind.protect-memory", Capability::ManageMind),
-    ("mind.choose-name", Capability::ManageMind),
-    ("mind.thinking-presets", Capability::ChooseThinkingPreset),
+    ("mind.cleanup", portos_words::MANAGE_MIND),
+    ("mind.protect-memory", portos_words::MANAGE_MIND),
+    ("mind.choose-name", portos_words::MANAGE_MIND),
+    (
+        "mind.thinking-presets",
+        portos_words::CHOOSE_THINKING_PRESET,
+    ),
     (
         "mind.request-thinking-preset",
-        Capability::ChooseThinkingPreset,
+        portos_words::CHOOSE_THINKING_PRESET,
     ),
-    ("mind.local-context", Capability::AdjustLocalContext),
-    ("mind.adjust-local-context", Capability::AdjustLocalContext),
+    ("mind.local-context", portos_words::ADJUST_LOCAL_CONTEXT),
+    (
+        "mind.adjust-local-context",
+        portos_words::ADJUST_LOCAL_CONTEXT,
+    ),
 ];
 
 fn granted() -> Capabilities {
     Capabilities::NONE
-        .with(Capability::ManageMind)
-        .with(Capability::ChooseThinkingPreset)
-        .with(Capability::AdjustLocalContext)
+        .with(portos_words::MANAGE_MIND)
+        .with(portos_words::CHOOSE_THINKING_PRESET)
+        .with(portos_words::ADJUST_LOCAL_CONTEXT)
 }
 
 /// A registry whose `mind` authority holds the three grants, with the same
 /// grants stored (the writes re-read them live).
 async fn fixture() -> RegistryFixture {
-    let fixture = RegistryFixture::new("UTC", Authority::mind(granted()));
+    let fixture = RegistryFixture::new("UTC", portos_words::principal::mind(granted()));
     store_grants(
         &fixture,
         json!({ "manageMind": true, "chooseThinkingPreset": true, "adjustLocalContext": true }),
@@ -55,7 +61,7 @@ async fn fixture() -> RegistryFixture {
 async fn store_grants(fixture: &RegistryFixture, grants: Value) {
     fixture
         .store
-        .run(move |connection| settings::set_json(connection, settings::MIND_CAPABILITIES, &grants))
+        .run(move |connection| settings::set_json(connection, portos::MIND_GRANTS_KEY, &grants))
         .await
         .expect("grants stored");
 }
@@ -90,7 +96,11 @@ fn assert_completed(r: &ToolResult) -> &Value {
 
 async fn assert_invalid(fixture: &RegistryFixture, name: &str, arguments: Value) {
     let refused = fixture
-        .call_as(Authority::mind(granted()), name, arguments.clone())
+        .call_as(
+            portos_words::principal::mind(granted()),
+            name,
+            arguments.clone(),
+        )
         .await
         .expect_err(&format!("{name} {arguments} must be refused"));
     assert_eq!(
@@ -177,9 +187,9 @@ async fn the_self_tools_are_mind_only_and_need_their_grant() {
     let fixture = fixture().await;
     for (name, capability) in SELF_TOOLS {
         for scope in [
-            Authority::ui(true),
-            Authority::agent(granted()),
-            Authority::voice(),
+            portos_words::principal::ui(true),
+            portos_words::principal::agent(granted()),
+            portos_words::principal::voice(),
         ] {
             let refused = fixture
                 .call_as(scope, name, json!({}))
@@ -193,7 +203,7 @@ async fn the_self_tools_are_mind_only_and_need_their_grant() {
             .filter(|held| *held != capability)
             .collect::<Capabilities>();
         let refused = fixture
-            .call_as(Authority::mind(others), name, json!({}))
+            .call_as(portos_words::principal::mind(others), name, json!({}))
             .await
             .expect_err("not granted");
         assert_eq!(refused.code, ErrorCode::ToolCapabilityDenied, "{name}");

@@ -4,9 +4,7 @@
 use std::process::{Child, Command};
 
 use portos::build_registry;
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
-};
+use portos_core::{Authority, Capabilities, ErrorCode, Registry, ToolCall, ToolResult, ToolState};
 use portos_server::Config;
 use portos_tests as _;
 use serde_json::{Map, Value, json};
@@ -50,7 +48,7 @@ fn next_request_id() -> String {
 }
 
 fn reader() -> Authority {
-    Authority::agent(Capabilities::NONE.with(Capability::ReadPortos))
+    portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS))
 }
 
 /// A `sleep` child, killed on drop.
@@ -194,11 +192,17 @@ async fn watched_names_are_online_or_stopped() {
 #[tokio::test]
 async fn grants_scopes_alias_and_no_arguments() {
     let (registry, _dir) = registry(&["sleep"]);
-    let error = status(&registry, &Authority::agent(Capabilities::NONE))
-        .await
-        .expect_err("agent needs readPortos");
+    let error = status(
+        &registry,
+        &portos_words::principal::agent(Capabilities::NONE),
+    )
+    .await
+    .expect_err("agent needs readPortos");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
-    for authority in [Authority::voice(), Authority::ui(false)] {
+    for authority in [
+        portos_words::principal::voice(),
+        portos_words::principal::ui(false),
+    ] {
         let r = registry
             .call(
                 &authority,

@@ -1,7 +1,7 @@
 //! time.now in the configured time zone (BEHAVIOUR §3 row 17).
 
 use portos::build_registry;
-use portos_core::{Authority, ToolCall, ToolState};
+use portos_core::{ToolCall, ToolState};
 use portos_server::Config;
 use portos_tests as _;
 
@@ -18,7 +18,7 @@ async fn time_now(zone: &str) -> serde_json::Value {
     .expect("registry");
     let result = registry
         .call(
-            &Authority::voice(),
+            &portos_words::principal::voice(),
             ToolCall::new("t", "time_now", serde_json::Map::new()),
         )
         .await

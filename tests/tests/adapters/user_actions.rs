@@ -4,8 +4,8 @@
 //! grant, every filter, and captures recorded as they happen.
 
 use portos::build_registry;
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult};
-use portos_core::{ToolState, contract::Scope};
+use portos_core::ToolState;
+use portos_core::{Authority, Capabilities, ErrorCode, Registry, ToolCall, ToolResult};
 use portos_server::Config;
 use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::store::Store;
@@ -43,10 +43,10 @@ fn fixture() -> Fixture {
 }
 
 fn reader() -> Authority {
-    Authority::agent(
+    portos_words::principal::agent(
         Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos),
+            .with(portos_words::READ_PORTOS)
+            .with(portos_words::WRITE_PORTOS),
     )
 }
 
@@ -129,7 +129,7 @@ async fn a_capture_is_recorded_with_the_actor_of_its_caller() {
         .expect("allowed");
     assert_eq!(captured.state, ToolState::Completed);
     let id = captured.result.as_deref().expect("result")["id"].clone();
-    let mind = Authority::mind(Capabilities::NONE.with(Capability::WritePortos));
+    let mind = portos_words::principal::mind(Capabilities::NONE.with(portos_words::WRITE_PORTOS));
     f.call_as(mind, "brain.capture", json!({"text": "Mind's own note"}))
         .await
         .expect("allowed");
@@ -315,7 +315,7 @@ async fn reading_needs_read_portos_and_a_listed_scope() {
     let f = fixture();
     let error = f
         .call_as(
-            Authority::agent(Capabilities::NONE.with(Capability::WritePortos)),
+            portos_words::principal::agent(Capabilities::NONE.with(portos_words::WRITE_PORTOS)),
             "user-actions.query",
             json!({}),
         )
@@ -324,7 +324,7 @@ async fn reading_needs_read_portos_and_a_listed_scope() {
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
         .call_as(
-            Authority::mind(Capabilities::NONE),
+            portos_words::principal::mind(Capabilities::NONE),
             "user-actions.query",
             json!({}),
         )
@@ -332,13 +332,21 @@ async fn reading_needs_read_portos_and_a_listed_scope() {
         .expect_err("refused");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
-        .call_as(Authority::voice(), "user-actions.query", json!({}))
+        .call_as(
+            portos_words::principal::voice(),
+            "user-actions.query",
+            json!({}),
+        )
         .await
         .expect_err("refused");
     assert_eq!(error.code, ErrorCode::ToolScopeDenied);
     // ui reads need no grant.
     let read = f
-        .call_as(Authority::ui(false), "user-actions.query", json!({}))
+        .call_as(
+            portos_words::principal::ui(false),
+            "user-actions.query",
+            json!({}),
+        )
         .await
         .expect("allowed");
     assert_eq!(read.state, ToolState::Completed);
@@ -346,7 +354,11 @@ async fn reading_needs_read_portos_and_a_listed_scope() {
         f.registry
             .resolve("user-actions.query")
             .map(|tool| tool.policy.scopes.clone()),
-        Some(vec![Scope::Agent, Scope::Mind, Scope::Ui])
+        Some(vec![
+            portos_words::AGENT,
+            portos_words::MIND,
+            portos_words::UI
+        ])
     );
 }
 

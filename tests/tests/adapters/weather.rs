@@ -14,9 +14,7 @@ use axum::routing::get;
 use portos::build_registry;
 use portos::domains::weather::model::Location;
 use portos::domains::weather::store as location;
-use portos_core::{
-    Authority, Capabilities, Capability, ErrorCode, Registry, ToolCall, ToolResult, ToolState,
-};
+use portos_core::{Authority, Capabilities, ErrorCode, Registry, ToolCall, ToolResult, ToolState};
 use portos_server::Config;
 use portos_server::store::Store;
 use portos_tests as _;
@@ -132,7 +130,7 @@ fn fixture(weather_url: &str) -> Fixture {
 }
 
 fn reader() -> Authority {
-    Authority::agent(Capabilities::NONE.with(Capability::ReadPortos))
+    portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS))
 }
 
 impl Fixture {
@@ -373,14 +371,17 @@ async fn schema_grants_and_aliases() {
     }
     let error = f
         .call_as(
-            Authority::agent(Capabilities::NONE),
+            portos_words::principal::agent(Capabilities::NONE),
             "weather.now",
             json!({}),
         )
         .await
         .expect_err("agent needs readPortos");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
-    for authority in [Authority::voice(), Authority::ui(false)] {
+    for authority in [
+        portos_words::principal::voice(),
+        portos_words::principal::ui(false),
+    ] {
         let r = f
             .call_as(authority, "weather_now", json!({"lat": 0, "lon": 0}))
             .await

@@ -248,7 +248,7 @@ fn mind_grants_are_read_from_the_store() {
         .run_blocking(|connection| {
             portos_server::settings::set_json(
                 connection,
-                portos_server::settings::MIND_CAPABILITIES,
+                portos::MIND_GRANTS_KEY,
                 &serde_json::json!({"readPortos": true, "writePortos": "yes"}),
             )
         })

@@ -570,7 +570,7 @@ async fn mind_turn_runs_one_turn_from_the_command_line() {
         .run_blocking(|connection| {
             portos_server::settings::set_json(
                 connection,
-                portos_server::settings::MIND_CAPABILITIES,
+                portos::MIND_GRANTS_KEY,
                 &json!({ "readPortos": true }),
             )
         })

@@ -345,7 +345,7 @@ async fn a_sqlite_store_is_copied_into_postgresql_and_served_from_there() {
 /// a change other servers cannot read yet, or ever.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_announces_only_what_commits() {
-    use portos_core::contract::{OutputJson, Scope, ToolResult};
+    use portos_core::contract::{OutputJson, ToolResult};
     use portos_core::registry::{CallLedger, Claim, Claimed, Fingerprint, RegistryLimits};
     use portos_server::store::{SharedCalls, Store, after_commit};
     use tokio::sync::oneshot;
@@ -359,7 +359,11 @@ async fn a_write_announces_only_what_commits() {
     let ledger = SharedCalls::of(&store).expect("a shared store has a ledger");
     let claim = |request_id: &str| Claim {
         request_id: request_id.into(),
-        fingerprint: Fingerprint::of_call("lab.write", &json!({ "id": request_id }), Scope::Ui),
+        fingerprint: Fingerprint::of_call(
+            "lab.write",
+            &json!({ "id": request_id }),
+            portos_words::UI,
+        ),
         write: true,
         limits: RegistryLimits::default(),
     };
@@ -417,7 +421,7 @@ async fn a_write_announces_only_what_commits() {
 /// that there is none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_running_elsewhere_is_waited_for_not_missed() {
-    use portos_core::contract::{OutputJson, Scope, ToolResult};
+    use portos_core::contract::{OutputJson, ToolResult};
     use portos_core::registry::{CallLedger, Claim, Claimed, Fingerprint, RegistryLimits};
     use portos_server::store::{SharedCalls, Store};
 
@@ -436,7 +440,7 @@ async fn a_write_running_elsewhere_is_waited_for_not_missed() {
     );
     let claim = Claim {
         request_id: "slow-write".into(),
-        fingerprint: Fingerprint::of_call("lab.write", &json!({}), Scope::Ui),
+        fingerprint: Fingerprint::of_call("lab.write", &json!({}), portos_words::UI),
         write: true,
         limits: RegistryLimits::default(),
     };

@@ -4,6 +4,7 @@ use portos_core::{portos_tool, AdapterError};
 #[portos_tool(
     name = "demo.forget",
     scopes = ["ui"],
+    capabilities = ["writePortos"],
     side_effect = "destructive",
     confirmation = "always",
 )]

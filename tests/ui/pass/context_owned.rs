@@ -1,3 +1,5 @@
+// PortOS's capabilities and scopes, which this tool uses.
+use portos_words as _;
 use portos_core::{portos_tool, AdapterError, Confirmation, ToolContext};
 use serde_json::{json, Value};
 
@@ -5,6 +7,7 @@ use serde_json::{json, Value};
 #[portos_tool(
     name = "demo.request-id",
     scopes = ["ui"],
+    capabilities = ["writePortos"],
     side_effect = "write",
 )]
 async fn request_id(ctx: ToolContext) -> Result<Value, AdapterError> {

@@ -1,3 +1,5 @@
+// PortOS's capabilities and scopes, which this tool uses.
+use portos_words as _;
 use portos_core::{portos_tool, AdapterError, Confirmation, SideEffect, StateMap, ToolContext};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -1,3 +1,5 @@
+// PortOS's capabilities and scopes, which this tool uses.
+use portos_words as _;
 use portos_core::{portos_tool, AdapterError, Authority, Registry, ToolCall};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -31,6 +33,6 @@ async fn main() {
         "requestId": "ui-1", "name": "demo.ping", "arguments": {}
     }))
     .expect("a valid envelope");
-    let result = registry.call(&Authority::ui(false), call).await.expect("allowed");
+    let result = registry.call(&portos_words::principal::ui(false), call).await.expect("allowed");
     assert_eq!(result.result.expect("a result")["summary"], "pong");
 }

@@ -1,3 +1,5 @@
+// PortOS's capabilities and scopes, which this tool uses.
+use portos_words as _;
 use portos_core::{portos_tool, AdapterError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -14,6 +16,7 @@ struct SetArgs {
 #[portos_tool(
     name = "demo.settings.set",
     scopes = ["ui"],
+    capabilities = ["writePortos"],
     side_effect = "write",
     not_strict = "the settings are a free-form map",
 )]

@@ -1,3 +1,5 @@
+// PortOS's capabilities and scopes, which this tool uses.
+use portos_words as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -65,7 +67,7 @@ async fn main() {
         .state(state)
         .build()
         .expect("every state is there");
-    let result = registry.call(&Authority::ui(false), call()).await.expect("allowed");
+    let result = registry.call(&portos_words::principal::ui(false), call()).await.expect("allowed");
     assert_eq!(
         result.result.expect("completed")["summary"],
         "Visit 1 of the lab (ada, grace)."

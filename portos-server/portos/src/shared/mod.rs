@@ -16,3 +16,17 @@ pub mod source_fetch;
 pub mod subscriptions;
 pub mod title_match;
 pub mod trimmed;
+
+use portos_core::Scope;
+use portos_server::ledger::Actor;
+
+/// The actor the user-actions ledger records for a tool call: the
+/// Persistent Mind acts as itself; the UI, an agent working for the user
+/// and the voice assistant all act on the user's behalf.
+pub fn actor_of(scope: Scope) -> Actor {
+    if scope == portos_words::MIND {
+        Actor::Mind
+    } else {
+        Actor::User
+    }
+}

@@ -6,7 +6,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::RouteIo;
-use portos_core::{Authority, ToolCall, ToolError};
+use portos_core::{ToolCall, ToolError};
 use portos_server::app::App;
 use portos_server::http::{ApiError, RouteErrors};
 use serde::de::DeserializeOwned;
@@ -92,7 +92,10 @@ pub async fn run_as_owner<T: DeserializeOwned>(
         version: 1,
         arguments,
     };
-    let result = app.registry.call(&Authority::ui(true), call).await?;
+    let result = app
+        .registry
+        .call(&portos_words::principal::ui(true), call)
+        .await?;
     if !result.is_completed() {
         return Err(OwnerCallError::Failed(
             result.error.unwrap_or_else(|| format!("{tool} failed")),

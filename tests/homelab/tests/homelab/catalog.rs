@@ -1,7 +1,7 @@
 //! The homelab's catalog holds exactly its six tools — none of PortOS's —
-//! in every format and every scope, the same from `--dump-catalog` as from
-//! `GET /api/cos/tools`, and grants widen the agent and mind catalogs to
-//! exactly the granted ones.
+//! in every format and every scope of its own vocabulary, the same from
+//! `--dump-catalog` as from `GET /api/cos/tools`, and the assistant's
+//! grants widen its catalogs to exactly the granted ones.
 
 use crate::support;
 
@@ -10,38 +10,30 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 use support::{Server, dump, get_text, http_client, put};
 
-const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
+const SCOPES: [&str; 4] = ["all", "assistant", "operator", "panel"];
 const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
 
 /// (canonical name, scopes, required capability) of every homelab tool.
 const TOOLS: [(&str, &[&str], &str); 6] = [
-    ("lab.hosts.add", &["agent", "mind", "ui"], "writePortos"),
+    ("lab.hosts.add", &["assistant", "operator"], "writeLab"),
     (
         "lab.hosts.list",
-        &["agent", "mind", "ui", "voice"],
-        "readPortos",
+        &["assistant", "operator", "panel"],
+        "readLab",
     ),
-    ("lab.hosts.probe", &["agent", "mind", "ui"], "readPortos"),
-    ("lab.hosts.remove", &["agent", "ui"], "writePortos"),
-    ("lab.hosts.retire", &["agent", "mind", "ui"], "writePortos"),
-    (
-        "lab.uptime",
-        &["agent", "mind", "ui", "voice"],
-        "readPortos",
-    ),
+    ("lab.hosts.probe", &["assistant", "operator"], "readLab"),
+    ("lab.hosts.remove", &["assistant", "operator"], "writeLab"),
+    ("lab.hosts.retire", &["assistant", "operator"], "writeLab"),
+    ("lab.uptime", &["assistant", "operator", "panel"], "readLab"),
 ];
 
-/// What the user granted, per grant-governed scope.
+/// What the owner granted the assistant, the one scope that holds grants.
 #[derive(Clone, Copy)]
 struct Grants<'a> {
-    agent: &'a [&'a str],
-    mind: &'a [&'a str],
+    assistant: &'a [&'a str],
 }
 
-const NONE: Grants<'static> = Grants {
-    agent: &[],
-    mind: &[],
-};
+const NONE: Grants<'static> = Grants { assistant: &[] };
 
 fn provider(name: &str) -> String {
     name.replace(['.', '-'], "_")
@@ -49,11 +41,10 @@ fn provider(name: &str) -> String {
 
 /// The names a catalog of `scope` and `format` must list. The portos format
 /// lists every tool of the scope (with `granted`); the provider formats of
-/// the agent and mind scopes list only granted ones.
+/// the assistant's scope list only granted ones.
 fn expected(scope: &str, format: &str, grants: Grants<'_>) -> Vec<String> {
     let granted: Option<&[&str]> = match scope {
-        "agent" => Some(grants.agent),
-        "mind" => Some(grants.mind),
+        "assistant" => Some(grants.assistant),
         _ => None,
     };
     TOOLS
@@ -150,8 +141,8 @@ fn the_portos_format_carries_each_tools_policy() {
     };
     let remove = policy("lab.hosts.remove");
     assert_eq!(remove["sideEffect"], "destructive");
-    assert_eq!(remove["requiredCapabilities"], json!(["writePortos"]));
-    assert_eq!(remove["scopes"], json!(["agent", "ui"]));
+    assert_eq!(remove["requiredCapabilities"], json!(["writeLab"]));
+    assert_eq!(remove["scopes"], json!(["assistant", "operator"]));
     assert_eq!(remove["idempotent"], false);
     assert_eq!(policy("lab.hosts.add")["sideEffect"], "write");
     assert_eq!(policy("lab.uptime")["idempotent"], true);
@@ -160,7 +151,7 @@ fn the_portos_format_carries_each_tools_policy() {
         json!({"total": 6, "read": 3, "write": 3, "granted": 0})
     );
     // The long-running ones say so, and the retirement needs a person's
-    // confirmation when an agent or the Mind calls it.
+    // confirmation when the assistant calls it.
     let retire = policy("lab.hosts.retire");
     assert_eq!(retire["longRunning"], true, "{retire}");
     assert_eq!(retire["confirmation"], "capability-grant");
@@ -210,30 +201,32 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
     };
     compare(NONE).await;
 
-    put(
-        &client,
-        &server,
-        "/api/cos/mind/capabilities",
-        &json!({"readPortos": true}),
-    )
-    .await;
+    // The runtime serves no grants route of any other application's
+    // principals (PortOS's Persistent Mind has one; the homelab has none).
+    let status = client
+        .get(format!("{}/api/cos/mind/capabilities", server.base_url))
+        .send()
+        .await
+        .expect("answered")
+        .status();
+    assert_eq!(status, 404);
+
     put(
         &client,
         &server,
         "/api/settings/agent-context",
-        &json!({"enabled": true, "actions": {"readPortos": true, "writePortos": true}}),
+        &json!({"enabled": true, "actions": {"readLab": true}}),
     )
     .await;
     compare(Grants {
-        agent: &["readPortos", "writePortos"],
-        mind: &["readPortos"],
+        assistant: &["readLab"],
     })
     .await;
 
-    let mind: Value =
-        serde_json::from_str(&get_text(&client, &server, "/api/cos/tools?scope=mind").await)
+    let assistant: Value =
+        serde_json::from_str(&get_text(&client, &server, "/api/cos/tools?scope=assistant").await)
             .expect("JSON");
-    let granted: BTreeSet<&str> = mind["tools"]
+    let granted: BTreeSet<&str> = assistant["tools"]
         .as_array()
         .expect("tools")
         .iter()
@@ -244,4 +237,16 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
         granted,
         BTreeSet::from(["lab.hosts.list", "lab.hosts.probe", "lab.uptime"])
     );
+
+    put(
+        &client,
+        &server,
+        "/api/settings/agent-context",
+        &json!({"enabled": true, "actions": {"readLab": true, "writeLab": true}}),
+    )
+    .await;
+    compare(Grants {
+        assistant: &["readLab", "writeLab"],
+    })
+    .await;
 }

@@ -172,7 +172,7 @@ async fn a_probe_runs_as_a_job_that_reports_each_host_and_keeps_its_result() {
     let created: Value = response.json().await.expect("json");
     assert_eq!(created["type"], "portos_tool_job");
     assert_eq!(created["name"], "lab.hosts.probe");
-    assert_eq!(created["principal"], "ui");
+    assert_eq!(created["principal"], "operator");
     assert_eq!(created["duplicate"], false);
     assert_eq!(created["state"], "working");
     let job_id = created["jobId"].as_str().expect("an id").to_owned();
@@ -560,7 +560,7 @@ pub(crate) async fn grant_agent(
     let response = client
         .put(server.url("/api/settings/agent-context"))
         .bearer_auth(token)
-        .json(&json!({ "enabled": true, "actions": { "readPortos": true, "writePortos": write } }))
+        .json(&json!({ "enabled": true, "actions": { "readLab": true, "writeLab": write } }))
         .send()
         .await
         .expect("request");
@@ -578,7 +578,7 @@ async fn without_a_password_a_writes_job_cannot_be_changed_over_http() {
         &client,
         &server,
         "/api/settings/agent-context",
-        &json!({ "enabled": true, "actions": { "readPortos": true, "writePortos": true } }),
+        &json!({ "enabled": true, "actions": { "readLab": true, "writeLab": true } }),
     )
     .await;
     let created: Value = client
@@ -664,7 +664,7 @@ async fn an_agents_retirement_waits_for_a_person_who_must_hold_the_grant() {
     .await;
     assert_eq!(status, StatusCode::OK, "{waiting}");
     assert_eq!(waiting["jobs"][0]["jobId"], task_id.as_str(), "{waiting}");
-    assert_eq!(waiting["jobs"][0]["principal"], "agent");
+    assert_eq!(waiting["jobs"][0]["principal"], "assistant");
     assert_eq!(waiting["jobs"].as_array().map(Vec::len), Some(1));
     assert_eq!(waiting["hasMore"], false);
     let (_, working) = get(

@@ -4,13 +4,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use portos::MIND_GRANTS_KEY;
 use portos::domains::apps::RemoteCache;
 use portos::domains::apps::model::NewApp;
 use portos::domains::forge::Tracker;
 use portos::domains::forge::client::{ForgeSettings, Secret};
-use portos_core::{Authority, Capabilities, Capability, Registry, ToolCall, ToolError, ToolResult};
+use portos_core::{Authority, Capabilities, Registry, ToolCall, ToolError, ToolResult};
 use portos_server::Config;
-use portos_server::settings::{MIND_CAPABILITIES, set_json};
+use portos_server::settings::set_json;
 use portos_server::store::Store;
 use portos_tests::forge_standin::{Kind, StandIn};
 use serde_json::{Value, json};
@@ -73,7 +74,7 @@ impl Fixture {
     /// would.
     pub fn mind_settings(&self, value: Value) {
         self.store
-            .run_blocking(move |connection| set_json(connection, MIND_CAPABILITIES, &value))
+            .run_blocking(move |connection| set_json(connection, MIND_GRANTS_KEY, &value))
             .expect("settings stored");
     }
 
@@ -136,7 +137,7 @@ impl Fixture {
 
 /// The Mind with `fileIssues` in its authority (the turn's grants).
 pub fn mind() -> Authority {
-    Authority::mind(Capabilities::NONE.with(Capability::FileIssues))
+    portos_words::principal::mind(Capabilities::NONE.with(portos_words::FILE_ISSUES))
 }
 
 /// The result object of a call.

@@ -5,7 +5,7 @@
 
 use portos::domains::apps::model::NewApp;
 use portos::domains::forge::Tracker;
-use portos_core::{Authority, Capabilities, Capability, ErrorCode, ToolState};
+use portos_core::{Capabilities, ErrorCode, ToolState};
 use portos_tests::forge_standin::{Kind, StandIn};
 use serde_json::{Value, json};
 
@@ -179,11 +179,11 @@ async fn the_registry_refuses_before_the_tool_runs() {
             filing("app", "A title")
         };
         // Mind-only: no other scope reaches them, whatever it holds.
-        let every = Capabilities::NONE.with(Capability::FileIssues);
+        let every = Capabilities::NONE.with(portos_words::FILE_ISSUES);
         for authority in [
-            Authority::agent(every),
-            Authority::ui(true),
-            Authority::voice(),
+            portos_words::principal::agent(every),
+            portos_words::principal::ui(true),
+            portos_words::principal::voice(),
         ] {
             let error = fixture
                 .call_as(authority, tool, arguments.clone())
@@ -193,10 +193,10 @@ async fn the_registry_refuses_before_the_tool_runs() {
         }
         // The turn's authority without fileIssues.
         let other_grants = Capabilities::NONE
-            .with(Capability::CreateTasks)
-            .with(Capability::ReadPortos);
+            .with(portos_words::CREATE_TASKS)
+            .with(portos_words::READ_PORTOS);
         let error = fixture
-            .call_as(Authority::mind(other_grants), tool, arguments)
+            .call_as(portos_words::principal::mind(other_grants), tool, arguments)
             .await
             .expect_err("refused");
         assert_eq!(error.code, ErrorCode::ToolCapabilityDenied, "{tool}");

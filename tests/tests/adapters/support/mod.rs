@@ -8,7 +8,7 @@
 use std::cell::Cell;
 
 use portos::build_registry;
-use portos_core::{Authority, Capabilities, Capability, Registry, ToolCall, ToolError, ToolResult};
+use portos_core::{Authority, Capabilities, Registry, ToolCall, ToolError, ToolResult};
 use portos_server::Config;
 use portos_server::store::Store;
 use serde_json::Value;
@@ -79,10 +79,10 @@ impl RegistryFixture {
 
 /// An agent granted both `readPortos` and `writePortos`.
 pub fn read_write() -> Authority {
-    Authority::agent(
+    portos_words::principal::agent(
         Capabilities::NONE
-            .with(Capability::ReadPortos)
-            .with(Capability::WritePortos),
+            .with(portos_words::READ_PORTOS)
+            .with(portos_words::WRITE_PORTOS),
     )
 }
 

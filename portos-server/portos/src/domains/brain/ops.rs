@@ -3,7 +3,7 @@
 
 use portos_core::Scope;
 use portos_server::clock::UserClock;
-use portos_server::ledger::{self, ActionType, Actor, NewAction};
+use portos_server::ledger::{self, ActionType, NewAction};
 use portos_server::store::{Store, StoreError};
 
 use super::model::{self, Capture};
@@ -27,7 +27,7 @@ pub async fn capture(
     };
     let action = NewAction::new(
         ActionType::BrainCapture,
-        Actor::of_scope(scope),
+        crate::shared::actor_of(scope),
         model::captured_summary(&capture.text),
     )
     .target(capture.id.clone(), Some(model::preview(&capture.text)))

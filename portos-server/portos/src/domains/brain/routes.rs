@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::{Extension, State};
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::RouteIo;
-use portos_core::{Authority, ToolCall, ToolError, portos_route};
+use portos_core::{ToolCall, ToolError, portos_route};
 use portos_server::app::App;
 use portos_server::auth::AuthContext;
 use portos_server::http::{ApiError, Body, Created, InputError, Invalid, Query, RouteErrors};
@@ -167,7 +167,7 @@ async fn capture(
     };
     let result = app
         .registry
-        .call(&Authority::ui(auth.authenticated), call)
+        .call(&portos_words::principal::ui(auth.authenticated), call)
         .await?;
     match (result.is_completed(), result.result) {
         (true, Some(output)) => output

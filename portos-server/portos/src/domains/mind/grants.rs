@@ -3,10 +3,11 @@
 //! same connection, a catalog change announced), and the authority view of
 //! `GET /api/cos/mind/tools` (BEHAVIOUR §6.1).
 
-use portos_core::{Capabilities, CatalogQuery, CatalogScope, Scope};
+use crate::MIND_GRANTS_KEY;
+use portos_core::{Capabilities, CatalogQuery, CatalogScope};
 use portos_server::App;
 use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
-use portos_server::settings::{self, MIND_CAPABILITIES};
+use portos_server::settings;
 use portos_server::store::changes::{self, Change};
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
@@ -42,11 +43,11 @@ pub async fn replace(app: &App, next: MindSettings) -> Result<MindSettings, Stor
             let transaction = connection.transaction()?;
             // The ledger names what changed since the previous commit on any
             // server.
-            settings::lock_for_change(&transaction, MIND_CAPABILITIES)?;
+            settings::lock_for_change(&transaction, MIND_GRANTS_KEY)?;
             let before = MindSettings::from_stored(
-                settings::get_json(&transaction, MIND_CAPABILITIES)?.as_ref(),
+                settings::get_json(&transaction, MIND_GRANTS_KEY)?.as_ref(),
             );
-            settings::set_json(&transaction, MIND_CAPABILITIES, &stored)?;
+            settings::set_json(&transaction, MIND_GRANTS_KEY, &stored)?;
             ledger::record(&transaction, &changed(&before, &saved))?;
             changes::announce(&transaction, &Change::Grants)?;
             transaction.commit()?;
@@ -54,7 +55,7 @@ pub async fn replace(app: &App, next: MindSettings) -> Result<MindSettings, Stor
             Ok(())
         })
         .await?;
-    app.events.catalog_changed(MIND_CAPABILITIES).await;
+    app.events.catalog_changed(MIND_GRANTS_KEY).await;
     Ok(next)
 }
 
@@ -94,7 +95,7 @@ fn changed(before: &MindSettings, after: &MindSettings) -> NewAction {
     };
     NewAction::new(ActionType::SettingsUpdate, Actor::User, summary)
         .target(
-            MIND_CAPABILITIES,
+            MIND_GRANTS_KEY,
             Some("Persistent Mind capabilities".to_owned()),
         )
         .payload(serde_json::json!({ "granted": granted, "revoked": revoked }))
@@ -198,7 +199,7 @@ pub async fn task_catalog(
 /// The mind catalog's native entries for these grants.
 fn semantic_tools(app: &App, grants: Capabilities) -> Vec<Value> {
     let query = CatalogQuery {
-        scope: CatalogScope::Only(Scope::Mind),
+        scope: CatalogScope::Only(portos_words::MIND),
         ..CatalogQuery::default()
     };
     match app.catalogs.catalog(&query, grants).body() {

@@ -19,18 +19,18 @@ pub const ALLOWED_APPS_MAX: usize = 50;
 pub const APP_ID_MAX_CHARS: usize = 128;
 
 /// The registry capabilities the Mind can hold (`callToolRecipes` is the
-/// agent's, never the Mind's).
+/// agent's, never the Mind's): its grants in PortOS's vocabulary.
 pub const MIND_CAPABILITIES: [Capability; 10] = [
-    Capability::ReadPortos,
-    Capability::WritePortos,
-    Capability::ManageEidoverse,
-    Capability::VisitEidoversePeers,
-    Capability::CreateTasks,
-    Capability::FileIssues,
-    Capability::ManageToolRecipes,
-    Capability::ManageMind,
-    Capability::ChooseThinkingPreset,
-    Capability::AdjustLocalContext,
+    portos_words::READ_PORTOS,
+    portos_words::WRITE_PORTOS,
+    portos_words::MANAGE_EIDOVERSE,
+    portos_words::VISIT_EIDOVERSE_PEERS,
+    portos_words::CREATE_TASKS,
+    portos_words::FILE_ISSUES,
+    portos_words::MANAGE_TOOL_RECIPES,
+    portos_words::MANAGE_MIND,
+    portos_words::CHOOSE_THINKING_PRESET,
+    portos_words::ADJUST_LOCAL_CONTEXT,
 ];
 
 /// One model the Mind may queue tasks for.
@@ -229,19 +229,25 @@ impl MindSettings {
     /// The registry capabilities these settings grant.
     pub fn capabilities(&self) -> Capabilities {
         let grants = [
-            (self.read_portos, Capability::ReadPortos),
-            (self.write_portos, Capability::WritePortos),
-            (self.manage_eidoverse, Capability::ManageEidoverse),
-            (self.visit_eidoverse_peers, Capability::VisitEidoversePeers),
-            (self.create_tasks, Capability::CreateTasks),
-            (self.file_issues, Capability::FileIssues),
-            (self.manage_tool_recipes, Capability::ManageToolRecipes),
-            (self.manage_mind, Capability::ManageMind),
+            (self.read_portos, portos_words::READ_PORTOS),
+            (self.write_portos, portos_words::WRITE_PORTOS),
+            (self.manage_eidoverse, portos_words::MANAGE_EIDOVERSE),
+            (
+                self.visit_eidoverse_peers,
+                portos_words::VISIT_EIDOVERSE_PEERS,
+            ),
+            (self.create_tasks, portos_words::CREATE_TASKS),
+            (self.file_issues, portos_words::FILE_ISSUES),
+            (self.manage_tool_recipes, portos_words::MANAGE_TOOL_RECIPES),
+            (self.manage_mind, portos_words::MANAGE_MIND),
             (
                 self.choose_thinking_preset,
-                Capability::ChooseThinkingPreset,
+                portos_words::CHOOSE_THINKING_PRESET,
             ),
-            (self.adjust_local_context, Capability::AdjustLocalContext),
+            (
+                self.adjust_local_context,
+                portos_words::ADJUST_LOCAL_CONTEXT,
+            ),
         ];
         grants
             .into_iter()
@@ -344,7 +350,7 @@ mod tests {
             settings.allowed_app_ids,
             Some(vec!["a".to_owned(), "b".to_owned()])
         );
-        assert!(settings.capabilities().has(Capability::FileIssues));
+        assert!(settings.capabilities().has(portos_words::FILE_ISSUES));
         // Round trip through the store.
         assert_eq!(
             MindSettings::from_stored(Some(&settings.to_stored())),

@@ -179,7 +179,7 @@ impl DynamicTools for RecipeTools {
     }
 
     fn listing(&self, registry: &Registry, scope: Scope) -> Arc<DynamicListing> {
-        if !scope.is_granted_principal() {
+        if !scope.holds_grants() {
             return Arc::default();
         }
         let generation = self
@@ -205,7 +205,7 @@ impl DynamicTools for RecipeTools {
     ) -> BoxFuture<'a, Result<Resolved, ToolError>> {
         async move {
             let scope = authority.scope;
-            if !scope.is_granted_principal() {
+            if !scope.holds_grants() {
                 return Err(ToolError::new(
                     ErrorCode::ToolScopeDenied,
                     "Recipes require mind or agent scope",
@@ -264,7 +264,12 @@ impl DynamicTools for RecipeTools {
         grants: Capabilities,
     ) -> Vec<(&'static str, Value)> {
         let spec = &tool.spec;
-        let scope = spec.policy.scopes.first().copied().unwrap_or(Scope::Mind);
+        let scope = spec
+            .policy
+            .scopes
+            .first()
+            .copied()
+            .unwrap_or(portos_words::MIND);
         let mut block = Map::new();
         block.insert("id".into(), spec.details["id"].clone());
         block.insert("source".into(), json!(SOURCE));
@@ -288,10 +293,10 @@ fn disabled_reason(tool: &DynamicTool, scope: Scope, grants: Capabilities) -> Op
     if let Some(reason) = tool.spec.details["reason"].as_str() {
         return Some(reason.to_owned());
     }
-    if scope == Scope::Agent && !grants.has(Capability::CallToolRecipes) {
+    if scope == portos_words::AGENT && !grants.has(portos_words::CALL_TOOL_RECIPES) {
         return Some("Saved recipe access is disabled for CoS Agent MCP.".to_owned());
     }
-    if scope == Scope::Mind && !grants.has(Capability::ManageToolRecipes) {
+    if scope == portos_words::MIND && !grants.has(portos_words::MANAGE_TOOL_RECIPES) {
         return Some("Saved recipe access is disabled for Persistent Mind.".to_owned());
     }
     let missing: Vec<&str> = tool
@@ -339,6 +344,7 @@ fn policy(scope: Scope, required_capabilities: Vec<Capability>) -> Policy {
         is_async: false,
         confirmation: Confirmation::CapabilityGrant,
         long_running: false,
+        unguarded: None,
     }
 }
 
@@ -361,10 +367,10 @@ fn required_capabilities(scope: Scope, steps: &[Capability]) -> Vec<Capability> 
 /// them with `manageToolRecipes`, an agent only runs them with
 /// `callToolRecipes` (it never inherits the Mind's authority).
 pub fn access_capability(scope: Scope) -> Capability {
-    if scope == Scope::Agent {
-        Capability::CallToolRecipes
+    if scope == portos_words::AGENT {
+        portos_words::CALL_TOOL_RECIPES
     } else {
-        Capability::ManageToolRecipes
+        portos_words::MANAGE_TOOL_RECIPES
     }
 }
 
@@ -374,7 +380,7 @@ pub async fn live_authority(store: &Store, authority: Authority) -> Result<Autho
     let stored = store
         .run(move |connection| {
             Ok(match scope {
-                Scope::Agent => {
+                portos_words::AGENT => {
                     let config = AgentContextConfig::load(connection)?;
                     if config.active() {
                         config.grants()
@@ -388,7 +394,7 @@ pub async fn live_authority(store: &Store, authority: Authority) -> Result<Autho
         .await?;
     Ok(Authority {
         capabilities: match scope {
-            Scope::Agent => stored.intersect(authority.capabilities),
+            portos_words::AGENT => stored.intersect(authority.capabilities),
             _ => stored,
         },
         ..authority

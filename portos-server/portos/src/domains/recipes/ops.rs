@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use jiff::Timestamp;
-use portos_core::{Registry, Scope};
+use portos_core::Registry;
 use portos_server::store::sql::Connection;
 use portos_server::store::{Store, StoreError};
 use serde_json::Value;
@@ -249,7 +249,7 @@ pub async fn generation(store: &Store) -> Result<i64, StoreError> {
 /// The definition's own rules, then the live Mind catalog.
 fn checked(raw: &Value, registry: &Registry) -> Result<RecipeDefinition, RecipeError> {
     let definition = definition::parse(raw)?;
-    validate(&definition, Scope::Mind, registry)?;
+    validate(&definition, portos_words::MIND, registry)?;
     Ok(definition)
 }
 
@@ -401,7 +401,9 @@ pub fn unavailable_reason(
         "The recipe is archived".to_owned()
     } else {
         let error = match definition::parse(definition) {
-            Ok(parsed) => validate(&parsed, Scope::Mind, registry).err()?.into(),
+            Ok(parsed) => validate(&parsed, portos_words::MIND, registry)
+                .err()?
+                .into(),
             Err(error) => RecipeError::from(error),
         };
         error.to_string()

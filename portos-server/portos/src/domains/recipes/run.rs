@@ -54,7 +54,7 @@ impl DynamicRun for RecipeRun {
             // A Mind call always comes with its turn's budget; without one
             // there is nothing to charge, and the first child is refused.
             let budget = call.budget.clone().or_else(|| {
-                (scope == Scope::Agent).then(|| Arc::new(CallBudget::new(AGENT_CHILDREN)))
+                (scope == portos_words::AGENT).then(|| Arc::new(CallBudget::new(AGENT_CHILDREN)))
             });
             let mut children = RecipeChildren {
                 registry: call.registry.clone(),

@@ -14,7 +14,7 @@ use crate::domains::cos::dispatch::TaskDispatch;
 use crate::domains::cos::model::{NewTask, Origin};
 use crate::domains::cos::{providers, store};
 use crate::domains::mind::turn::wake::Wakes;
-use crate::ledger::{Actor, Source};
+use crate::ledger::Source;
 
 /// Whether the task is in the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -117,7 +117,7 @@ pub async fn create_task(
         wake_id,
     };
     let origin = Origin {
-        actor: Actor::of_scope(ctx.authority().scope),
+        actor: crate::shared::actor_of(ctx.authority().scope),
         source: Source::default(),
     };
     let queued = store

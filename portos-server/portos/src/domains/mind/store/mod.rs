@@ -87,6 +87,6 @@ portos_server::store_schema!(
 /// writes, so a grant revoked during a turn stops the next write.
 pub fn live_settings(connection: &Connection) -> Result<MindSettings, StoreError> {
     Ok(MindSettings::from_stored(
-        settings::get_json(connection, settings::MIND_CAPABILITIES)?.as_ref(),
+        settings::get_json(connection, crate::MIND_GRANTS_KEY)?.as_ref(),
     ))
 }

@@ -3,9 +3,7 @@
 //! what the turn's budget no longer allows, and the way back from the
 //! provider names the model uses to the registry's tools.
 
-use portos_core::{
-    Capabilities, CatalogFormat, CatalogQuery, CatalogScope, Catalogs, Registry, Scope,
-};
+use portos_core::{Capabilities, CatalogFormat, CatalogQuery, CatalogScope, Catalogs, Registry};
 use serde_json::Value;
 
 use super::budget::{CREATE_TASK, MAX_TASKS_PER_TURN, TurnBudget};
@@ -13,7 +11,7 @@ use super::budget::{CREATE_TASK, MAX_TASKS_PER_TURN, TurnBudget};
 /// The OpenAI `tools` array for `grants`, within `budget`.
 pub fn offered_tools(catalogs: &Catalogs, grants: Capabilities, budget: &TurnBudget) -> Vec<Value> {
     let query = CatalogQuery {
-        scope: CatalogScope::Only(Scope::Mind),
+        scope: CatalogScope::Only(portos_words::MIND),
         intent: None,
         format: CatalogFormat::Openai,
     };

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use portos_core::{Authority, Capabilities, Catalogs, Registry, ToolCall, ToolState};
+use portos_core::{Capabilities, Catalogs, Registry, ToolCall, ToolState};
 use portos_server::events::Events;
 use portos_server::store::Store;
 use serde_json::{Value, json};
@@ -192,7 +192,7 @@ async fn run_call(
     let request_id = call_request_id(turn_id, call.id.as_deref(), name, &arguments);
     // Read just before the call: a grant revoked since the round began
     // stops this call.
-    let authority = Authority::mind(live_grants(&deps.store).await);
+    let authority = portos_words::principal::mind(live_grants(&deps.store).await);
     let outcome = {
         let _in_turn = deps.wakes.enter(&request_id, turn_id);
         // The shared call budget goes with the call: a recipe charges its

@@ -2,7 +2,6 @@
 //! refused (the stable counterpart of the `cargo fuzz` target in
 //! `fuzz/fuzz_targets/recipe_definition.rs`).
 
-use portos_core::Scope;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -13,7 +12,7 @@ use crate::domains::recipes::validate::validate;
 /// Parses and validates; true when accepted. Must not panic.
 fn accepted(value: &Value) -> bool {
     match parse(value) {
-        Ok(definition) => validate(&definition, Scope::Mind, &registry()).is_ok(),
+        Ok(definition) => validate(&definition, portos_words::MIND, &registry()).is_ok(),
         Err(_) => false,
     }
 }

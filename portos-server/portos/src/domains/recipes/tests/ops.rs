@@ -234,7 +234,7 @@ async fn the_minds_writes_re_read_its_grant() {
         .run(|connection| {
             settings::set_json(
                 connection,
-                settings::MIND_CAPABILITIES,
+                crate::MIND_GRANTS_KEY,
                 &json!({ "manageToolRecipes": true }),
             )
         })

@@ -1,7 +1,7 @@
 //! The checks against the live catalog (BEHAVIOUR §7.1), on the registry of
 //! every PortOS tool.
 
-use portos_core::{Capability, Scope};
+use portos_core::Scope;
 use serde_json::{Value, json};
 
 use super::{registry, valid, with};
@@ -15,18 +15,18 @@ fn check(value: &Value, scope: Scope) -> Result<Checked, RecipeValidationError> 
 }
 
 fn refused(value: &Value, field: &str) -> RecipeValidationError {
-    let error = check(value, Scope::Mind).expect_err("refused");
+    let error = check(value, portos_words::MIND).expect_err("refused");
     assert_eq!(error.field.as_deref(), Some(field), "{error:?}");
     error
 }
 
 #[test]
 fn a_valid_definition_names_its_tools_and_capabilities() {
-    let checked = check(&valid(), Scope::Mind).expect("valid");
+    let checked = check(&valid(), portos_words::MIND).expect("valid");
     assert_eq!(checked.underlying_tools, ["brain.recent", "brain.search"]);
-    assert_eq!(checked.required_capabilities, [Capability::ReadPortos]);
+    assert_eq!(checked.required_capabilities, [portos_words::READ_PORTOS]);
     // Every step tool is an agent tool too.
-    assert!(check(&valid(), Scope::Agent).is_ok());
+    assert!(check(&valid(), portos_words::AGENT).is_ok());
 }
 
 #[test]
@@ -52,12 +52,12 @@ fn steps_call_current_canonical_read_tools_of_the_scope() {
     let mut mind_only = valid();
     mind_only["steps"] = json!([{ "id": "recent", "tool": "mind.local-context" }]);
     mind_only["outputs"] = json!({ "context": { "step": "recent", "path": [] } });
-    let checked = check(&mind_only, Scope::Mind).expect("mind scope");
+    let checked = check(&mind_only, portos_words::MIND).expect("mind scope");
     assert_eq!(
         checked.required_capabilities,
-        [Capability::AdjustLocalContext]
+        [portos_words::ADJUST_LOCAL_CONTEXT]
     );
-    let error = check(&mind_only, Scope::Agent).expect_err("agent scope");
+    let error = check(&mind_only, portos_words::AGENT).expect_err("agent scope");
     assert!(error.message.contains("agent scope"), "{error:?}");
 }
 
@@ -88,7 +88,7 @@ fn literals_must_fit_the_argument_schema() {
     assert!(error.message.contains("literal"), "{error:?}");
     let mut query = valid();
     query["steps"][1]["arguments"]["query"] = json!({ "literal": "tea" });
-    check(&query, Scope::Mind).expect("a fitting literal");
+    check(&query, portos_words::MIND).expect("a fitting literal");
 }
 
 #[test]
@@ -100,14 +100,14 @@ fn inputs_must_fit_and_a_required_argument_needs_a_required_parameter() {
 
     let mut number = valid();
     number["parameters"]["properties"]["limit"] = json!({ "type": "number" });
-    check(&number, Scope::Mind).expect("a number may be an integer");
+    check(&number, portos_words::MIND).expect("a number may be an integer");
 
     let mut optional = valid();
     optional["steps"][1]["arguments"]["query"] = json!({ "input": "mood" });
     let error = refused(&optional, "steps[1].arguments.query");
     assert!(error.message.contains("optional"), "{error:?}");
     optional["parameters"]["required"] = json!(["limit", "mood"]);
-    check(&optional, Scope::Mind).expect("an enum of strings fills a string");
+    check(&optional, portos_words::MIND).expect("an enum of strings fills a string");
 }
 
 #[test]
@@ -145,7 +145,8 @@ fn the_name_must_fit_the_providers_and_collide_with_no_tool() {
         "recipe_morning_brief"
     );
     let longest = format!("recipe.a{}", "b".repeat(56));
-    check(&with("/name", Some(json!(longest))), Scope::Mind).expect("64-character provider name");
+    check(&with("/name", Some(json!(longest))), portos_words::MIND)
+        .expect("64-character provider name");
     let too_long = format!("recipe.a{}", "b".repeat(57));
     let error = refused(&with("/name", Some(json!(too_long))), "name");
     assert!(error.message.contains("provider"), "{error:?}");

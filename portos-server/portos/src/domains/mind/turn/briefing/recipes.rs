@@ -4,7 +4,7 @@
 //! for the stored grants, so the prompt names exactly what the catalog
 //! offers.
 
-use portos_core::{CatalogFormat, CatalogQuery, CatalogScope, Catalogs, Scope};
+use portos_core::{CatalogFormat, CatalogQuery, CatalogScope, Catalogs};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -30,7 +30,7 @@ pub fn saved_recipes(settings: &MindSettings, catalogs: &Catalogs) -> Vec<Prompt
         return Vec::new();
     }
     let query = CatalogQuery {
-        scope: CatalogScope::Only(Scope::Mind),
+        scope: CatalogScope::Only(portos_words::MIND),
         intent: None,
         format: CatalogFormat::Portos,
     };
