@@ -5,7 +5,8 @@ listed are exactly the homelab's granted tools (it installs no context
 tools), a granted write is called, an ungranted or foreign one refused.
 Started by run.sh, which provides HOMELAB_URL (a running homelab server),
 HOMELAB_BIN and HOMELAB_STDIO_DATA_DIR (a data directory whose Agent Tools
-settings are enabled with readPortos and writePortos granted).
+settings are enabled with readLab and writeLab granted: the homelab's
+own capabilities).
 """
 
 import asyncio
@@ -80,15 +81,15 @@ async def main():
     endpoint = f"{url}/api/agent-context/mcp"
 
     # Reads only: exactly the read tools; a write is refused by name.
-    put_settings(url, {"readPortos": True})
+    put_settings(url, {"readLab": True})
     async with Client(endpoint) as client:
         listed = await names(client)
-        assert listed == READS, f"readPortos only: {sorted(listed)}"
+        assert listed == READS, f"readLab only: {sorted(listed)}"
         refused = await client.call_tool("lab_hosts_add", {"name": "x", "address": "10.0.0.9"})
         assert refused.is_error, refused
         assert refused.content[0].text == "Unknown or ungranted tool: lab_hosts_add"
 
-    put_settings(url, {"readPortos": True, "writePortos": True})
+    put_settings(url, {"readLab": True, "writeLab": True})
     async with Client(endpoint) as client:
         await exercise(client, "Streamable HTTP", "nas-http")
 

@@ -13,8 +13,8 @@ for the extension's `tasks/get`, `tasks/update` and `tasks/cancel`. The
 extension is written on it below as an application would.
 
 Started by run.sh with HOMELAB_LOCKED_URL (a homelab server with a
-password), HOMELAB_TOKEN (a session on it, Agent Tools granted readPortos
-and writePortos), HOMELAB_BIN and HOMELAB_STDIO_DATA_DIR.
+password), HOMELAB_TOKEN (a session on it, Agent Tools granted readLab
+and writeLab), HOMELAB_BIN and HOMELAB_STDIO_DATA_DIR.
 """
 
 import asyncio

@@ -59,7 +59,7 @@ case ${1:-} in
     node --test-reporter=spec tests/mcp-clients/client2026.mjs
     ;;
   --homelab)
-    grant='{"enabled":true,"actions":{"readPortos":true,"writePortos":true}}'
+    grant='{"enabled":true,"actions":{"readLab":true,"writeLab":true}}'
     stdio_dir=$(stdio_data_dir "$bin_dir/homelab" "$grant")
     trap 'rm -rf "$stdio_dir"' EXIT
     export HOMELAB_BIN=$bin_dir/homelab HOMELAB_STDIO_DATA_DIR=$stdio_dir

@@ -54,7 +54,6 @@ from anthropic.types import ToolParam
 from google.genai import types as genai_types
 from openai.types.chat import ChatCompletionFunctionToolParam
 
-SCOPES = ["all", "agent", "mind", "ui", "voice"]
 FORMATS = ["openai-strict", "anthropic-strict", "gemini"]
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -335,34 +334,58 @@ def check_catalog(binary: str, scope: str, fmt: str, catalog: dict[str, Any], pr
     return strict, unconstrained
 
 
+def scopes_of(binary: str, parent: str) -> list[str]:
+    """`all`, then every scope the application's tools name (each
+    application declares its own vocabulary)."""
+    native = dump(binary, f"{parent}/none", "all", "portos")
+    named = sorted({scope for tool in native["tools"] for scope in tool["policy"]["scopes"]})
+    return ["all", *named]
+
+
+def store(data_dir: str, key: str, value: Any) -> None:
+    """Writes one settings value into the data directory's store."""
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    with sqlite3.connect(f"{data_dir}/portos.db") as db:
+        db.execute(
+            "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, json.dumps(value), now),
+        )
+
+
 def granting_data_dir(binary: str, parent: str) -> str:
     """A data directory, created and migrated by `binary` itself, whose
-    stored grants hold every capability a tool needs, so the mind and agent
-    catalogs (which list only granted tools) list every tool of their scope."""
+    stored grants hold every capability a tool needs, so the catalogs of
+    the principals that hold grants (which list only granted tools) list
+    every tool of their scope. The MCP principal's grants are the runtime's
+    Agent Tools settings; PortOS keeps its Persistent Mind's under
+    `persistentMindCapabilities` (a key other applications never read)."""
     data_dir = f"{parent}/granted"
     subprocess.run(
         [binary, "--mcp-stdio", "--data-dir", data_dir],
         stdin=subprocess.DEVNULL, capture_output=True, check=False,
     )
+    # The scopes whose principals hold grants mark each tool `granted`.
     needs: dict[str, set[str]] = {}
-    for scope in ("mind", "agent"):
+    for scope in scopes_of(binary, parent)[1:]:
         native = dump(binary, f"{parent}/none", scope, "portos")
-        needs[scope] = {
-            capability
-            for tool in native["tools"]
-            for capability in tool["policy"]["requiredCapabilities"]
-        }
-    now = datetime.datetime.now(datetime.timezone.utc).isoformat()
-    with sqlite3.connect(f"{data_dir}/portos.db") as db:
-        for key, value in (
-            ("persistentMindCapabilities", {name: True for name in sorted(needs["mind"])}),
-            ("agentContext", {"enabled": True, "actions": {name: True for name in sorted(needs["agent"])}}),
-        ):
-            db.execute(
-                "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, json.dumps(value), now),
-            )
+        if any(tool["granted"] is not None for tool in native["tools"]):
+            needs[scope] = {
+                capability
+                for tool in native["tools"]
+                for capability in tool["policy"]["requiredCapabilities"]
+            }
+    every = set().union(*needs.values()) if needs else set()
+    # PortOS's Persistent Mind reads the keys it knows and ignores the rest.
+    store(data_dir, "persistentMindCapabilities", {name: True for name in sorted(every)})
+    # The MCP principal's grants: each granted scope's needs in turn, until
+    # the Agent Tools settings accept them (its catalog then lists every
+    # tool of the scope).
+    for scope, wanted in needs.items():
+        store(data_dir, "agentContext", {"enabled": True, "actions": {name: True for name in sorted(wanted)}})
+        listed = len(dump(binary, data_dir, scope, "openai")["tools"])
+        if wanted and listed == len(dump(binary, f"{parent}/none", scope, "portos")["tools"]):
+            break
     return data_dir
 
 
@@ -379,7 +402,7 @@ def main(binaries: list[str]) -> int:
     for binary in binaries:
         with tempfile.TemporaryDirectory() as parent:
             data_dir = granting_data_dir(binary, parent)
-            for scope in SCOPES:
+            for scope in scopes_of(binary, parent):
                 listed = len(dump(binary, f"{parent}/none", scope, "portos")["tools"])
                 for fmt in FORMATS:
                     catalog = dump(binary, data_dir, scope, fmt)
