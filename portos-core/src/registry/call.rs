@@ -151,7 +151,7 @@ impl Registry {
         Ok(Admitted::Shared(pending, duplicate))
     }
 
-    /// The checks of BEHAVIOUR §1.7 for a linked tool, in order: resolve,
+    /// The checks of BEHAVIOUR §1.3 for a linked tool, in order: resolve,
     /// authorize, availability, validation; then the call's fingerprint.
     pub(super) fn check(
         &self,

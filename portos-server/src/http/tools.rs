@@ -289,7 +289,7 @@ impl RouteOutput for ToolAnswer {
 /// What the registry refuses a call with, before any adapter runs.
 struct CallRefusal(ToolError);
 
-/// The codes an HTTP call can be refused with (BEHAVIOUR §1.7 check order).
+/// The codes an HTTP call can be refused with (BEHAVIOUR §1.3 check order).
 /// Not `TOOL_CAPABILITY_DENIED`: the `ui` principal holds no grants and is
 /// never checked for them; its writes need authentication instead.
 const CALL_REFUSALS: [ErrorCode; 7] = [
