@@ -19,7 +19,7 @@ pub struct Authority {
 }
 
 impl Authority {
-    /// The HTTP registry principal (BEHAVIOUR §1.8).
+    /// The HTTP registry principal (docs/reference.md#http-authority).
     pub fn ui(authenticated: bool) -> Authority {
         Authority {
             scope: Scope::Ui,

@@ -54,7 +54,8 @@ impl StoredGrants {
             .map(|value| Capabilities::from_json(&value))
             .unwrap_or_default();
         // The agent's grants are those of a valid configuration only: an
-        // unknown key anywhere in `agentContext` revokes them all (§5.8).
+        // unknown key anywhere in `agentContext` revokes them all
+        // (docs/reference.md#mcp-gating).
         let agent =
             crate::mcp::AgentContextConfig::resolve(get_json(connection, AGENT_CONTEXT)?.as_ref())
                 .grants();

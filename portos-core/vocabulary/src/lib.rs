@@ -41,9 +41,10 @@ macro_rules! terms {
     };
 }
 
-/// Where a call comes in from (BEHAVIOUR §1.3).
+/// Where a call comes in from (docs/reference.md#call-pipeline).
 pub const SCOPES: &[Term] = scopes!(terms);
-/// The grants a mind or agent principal may hold (BEHAVIOUR §4.2), in the contract's order.
+/// The grants a mind or agent principal may hold (docs/reference.md#capability-keys), in
+/// the contract's order.
 pub const CAPABILITIES: &[Term] = capabilities!(terms);
 /// What a tool does to the world.
 pub const SIDE_EFFECTS: &[Term] = side_effects!(terms);

@@ -1,6 +1,7 @@
-//! Persistent Mind capability grants (BEHAVIOUR §4.2–4.3): read and change
-//! them. A change is announced on Socket.IO so catalog readers refresh, and
-//! recorded in the user-actions ledger (`settings.update`).
+//! Persistent Mind capability grants (docs/reference.md#capability-keys,
+//! docs/reference.md#grant-storage): read and change them. A change is
+//! announced on Socket.IO so catalog readers refresh, and recorded in the
+//! user-actions ledger (`settings.update`).
 //!
 //! These are the runtime's defaults: the grants alone. An application with
 //! more to say about its Mind (PortOS: allowlists, a schema version)

@@ -34,7 +34,7 @@ impl Author {
     }
 }
 
-/// A recipe as the library shows it (BEHAVIOUR §7.2's projection).
+/// A recipe as the library shows it (docs/reference.md#recipe-storage's projection).
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Recipe {
