@@ -1,5 +1,5 @@
-//! The strict `portos_tool_call` envelope (BEHAVIOUR §1.1) on any bytes: a
-//! parse is accepted or refused with field issues, never a panic.
+//! The strict `portos_tool_call` envelope (docs/reference.md#call-envelope) on
+//! any bytes: a parse is accepted or refused with field issues, never a panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

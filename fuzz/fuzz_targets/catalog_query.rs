@@ -1,4 +1,5 @@
-//! The strict catalog query (BEHAVIOUR §2.1) on any query string.
+//! The strict catalog query (docs/reference.md#catalog-query) on any query
+//! string.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

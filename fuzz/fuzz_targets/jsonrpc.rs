@@ -1,5 +1,5 @@
-//! The Agent Tools MCP JSON-RPC message parser (BEHAVIOUR §5.3 step 7) on
-//! any body.
+//! The Agent Tools MCP JSON-RPC message parser (docs/reference.md#mcp-transport
+//! step 7) on any body.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

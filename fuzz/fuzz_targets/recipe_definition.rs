@@ -1,7 +1,8 @@
-//! A saved recipe's definition (BEHAVIOUR §7.1) on any bytes: the size
-//! guard and the parser, then the checks against the live catalog of every
-//! PortOS tool in both scopes, accept or refuse and never panic; what is
-//! stored of an accepted definition reads back to the same definition.
+//! A saved recipe's definition (docs/reference.md#recipe-definition) on any
+//! bytes: the size guard and the parser, then the checks against the live
+//! catalog of every PortOS tool in both scopes, accept or refuse and never
+//! panic; what is stored of an accepted definition reads back to the same
+//! definition.
 #![no_main]
 
 use std::sync::{Arc, OnceLock};

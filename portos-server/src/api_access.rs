@@ -1,8 +1,8 @@
-//! Settings → API Access (BEHAVIOUR §9.2–9.3): the API groups under
-//! `/api/public/` that the owner may expose to other devices (phone
-//! shortcuts, home automation), each off until switched on, and optionally
-//! still behind the instance password. The public OpenAPI document lists
-//! exactly the exposed groups.
+//! Settings → API Access (docs/reference.md#route-catalog,
+//! docs/reference.md#openapi): the API groups under `/api/public/` that the
+//! owner may expose to other devices (phone shortcuts, home automation), each
+//! off until switched on, and optionally still behind the instance password.
+//! The public OpenAPI document lists exactly the exposed groups.
 
 use crate::cached::Cached;
 use std::collections::BTreeMap;

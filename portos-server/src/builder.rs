@@ -214,8 +214,9 @@ impl ServerBuilder {
         self.configure_registry(move |registry| registry.order(order))
     }
 
-    /// The intent groups a catalog's `intent` filter switches on (BEHAVIOUR
-    /// §2.6); a tool's `intent_group` must name one of them. None by default.
+    /// The intent groups a catalog's `intent` filter switches on
+    /// (docs/reference.md#intent-filtering); a tool's `intent_group` must name
+    /// one of them. None by default.
     #[must_use]
     pub fn intents(mut self, intents: IntentConfig) -> Self {
         self.intents = intents;

@@ -83,7 +83,8 @@ impl StoredGrants {
         }
         if let Some(scope) = sources.mcp {
             // The agent's grants are those of a valid configuration only: an
-            // unknown key anywhere in `agentContext` revokes them all (§5.8).
+            // unknown key anywhere in `agentContext` revokes them all
+            // (docs/reference.md#mcp-gating).
             let config = crate::mcp::AgentContextConfig::resolve(
                 get_json(connection, AGENT_CONTEXT)?.as_ref(),
             );

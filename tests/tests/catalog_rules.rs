@@ -1,5 +1,5 @@
-//! The catalog (BEHAVIOUR §2): the strict query, scope filtering, `granted`,
-//! stats, the provider formats and MCP annotations, the ETag, intent
+//! The catalog (docs/reference.md#catalog): the strict query, scope filtering,
+//! `granted`, stats, the provider formats and MCP annotations, the ETag, intent
 //! filtering and the shape of every schema. Written from the spec; the ETag
 //! is recomputed here independently.
 
@@ -304,8 +304,9 @@ const FORMATS: [&str; 7] = [
 ];
 const STRICT_FORMATS: [&str; 3] = ["openai-strict", "anthropic-strict", "gemini"];
 
-/// Canonical JSON as BEHAVIOUR §1.5/§12 define it, written independently:
-/// keys sorted by UTF-16 code units at every depth, compact, arrays in order.
+/// Canonical JSON as docs/reference.md#fingerprint define it, written
+/// independently: keys sorted by UTF-16 code units at every depth, compact,
+/// arrays in order.
 fn canonical(value: &Value) -> String {
     match value {
         Value::Object(map) => {
@@ -330,7 +331,7 @@ fn expected_etag(body: &Value) -> String {
     format!("\"{}\"", URL_SAFE_NO_PAD.encode(digest))
 }
 
-// ---- §2.1 the query -------------------------------------------------------------
+// ---- docs/reference.md#catalog-query the query ----------------------------------
 
 #[test]
 fn the_query_defaults_to_all_portos_without_intent() {
@@ -429,7 +430,7 @@ fn a_blank_intent_is_no_intent() {
     assert_eq!(query(&[("intent", "   ")]).intent, None);
 }
 
-// ---- §2.3 the native catalog --------------------------------------------------------
+// ---- docs/reference.md#native-catalog the native catalog ----------------------------
 
 #[test]
 fn the_native_catalog_has_the_contract_wrapper() {
@@ -679,7 +680,7 @@ fn stats_count_the_listed_tools() {
     }
 }
 
-// ---- §2.4 provider formats ---------------------------------------------------------
+// ---- docs/reference.md#provider-formats provider formats ---------------------------
 
 #[test]
 fn provider_formats_have_their_wrapper() {
@@ -929,7 +930,7 @@ fn provider_entries_have_the_contract_shapes() {
     }
 }
 
-// ---- §2.5 MCP annotations --------------------------------------------------------------
+// ---- docs/reference.md#mcp-annotations MCP annotations ---------------------------------
 
 #[test]
 fn mcp_annotations_follow_the_policy() {
@@ -976,7 +977,7 @@ fn entry_by_provider<'a>(body: &'a Value, provider: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{provider} is not listed"))
 }
 
-// ---- §2.2 the ETag ------------------------------------------------------------------
+// ---- docs/reference.md#etag the ETag ------------------------------------------------
 
 #[test]
 fn the_etag_is_the_quoted_base64url_sha256_of_canonical_json() {
@@ -1065,7 +1066,7 @@ fn the_body_is_byte_for_byte_deterministic_across_builds() {
     }
 }
 
-// ---- §2.6 intent filtering ------------------------------------------------------------------
+// ---- docs/reference.md#intent-filtering intent filtering ------------------------------------
 
 #[test]
 fn a_tool_naming_an_undefined_intent_group_is_refused() {

@@ -1,9 +1,10 @@
 //! A grant revoked between a recipe's children stops what follows
-//! (BEHAVIOUR §7.4 step 6, §7.5): the Mind's `manageToolRecipes` is taken
-//! away while the recipe runs — by its second step, a read tool this test
-//! links in that revokes the stored grant as it answers — and the third
-//! step never runs; the recipe ends `partial` at that step with guidance.
-//! Its own binary, since it links a tool PortOS does not have.
+//! (docs/reference.md#recipe-execution step 6,
+//! docs/reference.md#fail-closed-rules): the Mind's `manageToolRecipes` is
+//! taken away while the recipe runs — by its second step, a read tool this test
+//! links in that revokes the stored grant as it answers — and the third step
+//! never runs; the recipe ends `partial` at that step with guidance. Its own
+//! binary, since it links a tool PortOS does not have.
 
 use std::sync::Arc;
 

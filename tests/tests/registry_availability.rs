@@ -1,5 +1,5 @@
-//! TOOL_UNAVAILABLE (BEHAVIOUR §1.3, 409): a tool switched off at run time
-//! while a feature it needs is not ready.
+//! TOOL_UNAVAILABLE (docs/reference.md#call-pipeline, 409): a tool switched off
+//! at run time while a feature it needs is not ready.
 
 use portos_core::{AdapterError, ErrorCode, Registry, ToolCall, portos_tool};
 use portos_tests as _;

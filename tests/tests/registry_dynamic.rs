@@ -1,6 +1,7 @@
-//! Run-time tools (the hook saved recipes use, BEHAVIOUR §7.3–7.4): a source
-//! claims a name form, resolves calls with its own refusals first, and its
-//! tools go through the registry's common checks, idempotency store and
+//! Run-time tools (the hook saved recipes use,
+//! docs/reference.md#recipe-catalog, docs/reference.md#recipe-execution): a
+//! source claims a name form, resolves calls with its own refusals first, and
+//! its tools go through the registry's common checks, idempotency store and
 //! catalogs. The source here is a small pipeline of linked reads.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

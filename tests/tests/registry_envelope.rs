@@ -1,7 +1,7 @@
-//! The strict `portos_tool_call` envelope (BEHAVIOUR §1.1, §12): written from
-//! the spec, through `ToolCall::parse`, and every case also through
-//! `ToolCall::parse_slice` of its bytes (the HTTP route's parse), which must
-//! give the same answer.
+//! The strict `portos_tool_call` envelope (docs/reference.md#call-envelope):
+//! written from the spec, through `ToolCall::parse`, and every case also
+//! through `ToolCall::parse_slice` of its bytes (the HTTP route's parse), which
+//! must give the same answer.
 
 use portos_core::ToolCall;
 use portos_core::contract::{BodyRefusal, ErrorCode, ToolError, ValidationFailure};

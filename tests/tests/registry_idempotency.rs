@@ -1,5 +1,6 @@
 //! Fingerprints, replays, conflicts, the two bounded stores and
-//! `GET /calls/:requestId` (BEHAVIOUR §1.5, §1.6, §12), from the spec.
+//! `GET /calls/:requestId` (docs/reference.md#fingerprint,
+//! docs/reference.md#idempotency), from the spec.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -594,7 +595,7 @@ async fn retained_waits_for_a_call_still_in_flight() {
     assert_eq!(runs(&registry), 1);
 }
 
-// ---- §1.5 the fingerprint -------------------------------------------------------
+// ---- docs/reference.md#fingerprint the fingerprint ------------------------------
 
 /// Canonical JSON written independently: keys sorted at every depth, compact.
 fn canonical(value: &Value) -> String {

@@ -1,5 +1,7 @@
-//! Resolution, the order of checks and result normalization (BEHAVIOUR §1.2,
-//! §1.3, §1.4, §12), written from the spec against `Registry::call`.
+//! Resolution, the order of checks and result normalization
+//! (docs/reference.md#name-resolution, docs/reference.md#call-pipeline,
+//! docs/reference.md#result-envelope), written from the spec against
+//! `Registry::call`.
 
 use portos_core::{
     AdapterError, Authority, Capabilities, Capability, ErrorCode, OutputJson, Registry, StateMap,
@@ -210,7 +212,7 @@ const AUTH_MESSAGE: &str = "Mutating tool calls require an authenticated PortOS 
 const READ: Capability = portos_words::READ_PORTOS;
 const WRITE: Capability = portos_words::WRITE_PORTOS;
 
-// ---- §1.2 resolution --------------------------------------------------------
+// ---- docs/reference.md#name-resolution resolution ---------------------------
 
 #[tokio::test]
 async fn canonical_provider_and_alias_names_all_resolve_to_the_canonical_name() {
@@ -306,7 +308,7 @@ async fn resolution_comes_before_every_other_check() {
     }
 }
 
-// ---- §1.3 scope ---------------------------------------------------------------
+// ---- docs/reference.md#call-pipeline scope ------------------------------------
 
 #[tokio::test]
 async fn scope_must_be_in_the_policy() {
@@ -394,7 +396,7 @@ async fn scope_is_checked_before_capabilities() {
     assert_eq!(error.code, ErrorCode::ToolScopeDenied);
 }
 
-// ---- §1.3 capabilities ----------------------------------------------------------
+// ---- docs/reference.md#call-pipeline capabilities -------------------------------
 
 #[tokio::test]
 async fn mind_and_agent_need_every_required_grant() {
@@ -502,7 +504,7 @@ async fn ui_and_voice_have_no_capability_check() {
     assert_eq!(result.state, ToolState::Completed);
 }
 
-// ---- §1.3 authentication ----------------------------------------------------------
+// ---- docs/reference.md#call-pipeline authentication -------------------------------
 
 #[tokio::test]
 async fn ui_writes_need_an_authenticated_session() {
@@ -587,7 +589,7 @@ async fn voice_has_only_the_scope_check() {
     assert_eq!(result.state, ToolState::Completed);
 }
 
-// ---- §1.3 argument validation ------------------------------------------------------
+// ---- docs/reference.md#call-pipeline argument validation ---------------------------
 
 #[tokio::test]
 async fn invalid_arguments_name_the_tool_and_the_failing_path() {
@@ -725,7 +727,7 @@ async fn the_adapter_receives_normalized_arguments() {
     assert_eq!(result.result.expect("result")["line"], "hello Ada");
 }
 
-// ---- §1.3 / §12 precedence when two rules break at once -------------------------
+// ---- docs/reference.md#call-pipeline precedence when two rules break at once ----
 
 #[tokio::test]
 async fn authorization_precedes_argument_validation() {
@@ -868,7 +870,7 @@ async fn refused_calls_do_not_consume_their_request_id() {
     }
 }
 
-// ---- §1.4 normalization ----------------------------------------------------------
+// ---- docs/reference.md#result-envelope normalization -----------------------------
 
 async fn outcome(registry: &Registry, request_id: &str, mode: &str) -> ToolResult {
     run(

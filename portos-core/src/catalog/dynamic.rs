@@ -50,8 +50,8 @@ pub(super) fn native_entry(
     Text::object(&borrowed)
 }
 
-/// A provider entry of `tool` (BEHAVIOUR §2.4), with the provider
-/// description.
+/// A provider entry of `tool` (docs/reference.md#provider-formats), with the
+/// provider description.
 pub(super) fn provider_entry(tool: &DynamicTool, format: CatalogFormat) -> Text {
     let spec = &tool.spec;
     let name = Text::of(&Value::from(spec.provider_name.as_str()));

@@ -68,7 +68,8 @@ impl CatalogFormat {
         }
     }
 
-    /// The mechanical provider projection of one entry (BEHAVIOUR §2.4–2.5).
+    /// The mechanical provider projection of one entry
+    /// (docs/reference.md#provider-formats, docs/reference.md#mcp-annotations).
     pub fn project(self, tool: &RegisteredTool) -> Value {
         let d = tool.descriptor;
         match self {
@@ -210,7 +211,7 @@ pub(crate) fn strict_entry(
     StrictEntry { entry, report }
 }
 
-/// The MCP annotations mapping (BEHAVIOUR §2.5).
+/// The MCP annotations mapping (docs/reference.md#mcp-annotations).
 /// MCP's `execution` of a long-running tool: it may be called as a task
 /// (2025-11-25 `tools/call` with `task`; the 2026 tasks extension decides
 /// per request). Other tools have none, which means "not as a task".

@@ -161,7 +161,8 @@ impl EntryText {
         })
     }
 
-    /// A provider entry (BEHAVIOUR §2.4), as served and in canonical form.
+    /// A provider entry (docs/reference.md#provider-formats), as served and in
+    /// canonical form.
     pub(crate) fn provider_text(&self, tool: &RegisteredTool, format: CatalogFormat) -> &Text {
         let slot = match format {
             CatalogFormat::Openai => &self.openai,

@@ -1,5 +1,6 @@
-//! The intent filter (BEHAVIOUR §2.6). It only narrows which tools are
-//! advertised; it never authorizes a call, and `resolve` ignores it.
+//! The intent filter (docs/reference.md#intent-filtering). It only narrows
+//! which tools are advertised; it never authorizes a call, and `resolve`
+//! ignores it.
 //!
 //! The groups, and the patterns that switch them on, are the application's:
 //! a tool names its group with `intent_group = "..."`, and the application

@@ -1,5 +1,5 @@
-//! The catalog layer, above the registry (BEHAVIOUR §2): scope and intent
-//! filtering, the formats (the contract's four and the strict provider
+//! The catalog layer, above the registry (docs/reference.md#catalog): scope and
+//! intent filtering, the formats (the contract's four and the strict provider
 //! formats of `schema::strict`), the rendered entries and the served
 //! body/ETag memo. HTTP (`GET /api/cos/tools`), MCP `tools/list` and the
 //! `--dump-catalog` CLI all read catalogs through one [`Catalogs`] value,

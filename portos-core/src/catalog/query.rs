@@ -1,4 +1,5 @@
-//! The strict catalog query (BEHAVIOUR §2.1), shared by HTTP and the CLI.
+//! The strict catalog query (docs/reference.md#catalog-query), shared by HTTP
+//! and the CLI.
 
 use crate::contract::{CatalogScope, FieldIssue, ValidationFailure};
 

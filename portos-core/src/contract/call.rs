@@ -1,11 +1,12 @@
-//! The strict `portos_tool_call` envelope (BEHAVIOUR §1.1).
+//! The strict `portos_tool_call` envelope (docs/reference.md#call-envelope).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{ErrorCode, SCHEMA_VERSION, ToolError};
 
-/// The longest `requestId`, in characters after trimming (BEHAVIOUR §1.1).
+/// The longest `requestId`, in characters after trimming
+/// (docs/reference.md#call-envelope).
 pub const REQUEST_ID_MAX_CHARS: usize = 200;
 const NAME_MAX_CHARS: usize = 100;
 const KNOWN_KEYS: [&str; 5] = ["type", "requestId", "name", "version", "arguments"];

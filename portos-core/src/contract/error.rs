@@ -3,7 +3,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Every refusal code of the contract (BEHAVIOUR §1.3) with its HTTP status.
+/// Every refusal code of the contract (docs/reference.md#call-pipeline) with
+/// its HTTP status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
@@ -24,7 +25,8 @@ pub enum ErrorCode {
     ValidationError,
     AuthRequired,
     CrossOriginBlocked,
-    // Saved read recipes (BEHAVIOUR §7.2): the library's own refusals.
+    // Saved read recipes (docs/reference.md#recipe-storage): the library's own
+    // refusals.
     RecipeNotFound,
     RecipeRevisionConflict,
     RecipeNameConflict,

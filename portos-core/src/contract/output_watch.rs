@@ -1,10 +1,10 @@
 //! Notes an output's top-level `ok` and `state` while serde writes it, so
-//! normalization (BEHAVIOUR §1.4: `ok: false` or `state: "failed"` make a
-//! call failed) need not read the text back. A typed output is a struct in
-//! nearly every tool, and serde hands a struct's fields to the serializer
-//! one by one with their names: watching those two names costs a string
-//! comparison per field. Anything else (a map, an enum, a newtype) is not
-//! watched, and normalization reads the text instead.
+//! normalization (docs/reference.md#result-envelope: `ok: false` or
+//! `state: "failed"` make a call failed) need not read the text back. A typed
+//! output is a struct in nearly every tool, and serde hands a struct's fields
+//! to the serializer one by one with their names: watching those two names
+//! costs a string comparison per field. Anything else (a map, an enum, a
+//! newtype) is not watched, and normalization reads the text instead.
 
 use std::cell::Cell;
 

@@ -1,4 +1,5 @@
-//! The normalized `portos_tool_result` envelope (BEHAVIOUR §1.4).
+//! The normalized `portos_tool_result` envelope
+//! (docs/reference.md#result-envelope).
 
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;

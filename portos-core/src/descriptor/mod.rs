@@ -79,8 +79,9 @@ pub struct PolicyDecl {
     pub unguarded: Option<&'static str>,
 }
 
-/// How the catalog's intent filter treats the tool (BEHAVIOUR §2.6). A tool
-/// with no group and no suppression is always listed.
+/// How the catalog's intent filter treats the tool
+/// (docs/reference.md#intent-filtering). A tool with no group and no
+/// suppression is always listed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IntentRule {
     /// The intent group that lists the tool. Which groups exist, and what

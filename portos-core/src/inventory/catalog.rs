@@ -1,4 +1,4 @@
-//! `GET /api/api-docs/catalog.json` (BEHAVIOUR §9.2).
+//! `GET /api/api-docs/catalog.json` (docs/reference.md#route-catalog).
 
 use std::collections::BTreeMap;
 

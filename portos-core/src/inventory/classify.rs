@@ -1,5 +1,6 @@
-//! The derived fields of an operation (BEHAVIOUR §9.2, §9.3): domain, label,
-//! summary, access class, side-effect class and operationId.
+//! The derived fields of an operation (docs/reference.md#route-catalog,
+//! docs/reference.md#openapi): domain, label, summary, access class,
+//! side-effect class and operationId.
 
 use crate::descriptor::{Access, ErrorSpec, HttpMethod, RouteEffect, RouteSpec};
 
@@ -22,10 +23,10 @@ impl PathSet {
     }
 }
 
-/// Which of an application's paths fall in which access class (BEHAVIOUR
-/// §9.2 `access`), for the operations that do not declare `access`
-/// themselves. Which paths those are is the application's to say; the
-/// default puts every undeclared operation behind authentication.
+/// Which of an application's paths fall in which access class
+/// (docs/reference.md#route-catalog `access`), for the operations that do not
+/// declare `access` themselves. Which paths those are is the application's to
+/// say; the default puts every undeclared operation behind authentication.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Classifier {
     /// Pass the authentication gate without credentials.

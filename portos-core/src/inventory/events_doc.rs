@@ -1,4 +1,5 @@
-//! The event inventory, `events.json` and AsyncAPI 3.0.0 (BEHAVIOUR §9.5).
+//! The event inventory, `events.json` and AsyncAPI 3.0.0
+//! (docs/reference.md#event-inventory).
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -1,7 +1,8 @@
-//! The HTTP route inventory and the documents derived from it (BEHAVIOUR §9):
-//! `catalog.json` and OpenAPI 3.0.3. Routes are declared with
-//! `#[portos_route]`; the server mounts its router from the same list, so no
-//! route is served without being listed, or listed without being served.
+//! The HTTP route inventory and the documents derived from it
+//! (docs/reference.md#route-inventory): `catalog.json` and OpenAPI 3.0.3.
+//! Routes are declared with `#[portos_route]`; the server mounts its router
+//! from the same list, so no route is served without being listed, or listed
+//! without being served.
 
 mod catalog;
 pub mod classify;
@@ -54,8 +55,8 @@ impl Inventory {
         routes: impl IntoIterator<Item = &'static RouteSpec>,
     ) -> Result<Inventory, InventoryError> {
         let mut routes: Vec<&'static RouteSpec> = routes.into_iter().collect();
-        // By path, then by the method's name (BEHAVIOUR §9.1: DELETE sorts
-        // before GET), not by the enum's declaration order.
+        // By path, then by the method's name (docs/reference.md#route-graph:
+        // DELETE sorts before GET), not by the enum's declaration order.
         routes.sort_by(|a, b| (a.path, a.method.as_str()).cmp(&(b.path, b.method.as_str())));
         let mut problems = Vec::new();
         let mut seen: HashMap<(HttpMethod, &str), &RouteSpec> = HashMap::new();

@@ -1,6 +1,7 @@
-//! OpenAPI 3.0.3 from the inventory (BEHAVIOUR §9.3). Request, query and
-//! response types are generated with schemars' OpenAPI 3.0 settings into one
-//! generator, whose definitions become `components.schemas` (the dropshot way).
+//! OpenAPI 3.0.3 from the inventory (docs/reference.md#openapi). Request, query
+//! and response types are generated with schemars' OpenAPI 3.0 settings into
+//! one generator, whose definitions become `components.schemas` (the dropshot
+//! way).
 
 use schemars::SchemaGenerator;
 use schemars::generate::SchemaSettings;

@@ -1,6 +1,6 @@
-//! `tools.min.json` (BEHAVIOUR §9.4): the operations annotated as HTTP tools,
-//! each as one provider-neutral record with its HTTP binding and declared
-//! failures, small enough for an agent to read whole.
+//! `tools.min.json` (docs/reference.md#tool-resource): the operations annotated
+//! as HTTP tools, each as one provider-neutral record with its HTTP binding and
+//! declared failures, small enough for an agent to read whole.
 
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};

@@ -1,7 +1,7 @@
 //! [`CallBudget`]: a count of tool calls shared by everything a caller runs
 //! in one unit of work. A Persistent Mind turn holds one of five calls
-//! (BEHAVIOUR §6.2); a saved recipe's children draw from the same one, so a
-//! recipe cannot multiply what a turn may do.
+//! (docs/reference.md#turn-budgets); a saved recipe's children draw from the
+//! same one, so a recipe cannot multiply what a turn may do.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -151,8 +151,9 @@ impl Registry {
         Ok(Admitted::Shared(pending, duplicate))
     }
 
-    /// The checks of BEHAVIOUR §1.7 for a linked tool, in order: resolve,
-    /// authorize, availability, validation; then the call's fingerprint.
+    /// The checks of docs/reference.md#call-pipeline for a linked tool, in
+    /// order: resolve, authorize, availability, validation; then the call's
+    /// fingerprint.
     pub(super) fn check(
         &self,
         authority: &Authority,

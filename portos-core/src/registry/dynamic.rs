@@ -1,6 +1,7 @@
 //! Tools an application finds at run time instead of linking them in —
-//! PortOS's saved read recipes (BEHAVIOUR §7) are the first. A source of them
-//! plugs into the registry with [`RegistryBuilder::dynamic_tools`](super::RegistryBuilder::dynamic_tools);
+//! PortOS's saved read recipes (docs/reference.md#saved-recipes) are the first.
+//! A source of them plugs into the registry with
+//! [`RegistryBuilder::dynamic_tools`](super::RegistryBuilder::dynamic_tools);
 //! the registry then
 //!
 //! * hands every call whose name the source [claims](DynamicTools::claims) to
@@ -10,7 +11,8 @@
 //!   arguments against the tool's compiled schema — then the same
 //!   idempotency store and result normalization as a linked tool, with the
 //!   tool's [fingerprint extra](DynamicToolSpec::fingerprint_extra) in the
-//!   fingerprint (§1.5: a new revision conflicts with an old requestId),
+//!   fingerprint (docs/reference.md#fingerprint: a new revision conflicts with
+//!   an old requestId),
 //! * and lists the source's tools in the catalogs of the scopes it serves,
 //!   after the linked ones, with a memo keyed by the listing's revision so a
 //!   change gives a new ETag.

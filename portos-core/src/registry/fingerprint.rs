@@ -1,5 +1,6 @@
-//! The idempotency fingerprint (BEHAVIOUR §1.5): SHA-256 over the canonical
-//! JSON of `{name, arguments, scope}`. It never holds argument text.
+//! The idempotency fingerprint (docs/reference.md#fingerprint): SHA-256 over
+//! the canonical JSON of `{name, arguments, scope}`. It never holds argument
+//! text.
 
 use std::fmt;
 
@@ -28,7 +29,8 @@ impl Fingerprint {
     }
 
     /// The fingerprint of a call whose tool adds keys of its own (a saved
-    /// recipe's `recipeId` and `revision`, §1.5), in the same canonical JSON.
+    /// recipe's `recipeId` and `revision`, docs/reference.md#fingerprint), in
+    /// the same canonical JSON.
     pub fn of_call_with(
         canonical_name: &str,
         arguments: &Value,

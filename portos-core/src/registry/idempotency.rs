@@ -1,6 +1,6 @@
-//! The two process-local stores of BEHAVIOUR §1.6, kept separate on purpose:
-//! evicting a result from the first must answer `TOOL_IDEMPOTENCY_EXPIRED`
-//! from the second, never run the adapter again.
+//! The two process-local stores of docs/reference.md#idempotency, kept separate
+//! on purpose: evicting a result from the first must answer
+//! `TOOL_IDEMPOTENCY_EXPIRED` from the second, never run the adapter again.
 //!
 //! * results: requestId → (fingerprint, shared pending result), FIFO, 500;
 //! * tombstones: requestId → (fingerprint, expiry), 24 h and FIFO 10,000.

@@ -35,7 +35,8 @@ impl PreparedCall {
         &self.authority
     }
 
-    /// The idempotency fingerprint (BEHAVIOUR §1.5), as for any call.
+    /// The idempotency fingerprint (docs/reference.md#fingerprint), as for any
+    /// call.
     pub fn fingerprint(&self) -> Fingerprint {
         self.fingerprint
     }

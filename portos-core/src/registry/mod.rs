@@ -1,5 +1,5 @@
 //! The governed registry: built once from the link-time slice, then every
-//! caller's path to a tool (BEHAVIOUR §1).
+//! caller's path to a tool (docs/reference.md#calls).
 //!
 //! ```text
 //! resolve (name | providerName | alias) -> authorize (scope, capabilities, auth)
@@ -39,8 +39,8 @@ use crate::schema::strict::StrictProjections;
 use idempotency::CallStore;
 use shared::InFlight;
 
-/// Bounds of the idempotency stores (BEHAVIOUR §1.6): of this process's,
-/// or of the cluster's under a [`CallLedger`].
+/// Bounds of the idempotency stores (docs/reference.md#idempotency): of this
+/// process's, or of the cluster's under a [`CallLedger`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegistryLimits {
     /// Results retained for replay and `GET /calls/:requestId` (FIFO).

@@ -1,13 +1,13 @@
 //! Idempotency shared by several servers (replicas on one database).
 //!
-//! Without a [`CallLedger`] the registry keeps BEHAVIOUR §1.6's two stores
-//! in its own memory (`idempotency`), which is exact for one process. With
-//! one, the ledger is the truth for every replica: a call's fingerprint is
-//! claimed there before its adapter runs, a duplicate anywhere replays what
-//! was kept there, and the limits (500 results, 10,000 fingerprints, 24 h)
-//! count calls of the whole cluster. The registry keeps only the calls
-//! running in this process, so duplicates arriving here at once share one
-//! claim instead of each asking the ledger.
+//! Without a [`CallLedger`] the registry keeps docs/reference.md#idempotency's
+//! two stores in its own memory (`idempotency`), which is exact for one
+//! process. With one, the ledger is the truth for every replica: a call's
+//! fingerprint is claimed there before its adapter runs, a duplicate anywhere
+//! replays what was kept there, and the limits (500 results, 10,000
+//! fingerprints, 24 h) count calls of the whole cluster. The registry keeps
+//! only the calls running in this process, so duplicates arriving here at once
+//! share one claim instead of each asking the ledger.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -23,9 +23,9 @@ use crate::descriptor::AdapterOutcome;
 pub trait CallLedger: Send + Sync + 'static {
     /// Claims `claim.request_id` for this server, or answers what the
     /// cluster already knows of it: its kept result (a replay), or the
-    /// refusal of §1.6 (`TOOL_IDEMPOTENCY_CONFLICT`, `..._EXPIRED`). While
-    /// another server runs the call, this waits for its result, up to a
-    /// bound; past it (or without the database) the refusal is
+    /// refusal of docs/reference.md#idempotency (`TOOL_IDEMPOTENCY_CONFLICT`,
+    /// `..._EXPIRED`). While another server runs the call, this waits for its
+    /// result, up to a bound; past it (or without the database) the refusal is
     /// `SERVICE_UNAVAILABLE` and nothing ran.
     fn claim(&self, claim: Claim) -> BoxFuture<'static, Result<Claimed, ToolError>>;
 

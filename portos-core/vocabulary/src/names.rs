@@ -1,6 +1,7 @@
-//! The contract's naming rules (BEHAVIOUR §1.1, §1.2, DESIGN "Schemas"):
-//! checked by the macros at compile time and by the registry again at
-//! start-up, since a descriptor can also be written by hand.
+//! The contract's naming rules (docs/reference.md#call-envelope,
+//! docs/reference.md#name-resolution, DESIGN "Schemas"): checked by the macros
+//! at compile time and by the registry again at start-up, since a descriptor
+//! can also be written by hand.
 
 /// A callable name (canonical or alias) is at most this long.
 pub const NAME_MAX_CHARS: usize = 100;

@@ -40,7 +40,8 @@ macro_rules! http_methods {
     };
 }
 
-/// `Access`: who may reach an operation (BEHAVIOUR §9.2 `access`).
+/// `Access`: who may reach an operation (docs/reference.md#route-catalog
+/// `access`).
 #[macro_export]
 macro_rules! route_access {
     ($($callback:tt)*) => {
@@ -53,7 +54,8 @@ macro_rules! route_access {
     };
 }
 
-/// `RouteEffect`: what an operation does (BEHAVIOUR §9.2 `sideEffect`).
+/// `RouteEffect`: what an operation does (docs/reference.md#route-catalog
+/// `sideEffect`).
 #[macro_export]
 macro_rules! route_effects {
     ($($callback:tt)*) => {

@@ -45,7 +45,8 @@ const DERIVED_KEYS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The keys of `tool(...)`, the `x-portos-tool` annotation (BEHAVIOUR §9.3).
+/// The keys of `tool(...)`, the `x-portos-tool` annotation
+/// (docs/reference.md#openapi).
 pub const TOOL_KEYS: &[&str] = &["name", "privacy", "side_effect", "async"];
 
 #[derive(Default)]

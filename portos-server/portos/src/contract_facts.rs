@@ -8,8 +8,8 @@
 use portos_core::catalog::{IntentConfig, IntentGroup};
 
 /// The contract's catalog order: the static tools, then the 22 voice-derived
-/// adapters in their table order (BEHAVIOUR §3). Tools it does not name
-/// follow, by canonical name.
+/// adapters in their table order (docs/reference.md#semantic-adapters). Tools
+/// it does not name follow, by canonical name.
 pub const TOOL_ORDER: &[&str] = &[
     "mind.recipes.create",
     "mind.recipes.list",
@@ -37,7 +37,8 @@ pub const TOOL_ORDER: &[&str] = &[
     "eidoverse.project",
     "eidoverse.augment",
     "eidoverse.say",
-    // The 22 shared semantic adapters (BEHAVIOUR §3 table order).
+    // The 22 shared semantic adapters (docs/reference.md#semantic-adapters
+    // table order).
     "brain.capture",
     "brain.search",
     "brain.recent",
@@ -62,9 +63,9 @@ pub const TOOL_ORDER: &[&str] = &[
     "catalog.search",
 ];
 
-/// The voice intent groups (BEHAVIOUR §2.6), each switched on by a
-/// case-insensitive pattern, and the form-fill pattern that hides the tools
-/// marked `suppress_on_form_fill`.
+/// The voice intent groups (docs/reference.md#intent-filtering), each switched
+/// on by a case-insensitive pattern, and the form-fill pattern that hides the
+/// tools marked `suppress_on_form_fill`.
 pub const INTENTS: IntentConfig = IntentConfig {
     groups: &[
         IntentGroup {

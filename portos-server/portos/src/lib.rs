@@ -57,7 +57,7 @@ impl Default for Options {
     }
 }
 
-/// The API groups Settings → API Access can expose (BEHAVIOUR §9.3).
+/// The API groups Settings → API Access can expose (docs/reference.md#openapi).
 pub const EXPOSABLE_APIS: [ExposableApi; 2] = [
     ExposableApi {
         id: "brain",

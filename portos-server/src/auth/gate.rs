@@ -1,7 +1,8 @@
-//! The gate in front of every route (BEHAVIOUR §4.4). Without a password it
-//! lets everything through as anonymous; with one it refuses cross-origin
-//! browser requests first, lets the always-public paths through, and
-//! otherwise needs a session (cookie or Bearer) or the password (Basic).
+//! The gate in front of every route (docs/reference.md#authentication-gate).
+//! Without a password it lets everything through as anonymous; with one it
+//! refuses cross-origin browser requests first, lets the always-public paths
+//! through, and otherwise needs a session (cookie or Bearer) or the password
+//! (Basic).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -56,9 +57,9 @@ enum Verdict {
     Authenticate,
 }
 
-/// The checks of BEHAVIOUR §4.4 that need no waiting, in their order: the
-/// exposed API groups, no password, cross-origin browser requests, then a
-/// session this process already knows to be live.
+/// The checks of docs/reference.md#authentication-gate that need no waiting, in
+/// their order: the exposed API groups, no password, cross-origin browser
+/// requests, then a session this process already knows to be live.
 fn verdict(state: &GateState, request: &Request) -> Verdict {
     let auth = &state.auth;
     // An exposable API group answers only when exposed, password or not; an

@@ -1,6 +1,6 @@
-//! The optional instance password (BEHAVIOUR §4.4): an Argon2id hash in the
-//! store, sessions by cookie or Bearer token, HTTP Basic, and the gate that
-//! derives every request's authentication context.
+//! The optional instance password (docs/reference.md#authentication-gate): an
+//! Argon2id hash in the store, sessions by cookie or Bearer token, HTTP Basic,
+//! and the gate that derives every request's authentication context.
 
 mod gate;
 mod password;

@@ -1,8 +1,8 @@
-//! Which of the runtime's own paths fall in which access class (BEHAVIOUR
-//! §9.2): the auth routes, the health check and the Explorer page pass the
-//! gate without credentials; Agent Tools answers on loopback only; the API
-//! groups an owner may expose live under `/api/public/`. An application adds
-//! the always-public prefixes of its own routes
+//! Which of the runtime's own paths fall in which access class
+//! (docs/reference.md#route-catalog): the auth routes, the health check and the
+//! Explorer page pass the gate without credentials; Agent Tools answers on
+//! loopback only; the API groups an owner may expose live under `/api/public/`.
+//! An application adds the always-public prefixes of its own routes
 //! ([`crate::ServerBuilder::always_public_prefixes`]).
 
 use portos_core::inventory::{Access, Classifier, ErrorSpec, GateErrors, PathSet};

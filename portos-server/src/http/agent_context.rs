@@ -1,8 +1,9 @@
-//! Agent Tools over HTTP (BEHAVIOUR §5.2–5.3): the settings, the manifest,
-//! and the stateless Streamable HTTP MCP endpoint. The agent-context routes
-//! answer loopback peers only, refuse a non-loopback `Origin` and a `Host`
-//! that is not a loopback name (DNS rebinding), in that order, before
-//! anything else; the password gate has already run when a password is set.
+//! Agent Tools over HTTP (docs/reference.md#manifest,
+//! docs/reference.md#mcp-transport): the settings, the manifest, and the
+//! stateless Streamable HTTP MCP endpoint. The agent-context routes answer
+//! loopback peers only, refuse a non-loopback `Origin` and a `Host` that is not
+//! a loopback name (DNS rebinding), in that order, before anything else; the
+//! password gate has already run when a password is set.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -355,8 +356,9 @@ impl RouteOutput for McpAnswer {
     }
 }
 
-/// 405 with `Allow: POST` and an empty body (BEHAVIOUR §5.3 step 4): the
-/// endpoint is stateless, there is no stream to open or session to end.
+/// 405 with `Allow: POST` and an empty body (docs/reference.md#mcp-transport
+/// step 4): the endpoint is stateless, there is no stream to open or session to
+/// end.
 pub struct PostOnly;
 
 impl IntoResponse for PostOnly {

@@ -1,5 +1,6 @@
-//! The governed registry over HTTP (contract "Endpoint map"; BEHAVIOUR §1.7,
-//! §1.8, §2.2).
+//! The governed registry over HTTP (docs/reference.md#endpoints;
+//! docs/reference.md#idempotency-key, docs/reference.md#http-authority,
+//! docs/reference.md#etag).
 
 use std::sync::Arc;
 
@@ -74,8 +75,9 @@ async fn call(
     Ok(ToolAnswer::Result(answer))
 }
 
+// Which results are kept: docs/reference.md#idempotency.
 /// The retained result of a recent call (process-local, the last 500): 200
-/// with its envelope, failed or not (BEHAVIOUR §1.6).
+/// with its envelope, failed or not.
 #[portos_route(
     method = "GET",
     path = "/api/cos/tools/calls/{requestId}",
@@ -95,7 +97,7 @@ async fn retained(
 }
 
 // The `{requestId}` of a retained result, documented with the envelope's
-// rule (BEHAVIOUR §1.1) that `check_request_id` applies.
+// rule (docs/reference.md#call-envelope) that `check_request_id` applies.
 /// The call's `requestId`.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(transparent)]
@@ -289,9 +291,10 @@ impl RouteOutput for ToolAnswer {
 /// What the registry refuses a call with, before any adapter runs.
 struct CallRefusal(ToolError);
 
-/// The codes an HTTP call can be refused with (BEHAVIOUR §1.7 check order).
-/// Not `TOOL_CAPABILITY_DENIED`: the `ui` principal holds no grants and is
-/// never checked for them; its writes need authentication instead.
+/// The codes an HTTP call can be refused with (docs/reference.md#call-pipeline
+/// check order). Not `TOOL_CAPABILITY_DENIED`: the `ui` principal holds no
+/// grants and is never checked for them; its writes need authentication
+/// instead.
 const CALL_REFUSALS: [ErrorCode; 7] = [
     ErrorCode::ToolValidationError,
     ErrorCode::ToolScopeDenied,

@@ -36,7 +36,7 @@ use crate::store::{Store, StoreError, detached};
 use sql::{Change, Claim, JobRow};
 
 /// How long a final job (and its result) is kept: the retention of every
-/// idempotency fingerprint (BEHAVIOUR §1.6).
+/// idempotency fingerprint (docs/reference.md#idempotency).
 pub const RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Who asks about a job.

@@ -1,5 +1,6 @@
-//! The user-actions ledger (BEHAVIOUR §2.8): what the user (or the mind, a
-//! schedule, the system) changed through this server, one row per change.
+//! The user-actions ledger (docs/reference.md#user-actions): what the user (or
+//! the mind, a schedule, the system) changed through this server, one row per
+//! change.
 //!
 //! Code that changes something calls [`record`] on the same transaction as
 //! the change, so an action is in the ledger if and only if the change

@@ -1,9 +1,10 @@
-//! The Agent Tools settings (`settings.agentContext`, BEHAVIOUR §5.1, §5.8):
-//! whether the MCP transport answers, which context profile and scopes it
-//! serves, and which semantic actions the agent is granted. Everything is
-//! off by default, and a stored value that does not fit the strict schema
-//! (an unknown key such as `shell`, a wrong type, an unknown scope) makes
-//! the whole configuration invalid: disabled, with no grants.
+//! The Agent Tools settings (`settings.agentContext`,
+//! docs/reference.md#mcp-settings, docs/reference.md#mcp-gating): whether the
+//! MCP transport answers, which context profile and scopes it serves, and which
+//! semantic actions the agent is granted. Everything is off by default, and a
+//! stored value that does not fit the strict schema (an unknown key such as
+//! `shell`, a wrong type, an unknown scope) makes the whole configuration
+//! invalid: disabled, with no grants.
 
 use crate::cached::Cached;
 use std::sync::Arc;

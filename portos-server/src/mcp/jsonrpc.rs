@@ -1,8 +1,8 @@
 //! Strict JSON-RPC 2.0 messages as the MCP transports accept them
-//! (BEHAVIOUR §5.3 step 7): one message per body or line, never a batch;
-//! `jsonrpc` exactly `"2.0"`; an `id` that is a string of at most 200
-//! characters or a finite number; a `method` of 1 to 120 characters; `params`
-//! an object when present; no other keys.
+//! (docs/reference.md#mcp-transport step 7): one message per body or line,
+//! never a batch; `jsonrpc` exactly `"2.0"`; an `id` that is a string of at
+//! most 200 characters or a finite number; a `method` of 1 to 120 characters;
+//! `params` an object when present; no other keys.
 
 use serde_json::{Map, Value, json};
 

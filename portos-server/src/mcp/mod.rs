@@ -1,7 +1,7 @@
-//! Agent Tools MCP (BEHAVIOUR §5): the settings, strict JSON-RPC, the MCP
-//! methods, the granted semantic tools and the application's context tools,
-//! served over Streamable HTTP (`http/agent_context.rs`) and over stdio
-//! (`--mcp-stdio`).
+//! Agent Tools MCP (docs/reference.md#agent-tools): the settings, strict
+//! JSON-RPC, the MCP methods, the granted semantic tools and the application's
+//! context tools, served over Streamable HTTP (`http/agent_context.rs`) and
+//! over stdio (`--mcp-stdio`).
 
 pub mod config;
 pub mod context_tools;

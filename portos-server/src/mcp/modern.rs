@@ -10,8 +10,8 @@
 //! header that is not a 2025 revision, or a body whose `_meta` names a
 //! protocol version (so a modern request that forgot the header is told so
 //! rather than served as a 2025 one); over stdio, the `_meta` version alone.
-//! The guards of BEHAVIOUR §5.3 (loopback, Origin, Host, disabled, grants)
-//! run before either era's handling.
+//! The guards of docs/reference.md#mcp-transport (loopback, Origin, Host,
+//! disabled, grants) run before either era's handling.
 
 use base64::Engine;
 use serde_json::{Map, Value, json};

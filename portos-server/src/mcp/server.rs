@@ -1,7 +1,8 @@
 //! The MCP methods of Agent Tools, shared by the Streamable HTTP endpoint
-//! and the stdio transport (BEHAVIOUR §5.3 step 9, §5.6, §5.7):
-//! `initialize` (version negotiation), `ping`, `tools/list`, `tools/call`.
-//! Tool failures are results with `isError`, never JSON-RPC errors.
+//! and the stdio transport (docs/reference.md#mcp-transport step 9,
+//! docs/reference.md#mcp-results, docs/reference.md#mcp-request-ids):
+//! `initialize` (version negotiation), `ping`, `tools/list`, `tools/call`. Tool
+//! failures are results with `isError`, never JSON-RPC errors.
 
 use std::sync::Arc;
 
@@ -85,8 +86,8 @@ impl McpServer {
         }
     }
 
-    /// The manifest (BEHAVIOUR §5.2). Semantic tools are advertised only
-    /// while the feature is enabled and valid (the contract's finding 5).
+    /// The manifest (docs/reference.md#manifest). Semantic tools are advertised
+    /// only while the feature is enabled and valid (the contract's finding 5).
     pub fn manifest(&self, config: &AgentContextConfig) -> Value {
         json!({
             "kind": "portos-agent-context",
@@ -195,8 +196,8 @@ impl McpServer {
         })
     }
 
-    /// A `tools/call` result (BEHAVIOUR §5.6). A long-running tool's job is
-    /// waited for: its result is the answer.
+    /// A `tools/call` result (docs/reference.md#mcp-results). A long-running
+    /// tool's job is waited for: its result is the answer.
     pub async fn call_tool(
         &self,
         name: &str,
@@ -360,10 +361,10 @@ pub(super) fn job_error(error: &JobError) -> ToolReply {
     }
 }
 
-/// A `tools/call` result (BEHAVIOUR §5.6). A tool's output is kept as the
-/// JSON text it was written as once: the response carries it twice (as the
-/// `content` text and as `structuredContent`), and building a `Value` tree
-/// to write it twice cost more than the call it reports (see
+/// A `tools/call` result (docs/reference.md#mcp-results). A tool's output is
+/// kept as the JSON text it was written as once: the response carries it twice
+/// (as the `content` text and as `structuredContent`), and building a `Value`
+/// tree to write it twice cost more than the call it reports (see
 /// docs/benchmarks.md, Agent Tools MCP).
 #[derive(Debug)]
 pub enum ToolReply {

@@ -1,5 +1,6 @@
 //! brain.capture / brain.search / brain.recent through the registry, on a
-//! real SQLite store in a temporary directory (BEHAVIOUR §3 rows 1–3).
+//! real SQLite store in a temporary directory
+//! (docs/reference.md#semantic-adapters rows 1–3).
 
 use portos_core::{Capabilities, ErrorCode, ToolResult, ToolState};
 use portos_tests as _;

@@ -1,7 +1,8 @@
 //! calendar.today / calendar.next through the registry, on a real SQLite
 //! store in a temporary directory, with events from iCalendar documents run
-//! through the real parser (BEHAVIOUR §3 rows 18–19). The user's zone is
-//! America/Los_Angeles, where 23:30 is already tomorrow in UTC.
+//! through the real parser (docs/reference.md#semantic-adapters rows 18–19).
+//! The user's zone is America/Los_Angeles, where 23:30 is already tomorrow in
+//! UTC.
 
 use jiff::civil::Date;
 use jiff::tz::TimeZone;

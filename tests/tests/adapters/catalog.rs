@@ -1,4 +1,5 @@
-//! catalog.search through the registry on a real store (BEHAVIOUR §3 row 22).
+//! catalog.search through the registry on a real store
+//! (docs/reference.md#semantic-adapters row 22).
 
 use portos::build_registry;
 use portos::domains::creative_catalog::model::{EntryInput, TypeChange, TypeInput};

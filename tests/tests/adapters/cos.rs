@@ -1,6 +1,7 @@
-//! `cos.agents.status` through the registry (BEHAVIOUR §3 row 21), on CoS
-//! tasks and agent runs in a real SQLite store; the store's task changes in
-//! the ledger; the managed-apps listing.
+//! `cos.agents.status` through the registry
+//! (docs/reference.md#semantic-adapters row 21), on CoS tasks and agent runs in
+//! a real SQLite store; the store's task changes in the ledger; the
+//! managed-apps listing.
 
 use std::collections::BTreeMap;
 

@@ -1,7 +1,8 @@
 //! `cos.create-task` through the registry as the Persistent Mind
-//! (BEHAVIOUR §2.7, §6.3) on a real store: its policy, the strict input,
-//! every post-inference rule with its text (checked against what is stored
-//! at call time), the derived task id, and a replay in the same wake.
+//! (docs/reference.md#tool-families, docs/reference.md#task-creation) on a real
+//! store: its policy, the strict input, every post-inference rule with its text
+//! (checked against what is stored at call time), the derived task id, and a
+//! replay in the same wake.
 
 use portos::MIND_GRANTS_KEY;
 use portos::domains::apps::model::NewApp;

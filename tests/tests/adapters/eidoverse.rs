@@ -1,8 +1,8 @@
 //! The eidoverse family through the registry, on a real SQLite store in a
-//! temporary directory (BEHAVIOUR §2.7): policies by capability, schema
-//! bounds, augment outcomes, the chat cursor, projection idempotence, and the
-//! travel tools' failures that need no second server (eidoverse_visit.rs
-//! runs a real visit between two servers).
+//! temporary directory (docs/reference.md#tool-families): policies by
+//! capability, schema bounds, augment outcomes, the chat cursor, projection
+//! idempotence, and the travel tools' failures that need no second server
+//! (eidoverse_visit.rs runs a real visit between two servers).
 
 use portos::domains::eidoverse::peers::Peer;
 use portos::domains::eidoverse::store::peers;

@@ -1,6 +1,6 @@
 //! feeds.digest / feeds.mark-read through the registry, on a real SQLite
 //! store in a temporary directory, with feeds parsed from the RSS and Atom
-//! fixtures (BEHAVIOUR §3 rows 13–14).
+//! fixtures (docs/reference.md#semantic-adapters rows 13–14).
 
 use portos::domains::feeds;
 use portos_core::{Capabilities, ErrorCode, ToolState};

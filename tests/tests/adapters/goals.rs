@@ -1,6 +1,7 @@
 //! goals.list / goals.update-progress / goals.log-note through the registry
-//! on a real SQLite store in a temporary directory (BEHAVIOUR §3 rows 9–11).
-//! Goals are created over REST, so these tests seed them in the store.
+//! on a real SQLite store in a temporary directory
+//! (docs/reference.md#semantic-adapters rows 9–11). Goals are created over
+//! REST, so these tests seed them in the store.
 
 use portos::domains::goals::model::{Goal, GoalNote};
 use portos::domains::goals::store as goals;

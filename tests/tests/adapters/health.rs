@@ -1,6 +1,6 @@
 //! health.log.drink / .log.nicotine / .today / .log.weight / .log.workout
 //! through the registry on a real SQLite store in a temporary directory
-//! (BEHAVIOUR §3 rows 4–8).
+//! (docs/reference.md#semantic-adapters rows 4–8).
 
 use portos::domains::health::model::{DayEntries, Drink, Nicotine};
 use portos::domains::health::store as health;

@@ -1,5 +1,6 @@
 //! journal.append / journal.read through the registry on a real SQLite
-//! store in a temporary directory (BEHAVIOUR §3 rows 15–16).
+//! store in a temporary directory (docs/reference.md#semantic-adapters rows
+//! 15–16).
 
 use portos_core::{Capabilities, ErrorCode, SideEffect, ToolState};
 use portos_tests as _;

@@ -1,10 +1,10 @@
 //! The Persistent Mind's self-management tools through the registry as
-//! `mind` (BEHAVIOUR §2.7, the Mind-only family), on a real SQLite store:
-//! policies, strict arguments, cleanup that never archives protected
-//! memories, protection that only rises, the chosen name, thinking preset
-//! requests under their limits (explicit times, no sleeps), and the local
-//! context window under this machine's ceiling. Every refusal is checked to
-//! change nothing.
+//! `mind` (docs/reference.md#tool-families, the Mind-only family), on a real
+//! SQLite store: policies, strict arguments, cleanup that never archives
+//! protected memories, protection that only rises, the chosen name, thinking
+//! preset requests under their limits (explicit times, no sleeps), and the
+//! local context window under this machine's ceiling. Every refusal is checked
+//! to change nothing.
 
 use jiff::{SignedDuration, Timestamp};
 use portos::domains::mind::local_context::MemoryEstimate;
@@ -208,7 +208,7 @@ async fn the_self_tools_are_mind_only_and_need_their_grant() {
             .expect_err("not granted");
         assert_eq!(refused.code, ErrorCode::ToolCapabilityDenied, "{name}");
     }
-    // The policies of BEHAVIOUR §2.7's Mind-only table.
+    // The policies of docs/reference.md#tool-families's Mind-only table.
     let policy = |name: &str| {
         let tool = fixture.registry.resolve(name).expect("registered");
         serde_json::to_value(&tool.policy).expect("policy")

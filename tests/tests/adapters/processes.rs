@@ -1,5 +1,6 @@
-//! system.processes.status through the registry (BEHAVIOUR §3 row 12): the
-//! real process table of this machine, or a configured watch list.
+//! system.processes.status through the registry
+//! (docs/reference.md#semantic-adapters row 12): the real process table of this
+//! machine, or a configured watch list.
 
 use std::process::{Child, Command};
 

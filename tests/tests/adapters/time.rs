@@ -1,4 +1,5 @@
-//! time.now in the configured time zone (BEHAVIOUR §3 row 17).
+//! time.now in the configured time zone (docs/reference.md#semantic-adapters
+//! row 17).
 
 use portos::build_registry;
 use portos_core::{ToolCall, ToolState};

@@ -1,7 +1,7 @@
 //! `user-actions.query` through the registry on a real SQLite store in a
-//! temporary directory (BEHAVIOUR §2.8): limit clamping and truncation,
-//! redaction, date failures as failed results, strict input, the readPortos
-//! grant, every filter, and captures recorded as they happen.
+//! temporary directory (docs/reference.md#user-actions): limit clamping and
+//! truncation, redaction, date failures as failed results, strict input, the
+//! readPortos grant, every filter, and captures recorded as they happen.
 
 use portos::build_registry;
 use portos_core::ToolState;

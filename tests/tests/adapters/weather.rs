@@ -1,7 +1,7 @@
-//! weather.now through the registry on a real store (BEHAVIOUR §3 row 20).
-//! The weather base URL points at a real HTTP server this test runs on
-//! 127.0.0.1 that answers as Open-Meteo does, so every call is a real HTTP
-//! exchange made by the server's own client.
+//! weather.now through the registry on a real store
+//! (docs/reference.md#semantic-adapters row 20). The weather base URL points at
+//! a real HTTP server this test runs on 127.0.0.1 that answers as Open-Meteo
+//! does, so every call is a real HTTP exchange made by the server's own client.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -61,8 +61,9 @@ fn voice_mcp_lists_the_23_voice_tools_in_contract_order() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    // BEHAVIOUR §0.1: eidoverse.status plus the 22 shared adapters, the
-    // latter in the §3 table order; MCP names are provider names.
+    // docs/reference.md#scope-counts: eidoverse.status plus the 22 shared
+    // adapters, the latter in the docs/reference.md#semantic-adapters table
+    // order; MCP names are provider names.
     assert_eq!(
         names,
         [
@@ -96,12 +97,13 @@ fn voice_mcp_lists_the_23_voice_tools_in_contract_order() {
 #[test]
 fn every_scope_has_the_contract_count() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // BEHAVIOUR §0.1 and §2.7: voice 23, agent and ui 32. Reads: 13 of the
-    // 22, eidoverse status/chat/destinations, user-actions.query. Mind and
-    // all add the mind-only family: the six mind.recipes.* tools (list and
-    // read are reads), the Mind's seven self-management tools
-    // (mind.thinking-presets and mind.local-context read), issues.list
-    // (read), issues.file and cos.create-task.
+    // docs/reference.md#scope-counts and docs/reference.md#tool-families: voice
+    // 23, agent and ui 32. Reads: 13 of the 22, eidoverse
+    // status/chat/destinations, user-actions.query. Mind and all add the
+    // mind-only family: the six mind.recipes.* tools (list and read are reads),
+    // the Mind's seven self-management tools (mind.thinking-presets and
+    // mind.local-context read), issues.list (read), issues.file and
+    // cos.create-task.
     for (scope, total, read, write) in [
         ("voice", 23, 14, 9),
         ("agent", 32, 17, 15),
@@ -118,10 +120,10 @@ fn every_scope_has_the_contract_count() {
 
 #[test]
 fn aliases_follow_the_name_resolution_rule() {
-    // BEHAVIOUR §1.2: a tool's aliases carry its provider name, except the
-    // tools listed there with `aliases: []` (forge issues, recipes, the
-    // thinking and local-context tools); a voice-derived tool has its legacy
-    // voice name first.
+    // docs/reference.md#name-resolution: a tool's aliases carry its provider
+    // name, except the tools listed there with `aliases: []` (forge issues,
+    // recipes, the thinking and local-context tools); a voice-derived tool has
+    // its legacy voice name first.
     const NO_ALIASES: [&str; 6] = [
         "issues.list",
         "issues.file",
@@ -230,8 +232,9 @@ fn intent_narrows_only_the_voice_groups() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    // §2.6's example: the ungrouped journal.append and time.now, plus
-    // eidoverse.status, which intent never filters.
+    // docs/reference.md#intent-filtering's example: the ungrouped
+    // journal.append and time.now, plus eidoverse.status, which intent never
+    // filters.
     assert_eq!(names, ["eidoverse.status", "journal.append", "time.now"]);
     let catalog = dump_json(
         dir.path(),

@@ -1,8 +1,8 @@
-//! A real visit between two `portos` processes on loopback (BEHAVIOUR §2.7):
-//! A's presence visits B through A's `POST /api/cos/tools/call` (the `ui`
-//! principal, signed in), and A's server talks to B's guest routes over HTTP.
-//! Both instances have a password; B's guest routes answer A without it, and
-//! only while B accepts guests.
+//! A real visit between two `portos` processes on loopback
+//! (docs/reference.md#tool-families): A's presence visits B through A's
+//! `POST /api/cos/tools/call` (the `ui` principal, signed in), and A's server
+//! talks to B's guest routes over HTTP. Both instances have a password; B's
+//! guest routes answer A without it, and only while B accepts guests.
 
 use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};

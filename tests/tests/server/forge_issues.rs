@@ -1,11 +1,11 @@
-//! The forge-issue tools in the real binary (BEHAVIOUR §2.7, §8), started
-//! with `PORTOS_GITHUB_API_URL` pointing at a local GitHub stand-in and a
-//! token in `GITHUB_TOKEN`. This server has no HTTP path on which the
-//! Persistent Mind calls a tool (its turn loop is not served), so what is
-//! reachable from outside is checked: the mind catalog lists both tools
-//! with the contract's policy and the stored grant, every other scope is
-//! refused before the forge is contacted, and a bad API URL stops
-//! start-up. The calls themselves are covered in the adapter tests.
+//! The forge-issue tools in the real binary (docs/reference.md#tool-families,
+//! docs/reference.md#forge-issues), started with `PORTOS_GITHUB_API_URL`
+//! pointing at a local GitHub stand-in and a token in `GITHUB_TOKEN`. This
+//! server has no HTTP path on which the Persistent Mind calls a tool (its turn
+//! loop is not served), so what is reachable from outside is checked: the mind
+//! catalog lists both tools with the contract's policy and the stored grant,
+//! every other scope is refused before the forge is contacted, and a bad API
+//! URL stops start-up. The calls themselves are covered in the adapter tests.
 
 use std::process::Command;
 

@@ -1,6 +1,7 @@
-//! The managed-app roster over REST against the real binary (BEHAVIOUR §8):
-//! the tracker and forge repository resolved from the app's git remote,
-//! strict bodies, unknown ids, and at most 50 runnable apps.
+//! The managed-app roster over REST against the real binary
+//! (docs/reference.md#forge-issues): the tracker and forge repository resolved
+//! from the app's git remote, strict bodies, unknown ids, and at most 50
+//! runnable apps.
 
 use portos_tests::ServerProcess;
 use reqwest::StatusCode;

@@ -1,6 +1,7 @@
-//! Authentication (BEHAVIOUR §4.4) against the real binary: anonymous without
-//! a password; with one, sessions (cookie, Bearer), Basic, the always-public
-//! paths, 401 AUTH_REQUIRED, 403 CROSS_ORIGIN_BLOCKED, expiry and logout.
+//! Authentication (docs/reference.md#authentication-gate) against the real
+//! binary: anonymous without a password; with one, sessions (cookie, Bearer),
+//! Basic, the always-public paths, 401 AUTH_REQUIRED, 403 CROSS_ORIGIN_BLOCKED,
+//! expiry and logout.
 
 use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};

@@ -235,8 +235,9 @@ fn the_public_openapi_document_exposes_nothing_by_default() {
     assert_eq!(document["tags"], serde_json::json!([]));
 }
 
-/// §9.4: exactly the annotated operations, inputs flattened into one closed
-/// object, declared failures ascending, and small next to the OpenAPI.
+/// docs/reference.md#tool-resource: exactly the annotated operations, inputs
+/// flattened into one closed object, declared failures ascending, and small
+/// next to the OpenAPI.
 #[test]
 fn tools_min_lists_the_annotated_operations() {
     let bytes = dump("--dump-tools-min");

@@ -1,6 +1,7 @@
 //! The Persistent Mind's authority over REST against the real binary
-//! (BEHAVIOUR §4.2, §6.1): its capabilities with their schema version and
-//! limits, and the authority view of `GET /api/cos/mind/tools`.
+//! (docs/reference.md#capability-keys, docs/reference.md#mind-inventory): its
+//! capabilities with their schema version and limits, and the authority view of
+//! `GET /api/cos/mind/tools`.
 
 use portos_tests::ServerProcess;
 use reqwest::StatusCode;

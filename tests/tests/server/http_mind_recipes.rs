@@ -1,9 +1,9 @@
-//! Saved read recipes against the real binary (BEHAVIOUR §7.1, §7.2): the
-//! REST routes people review them through, every refusal code of the
-//! library with nothing changed, hostile definitions, and the six
-//! `mind.recipes.*` tools as the Persistent Mind calls them in a turn
-//! (scope `mind`, `manageToolRecipes`), refused over HTTP's `ui` scope and
-//! without the grant.
+//! Saved read recipes against the real binary
+//! (docs/reference.md#recipe-definition, docs/reference.md#recipe-storage): the
+//! REST routes people review them through, every refusal code of the library
+//! with nothing changed, hostile definitions, and the six `mind.recipes.*`
+//! tools as the Persistent Mind calls them in a turn (scope `mind`,
+//! `manageToolRecipes`), refused over HTTP's `ui` scope and without the grant.
 
 use portos_tests::ServerProcess;
 use reqwest::StatusCode;

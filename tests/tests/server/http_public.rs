@@ -1,6 +1,7 @@
 //! Settings → API Access and the exposable API groups under `/api/public/`
-//! (BEHAVIOUR §9.2–9.4) against the real binary: nothing answers until
-//! exposed, exposure decides what the public OpenAPI lists, `requireAuth`
+//! (docs/reference.md#route-catalog, docs/reference.md#openapi,
+//! docs/reference.md#tool-resource) against the real binary: nothing answers
+//! until exposed, exposure decides what the public OpenAPI lists, `requireAuth`
 //! keeps the password in front, and bad settings change nothing.
 
 use std::process::Command;

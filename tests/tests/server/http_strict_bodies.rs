@@ -110,7 +110,8 @@ async fn every_documented_object_body_refuses_hostile_shapes() {
     let readable = stable_reads(&document, &send).await;
     let mut checked = 0;
     for (path, operations) in document["paths"].as_object().into_iter().flatten() {
-        // JSON-RPC answers its own error shape (§5.3).
+        // JSON-RPC answers its own error shape
+        // (docs/reference.md#mcp-transport).
         if path == "/api/agent-context/mcp" {
             continue;
         }

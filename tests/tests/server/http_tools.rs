@@ -1,5 +1,7 @@
 //! The registry endpoints over real HTTP against the real binary
-//! (contract "Endpoint map"; BEHAVIOUR §1.3, §1.4, §1.7, §2.1, §2.2).
+//! (docs/reference.md#endpoints; docs/reference.md#call-pipeline,
+//! docs/reference.md#result-envelope, docs/reference.md#idempotency-key,
+//! docs/reference.md#catalog-query, docs/reference.md#etag).
 
 use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};
@@ -193,7 +195,8 @@ async fn calls_complete_fail_and_are_retained() {
         .send()
         .await
         .expect("request");
-    // §1.6: the retained envelope is answered 200 even when it failed.
+    // docs/reference.md#idempotency: the retained envelope is answered 200 even
+    // when it failed.
     assert_eq!(failed_again.status(), StatusCode::OK);
     let failed_again: Value = failed_again.json().await.expect("json");
     assert_eq!(failed_again["state"], "failed");

@@ -1,5 +1,7 @@
-//! Agent Tools MCP over real HTTP against the real binary (BEHAVIOUR §5.2,
-//! §5.3, §5.6, §5.7, §5.8): every status and code of the transport, the
+//! Agent Tools MCP over real HTTP against the real binary
+//! (docs/reference.md#manifest, docs/reference.md#mcp-transport,
+//! docs/reference.md#mcp-results, docs/reference.md#mcp-request-ids,
+//! docs/reference.md#mcp-gating): every status and code of the transport, the
 //! JSON-RPC errors, the result shapes, grants and idempotency.
 
 use std::io::{BufRead, BufReader};
@@ -280,7 +282,7 @@ async fn transport_statuses_in_order() {
             "{method}"
         );
         assert_eq!(response.headers()["allow"], "POST");
-        // §5.3 step 4: an empty body.
+        // docs/reference.md#mcp-transport step 4: an empty body.
         assert!(response.bytes().await.expect("body").is_empty(), "{method}");
     }
 

@@ -1,8 +1,9 @@
 //! The Persistent Mind's turn loop against the real binary and a scripted
-//! OpenAI-compatible model on a loopback port (BEHAVIOUR §6.2, §6.3): the
-//! five-call and five-task budgets, derived requestIds, coalesced calls,
-//! capped results, grants re-read before each call, provider failures,
-//! the REST routes, the events and `--mind-turn`; the API key never shows.
+//! OpenAI-compatible model on a loopback port (docs/reference.md#turn-budgets,
+//! docs/reference.md#task-creation): the five-call and five-task budgets,
+//! derived requestIds, coalesced calls, capped results, grants re-read before
+//! each call, provider failures, the REST routes, the events and `--mind-turn`;
+//! the API key never shows.
 
 use std::time::Duration;
 

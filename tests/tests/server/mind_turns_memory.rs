@@ -1,8 +1,9 @@
 //! What a Persistent Mind turn is told besides its prompt, against the real
 //! binary and a scripted model: the trajectory earlier turns left (their
 //! summaries and the derived `last-turn` context), gone once
-//! `mind.cleanup` clears it (BEHAVIOUR §6); the issue block's three cases
-//! (§8, last bullet) and the task block, in the exact words the Mind reads.
+//! `mind.cleanup` clears it (docs/reference.md#persistent-mind); the issue
+//! block's three cases (docs/reference.md#forge-issues, last bullet) and the
+//! task block, in the exact words the Mind reads.
 
 use serde_json::{Value, json};
 

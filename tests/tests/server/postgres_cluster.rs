@@ -437,8 +437,9 @@ async fn the_cluster_keeps_the_newest_500_results_and_remembers_the_rest() {
             .expect("answered");
         assert_eq!(status, StatusCode::OK, "{body}");
     }
-    // 501 calls: the first one's result is gone (BEHAVIOUR §1.6), on every
-    // replica, and it is not run again.
+    // 501 calls: the first one's result is gone
+    // (docs/reference.md#idempotency), on every replica, and it is not run
+    // again.
     let (status, body) = call(&client, &b.url("/api/cos/tools/call"), "", &time_now(0))
         .await
         .expect("answered");

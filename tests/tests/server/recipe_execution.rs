@@ -1,9 +1,11 @@
-//! Saved recipes as tools (BEHAVIOUR §7.3–7.5, §6.2, §1.5) against the real
-//! binary: projected into the mind and agent catalogs with their `recipe`
+//! Saved recipes as tools (docs/reference.md#recipe-catalog,
+//! docs/reference.md#recipe-execution, docs/reference.md#fail-closed-rules,
+//! docs/reference.md#turn-budgets, docs/reference.md#fingerprint) against the
+//! real binary: projected into the mind and agent catalogs with their `recipe`
 //! block and a new ETag per change, run by the Persistent Mind within its
-//! shared five-call turn budget, run by an Agent Tools MCP client with its
-//! own five-child budget, refused outside mind and agent, and fail-closed
-//! when archived or when the grant is gone.
+//! shared five-call turn budget, run by an Agent Tools MCP client with its own
+//! five-child budget, refused outside mind and agent, and fail-closed when
+//! archived or when the grant is gone.
 
 use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};

@@ -59,8 +59,9 @@ pub const ABSOLUTE_PATH: &str = r"^\s*/[^:]*$";
 /// `schema` (an object schema) with more rules on some of its properties:
 /// each `(name, rules)` merges the keywords of `rules` into that property.
 /// For a request type shared with a tool whose own schema leaves these rules
-/// to the adapter (a broken one is a failed result there, BEHAVIOUR §3),
-/// while over HTTP they are the body's documented, enforced rules.
+/// to the adapter (a broken one is a failed result there,
+/// docs/reference.md#semantic-adapters), while over HTTP they are the body's
+/// documented, enforced rules.
 pub fn with_rules(
     mut schema: schemars::Schema,
     rules: &[(&str, serde_json::Value)],

@@ -1,7 +1,8 @@
 //! Finding the goal, feed or article a person means from a few spoken words
-//! (BEHAVIOUR §3 rows 10, 11 and 14): the exact title scores 100, a title
-//! containing the words (or contained in them) 80, otherwise the share of
-//! the query's words of three or more letters found in the title, times 60.
+//! (docs/reference.md#semantic-adapters rows 10, 11 and 14): the exact title
+//! scores 100, a title containing the words (or contained in them) 80,
+//! otherwise the share of the query's words of three or more letters found in
+//! the title, times 60.
 
 /// Below this a title is not considered a match: at least half of the
 /// query's words must be in it.

@@ -1,5 +1,5 @@
 //! The row of a call and the result it keeps, within the limits of
-//! BEHAVIOUR §1.6 counted over the cluster.
+//! docs/reference.md#idempotency counted over the cluster.
 
 use std::sync::Arc;
 

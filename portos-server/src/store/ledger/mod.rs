@@ -1,6 +1,7 @@
 //! The cluster's idempotency on PostgreSQL ([`portos_core::CallLedger`]):
-//! BEHAVIOUR §1.5–1.6 kept in the `tool_calls` table, so every server on
-//! the database answers a requestId the same way.
+//! docs/reference.md#fingerprint, docs/reference.md#idempotency kept in the
+//! `tool_calls` table, so every server on the database answers a requestId the
+//! same way.
 //!
 //! - A **write** is claimed by inserting its row in a transaction that stays
 //!   open on a connection the call holds while its adapter runs; the

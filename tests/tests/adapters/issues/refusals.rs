@@ -1,6 +1,6 @@
-//! The post-inference checks of both tools (BEHAVIOUR §8), each with the
-//! contract's text and in the contract's order, on live stored settings;
-//! and the registry's own refusals before any of them (scope, grant,
+//! The post-inference checks of both tools (docs/reference.md#forge-issues),
+//! each with the contract's text and in the contract's order, on live stored
+//! settings; and the registry's own refusals before any of them (scope, grant,
 //! schema). A refused call sends nothing to any forge.
 
 use portos::domains::apps::model::NewApp;

@@ -1,5 +1,6 @@
 //! Context items, the source snapshots they come from, and the
-//! response-size budget (BEHAVIOUR §5.4–5.5).
+//! response-size budget (docs/reference.md#context-tools,
+//! docs/reference.md#context-items).
 
 use portos_server::mcp::config::ContextScope;
 use serde::Serialize;

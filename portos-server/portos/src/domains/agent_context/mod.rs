@@ -1,10 +1,11 @@
-//! The five read-only context tools of Agent Tools (BEHAVIOUR §5.4–5.5):
+//! The five read-only context tools of Agent Tools
+//! (docs/reference.md#context-tools, docs/reference.md#context-items):
 //! `search_context`, `get_context`, `list_context`, `resolve_navigation`,
-//! `context_profile`, over four sources — navigation (this server's pages
-//! and documents), workspaces (managed apps), brain (the inbox records) and
-//! identity (the sections of a local identity export). [`PortosContext`]
-//! plugs them into the runtime's Agent Tools MCP; they read brain captures
-//! and the CoS tasks' managed apps, never write.
+//! `context_profile`, over four sources — navigation (this server's pages and
+//! documents), workspaces (managed apps), brain (the inbox records) and
+//! identity (the sections of a local identity export). [`PortosContext`] plugs
+//! them into the runtime's Agent Tools MCP; they read brain captures and the
+//! CoS tasks' managed apps, never write.
 
 mod brain;
 mod identity;

@@ -1,8 +1,9 @@
-//! High-confidence redaction for the `summary` profile (BEHAVIOUR §5.5):
-//! whitespace normalized, then secrets, e-mail addresses, tailnet hosts, IP
-//! and MAC addresses, home directories, phone numbers and coordinates are
-//! replaced by bracketed tokens, and the result is capped at 320 characters.
-//! It removes what it recognizes; it is not an anonymization guarantee.
+//! High-confidence redaction for the `summary` profile
+//! (docs/reference.md#context-items): whitespace normalized, then secrets,
+//! e-mail addresses, tailnet hosts, IP and MAC addresses, home directories,
+//! phone numbers and coordinates are replaced by bracketed tokens, and the
+//! result is capped at 320 characters. It removes what it recognizes; it is not
+//! an anonymization guarantee.
 
 use std::sync::LazyLock;
 

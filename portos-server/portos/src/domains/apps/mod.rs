@@ -1,7 +1,8 @@
 //! Managed apps: the repositories the Persistent Mind may work on (queue
 //! tasks for, list and file issues on), each with its work tracker and the
-//! forge repository its git remote names (BEHAVIOUR §8). People manage the
-//! roster over REST; the Mind's tools and Agent Tools' workspaces read it.
+//! forge repository its git remote names (docs/reference.md#forge-issues).
+//! People manage the roster over REST; the Mind's tools and Agent Tools'
+//! workspaces read it.
 
 pub mod git;
 pub mod model;

@@ -1,5 +1,6 @@
-//! The brain inbox's tools: capture, search, recent (BEHAVIOUR §3 rows
-//! 1–3). A capture is recorded in the user-actions ledger (`brain.capture`).
+//! The brain inbox's tools: capture, search, recent
+//! (docs/reference.md#semantic-adapters rows 1–3). A capture is recorded in the
+//! user-actions ledger (`brain.capture`).
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::clock::UserClock;

@@ -1,5 +1,6 @@
-//! calendar.today and calendar.next (BEHAVIOUR §3 rows 18–19): the user's
-//! events, from ICS sources and the API, in the user's time zone.
+//! calendar.today and calendar.next (docs/reference.md#semantic-adapters rows
+//! 18–19): the user's events, from ICS sources and the API, in the user's time
+//! zone.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;

@@ -1,7 +1,7 @@
 //! What a coding agent is told to do for a task the Persistent Mind queued
-//! (`cos.create-task`, BEHAVIOUR §6.3): the prompt, the provider, model and
-//! effort, whether it only plans, how its pull request lands and which
-//! readiness checks must pass first.
+//! (`cos.create-task`, docs/reference.md#task-creation): the prompt, the
+//! provider, model and effort, whether it only plans, how its pull request
+//! lands and which readiness checks must pass first.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

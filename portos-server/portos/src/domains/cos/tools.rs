@@ -1,5 +1,5 @@
-//! `cos.agents.status` (BEHAVIOUR §3 row 21): the agents working on CoS
-//! tasks right now, from the task and agent-run records.
+//! `cos.agents.status` (docs/reference.md#semantic-adapters row 21): the agents
+//! working on CoS tasks right now, from the task and agent-run records.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;

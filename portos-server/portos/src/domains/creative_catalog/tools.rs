@@ -1,5 +1,5 @@
-//! `catalog.search` (BEHAVIOUR §3 row 22): search the creative catalog by
-//! name and body text, optionally within one type.
+//! `catalog.search` (docs/reference.md#semantic-adapters row 22): search the
+//! creative catalog by name and body text, optionally within one type.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::store::Store;

@@ -1,6 +1,6 @@
-//! The eidoverse (BEHAVIOUR §2.7): a local world kept in the store —
-//! identity, setup, presence, entities and a chat log — and guest travel to
-//! peer worlds, which are other PortOS instances reached over HTTP.
+//! The eidoverse (docs/reference.md#tool-families): a local world kept in the
+//! store — identity, setup, presence, entities and a chat log — and guest
+//! travel to peer worlds, which are other PortOS instances reached over HTTP.
 //!
 //! One file per job. The model: `world` (identity, setup, status), `entities`,
 //! `chat`, `peers`, `protocol` (the guest wire shapes both sides use). The

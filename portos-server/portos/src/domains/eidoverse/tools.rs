@@ -1,5 +1,5 @@
-//! The eidoverse tools (BEHAVIOUR §2.7), thin: arguments → the world's
-//! operations (`ops`, `augment`, `projection`, `travel`) → result.
+//! The eidoverse tools (docs/reference.md#tool-families), thin: arguments → the
+//! world's operations (`ops`, `augment`, `projection`, `travel`) → result.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;
@@ -152,10 +152,10 @@ pub async fn eidoverse_project(
     capabilities = ["manageEidoverse"],
     side_effect = "write",
     idempotent = false,
-    // BEHAVIOUR §2.7 makes `args` a free-form object whose keys the verb
-    // names, checked per operation so one bad operation is refused alone;
-    // a typed per-verb schema would refuse the whole call instead, and
-    // `comp` values are any JSON.
+    // docs/reference.md#tool-families makes `args` a free-form object whose
+    // keys the verb names, checked per operation so one bad operation is
+    // refused alone; a typed per-verb schema would refuse the whole call
+    // instead, and `comp` values are any JSON.
     not_strict = "each operation's `args` is a free-form object (keys ≤ 80 characters) whose keys depend on the verb and are checked per operation, and `comp` values are any JSON: no strict subset can list them",
     state = [Store],
 )]

@@ -1,5 +1,5 @@
-//! feeds.digest and feeds.mark-read (BEHAVIOUR §3 rows 13–14): the unread
-//! items of the user's feed subscriptions.
+//! feeds.digest and feeds.mark-read (docs/reference.md#semantic-adapters rows
+//! 13–14): the unread items of the user's feed subscriptions.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use schemars::JsonSchema;

@@ -1,5 +1,6 @@
 //! The labels the Persistent Mind files issues with, their colours, the
-//! planner slug, and the title key of the duplicate guard (BEHAVIOUR §8).
+//! planner slug, and the title key of the duplicate guard
+//! (docs/reference.md#forge-issues).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

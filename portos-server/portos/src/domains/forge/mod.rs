@@ -1,6 +1,6 @@
-//! Forge issues (BEHAVIOUR §8): which forge and repository a managed app's
-//! git remote names, the labels the Persistent Mind files with, the
-//! duplicate guard, and the GitHub and GitLab REST clients that list and
+//! Forge issues (docs/reference.md#forge-issues): which forge and repository a
+//! managed app's git remote names, the labels the Persistent Mind files with,
+//! the duplicate guard, and the GitHub and GitLab REST clients that list and
 //! file issues. The `issues.*` tools put these together.
 
 pub mod client;

@@ -1,7 +1,7 @@
 //! A managed app's work tracker and the forge repository its git remote
-//! names (BEHAVIOUR §8): `auto` resolves from the remote's host
-//! (`github.com` / `github.*` → GitHub, `gitlab.com` / `gitlab.*` → GitLab,
-//! anything else → the plan file).
+//! names (docs/reference.md#forge-issues): `auto` resolves from the remote's
+//! host (`github.com` / `github.*` → GitHub, `gitlab.com` / `gitlab.*` →
+//! GitLab, anything else → the plan file).
 
 use std::fmt;
 

@@ -1,7 +1,7 @@
 //! The goals' tools: list by urgency, update progress and log notes by a
-//! fuzzy title (BEHAVIOUR §3 rows 9–11, the voice era's `goal_*` tools).
-//! Goals are created and edited over REST (`/api/goals`); no tool creates
-//! them.
+//! fuzzy title (docs/reference.md#semantic-adapters rows 9–11, the voice era's
+//! `goal_*` tools). Goals are created and edited over REST (`/api/goals`); no
+//! tool creates them.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::clock::UserClock;

@@ -163,9 +163,10 @@ async fn delete_entry(
 
 // The health tools' argument types are also the routes' bodies. The tools'
 // schemas give only the fields' types: a value out of range is the
-// adapter's failed result (BEHAVIOUR §3). Over HTTP the same ranges are
-// the body's rules, so each body is its tool's type with the ranges the
-// adapter applies stated (and, through `Body`, enforced before it runs).
+// adapter's failed result (docs/reference.md#semantic-adapters). Over HTTP the
+// same ranges are the body's rules, so each body is its tool's type with the
+// ranges the adapter applies stated (and, through `Body`, enforced before it
+// runs).
 
 /// [`LogDrinkArgs`] as a request body, with the adapter's ranges.
 #[derive(Debug, Deserialize)]

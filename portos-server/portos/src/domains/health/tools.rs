@@ -1,5 +1,6 @@
 //! The health tools: log drinks, nicotine, weight, workouts and summarize
-//! today (BEHAVIOUR §3 rows 4–8, the voice era's `meatspace_*` tools).
+//! today (docs/reference.md#semantic-adapters rows 4–8, the voice era's
+//! `meatspace_*` tools).
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::clock::UserClock;

@@ -1,6 +1,7 @@
-//! The rules of the Mind's forge issues (BEHAVIOUR §8): the limits, the
-//! refusals in the contract's words, the local search over a listing, the
-//! body preview, the duplicate guard and the texts of every forge failure.
+//! The rules of the Mind's forge issues (docs/reference.md#forge-issues): the
+//! limits, the refusals in the contract's words, the local search over a
+//! listing, the body preview, the duplicate guard and the texts of every forge
+//! failure.
 
 use crate::domains::forge::client::{ForgeError, IssueSummary};
 use crate::domains::forge::{Forge, Repository, title_key};

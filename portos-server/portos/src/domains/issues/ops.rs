@@ -17,9 +17,10 @@ pub struct Target {
     pub repository: Repository,
 }
 
-/// The checks of BEHAVIOUR §8, in its order, on what is stored now: the
-/// `fileIssues` grant, the app (runnable, with a repository), the Mind's
-/// `allowedAppIds`, and a forge tracker whose remote is on that forge.
+/// The checks of docs/reference.md#forge-issues, in its order, on what is
+/// stored now: the `fileIssues` grant, the app (runnable, with a repository),
+/// the Mind's `allowedAppIds`, and a forge tracker whose remote is on that
+/// forge.
 pub async fn authorize(
     store: &Store,
     cache: &RemoteCache,

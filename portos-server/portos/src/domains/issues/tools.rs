@@ -1,7 +1,8 @@
-//! `issues.list` and `issues.file` (BEHAVIOUR §2.7, §8): the Persistent
-//! Mind reads and files issues on a managed app's GitHub or GitLab tracker.
-//! Arguments that break the schema are a 400 `TOOL_VALIDATION_ERROR`; every
-//! refusal after that is a result `{ ok: false, error }` the Mind can read.
+//! `issues.list` and `issues.file` (docs/reference.md#tool-families,
+//! docs/reference.md#forge-issues): the Persistent Mind reads and files issues
+//! on a managed app's GitHub or GitLab tracker. Arguments that break the schema
+//! are a 400 `TOOL_VALIDATION_ERROR`; every refusal after that is a result
+//! `{ ok: false, error }` the Mind can read.
 
 use crate::domains::mind::turn::config::MindModel;
 use portos_core::{AdapterError, ToolContext, portos_tool};
@@ -227,8 +228,9 @@ pub async fn file(ctx: &ToolContext, args: FileArgs) -> Result<FileOutcome, Adap
         body: args.body.trim().to_owned(),
         tier: args.model,
         effort: args.effort,
-        // The Mind's own model, when one is configured (BEHAVIOUR §8: the
-        // `planner:` label only when it resolves).
+        // The Mind's own model, when one is configured
+        // (docs/reference.md#forge-issues: the `planner:` label only when it
+        // resolves).
         planner: ctx
             .state::<MindModel>()?
             .provider()

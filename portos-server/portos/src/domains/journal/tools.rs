@@ -1,5 +1,6 @@
-//! The daily journal's tools: append to and read a day's log (BEHAVIOUR §3
-//! rows 15–16, the voice era's `daily_log_*` tools).
+//! The daily journal's tools: append to and read a day's log
+//! (docs/reference.md#semantic-adapters rows 15–16, the voice era's
+//! `daily_log_*` tools).
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::clock::UserClock;

@@ -1,7 +1,7 @@
 //! The Persistent Mind's authority: its stored capabilities, how a change
 //! is written (with its ledger row, the runtime's grants refreshed on the
 //! same connection, a catalog change announced), and the authority view of
-//! `GET /api/cos/mind/tools` (BEHAVIOUR §6.1).
+//! `GET /api/cos/mind/tools` (docs/reference.md#mind-inventory).
 
 use crate::MIND_GRANTS_KEY;
 use portos_core::{Capabilities, CatalogQuery, CatalogScope};
@@ -211,7 +211,8 @@ fn semantic_tools(app: &App, grants: Capabilities) -> Vec<Value> {
     }
 }
 
-/// The typed actions and tool families the owner can grant (§6.1).
+/// The typed actions and tool families the owner can grant
+/// (docs/reference.md#mind-inventory).
 fn typed_actions(settings: &MindSettings) -> Vec<MindTool> {
     let tool =
         |id, capability, name, description, kind, guardrails: &[&'static str], granted| MindTool {

@@ -2,7 +2,7 @@
 //! protection levels (which only ever rise), and the rule a chosen name
 //! follows. Every memory in the Mind's store is the Mind's own; people add
 //! some for it over REST, the Mind protects and cleans them up with its
-//! tools (BEHAVIOUR §2.7, the Mind-only family).
+//! tools (docs/reference.md#tool-families, the Mind-only family).
 
 use crate::shared::doc_rules::NOT_BLANK;
 use schemars::JsonSchema;

@@ -1,6 +1,6 @@
-//! The Persistent Mind's capabilities (BEHAVIOUR §4.2): its boolean grants,
-//! the task model allowlist and the apps it may work on, with a schema
-//! version. Older versions are read forward; anything that does not read
+//! The Persistent Mind's capabilities (docs/reference.md#capability-keys): its
+//! boolean grants, the task model allowlist and the apps it may work on, with a
+//! schema version. Older versions are read forward; anything that does not read
 //! as a grant is off, and a malformed stored allowlist fails closed.
 
 use crate::shared::doc_rules::NOT_BLANK;

@@ -1,10 +1,10 @@
-//! The Persistent Mind's self-management tools (BEHAVIOUR §2.7, the
-//! Mind-only family): clean up, protect memories and choose a name
-//! (`manageMind`), request a thinking preset (`chooseThinkingPreset`),
-//! adjust the local context window (`adjustLocalContext`). Thin: arguments
-//! → the operations in `ops` → result. Arguments the schema refuses are
-//! `TOOL_VALIDATION_ERROR`; a valid request that is not allowed answers
-//! `{ok: false, error}` and changes nothing.
+//! The Persistent Mind's self-management tools
+//! (docs/reference.md#tool-families, the Mind-only family): clean up, protect
+//! memories and choose a name (`manageMind`), request a thinking preset
+//! (`chooseThinkingPreset`), adjust the local context window
+//! (`adjustLocalContext`). Thin: arguments → the operations in `ops` → result.
+//! Arguments the schema refuses are `TOOL_VALIDATION_ERROR`; a valid request
+//! that is not allowed answers `{ok: false, error}` and changes nothing.
 
 use jiff::Timestamp;
 use portos_core::{AdapterError, ToolContext, portos_tool};

@@ -1,5 +1,6 @@
-//! `system.processes.status` (BEHAVIOUR §3 row 12): this machine's processes,
-//! or the configured watch list (see `model` for what each field means here).
+//! `system.processes.status` (docs/reference.md#semantic-adapters row 12): this
+//! machine's processes, or the configured watch list (see `model` for what each
+//! field means here).
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 

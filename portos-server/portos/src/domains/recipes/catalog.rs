@@ -1,8 +1,9 @@
-//! The saved recipes as run-time tools of the registry (BEHAVIOUR §7.3 and
-//! §7.4 steps 1–4): listed in every mind and agent catalog after the linked
-//! tools, and resolved by name for a call with the caller's live authority.
-//! The registry then runs its own checks, the idempotency store with the
-//! recipe's id and revision in the fingerprint, and [`super::run`].
+//! The saved recipes as run-time tools of the registry
+//! (docs/reference.md#recipe-catalog and docs/reference.md#recipe-execution
+//! steps 1–4): listed in every mind and agent catalog after the linked tools,
+//! and resolved by name for a call with the caller's live authority. The
+//! registry then runs its own checks, the idempotency store with the recipe's
+//! id and revision in the fingerprint, and [`super::run`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -27,7 +28,7 @@ use super::{ops, store};
 use crate::domains::mind::store::live_settings;
 
 /// Recipes a catalog lists at most, and the characters their input schemas
-/// and descriptions may take together (§7.3).
+/// and descriptions may take together (docs/reference.md#recipe-catalog).
 pub const MAX_LISTED: usize = 20;
 pub const MAX_LISTED_CHARS: usize = 24_000;
 /// The native description is the purpose's first 280 characters; a
@@ -150,9 +151,10 @@ impl RecipeTools {
         })
     }
 
-    /// The caller's authority as stored now (§7.4 step 2): the Mind's
-    /// persisted grants; an agent's stored action grants (none while Agent
-    /// Tools is off or invalid) intersected with the caller's.
+    /// The caller's authority as stored now (docs/reference.md#recipe-execution
+    /// step 2): the Mind's persisted grants; an agent's stored action grants
+    /// (none while Agent Tools is off or invalid) intersected with the
+    /// caller's.
     async fn live_authority(&self, authority: Authority) -> Result<Authority, ToolError> {
         let live = live_authority(&self.store, authority).await;
         live.map_err(|error| {
@@ -231,7 +233,8 @@ impl DynamicTools for RecipeTools {
                     })?;
             // A definition the live catalog no longer takes still resolves:
             // the run re-checks it before the first child and fails at
-            // `definition` with guidance (§7.5), instead of vanishing.
+            // `definition` with guidance (docs/reference.md#fail-closed-rules),
+            // instead of vanishing.
             let (required, underlying) = match validate(&recipe.definition, scope, registry) {
                 Ok(checked) => (
                     required_capabilities(scope, &checked.required_capabilities),
@@ -287,8 +290,9 @@ impl DynamicTools for RecipeTools {
     }
 }
 
-/// Why the recipe is not granted in this read, in the order of §7.3: its
-/// own reason, the access grant of the scope, the grants of its steps.
+/// Why the recipe is not granted in this read, in the order of
+/// docs/reference.md#recipe-catalog: its own reason, the access grant of the
+/// scope, the grants of its steps.
 fn disabled_reason(tool: &DynamicTool, scope: Scope, grants: Capabilities) -> Option<String> {
     if let Some(reason) = tool.spec.details["reason"].as_str() {
         return Some(reason.to_owned());
@@ -310,7 +314,8 @@ fn disabled_reason(tool: &DynamicTool, scope: Scope, grants: Capabilities) -> Op
     (!missing.is_empty()).then(|| format!("Requires {}.", missing.join(", ")))
 }
 
-/// A recipe listed only to say why it cannot be used (§7.3).
+/// A recipe listed only to say why it cannot be used
+/// (docs/reference.md#recipe-catalog).
 fn stub(scope: Scope, recipe_id: &str, name: &str, revision: i64, reason: &str) -> DynamicTool {
     DynamicTool::new(DynamicToolSpec {
         name: name.to_owned(),
@@ -356,7 +361,7 @@ fn fingerprint_extra(recipe_id: &str, revision: i64) -> Map<String, Value> {
 }
 
 /// A recipe's required capabilities: the scope's access grant, then every
-/// step tool's (§7.3).
+/// step tool's (docs/reference.md#recipe-catalog).
 fn required_capabilities(scope: Scope, steps: &[Capability]) -> Vec<Capability> {
     std::iter::once(access_capability(scope))
         .chain(steps.iter().copied())

@@ -41,8 +41,8 @@ impl RecipeValidationError {
     }
 }
 
-/// Why a library operation was refused (BEHAVIOUR §7.2), or the store's
-/// fault.
+/// Why a library operation was refused (docs/reference.md#recipe-storage), or
+/// the store's fault.
 #[derive(Debug, thiserror::Error)]
 pub enum RecipeError {
     #[error("Recipe {0} not found")]

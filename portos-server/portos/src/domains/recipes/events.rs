@@ -1,9 +1,9 @@
-//! The recipe capability events (BEHAVIOUR §7.4 step 9): what a recipe did
-//! with the authority it was given, kept for review. One row per child call
-//! (`recipe-step:<childRequestId>`, never the child's result), one per
-//! failed or stopped run (`recipe-failure:<requestId>`) and one per library
-//! change the Mind made (`recipe-definition:<requestId>`). Ids are derived
-//! from requestIds, so a replayed call records nothing twice.
+//! The recipe capability events (docs/reference.md#recipe-execution step 9):
+//! what a recipe did with the authority it was given, kept for review. One row
+//! per child call (`recipe-step:<childRequestId>`, never the child's result),
+//! one per failed or stopped run (`recipe-failure:<requestId>`) and one per
+//! library change the Mind made (`recipe-definition:<requestId>`). Ids are
+//! derived from requestIds, so a replayed call records nothing twice.
 
 use jiff::Timestamp;
 use portos_server::store::sql::{Connection, params};

@@ -1,5 +1,5 @@
-//! Running a recipe's steps (BEHAVIOUR §7.4, steps 6 to 8), as a pure
-//! function of the definition and a [`Children`] that the registry
+//! Running a recipe's steps (docs/reference.md#recipe-execution, steps 6 to 8),
+//! as a pure function of the definition and a [`Children`] that the registry
 //! supplies: before each child it re-checks what may have changed (abort,
 //! authority, the access grant, the definition against the live catalog,
 //! the budget), and it makes each child call. Children run one at a time;

@@ -34,7 +34,8 @@ impl Author {
     }
 }
 
-/// A recipe as the library shows it (BEHAVIOUR §7.2's projection).
+// The projection: docs/reference.md#recipe-storage.
+/// A recipe as the library shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Recipe {

@@ -1,9 +1,9 @@
 //! The library's operations, shared by the Mind's tools and the people's
-//! routes (BEHAVIOUR §7.2). Every write is one SQLite transaction: the
-//! revision check, the new revision, the recipe's active revision and the
-//! generation, so two racing writers cannot both win and a refused write
-//! changes nothing. A definition is checked (its own rules, then the live
-//! catalog) before anything is written: an invalid update leaves the
+//! routes (docs/reference.md#recipe-storage). Every write is one SQLite
+//! transaction: the revision check, the new revision, the recipe's active
+//! revision and the generation, so two racing writers cannot both win and a
+//! refused write changes nothing. A definition is checked (its own rules, then
+//! the live catalog) before anything is written: an invalid update leaves the
 //! previous definition active.
 
 use std::sync::Arc;

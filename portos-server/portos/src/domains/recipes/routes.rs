@@ -1,7 +1,7 @@
 //! `/api/cos/mind/recipes/*`: people review, write, archive and restore the
-//! Persistent Mind's saved read recipes (BEHAVIOUR §7.2), through the same
-//! operations as the Mind's tools; what they write is authored `user`.
-//! Like every PortOS route they sit behind the password gate (with a
+//! Persistent Mind's saved read recipes (docs/reference.md#recipe-storage),
+//! through the same operations as the Mind's tools; what they write is authored
+//! `user`. Like every PortOS route they sit behind the password gate (with a
 //! password set, only an authenticated session reaches them).
 
 use axum::Json;
@@ -58,7 +58,8 @@ impl PageQuery {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewRecipe {
-    /// The definition (BEHAVIOUR §7.1): a JSON object; anything else is
+    // Its rules: docs/reference.md#recipe-definition.
+    /// The definition: a JSON object; anything else is
     /// 400 `RECIPE_VALIDATION_ERROR`, as every rule of a definition is.
     pub definition: Value,
 }
@@ -67,7 +68,8 @@ pub struct NewRecipe {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RecipeChange {
-    /// The new definition (BEHAVIOUR §7.1): a JSON object; anything else
+    // Its rules: docs/reference.md#recipe-definition.
+    /// The new definition: a JSON object; anything else
     /// is 400 `RECIPE_VALIDATION_ERROR`.
     pub definition: Value,
     /// The active revision the change is made against.
@@ -128,8 +130,9 @@ pub struct EventList {
     pub events: Vec<RecipeEvent>,
 }
 
-/// What saved recipes did with the authority they were given (§7.4 step 9):
-/// each child call, each failed run, each change the Mind made.
+// What is recorded: docs/reference.md#recipe-execution step 9.
+/// What saved recipes did with the authority they were given: each child
+/// call, each failed run, each change the Mind made.
 #[portos_route(
     method = "GET",
     path = "/api/cos/mind/recipes/events",

@@ -1,8 +1,9 @@
-//! Running a saved recipe as a registry tool (BEHAVIOUR §7.4 steps 6–8):
-//! the executor walks the steps; this supplies its children — before each,
-//! the live re-checks (abort, the caller's grants read again, the access
-//! grant, the definition against the live catalog, the shared budget); for
-//! each, a call through the registry under the live authority.
+//! Running a saved recipe as a registry tool
+//! (docs/reference.md#recipe-execution steps 6–8): the executor walks the
+//! steps; this supplies its children — before each, the live re-checks (abort,
+//! the caller's grants read again, the access grant, the definition against the
+//! live catalog, the shared budget); for each, a call through the registry
+//! under the live authority.
 
 use std::sync::Arc;
 
@@ -21,7 +22,7 @@ use super::execute::{self, ChildOutcome, Children, RecipeOutcome, Run, Stop, Sto
 use super::validate::validate;
 
 /// Children an agent's recipe call may run: it has no turn, so each call
-/// gets a budget of its own (§7.4 step 6).
+/// gets a budget of its own (docs/reference.md#recipe-execution step 6).
 pub const AGENT_CHILDREN: usize = 5;
 
 pub const ACCESS_REVOKED: &str = "Recipe access was revoked; remaining steps were stopped";

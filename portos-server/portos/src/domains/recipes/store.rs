@@ -1,9 +1,9 @@
-//! The recipe library's tables and every SQL statement on them (BEHAVIOUR
-//! §7.2): one row per recipe with its active revision, one row per
-//! revision with the definition as written then, and a generation counter
-//! bumped by every write in the same transaction, so a reader can tell
-//! cheaply whether anything changed (one row read, no scan; a timestamp
-//! could tie within a clock tick).
+//! The recipe library's tables and every SQL statement on them
+//! (docs/reference.md#recipe-storage): one row per recipe with its active
+//! revision, one row per revision with the definition as written then, and a
+//! generation counter bumped by every write in the same transaction, so a
+//! reader can tell cheaply whether anything changed (one row read, no scan; a
+//! timestamp could tie within a clock tick).
 
 use portos_server::store::changes::{self, Change};
 use portos_server::store::sql::{Connection, OptionalExtension, Row, params};

@@ -1,6 +1,6 @@
-//! The six `mind.recipes.*` tools (BEHAVIOUR §2.7, the Mind-only family):
-//! the Persistent Mind writes, reads, archives and restores its saved read
-//! recipes. `manageToolRecipes`, scope `mind` only, confirmation
+//! The six `mind.recipes.*` tools (docs/reference.md#tool-families, the
+//! Mind-only family): the Persistent Mind writes, reads, archives and restores
+//! its saved read recipes. `manageToolRecipes`, scope `mind` only, confirmation
 //! `capability-grant`. Thin: arguments → `ops` → answer. Arguments the
 //! schema refuses are `TOOL_VALIDATION_ERROR`; a request the library
 //! refuses answers `{ok: false, state: "failed", code, error}` and changes

@@ -1,4 +1,5 @@
-//! `time.now` (BEHAVIOUR §3 row 17): the current time in the user's zone.
+//! `time.now` (docs/reference.md#semantic-adapters row 17): the current time in
+//! the user's zone.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::clock::UserClock;

@@ -1,6 +1,6 @@
-//! The filters of a user-actions query (BEHAVIOUR §2.8) and the rule that
-//! checks them: time bounds in the user's zone, in order; types without
-//! repeats; at most 100 events.
+//! The filters of a user-actions query (docs/reference.md#user-actions) and the
+//! rule that checks them: time bounds in the user's zone, in order; types
+//! without repeats; at most 100 events.
 
 use portos_server::clock::UserClock;
 use portos_server::ledger::{self, ActionFilter, ActionType, Actor, DateBound};

@@ -1,5 +1,5 @@
 //! `GET /api/user-actions`: the user-actions ledger for people, with the
-//! filters of `user-actions.query` (BEHAVIOUR §2.8).
+//! filters of `user-actions.query` (docs/reference.md#user-actions).
 
 use axum::Json;
 use axum::extract::State;

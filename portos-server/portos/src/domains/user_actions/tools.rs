@@ -1,5 +1,5 @@
-//! `user-actions.query` (BEHAVIOUR §2.8): what the user, the mind, schedules
-//! and the system changed, read from the ledger.
+//! `user-actions.query` (docs/reference.md#user-actions): what the user, the
+//! mind, schedules and the system changed, read from the ledger.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::clock::UserClock;

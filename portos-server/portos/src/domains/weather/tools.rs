@@ -1,5 +1,6 @@
-//! `weather.now` (BEHAVIOUR §3 row 20): current weather from Open-Meteo, for
-//! the coordinates given, else the stored location, else San Francisco.
+//! `weather.now` (docs/reference.md#semantic-adapters row 20): current weather
+//! from Open-Meteo, for the coordinates given, else the stored location, else
+//! San Francisco.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
 use portos_server::store::Store;

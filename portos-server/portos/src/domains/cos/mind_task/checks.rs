@@ -1,7 +1,7 @@
 //! The rules `cos.create-task` checks after inference, in the contract's
-//! order (BEHAVIOUR §6.3), against what is stored at the moment of the
-//! call: the grant may have been revoked, the app archived, the provider
-//! disabled while the model was thinking. The first rule broken is the
+//! order (docs/reference.md#task-creation), against what is stored at the
+//! moment of the call: the grant may have been revoked, the app archived, the
+//! provider disabled while the model was thinking. The first rule broken is the
 //! refusal; nothing is queued then.
 
 use super::input::CreateTaskArgs;

@@ -1,6 +1,6 @@
-//! The input of `cos.create-task` (BEHAVIOUR §6.3): the strict wire form
-//! the schema is made from, and the normalized arguments the adapter gets.
-//! Normalizing trims every text, fills the defaults and orders the
+//! The input of `cos.create-task` (docs/reference.md#task-creation): the strict
+//! wire form the schema is made from, and the normalized arguments the adapter
+//! gets. Normalizing trims every text, fills the defaults and orders the
 //! readiness checks, so two requests that mean the same are one
 //! fingerprint (and one task id).
 

@@ -1,6 +1,6 @@
-//! `cos.create-task` (BEHAVIOUR §6.3): the Persistent Mind queues a coding
-//! task for a CLI or TUI agent on a managed app. The input is strict and
-//! normalized (`input`); after inference every rule is checked again
+//! `cos.create-task` (docs/reference.md#task-creation): the Persistent Mind
+//! queues a coding task for a CLI or TUI agent on a managed app. The input is
+//! strict and normalized (`input`); after inference every rule is checked again
 //! against what is stored now (`checks`); the task id is derived from the
 //! turn and the input, so a replay finds the task it queued (`task_id`).
 

@@ -11,7 +11,7 @@ pub const MAX_PROVIDERS: usize = 50;
 pub const ID_MAX_CHARS: usize = 100;
 pub const NAME_MAX_CHARS: usize = 200;
 pub const MAX_MODELS: usize = 50;
-/// The same limit as a task's `model` (BEHAVIOUR §6.3).
+/// The same limit as a task's `model` (docs/reference.md#task-creation).
 pub const MODEL_MAX_CHARS: usize = 200;
 
 /// How a provider is driven. Only `cli` and `tui` agents work on tasks; an
@@ -24,7 +24,8 @@ pub enum ProviderKind {
     Api,
 }
 
-/// A reasoning effort level (BEHAVIOUR §6.3).
+// The levels: docs/reference.md#task-creation.
+/// A reasoning effort level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Effort {

@@ -1,5 +1,5 @@
-//! A turn's budgets (BEHAVIOUR §6.2): five tool calls and five task
-//! requests; what is over budget is refused with the contract's text and
+//! A turn's budgets (docs/reference.md#turn-budgets): five tool calls and five
+//! task requests; what is over budget is refused with the contract's text and
 //! never runs.
 
 /// Tool calls a turn may run.
@@ -27,7 +27,7 @@ pub const CREATE_TASK: &str = "cos.create-task";
 /// What a turn has spent. Calls are charged before they run, one at a
 /// time, so parallel calls in one model answer cannot overspend. The call
 /// budget is shared: a saved recipe's children are charged to it by the
-/// recipe itself (BEHAVIOUR §6.2), through the registry.
+/// recipe itself (docs/reference.md#turn-budgets), through the registry.
 #[derive(Debug)]
 pub struct TurnBudget {
     calls: Arc<CallBudget>,

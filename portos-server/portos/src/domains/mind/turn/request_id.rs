@@ -1,6 +1,6 @@
-//! The requestId of a call inside a turn (BEHAVIOUR §6.2): `mind-tool-` and
-//! the first 32 hex digits of the SHA-256 of the canonical JSON of
-//! `{turnId, providerRequestId}` when the model named the call, else of
+//! The requestId of a call inside a turn (docs/reference.md#turn-budgets):
+//! `mind-tool-` and the first 32 hex digits of the SHA-256 of the canonical
+//! JSON of `{turnId, providerRequestId}` when the model named the call, else of
 //! `{turnId, name, arguments}`, so the same call made twice in a turn is
 //! one call (the registry coalesces it).
 

@@ -1,6 +1,6 @@
-//! The turn loop (BEHAVIOUR §6.2): the briefing, then up to 4 rounds with
-//! the model. Each round offers the mind catalog for the grants stored at
-//! that moment; each call the model asks for is charged to the turn's
+//! The turn loop (docs/reference.md#turn-budgets): the briefing, then up to 4
+//! rounds with the model. Each round offers the mind catalog for the grants
+//! stored at that moment; each call the model asks for is charged to the turn's
 //! budgets and then run through the registry as `mind`, with the grants
 //! read again just before it and its derived requestId, one call at a time
 //! so calls made together cannot overspend. What the model is shown of each result is

@@ -1,7 +1,7 @@
 //! Which Persistent Mind turn (wake) a running call belongs to. A tool
 //! gets its call's requestId, not the turn: the turn loop notes each call
 //! here while it runs, so `cos.create-task` can derive its task id from
-//! the wake (BEHAVIOUR §6.3).
+//! the wake (docs/reference.md#task-creation).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};

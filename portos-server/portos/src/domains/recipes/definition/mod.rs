@@ -1,7 +1,7 @@
-//! A saved read recipe's definition (BEHAVIOUR §7.1): a name, a purpose,
-//! the parameters it takes (a closed, small schema language), one to five
-//! steps that each call a read tool with bound arguments, and the outputs
-//! it answers. This module is the definition's own rules; whether its
+//! A saved read recipe's definition (docs/reference.md#recipe-definition): a
+//! name, a purpose, the parameters it takes (a closed, small schema language),
+//! one to five steps that each call a read tool with bound arguments, and the
+//! outputs it answers. This module is the definition's own rules; whether its
 //! steps fit the live catalog is `validate`'s job.
 //!
 //! ```json

@@ -1,7 +1,7 @@
-//! The size guard (BEHAVIOUR §7.1), run on the raw JSON before any typed
-//! parsing so a hostile definition costs a bounded walk and nothing more:
-//! at most 4000 JSON nodes, 16 levels deep, 64,000 characters of strings in
-//! all and 12,000 in any one.
+//! The size guard (docs/reference.md#recipe-definition), run on the raw JSON
+//! before any typed parsing so a hostile definition costs a bounded walk and
+//! nothing more: at most 4000 JSON nodes, 16 levels deep, 64,000 characters of
+//! strings in all and 12,000 in any one.
 //!
 //! Counting, decided here: every JSON value is a node (objects and arrays
 //! included, keys not); the root is at depth 1; object keys are strings

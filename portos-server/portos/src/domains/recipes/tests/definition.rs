@@ -1,5 +1,5 @@
-//! The definition's own rules (BEHAVIOUR §7.1), each limit at its edge and
-//! one past it.
+//! The definition's own rules (docs/reference.md#recipe-definition), each limit
+//! at its edge and one past it.
 
 use serde_json::{Map, Value, json};
 

@@ -1,4 +1,5 @@
-//! The executor (BEHAVIOUR §7.4 steps 6–8) with a scripted registry.
+//! The executor (docs/reference.md#recipe-execution steps 6–8) with a scripted
+//! registry.
 
 use std::collections::VecDeque;
 

@@ -1,5 +1,6 @@
-//! The library's operations on a real store (BEHAVIOUR §7.2): revisions,
-//! every refusal changing nothing, racing writers, the Mind's live grant.
+//! The library's operations on a real store (docs/reference.md#recipe-storage):
+//! revisions, every refusal changing nothing, racing writers, the Mind's live
+//! grant.
 
 use portos_server::settings;
 use portos_server::store::Store;

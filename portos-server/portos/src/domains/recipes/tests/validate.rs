@@ -1,5 +1,5 @@
-//! The checks against the live catalog (BEHAVIOUR §7.1), on the registry of
-//! every PortOS tool.
+//! The checks against the live catalog (docs/reference.md#recipe-definition),
+//! on the registry of every PortOS tool.
 
 use portos_core::Scope;
 use serde_json::{Value, json};

@@ -1,10 +1,11 @@
-//! A definition checked against the live catalog (BEHAVIOUR §7.1), for the
-//! scope the recipe is called in: every step calls a current canonical read
-//! tool of that scope, binds every required argument and no unknown one,
-//! with literals that fit the argument's schema, inputs and earlier steps'
-//! fields whose types can fit, and the recipe's name collides with no tool.
-//! Run when a recipe is written, and again whenever it is listed or run,
-//! since the catalog can change under a stored definition.
+//! A definition checked against the live catalog
+//! (docs/reference.md#recipe-definition), for the scope the recipe is called
+//! in: every step calls a current canonical read tool of that scope, binds
+//! every required argument and no unknown one, with literals that fit the
+//! argument's schema, inputs and earlier steps' fields whose types can fit, and
+//! the recipe's name collides with no tool. Run when a recipe is written, and
+//! again whenever it is listed or run, since the catalog can change under a
+//! stored definition.
 
 mod compat;
 mod result_path;

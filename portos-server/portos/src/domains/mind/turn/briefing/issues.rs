@@ -1,7 +1,7 @@
-//! The prompt's issue block (BEHAVIOUR §8, last bullet): OFF without the
-//! `fileIssues` grant; "no authorized managed app" when no app the Mind may
-//! work on has a GitHub or GitLab issue list; otherwise the guidance and
-//! those apps as `{id, name, forge, fullName}`. An app is listed when
+//! The prompt's issue block (docs/reference.md#forge-issues, last bullet): OFF
+//! without the `fileIssues` grant; "no authorized managed app" when no app the
+//! Mind may work on has a GitHub or GitLab issue list; otherwise the guidance
+//! and those apps as `{id, name, forge, fullName}`. An app is listed when
 //! `issues.list` would accept it now: runnable, in `allowedAppIds`, its
 //! tracker resolving to a forge its `origin` remote is on (read through
 //! the apps' 30 s remote cache).

@@ -1,10 +1,11 @@
-//! The system prompt of a turn (BEHAVIOUR §6, §7.3, §8): who the Mind is
-//! and its limits, what it knows from its earlier turns (their summaries
-//! and the context derived from them), what it may do about forge issues
-//! and coding tasks on which managed apps, and its saved recipes. Built
-//! once when the turn starts, from what is stored then (the tools still
-//! check the live grants when called); every section is bounded, so the
-//! prompt stays small enough for a local model.
+//! The system prompt of a turn (docs/reference.md#persistent-mind,
+//! docs/reference.md#recipe-catalog, docs/reference.md#forge-issues): who the
+//! Mind is and its limits, what it knows from its earlier turns (their
+//! summaries and the context derived from them), what it may do about forge
+//! issues and coding tasks on which managed apps, and its saved recipes. Built
+//! once when the turn starts, from what is stored then (the tools still check
+//! the live grants when called); every section is bounded, so the prompt stays
+//! small enough for a local model.
 
 pub mod issues;
 pub mod recall;
@@ -34,7 +35,8 @@ pub struct Briefing {
     pub recall: Recall,
     pub issues: IssueBlock,
     pub tasks: TaskBlock,
-    /// The saved recipes the Mind may call now (§7.3).
+    /// The saved recipes the Mind may call now
+    /// (docs/reference.md#recipe-catalog).
     pub recipes: Vec<PromptRecipe>,
 }
 

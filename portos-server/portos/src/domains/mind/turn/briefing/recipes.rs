@@ -1,7 +1,7 @@
-//! The prompt's saved-recipe list (BEHAVIOUR §7.3, last bullet): empty
-//! unless the Mind holds `manageToolRecipes`, and then only the available
-//! recipes whose capabilities are all granted — read from the mind catalog
-//! for the stored grants, so the prompt names exactly what the catalog
+//! The prompt's saved-recipe list (docs/reference.md#recipe-catalog, last
+//! bullet): empty unless the Mind holds `manageToolRecipes`, and then only the
+//! available recipes whose capabilities are all granted — read from the mind
+//! catalog for the stored grants, so the prompt names exactly what the catalog
 //! offers.
 
 use portos_core::{CatalogFormat, CatalogQuery, CatalogScope, Catalogs};
