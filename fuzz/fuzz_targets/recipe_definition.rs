@@ -17,7 +17,7 @@ fn registry() -> &'static Registry {
         let store = portos::store::open_in_memory().expect("store");
         let config = portos_server::Config {
             data_dir: std::env::temp_dir(),
-            ..portos_server::Config::default()
+            ..portos::config()
         };
         portos::build_registry(config, &portos::Options::default(), &store).expect("registry")
     })

@@ -105,8 +105,11 @@
 //! person: writes need a signed-in caller) or `#[trusted]` (an in-process
 //! caller the application trusts), and at most one scope each speaks for
 //! the serving runtime's `#[transport(http)]` and `#[transport(mcp)]`.
-//! A crate that re-exports portos-core starts the declaration with
-//! `crate = my_sdk::portos_core;`.
+//! An optional third section, `context { ... }`, names the kinds of
+//! context item the application's Agent Tools context tools serve (typed
+//! `ContextScope` constants; `#[default]` on those an agent reads until the
+//! owner chooses). A crate that re-exports portos-core starts the
+//! declaration with `crate = my_sdk::portos_core;`.
 //!
 //! Tools name these words as strings; the attribute checks their spelling
 //! and the registry build checks that the linked vocabulary declares them,
@@ -152,9 +155,9 @@ pub use context::{
     Authority, MissingState, Progress, ProgressSink, ServerState, StateMap, StateNeed, ToolContext,
 };
 pub use contract::{
-    CallAnswer, Capabilities, Capability, CapabilityTerm, CatalogScope, Confirmation, ErrorCode,
-    Guard, OutputJson, Policy, Scope, ScopeTerm, SideEffect, ToolCall, ToolError, ToolResult,
-    ToolState, Transport, Vocabulary,
+    CallAnswer, Capabilities, Capability, CapabilityTerm, CatalogScope, Confirmation, ContextScope,
+    ContextTerm, ErrorCode, Guard, OutputJson, Policy, Scope, ScopeTerm, SideEffect, ToolCall,
+    ToolError, ToolResult, ToolState, Transport, Vocabulary,
 };
 pub use descriptor::{
     AdapterOutcome, ArgumentError, BoundCall, IntentRule, PolicyDecl, SourceLocation,
@@ -202,8 +205,8 @@ pub mod __private {
         #[cfg(not(feature = "inventory-collector"))]
         pub use crate::contract::words::VOCABULARIES;
         pub use crate::contract::{
-            Capability, CapabilityTerm, Confirmation, Guard, Scope, ScopeTerm, SideEffect,
-            SourceLocation, Transport, Vocabulary,
+            Capability, CapabilityTerm, Confirmation, ContextScope, ContextTerm, Guard, Scope,
+            ScopeTerm, SideEffect, SourceLocation, Transport, Vocabulary,
         };
         pub use crate::descriptor::{
             Access, ArgumentError, BoundCall, Direction, ErrorSpec, EventSpec, HttpMethod,

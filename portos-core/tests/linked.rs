@@ -44,6 +44,7 @@ portos_core::__private::v1::register!(ROUTES, LINKED_ROUTE: RouteEntry = RouteEn
     spec: RouteSpec {
         method: HttpMethod::Get,
         path: "/api/linked/{id}",
+        mount: None,
         summary: None,
         description: "A linked route.",
         access: None,

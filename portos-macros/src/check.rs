@@ -335,11 +335,6 @@ fn check_canonical_name(cx: &Ctxt, name: &Spanned<String>) {
         );
     } else if let Some(problem) = names::callable_name_problem(value) {
         cx.error_at(name.span, format!("invalid tool name: {problem}"));
-    } else if value.starts_with(names::RESERVED_NAME_PREFIX) {
-        cx.error_at(
-            name.span,
-            "tool names starting with `recipe.` are reserved for saved recipes: choose another prefix",
-        );
     }
 }
 

@@ -35,6 +35,7 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let mut name: Option<Spanned<String>> = None;
     let mut direction: Option<Spanned<String>> = None;
     let mut summary: Option<Spanned<String>> = None;
+    let mut mount: Option<Spanned<String>> = None;
     let mut krate: Option<syn::Path> = None;
     let parser = syn::meta::parser(|meta| {
         let key = meta.path.to_token_stream().to_string();
@@ -49,9 +50,10 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
             "name" => &mut name,
             "direction" => &mut direction,
             "summary" => &mut summary,
+            "mount" => &mut mount,
             other => {
                 return Err(meta.error(format!(
-                    "unknown portos_event key `{other}`; expected one of: name, direction, summary, crate"
+                    "unknown portos_event key `{other}`; expected one of: name, direction, summary, mount, crate"
                 )));
             }
         };
@@ -76,7 +78,7 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
         Some(n) if n.value.is_empty() || n.value.chars().any(char::is_whitespace) => {
             cx.error_at(
                 n.span,
-                "an event name is non-empty and has no whitespace, e.g. \"cos:tools:called\"",
+                "an event name is non-empty and has no whitespace, e.g. \"lab:host-added\"",
             );
         }
         Some(_) => {}
@@ -84,6 +86,11 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
             ident_span,
             "#[portos_event] needs `name = \"domain:event\"`",
         ),
+    }
+    if let Some(mount) = &mount
+        && let Some(problem) = crate::route::mount_problem(&mount.value)
+    {
+        cx.error_at(mount.span, problem);
     }
     match &direction {
         Some(d) if !directions().contains(&d.value.as_str()) => cx.error_at(
@@ -119,6 +126,13 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let private = crate::krate::private_path(krate.as_ref());
     let ty = &input.ident;
     let name = name.map(|n| n.value).unwrap_or_default();
+    let mount = match mount {
+        Some(mount) => {
+            let mount = mount.value;
+            quote!(::core::option::Option::Some(#mount))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     // Checked above: `both` (every direction, in the table's order) or one
     // word of the table.
     let chosen = direction.as_ref().map(|d| d.value.as_str());
@@ -146,12 +160,15 @@ pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
 
         impl #private::PortosEvent for #ty {
             const NAME: &'static str = #name;
+            const MOUNT: ::core::option::Option<&'static str> = #mount;
         }
 
         #[doc(hidden)]
         const _: () = {
             #private::register!(EVENTS, #static_name: #private::EventSpec = #private::EventSpec {
                 name: #name,
+                mount: #mount,
+                place: ::core::option::Option::None,
                 directions: #directions,
                 summary: #summary,
                 payload: #payload,

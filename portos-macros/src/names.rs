@@ -3,7 +3,7 @@
 
 pub use portos_vocabulary::{
     CONFIRMATIONS, EVENT_DIRECTIONS, HTTP_METHODS, HTTP_TOOL_EFFECTS, PROVIDER_NAME_MAX_CHARS,
-    RESERVED_NAME_PREFIX, ROUTE_ACCESS, ROUTE_EFFECTS, SIDE_EFFECTS, TOOL_PRIVACY, Term,
-    callable_name_problem, capability_name_problem, find, intent_group_problem, is_callable_name,
-    is_provider_name, names, provider_name_for, provider_name_problem, scope_name_problem,
+    ROUTE_ACCESS, ROUTE_EFFECTS, SIDE_EFFECTS, TOOL_PRIVACY, Term, callable_name_problem,
+    capability_name_problem, find, intent_group_problem, is_callable_name, is_provider_name, names,
+    provider_name_for, provider_name_problem, scope_name_problem,
 };

@@ -90,6 +90,9 @@ pub struct AppState {
     pub identity: Identity,
     /// The scopes HTTP callers and MCP clients speak for.
     pub principals: Principals,
+    /// Where the mounted routes and events are (the runtime's tool
+    /// endpoints and events: `mounts.tools()`).
+    pub mounts: crate::mounts::Mounts,
     pub registry: Arc<Registry>,
     /// The durable jobs of long-running tools.
     pub jobs: crate::jobs::Jobs,

@@ -33,6 +33,7 @@ use crate::events::Events;
 use crate::http::docs::Documents;
 use crate::live_registry::LiveRegistry;
 use crate::mcp::{AgentContextCache, ContextTools, NoContextTools};
+use crate::mounts::{Mount, Mounts};
 use crate::settings::{GrantSources, GrantsCache};
 use crate::store::{Schema, Store};
 
@@ -63,6 +64,7 @@ pub struct ServerBuilder {
     store: Option<Store>,
     start_jobs: Vec<StartJob>,
     stored_grants: Vec<(portos_core::Scope, &'static str)>,
+    mounts: Mounts,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -95,6 +97,7 @@ impl ServerBuilder {
             store: None,
             start_jobs: Vec::new(),
             stored_grants: Vec::new(),
+            mounts: Mounts::default(),
         }
     }
 
@@ -147,6 +150,22 @@ impl ServerBuilder {
     pub fn on_start(mut self, job: impl FnOnce(&Store) + Send + 'static) -> Self {
         self.start_jobs.push(Box::new(job));
         self
+    }
+
+    /// Places the mount `name`: the routes declared under it live under
+    /// `mount.path`, its events under `mount.events`. The runtime's tool
+    /// endpoints and events are the `tools` mount (by default at
+    /// `/api/tools` and `tools`; PortOS places them at `/api/cos/tools` and
+    /// `cos:tools`).
+    #[must_use]
+    pub fn mount(mut self, name: &'static str, mount: Mount) -> Self {
+        self.mounts = self.mounts.with(name, mount);
+        self
+    }
+
+    /// Where the mounted routes and events are.
+    pub fn mounts(&self) -> &Mounts {
+        &self.mounts
     }
 
     /// Where the grants of `scope`, an in-process principal that holds
@@ -239,7 +258,12 @@ impl ServerBuilder {
 
     /// The documents of this server (before it is built: the CLI's dumps).
     pub fn documents(&self) -> Documents {
-        Documents::new(&self.identity, self.config.bind, self.classifier())
+        Documents::new(
+            &self.identity,
+            self.config.bind,
+            self.classifier(),
+            self.mounts.clone(),
+        )
     }
 
     /// Serve from an already opened store instead of the configured data
@@ -261,7 +285,7 @@ impl ServerBuilder {
     pub fn open_store(&self) -> Result<Store, StartError> {
         Ok(match &self.config.database_url {
             Some(url) => Store::connect(url, &self.schemas)?,
-            None => Store::open(&self.config.data_dir, &self.schemas)?,
+            None => Store::open(&self.config.database_path(), &self.schemas)?,
         })
     }
 
@@ -294,7 +318,7 @@ impl ServerBuilder {
     /// dump), with the state a served registry has: a tool that declares
     /// `Events` builds here too, and its events reach no one.
     pub fn build_registry(mut self, store: &Store) -> Result<Arc<Registry>, StartError> {
-        let (_, events) = Events::new();
+        let (_, events) = Events::new(&self.mounts);
         let (registry, _) = self.registry_builder(store, events)?;
         let registry = registry.build()?;
         LiveRegistry::bind(&registry);
@@ -325,7 +349,9 @@ impl ServerBuilder {
         for make in self.state_from_store.drain(..) {
             make(store, &mut state);
         }
-        let mut builder = Registry::builder().state(state);
+        let mut builder = Registry::builder()
+            .state(state)
+            .product(self.identity.name.clone());
         // Servers sharing a database share their calls' idempotency.
         if let Some(ledger) = crate::store::SharedCalls::of(store) {
             builder = builder.ledger(ledger);
@@ -342,11 +368,18 @@ impl ServerBuilder {
     /// Opens the store (unless one was given), builds the registry and
     /// loads the settings: the server, ready to be served.
     pub fn build(mut self) -> Result<App, StartError> {
+        if let Some(problem) = self.config.app_name_problem() {
+            return Err(StartError::Application(problem));
+        }
         let principals = Principals::of_vocabulary()?;
         let exposable_apis = self.exposable_apis()?;
         // Same check the documents rely on: one declaration per operation.
         let classifier = self.classifier();
-        crate::http::inventory(classifier)?;
+        let placement = self.mounts.problems();
+        if !placement.is_empty() {
+            return Err(StartError::Application(placement.join("; ")));
+        }
+        crate::http::inventory(classifier, &self.mounts)?;
         let store = match self.store.take() {
             Some(store) => store,
             None => self.open_store()?,
@@ -354,13 +387,17 @@ impl ServerBuilder {
         for job in self.start_jobs.drain(..) {
             job(&store);
         }
-        let (socket_layer, events) = Events::new();
+        let (socket_layer, events) = Events::new(&self.mounts);
         // Tools emit the application's events through the same handle.
         let (registry, clock) = self.registry_builder(&store, events.clone())?;
         let registry = registry.on_result(events.tool_observer()).build()?;
         LiveRegistry::bind(&registry);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
-        let auth = Auth::load(store.clone(), self.config.session_ttl)?;
+        let auth = Auth::load(
+            store.clone(),
+            self.config.session_ttl,
+            &self.config.session_cookie(),
+        )?;
         let sources = self.grant_sources();
         let grants =
             store.run_blocking(move |connection| GrantsCache::load(connection, sources))?;
@@ -378,6 +415,7 @@ impl ServerBuilder {
         Ok(App(Arc::new(AppState {
             identity: self.identity,
             principals,
+            mounts: self.mounts,
             jobs,
             grants,
             api_access,

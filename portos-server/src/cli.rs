@@ -71,33 +71,33 @@ struct Cli<F: Args> {
 #[command(group(ArgGroup::new("catalog_dump").multiple(false)))]
 pub struct RuntimeArgs {
     /// Address to listen on.
-    #[arg(long, env = "PORTOS_BIND", value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR")]
     pub bind: Option<std::net::SocketAddr>,
 
     /// Directory of the embedded SQLite store.
-    #[arg(long, env = "PORTOS_DATA_DIR", value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
     /// A PostgreSQL database as the store, shared by every server given the
     /// same URL (postgres://user:password@host:port/database); without it
     /// the embedded SQLite store in the data directory.
-    #[arg(long, env = "PORTOS_DATABASE_URL", value_name = "URL")]
+    #[arg(long, value_name = "URL")]
     pub database_url: Option<String>,
 
     /// IANA time zone for every user-facing date (default: the system zone).
-    #[arg(long, env = "PORTOS_TIMEZONE", value_name = "ZONE")]
+    #[arg(long, value_name = "ZONE")]
     pub timezone: Option<String>,
 
     /// Largest accepted request body, in bytes (default 1 MiB).
-    #[arg(long, env = "PORTOS_BODY_LIMIT", value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
     /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, and the application's).
-    #[arg(long, env = "PORTOS_CONFIG", value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
     /// How long a login session lasts, in hours (default 168).
-    #[arg(long, env = "PORTOS_SESSION_HOURS", value_name = "HOURS")]
+    #[arg(long, value_name = "HOURS")]
     pub session_hours: Option<u64>,
 
     /// Set the instance password from the first line of standard input, then exit.
@@ -116,12 +116,7 @@ pub struct RuntimeArgs {
 
     /// Instance password to set at start-up (prefer --set-password: the
     /// environment of a process can be read by its user).
-    #[arg(
-        long = "password-from-env",
-        hide = true,
-        env = "PORTOS_PASSWORD",
-        value_name = "PASSWORD"
-    )]
+    #[arg(long = "password-from-env", hide = true, value_name = "PASSWORD")]
     pub password: Option<String>,
 
     /// Serve Agent Tools MCP on standard input/output (newline-delimited
@@ -129,7 +124,7 @@ pub struct RuntimeArgs {
     #[arg(long, group = "dump")]
     pub mcp_stdio: bool,
 
-    /// Print the tool catalog (as GET /api/cos/tools serves it) and exit.
+    /// Print the tool catalog (as the catalog endpoint serves it) and exit.
     #[arg(long, groups = ["dump", "catalog_dump"])]
     pub dump_catalog: bool,
 
@@ -163,7 +158,7 @@ pub struct RuntimeArgs {
     #[arg(long, group = "dump")]
     pub dump_asyncapi: bool,
 
-    /// Catalog scope: all, agent, mind, ui, voice.
+    /// Catalog scope: all, or one of the application's scopes.
     #[arg(long, requires = "catalog_dump", value_name = "SCOPE")]
     pub scope: Option<String>,
 
@@ -177,9 +172,37 @@ pub struct RuntimeArgs {
     pub intent: Option<String>,
 }
 
+/// The runtime's flags that an environment variable can set, and the
+/// variable's name after the application's prefix (`PORTOS_BIND`).
+const FROM_ENVIRONMENT: [(&str, &str); 8] = [
+    ("bind", "BIND"),
+    ("data_dir", "DATA_DIR"),
+    ("database_url", "DATABASE_URL"),
+    ("timezone", "TIMEZONE"),
+    ("body_limit", "BODY_LIMIT"),
+    ("config", "CONFIG"),
+    ("session_hours", "SESSION_HOURS"),
+    ("password", "PASSWORD"),
+];
+
+/// The runtime's flags read their environment variables under the
+/// application's prefix: `PORTOS_BIND` for PortOS, `HOMELAB_BIND` for the
+/// homelab.
+fn with_environment(command: clap::Command, app: &str) -> clap::Command {
+    let prefix = crate::config::env_prefix(app);
+    FROM_ENVIRONMENT
+        .iter()
+        .fold(command, |command, (flag, variable)| {
+            // clap keeps the name for the process's life, as the parsed
+            // command line does: one small string per flag, once.
+            let name: &'static str = Box::leak(format!("{prefix}_{variable}").into_boxed_str());
+            command.mut_arg(*flag, |arg| arg.env(name))
+        })
+}
+
 /// Parses the command line and runs what it asks for.
 pub fn main<A: Application>() -> ExitCode {
-    let command = Cli::<A::Flags>::command()
+    let command = with_environment(Cli::<A::Flags>::command(), A::COMMAND)
         .name(A::COMMAND)
         .bin_name(A::COMMAND)
         .about(A::ABOUT)
@@ -231,7 +254,7 @@ fn resolve<A: Application>(cli: &Cli<A::Flags>) -> Result<ServerBuilder, String>
         Some(path) => FileConfig::load::<A::FileKeys>(path).map_err(|error| error.to_string())?,
         None => (FileConfig::default(), A::FileKeys::default()),
     };
-    let config = resolve_config(&cli.runtime, file);
+    let config = resolve_config(&cli.runtime, file, A::COMMAND);
     A::builder(config, &cli.application, application)
 }
 
@@ -297,9 +320,10 @@ fn dump_document(cli: &RuntimeArgs, builder: &ServerBuilder) -> Option<Result<St
     Some(document)
 }
 
-fn resolve_config(cli: &RuntimeArgs, file: FileConfig) -> Config {
-    let defaults = Config::default();
+fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Config {
+    let defaults = Config::new(app);
     Config {
+        app: defaults.app,
         bind: cli.bind.or(file.bind).unwrap_or(defaults.bind),
         data_dir: cli
             .data_dir
@@ -353,7 +377,9 @@ fn catalog_query(cli: &RuntimeArgs) -> Result<CatalogQuery, String> {
 /// `--copy-to-database`: the data directory's store into PostgreSQL.
 fn copy_to_database(builder: &ServerBuilder, url: &str) -> ExitCode {
     let data_dir = &builder.config().data_dir;
-    match crate::store::copy_into_postgres(data_dir, url, builder.schemas()) {
+    let database = builder.config().database_path();
+    let product = &builder.identity().name;
+    match crate::store::copy_into_postgres(&database, url, builder.schemas(), product) {
         Ok(copied) => {
             let rows: usize = copied.iter().map(|(_, rows)| rows).sum();
             let mut report: String = copied
@@ -386,7 +412,9 @@ fn invalid(flag: &str, value: &str, allowed: &[&str]) -> String {
 fn settings_store(builder: &ServerBuilder) -> Result<Store, String> {
     let existing = match &builder.config().database_url {
         Some(url) => Store::connect_existing(url, builder.schemas()),
-        None => Store::open_existing_read_only(&builder.config().data_dir, builder.schemas()),
+        None => {
+            Store::open_existing_read_only(&builder.config().database_path(), builder.schemas())
+        }
     };
     match existing {
         Ok(Some(store)) => Ok(store),

@@ -1,5 +1,6 @@
-//! Server configuration: CLI flags, `PORTOS_*` environment variables, and an
-//! optional TOML file, in that order of precedence.
+//! Server configuration: CLI flags, the application's environment variables
+//! (`PORTOS_*` for PortOS: its command's name in capitals), and an optional
+//! TOML file, in that order of precedence.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -8,13 +9,20 @@ use std::time::Duration;
 use serde::Deserialize;
 
 pub const DEFAULT_BIND: &str = "127.0.0.1:5555";
-pub const DEFAULT_DATA_DIR: &str = "./portos-data";
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 pub const DEFAULT_SESSION_HOURS: u64 = 24 * 7;
+/// The application name of a [`Config::default`] (a server built without
+/// the command line names itself).
+pub const DEFAULT_APP: &str = "server";
 
 /// The resolved configuration the server runs with.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The application's short name, its command's (`portos`, `homelab`):
+    /// the root of the names the runtime derives for it, so that two
+    /// applications on one machine never share them. See
+    /// [`Config::new`].
+    pub app: String,
     pub bind: SocketAddr,
     pub data_dir: PathBuf,
     /// The shared store: a `postgres://` URL; `None` = the embedded SQLite
@@ -30,17 +38,70 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
+        Config::new(DEFAULT_APP)
+    }
+}
+
+impl Config {
+    /// The defaults of the application named `app` (its command's name):
+    /// data in `./{app}-data`, the SQLite store in `{app}.db` there, the
+    /// login cookie `{app}_session`, environment variables `{APP}_*`.
+    pub fn new(app: &str) -> Config {
         Config {
+            app: app.to_owned(),
             bind: DEFAULT_BIND
                 .parse()
                 .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 5555))),
-            data_dir: PathBuf::from(DEFAULT_DATA_DIR),
+            data_dir: default_data_dir(app),
             database_url: None,
             timezone: None,
             body_limit: DEFAULT_BODY_LIMIT,
             session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
         }
     }
+
+    /// What is wrong with the application's name, if anything: it becomes
+    /// a file name, a cookie name and an environment prefix, so it is
+    /// `[a-z][a-z0-9-]*`, at most 32 characters.
+    pub fn app_name_problem(&self) -> Option<String> {
+        let app = &self.app;
+        let fits = app.len() <= 32
+            && app.starts_with(|c: char| c.is_ascii_lowercase())
+            && app
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        (!fits).then(|| {
+            format!(
+                "the application's name `{app}` must be a lowercase word (`[a-z][a-z0-9-]*`, at most 32 characters): it names the data directory, the store's file, the session cookie and the environment variables"
+            )
+        })
+    }
+
+    /// The embedded store's file in the data directory: `{app}.db`.
+    pub fn database_path(&self) -> PathBuf {
+        self.data_dir.join(database_file(&self.app))
+    }
+
+    /// The login session cookie's name: `{app}_session`.
+    pub fn session_cookie(&self) -> String {
+        format!("{}_session", self.app.replace('-', "_"))
+    }
+}
+
+/// `./{app}-data`.
+pub fn default_data_dir(app: &str) -> PathBuf {
+    PathBuf::from(format!("./{app}-data"))
+}
+
+/// `{app}.db`: the embedded store's file name.
+pub fn database_file(app: &str) -> String {
+    format!("{app}.db")
+}
+
+/// `{APP}`: the prefix of the application's environment variables (its
+/// name in capitals, `-` as `_`), e.g. `PORTOS` for `PORTOS_BIND`.
+pub fn env_prefix(app: &str) -> String {
+    app.to_ascii_uppercase().replace('-', "_")
 }
 
 /// The runtime's keys of the optional TOML file: every key may be omitted.

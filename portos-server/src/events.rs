@@ -2,9 +2,10 @@
 //! `#[portos_event]` on its payload type, so the event inventory and the
 //! AsyncAPI document list exactly what this module emits and handles.
 //!
-//! Clients join the `cos:tools` room with `cos:tools:subscribe`; they are then
-//! told when a tool call finishes and when the catalog may have changed (so
-//! they refresh it, with `If-None-Match`).
+//! The runtime's events live under the `tools` mount (PortOS places it at
+//! `cos:tools`): clients join the tools room with `…:subscribe`; they are
+//! then told when a tool call finishes and when the catalog may have
+//! changed (so they refresh it, with `If-None-Match`).
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -18,12 +19,11 @@ use socketioxide::extract::SocketRef;
 use socketioxide::layer::SocketIoLayer;
 use tokio::sync::{Notify, mpsc};
 
-/// The room of clients that asked for tool announcements.
-pub const TOOLS_ROOM: &str = "cos:tools";
+use crate::mounts::Mounts;
 
 /// A tool call finished. The result itself is not broadcast: read it from
-/// `GET /api/cos/tools/calls/{requestId}` with your own credentials.
-#[portos_event(name = "cos:tools:called", direction = "server-to-client")]
+/// `GET {mount.path}/calls/{requestId}` with your own credentials.
+#[portos_event(mount = "tools", name = "called", direction = "server-to-client")]
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCalled {
@@ -48,8 +48,8 @@ impl From<&ToolResult> for ToolCalled {
 
 /// A durable job changed (it started, reported progress, waits for a
 /// confirmation, or ended). Read it, with your own credentials, from
-/// `GET /api/cos/tools/jobs/{jobId}`.
-#[portos_event(name = "cos:tools:job", direction = "server-to-client")]
+/// `GET {mount.path}/jobs/{jobId}`.
+#[portos_event(mount = "tools", name = "job", direction = "server-to-client")]
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobChanged {
@@ -62,32 +62,36 @@ pub struct JobChanged {
 }
 
 /// The tool catalog may have changed (grants or settings): read it again.
-#[portos_event(name = "cos:tools:catalog-changed", direction = "server-to-client")]
+#[portos_event(
+    mount = "tools",
+    name = "catalog-changed",
+    direction = "server-to-client"
+)]
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CatalogChanged {
     /// What changed, e.g. `persistentMindCapabilities`.
     pub reason: String,
 }
 
-/// Ask for tool announcements (joins the `cos:tools` room).
-#[portos_event(name = "cos:tools:subscribe", direction = "client-to-server")]
+/// Ask for tool announcements (joins the `{mount.events}` room).
+#[portos_event(mount = "tools", name = "subscribe", direction = "client-to-server")]
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ToolsSubscribe;
 
 /// Stop tool announcements.
-#[portos_event(name = "cos:tools:unsubscribe", direction = "client-to-server")]
+#[portos_event(mount = "tools", name = "unsubscribe", direction = "client-to-server")]
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct ToolsUnsubscribe;
 
 /// The subscription is in place.
-#[portos_event(name = "cos:tools:subscribed", direction = "server-to-client")]
+#[portos_event(mount = "tools", name = "subscribed", direction = "server-to-client")]
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ToolsSubscribed {
     pub room: String,
 }
 
 /// The subscription has ended.
-#[portos_event(name = "cos:tools:unsubscribed", direction = "server-to-client")]
+#[portos_event(mount = "tools", name = "unsubscribed", direction = "server-to-client")]
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ToolsUnsubscribed {
     pub room: String,
@@ -98,6 +102,11 @@ pub struct ToolsUnsubscribed {
 #[derive(Clone, Debug)]
 pub struct Events {
     io: SocketIo,
+    /// The tools room and the runtime's tool events, under the
+    /// application's place for the `tools` mount.
+    names: Arc<ToolEventNames>,
+    /// Where mounted application events are.
+    mounts: Mounts,
     /// Joins of the tools room since it was last seen empty (0: nobody can
     /// be in it), so a finished call does not look the room up when nobody
     /// ever subscribed (the common case; the look-up cost a call about 1 %).
@@ -105,6 +114,36 @@ pub struct Events {
     /// Finished calls told to the other servers on a shared database whose
     /// tools rooms have members (`cluster::relay`).
     relay: Arc<Relay>,
+}
+
+/// The runtime's tool events as this server names them (`tools` mount).
+#[derive(Debug)]
+struct ToolEventNames {
+    /// The room of clients that asked for tool announcements: the mount's
+    /// event prefix itself (`cos:tools` for PortOS).
+    room: &'static str,
+    called: &'static str,
+    job: &'static str,
+    catalog_changed: &'static str,
+    subscribe: &'static str,
+    unsubscribe: &'static str,
+    subscribed: &'static str,
+    unsubscribed: &'static str,
+}
+
+impl ToolEventNames {
+    fn of(mounts: &Mounts) -> ToolEventNames {
+        ToolEventNames {
+            room: mounts.tools().events,
+            called: mounts.event_name::<ToolCalled>(),
+            job: mounts.event_name::<JobChanged>(),
+            catalog_changed: mounts.event_name::<CatalogChanged>(),
+            subscribe: mounts.event_name::<ToolsSubscribe>(),
+            unsubscribe: mounts.event_name::<ToolsUnsubscribe>(),
+            subscribed: mounts.event_name::<ToolsSubscribed>(),
+            unsubscribed: mounts.event_name::<ToolsUnsubscribed>(),
+        }
+    }
 }
 
 /// What this server knows of the other servers' tools rooms, and where
@@ -143,37 +182,41 @@ impl Relay {
 }
 
 impl Events {
-    /// The layer to mount and the handle to emit with.
-    pub fn new() -> (SocketIoLayer, Events) {
+    /// The layer to mount and the handle to emit with; events under a
+    /// mount take the names `mounts` gives them.
+    pub fn new(mounts: &Mounts) -> (SocketIoLayer, Events) {
         let (layer, io) = SocketIo::new_layer();
         let tools_joins = Arc::new(AtomicU64::new(0));
         let relay = Arc::new(Relay::default());
-        let (joins, joined) = (tools_joins.clone(), relay.clone());
+        let names = Arc::new(ToolEventNames::of(mounts));
+        let (joins, joined, on_names) = (tools_joins.clone(), relay.clone(), names.clone());
         io.ns("/", move |socket: SocketRef| {
-            let (joins, joined) = (joins.clone(), joined.clone());
-            socket.on(ToolsSubscribe::NAME, move |socket: SocketRef| {
-                socket.join(TOOLS_ROOM);
+            let (joins, joined, names) = (joins.clone(), joined.clone(), on_names.clone());
+            let leaving = names.clone();
+            socket.on(names.subscribe, move |socket: SocketRef| {
+                socket.join(names.room);
                 // Counted after the join: an observer that reads 0 cannot
                 // have missed a member.
                 joins.fetch_add(1, Ordering::SeqCst);
                 // The other servers hear of it (shared database).
                 joined.joined.notify_one();
                 let _ = socket.emit(
-                    ToolsSubscribed::NAME,
+                    names.subscribed,
                     &ToolsSubscribed {
-                        room: TOOLS_ROOM.to_owned(),
+                        room: names.room.to_owned(),
                     },
                 );
                 std::future::ready(())
             });
-            socket.on(ToolsUnsubscribe::NAME, async |socket: SocketRef| {
-                socket.leave(TOOLS_ROOM);
+            socket.on(leaving.unsubscribe, move |socket: SocketRef| {
+                socket.leave(leaving.room);
                 let _ = socket.emit(
-                    ToolsUnsubscribed::NAME,
+                    leaving.unsubscribed,
                     &ToolsUnsubscribed {
-                        room: TOOLS_ROOM.to_owned(),
+                        room: leaving.room.to_owned(),
                     },
                 );
+                std::future::ready(())
             });
             std::future::ready(())
         });
@@ -181,35 +224,39 @@ impl Events {
             layer,
             Events {
                 io,
+                names,
+                mounts: mounts.clone(),
                 tools_joins,
                 relay,
             },
         )
     }
 
-    /// Announces each finished adapter run to the `cos:tools` room.
+    /// Announces each finished adapter run to the tools room.
     pub fn tool_observer(&self) -> ResultObserver {
         let io = self.io.clone();
         let joins = self.tools_joins.clone();
         let relay = self.relay.clone();
+        let names = self.names.clone();
         Arc::new(move |result: &ToolResult| {
             relay.relay(&result.request_id);
             // Nobody listening is the common case: no task, no payload.
-            if !room_has_members(&io, &joins) {
+            if !room_has_members(&io, names.room, &joins) {
                 return;
             }
             let payload = ToolCalled::from(result);
             let io = io.clone();
+            let (room, called) = (names.room, names.called);
             // The observer runs inside the call; emitting must not hold it up.
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
                 runtime.spawn(async move {
-                    let _ = io.to(TOOLS_ROOM).emit(ToolCalled::NAME, &payload).await;
+                    let _ = io.to(room).emit(called, &payload).await;
                 });
             }
         })
     }
 
-    /// Announces a job's event to the `cos:tools` room.
+    /// Announces a job's event to the tools room.
     pub fn job_changed(&self, event: &crate::jobs::JobEvent) {
         if !self.tools_room_has_members() {
             return;
@@ -220,9 +267,10 @@ impl Events {
             seq: event.seq,
         };
         let io = self.io.clone();
+        let (room, job) = (self.names.room, self.names.job);
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
-                let _ = io.to(TOOLS_ROOM).emit(JobChanged::NAME, &payload).await;
+                let _ = io.to(room).emit(job, &payload).await;
             });
         }
     }
@@ -231,8 +279,8 @@ impl Events {
     pub(crate) async fn called_elsewhere(&self, result: &ToolResult) {
         let _ = self
             .io
-            .to(TOOLS_ROOM)
-            .emit(ToolCalled::NAME, &ToolCalled::from(result))
+            .to(self.names.room)
+            .emit(self.names.called, &ToolCalled::from(result))
             .await;
     }
 
@@ -242,7 +290,7 @@ impl Events {
 
     /// Whether anyone is in the tools room (cheap when nobody ever joined).
     pub(crate) fn tools_room_has_members(&self) -> bool {
-        room_has_members(&self.io, &self.tools_joins)
+        room_has_members(&self.io, self.names.room, &self.tools_joins)
     }
 
     /// Sends `payload` as its `#[portos_event]` to every connected client
@@ -253,9 +301,9 @@ impl Events {
         let Ok(payload) = serde_json::to_value(payload) else {
             return;
         };
-        let io = self.io.clone();
+        let (io, name) = (self.io.clone(), self.mounts.event_name::<E>());
         send_after_commit(async move {
-            let _ = io.emit(E::NAME, &payload).await;
+            let _ = io.emit(name, &payload).await;
         })
         .await;
     }
@@ -267,8 +315,9 @@ impl Events {
             return;
         };
         let (io, room) = (self.io.clone(), room.to_owned());
+        let name = self.mounts.event_name::<E>();
         send_after_commit(async move {
-            let _ = io.to(room).emit(E::NAME, &payload).await;
+            let _ = io.to(room).emit(name, &payload).await;
         })
         .await;
     }
@@ -280,8 +329,9 @@ impl Events {
             reason: reason.to_owned(),
         };
         let io = self.io.clone();
+        let (room, changed) = (self.names.room, self.names.catalog_changed);
         send_after_commit(async move {
-            let _ = io.to(TOOLS_ROOM).emit(CatalogChanged::NAME, &payload).await;
+            let _ = io.to(room).emit(changed, &payload).await;
         })
         .await;
     }
@@ -296,12 +346,12 @@ async fn send_after_commit(announce: impl Future<Output = ()> + Send + 'static) 
 
 /// Whether the tools room has members: free when nobody joined since it was
 /// last seen empty; otherwise a look-up, which resets the count when empty.
-fn room_has_members(io: &SocketIo, joins: &AtomicU64) -> bool {
+fn room_has_members(io: &SocketIo, room: &'static str, joins: &AtomicU64) -> bool {
     let seen = joins.load(Ordering::SeqCst);
     if seen == 0 {
         return false;
     }
-    if io.to(TOOLS_ROOM).sockets().is_empty() {
+    if io.to(room).sockets().is_empty() {
         // Empty now; unless someone joined since `seen` was read.
         let _ = joins.compare_exchange(seen, 0, Ordering::SeqCst, Ordering::SeqCst);
         return false;

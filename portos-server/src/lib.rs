@@ -51,6 +51,7 @@ pub mod jobs;
 pub mod ledger;
 pub mod live_registry;
 pub mod mcp;
+pub mod mounts;
 pub mod redact;
 pub mod serve;
 pub mod settings;
@@ -62,6 +63,7 @@ pub use builder::ServerBuilder;
 pub use config::Config;
 pub use http::docs;
 pub use live_registry::LiveRegistry;
+pub use mounts::{Mount, Mounts};
 pub use serve::{serve, serve_on};
 
 /// Used by the code `#[portos_route]` generates; not a public API.
@@ -105,6 +107,13 @@ pub(crate) mod test_words {
             #[signed_in]
             #[transport(http)]
             UI = "ui",
+        }
+        context {
+            /// Where things are.
+            #[default]
+            NAVIGATION = "navigation",
+            /// Notes.
+            BRAIN = "brain",
         }
     }
 }

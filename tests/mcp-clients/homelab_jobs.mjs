@@ -40,7 +40,7 @@ after(() => listener.close());
 
 /** The job behind a task over HTTP: read it, or `confirm` it as a person. */
 async function job(taskId, action, body) {
-  const response = await fetch(`${HOMELAB_LOCKED_URL}/api/cos/tools/jobs/${taskId}${action ? `/${action}` : ''}`, {
+  const response = await fetch(`${HOMELAB_LOCKED_URL}/api/tools/jobs/${taskId}${action ? `/${action}` : ''}`, {
     method: action ? 'POST' : 'GET',
     headers: { ...auth, 'content-type': 'application/json' },
     body: body && JSON.stringify(body),

@@ -114,7 +114,7 @@ class Tasks(ClientExtension):
 def job(task_id):
     """The job behind a task, as a person's HTTP client reads it."""
     request = urllib.request.Request(
-        f"{os.environ['HOMELAB_LOCKED_URL']}/api/cos/tools/jobs/{task_id}",
+        f"{os.environ['HOMELAB_LOCKED_URL']}/api/tools/jobs/{task_id}",
         headers={"authorization": f"Bearer {os.environ['HOMELAB_TOKEN']}"},
     )
     with urllib.request.urlopen(request) as response:

@@ -34,7 +34,7 @@ AUTH = {"authorization": f"Bearer {os.environ['HOMELAB_TOKEN']}"}
 
 def job(task_id, action=None, body=None):
     """The job behind a task over HTTP: read it, or `confirm` it as a person."""
-    path = f"{URL}/api/cos/tools/jobs/{task_id}" + (f"/{action}" if action else "")
+    path = f"{URL}/api/tools/jobs/{task_id}" + (f"/{action}" if action else "")
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(path, data=data, headers={**AUTH, "content-type": "application/json"})
     with urllib.request.urlopen(request) as response:

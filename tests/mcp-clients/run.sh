@@ -27,12 +27,13 @@ done
 
 # stdio_data_dir BINARY SETTINGS: a fresh data directory created and migrated
 # by BINARY itself, with the Agent Tools settings row written with Python's
-# sqlite3 (the stdio server re-reads it on every message).
+# sqlite3 into its store (`<command>.db`; the stdio server re-reads it on
+# every message).
 stdio_data_dir() {
   local dir
   dir=$(mktemp -d "${TMPDIR:-/tmp}/portos-mcp-stdio.XXXXXX")
   "$1" --mcp-stdio --data-dir "$dir" </dev/null >/dev/null 2>&1
-  python3 - "$dir/portos.db" "$2" <<'PY'
+  python3 - "$dir/$(basename "$1").db" "$2" <<'PY'
 import sqlite3, sys, datetime
 db = sqlite3.connect(sys.argv[1])
 db.execute(

@@ -342,10 +342,11 @@ def scopes_of(binary: str, parent: str) -> list[str]:
     return ["all", *named]
 
 
-def store(data_dir: str, key: str, value: Any) -> None:
-    """Writes one settings value into the data directory's store."""
+def store(binary: str, data_dir: str, key: str, value: Any) -> None:
+    """Writes one settings value into the data directory's store (the
+    application's `<command>.db`)."""
     now = datetime.datetime.now(datetime.timezone.utc).isoformat()
-    with sqlite3.connect(f"{data_dir}/portos.db") as db:
+    with sqlite3.connect(f"{data_dir}/{binary.rsplit('/', 1)[-1]}.db") as db:
         db.execute(
             "INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -377,12 +378,12 @@ def granting_data_dir(binary: str, parent: str) -> str:
             }
     every = set().union(*needs.values()) if needs else set()
     # PortOS's Persistent Mind reads the keys it knows and ignores the rest.
-    store(data_dir, "persistentMindCapabilities", {name: True for name in sorted(every)})
+    store(binary, data_dir, "persistentMindCapabilities", {name: True for name in sorted(every)})
     # The MCP principal's grants: each granted scope's needs in turn, until
     # the Agent Tools settings accept them (its catalog then lists every
     # tool of the scope).
     for scope, wanted in needs.items():
-        store(data_dir, "agentContext", {"enabled": True, "actions": {name: True for name in sorted(wanted)}})
+        store(binary, data_dir, "agentContext", {"enabled": True, "actions": {name: True for name in sorted(wanted)}})
         listed = len(dump(binary, data_dir, scope, "openai")["tools"])
         if wanted and listed == len(dump(binary, f"{parent}/none", scope, "portos")["tools"]):
             break

@@ -224,7 +224,8 @@ pub fn open_store(data_dir: &std::path::Path) -> portos_server::store::Store {
     use portos_server::store::{Store, linked_schemas};
     match test_postgres::database_for(data_dir) {
         Some(url) => Store::connect(&url, &linked_schemas()),
-        None => Store::open(data_dir, &linked_schemas()),
+        // The portos binary's store: `portos.db` in its data directory.
+        None => Store::open(&data_dir.join("portos.db"), &linked_schemas()),
     }
     .expect("the test server's store")
 }

@@ -15,6 +15,9 @@ cd "$(dirname "$0")/../.."
 
 bin=${WITH_SERVERS_BIN:-${CARGO_TARGET_DIR:-target}/debug/portos}
 program=$(basename "$bin")
+# The runtime reads its variables under the application's prefix: the
+# command's name in capitals (PORTOS_PASSWORD, HOMELAB_PASSWORD).
+prefix=$(echo "$program" | tr 'a-z-' 'A-Z_')
 [[ -x $bin ]] || { echo "with-servers.sh: $bin is missing: run \`cargo test --workspace\` (or \`cargo build -p portos\`) first" >&2; exit 1; }
 [[ $# -gt 0 ]] || { echo "usage: with-servers.sh COMMAND…" >&2; exit 2; }
 
@@ -44,7 +47,7 @@ trap 'exit 130' INT TERM
 start() {
   local name=$1
   shift
-  env -u PORTOS_PASSWORD -u PORTOS_CONFIG RUST_LOG=info "$@" \
+  env -u "${prefix}_PASSWORD" -u "${prefix}_CONFIG" RUST_LOG=info "$@" \
     "$bin" --bind 127.0.0.1:0 --data-dir "$work/$name-data" \
     >/dev/null 2>"$work/$name.log" &
   local pid=$!
@@ -71,7 +74,7 @@ password="test-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')"
 server_url=""
 start open
 open_url=$server_url
-start locked PORTOS_PASSWORD="$password"
+start locked "${prefix}_PASSWORD=$password"
 locked_url=$server_url
 
 PORTOS_URL=$open_url PORTOS_LOCKED_URL=$locked_url PORTOS_TEST_PASSWORD=$password "$@"

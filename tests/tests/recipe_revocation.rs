@@ -65,7 +65,7 @@ async fn granted_portos() -> (tempfile::TempDir, Store, Arc<Registry>) {
     let config = Config {
         data_dir: dir.path().to_owned(),
         timezone: Some("UTC".to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let store = portos::store::open(dir.path()).expect("store");
     let registry =

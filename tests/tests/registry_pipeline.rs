@@ -162,8 +162,10 @@ async fn pipe_undeclared(ctx: &ToolContext) -> Result<Value, AdapterError> {
 
 // ---- helpers ----------------------------------------------------------------
 
+/// The registry as PortOS builds it: its name is in what callers are told.
 fn registry() -> std::sync::Arc<Registry> {
     Registry::builder()
+        .product("PortOS")
         .build()
         .expect("the linked tools are valid")
 }
@@ -530,6 +532,20 @@ async fn ui_writes_need_an_authenticated_session() {
         .await;
         assert_eq!(result.state, ToolState::Completed, "{name}");
     }
+    // A registry given no product name names none.
+    let unnamed = Registry::builder().build().expect("valid");
+    let error = refuse(
+        &unnamed,
+        portos_words::principal::ui(false),
+        call("n1", "pipe.wipe", json!({})),
+    )
+    .await;
+    assert_refusal(
+        &error,
+        ErrorCode::ToolAuthRequired,
+        403,
+        "Mutating tool calls require an authenticated session",
+    );
 }
 
 #[tokio::test]

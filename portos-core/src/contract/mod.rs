@@ -4,6 +4,7 @@
 
 mod call;
 mod capability;
+mod context_scope;
 mod error;
 mod location;
 mod names;
@@ -20,15 +21,16 @@ pub use call::{
     json_type,
 };
 pub use capability::{Capabilities, Capability};
+pub use context_scope::ContextScope;
 pub use error::{ErrorCode, ToolError};
 pub use location::SourceLocation;
-pub use names::{RESERVED_NAME_PREFIX, is_callable_name, is_provider_name, provider_name_for};
+pub use names::{is_callable_name, is_provider_name, provider_name_for};
 pub use output::OutputJson;
 pub use policy::{Confirmation, Policy, SideEffect};
 pub use result::{CallAnswer, ToolResult, ToolState};
 pub use scope::{CatalogScope, Scope};
 pub(crate) use vocabulary::contract_enum;
-pub use words::{CapabilityTerm, Guard, ScopeTerm, Transport, Vocabulary};
+pub use words::{CapabilityTerm, ContextTerm, Guard, ScopeTerm, Transport, Vocabulary};
 
 /// `COS_TOOL_SCHEMA_VERSION`: the only call/result/catalog version there is.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -28,7 +28,19 @@ pub struct Vocabulary {
     /// In declaration order: the order of every grants object's keys.
     pub capabilities: &'static [CapabilityTerm],
     pub scopes: &'static [ScopeTerm],
+    /// The kinds of context item the application's Agent Tools context
+    /// tools serve (none without context tools), in order.
+    pub context: &'static [ContextTerm],
     pub location: SourceLocation,
+}
+
+/// A context scope: one kind of context item an agent may be let read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContextTerm {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Read until the owner chooses otherwise.
+    pub default: bool,
 }
 
 /// A capability: a grant a principal may hold.
@@ -120,11 +132,14 @@ pub(crate) struct Words {
     pub(crate) capability_names: Vec<&'static str>,
     /// `all`, then the scope names: the catalog's `scope` values.
     pub(crate) catalog_scopes: Vec<&'static str>,
+    /// The context scope names, for messages and the settings' schema.
+    pub(crate) context_names: Vec<&'static str>,
 }
 
 static EMPTY: Vocabulary = Vocabulary {
     capabilities: &[],
     scopes: &[],
+    context: &[],
     location: SourceLocation {
         file: "<none>",
         line: 0,
@@ -136,6 +151,7 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
     let vocabulary = linked_vocabularies().first().map_or(EMPTY, |v| **v);
     Words {
         capability_names: vocabulary.capabilities.iter().map(|c| c.name).collect(),
+        context_names: vocabulary.context.iter().map(|c| c.name).collect(),
         catalog_scopes: std::iter::once(ALL_SCOPES_WORD)
             .chain(vocabulary.scopes.iter().map(|s| s.name))
             .collect(),
@@ -242,6 +258,26 @@ impl Vocabulary {
                     }
                 }
             }
+        }
+        for (index, term) in self.context.iter().enumerate() {
+            if let Some(problem) = scope_name_problem(term.name) {
+                problems.push(format!(
+                    "context scope `{}` ({at}) is not a valid name: {problem}",
+                    term.name
+                ));
+            }
+            if self.context[..index].iter().any(|t| t.name == term.name) {
+                problems.push(format!(
+                    "context scope `{}` is declared twice ({at})",
+                    term.name
+                ));
+            }
+        }
+        if self.context.len() > MAX_SCOPES {
+            problems.push(format!(
+                "the vocabulary ({at}) declares {} context scopes (at most {MAX_SCOPES})",
+                self.context.len()
+            ));
         }
         problems
     }

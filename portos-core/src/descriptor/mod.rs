@@ -7,7 +7,7 @@
 mod event;
 mod route;
 
-pub use event::{Direction, EventSpec, PortosEvent};
+pub use event::{Direction, EventSpec, Place, PortosEvent, mounted_event_name};
 pub use route::{
     Access, ErrorSpec, HttpMethod, HttpToolEffect, HttpToolSpec, OutcomeSpec, RouteEffect,
     RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy, effective,

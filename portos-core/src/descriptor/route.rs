@@ -125,8 +125,15 @@ impl RouteIo {
 #[derive(Clone, Copy)]
 pub struct RouteSpec {
     pub method: HttpMethod,
-    /// `{name}` marks a path parameter, as in axum and OpenAPI.
+    /// `{name}` marks a path parameter, as in axum and OpenAPI. Under a
+    /// `mount`, the path after the mount's prefix (`""` for the prefix
+    /// itself).
     pub path: &'static str,
+    /// The named prefix the operation lives under (`mount = "tools"`): the
+    /// application says where each mount is, so a framework's routes take
+    /// the application's paths. Resolved once, when the server is built
+    /// ([`RouteSpec::mounted_at`]).
+    pub mount: Option<&'static str>,
     pub summary: Option<&'static str>,
     /// The handler's doc comment (may be empty).
     pub description: &'static str,
@@ -177,6 +184,21 @@ pub fn effective<'a, T: 'a>(
 }
 
 impl RouteSpec {
+    /// The operation at its full path under a mount placed at `path` (its
+    /// events at `events`), no longer mounted; in the summary and
+    /// description, `{mount.path}` and `{mount.events}` become those
+    /// places. Made once per server, and kept for the process's life like
+    /// the declarations themselves.
+    pub fn mounted_at(&self, path: &str, events: &str) -> RouteSpec {
+        RouteSpec {
+            path: keep(format!("{path}{}", self.path)),
+            summary: self.summary.map(|text| placed(text, path, events)),
+            description: placed(self.description, path, events),
+            mount: None,
+            ..*self
+        }
+    }
+
     /// What the handler takes and answers.
     pub fn io(&self) -> RouteIo {
         (self.io)()
@@ -211,6 +233,22 @@ impl fmt::Debug for RouteEntry {
     }
 }
 
+/// `text` with the mount's places written in, kept.
+pub(crate) fn placed(text: &'static str, path: &str, events: &str) -> &'static str {
+    if !text.contains("{mount.") {
+        return text;
+    }
+    keep(
+        text.replace("{mount.path}", path)
+            .replace("{mount.events}", events),
+    )
+}
+
+/// A string made once per server from the declarations, kept like them.
+pub(crate) fn keep(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +257,7 @@ mod tests {
         RouteSpec {
             method,
             path,
+            mount: None,
             summary: None,
             description: "",
             access: None,

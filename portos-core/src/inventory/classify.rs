@@ -301,6 +301,7 @@ mod tests {
         let route = |path: &'static str| RouteSpec {
             method: HttpMethod::Get,
             path,
+            mount: None,
             summary: None,
             description: "",
             access: None,

@@ -54,7 +54,17 @@ impl EventInventory {
     ) -> Result<EventInventory, EventInventoryError> {
         let mut events: Vec<&'static EventSpec> = events.into_iter().collect();
         events.sort_by_key(|e| e.name);
-        let mut problems = Vec::new();
+        let mut problems: Vec<String> = events
+            .iter()
+            .filter_map(|event| {
+                event.mount.map(|mount| {
+                    format!(
+                        "event `{}` ({}) lives under the mount `{mount}`, which the server does not place",
+                        event.name, event.location
+                    )
+                })
+            })
+            .collect();
         for pair in events.windows(2) {
             if pair[0].name == pair[1].name {
                 problems.push(format!(
@@ -103,7 +113,10 @@ impl EventInventory {
                 let mut schemas = Map::new();
                 if let Some(payload) = event.payload {
                     modeled += 1;
-                    let schema = payload(&mut generator).to_value();
+                    let mut schema = payload(&mut generator).to_value();
+                    if let Some(place) = event.place {
+                        place.write_into(&mut schema);
+                    }
                     for direction in event.directions {
                         schemas.insert(direction.as_str().to_owned(), schema.clone());
                     }
@@ -155,10 +168,22 @@ impl EventInventory {
         for event in &self.events {
             let channel_id = id_for(event.name);
             let mut channel_messages = Map::new();
-            let payload = event
+            let known: Vec<String> = generator.definitions().keys().cloned().collect();
+            let mut payload = event
                 .payload
                 .map(|schema| schema(&mut generator).to_value())
                 .unwrap_or_else(|| json!({ "type": "null" }));
+            // A mounted event's place goes into its payload and the
+            // definitions its payload brought (a type shared with another
+            // event keeps the place of the first).
+            if let Some(place) = event.place {
+                place.write_into(&mut payload);
+                for (name, definition) in generator.definitions_mut().iter_mut() {
+                    if !known.contains(name) {
+                        place.write_into(definition);
+                    }
+                }
+            }
             for direction in event.directions {
                 let message_id = id_for(&format!("{}:{}", event.name, direction.as_str()));
                 messages.insert(

@@ -20,7 +20,8 @@ pub use classify::{Classifier, GateErrors, PathSet};
 // re-exported here, where they have always been named.
 pub use crate::descriptor::{
     Access, Direction, ErrorSpec, EventSpec, HttpMethod, HttpToolEffect, HttpToolSpec, OutcomeSpec,
-    PortosEvent, RouteEffect, RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy, effective,
+    Place, PortosEvent, RouteEffect, RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolPrivacy,
+    effective, mounted_event_name,
 };
 pub use events_doc::{AsyncApiOptions, EventInventory, EventInventoryError};
 pub use openapi::{OpenApiOptions, Placement};
@@ -61,6 +62,13 @@ impl Inventory {
         let mut problems = Vec::new();
         let mut seen: HashMap<(HttpMethod, &str), &RouteSpec> = HashMap::new();
         for route in &routes {
+            if let Some(mount) = route.mount {
+                problems.push(format!(
+                    "route `{} {}` ({}) lives under the mount `{mount}`, which the server does not place: place it (`ServerBuilder::mount`) before listing routes",
+                    route.method, route.path, route.location
+                ));
+                continue;
+            }
             if !route.path.starts_with('/') || route.path.contains("//") {
                 problems.push(format!(
                     "route `{} {}` ({}) needs an absolute path without empty segments",

@@ -14,8 +14,7 @@ use super::{CallLedger, DynamicTools, RegisteredTool, Registry, RegistryLimits, 
 use crate::context::StateMap;
 use crate::contract::words::{self, vocabulary};
 use crate::contract::{
-    Capability, Policy, RESERVED_NAME_PREFIX, SCHEMA_VERSION, Scope, is_callable_name,
-    is_provider_name,
+    Capability, Policy, SCHEMA_VERSION, Scope, is_callable_name, is_provider_name,
 };
 use crate::descriptor::ToolDescriptor;
 use crate::schema::strict::StrictProjections;
@@ -47,6 +46,7 @@ pub struct RegistryBuilder {
     order: &'static [&'static str],
     dynamic: Option<Arc<dyn DynamicTools>>,
     ledger: Option<Arc<dyn CallLedger>>,
+    product: Option<String>,
 }
 
 impl fmt::Debug for RegistryBuilder {
@@ -96,6 +96,14 @@ impl RegistryBuilder {
     /// `ledger` instead of keeping it in this process's memory.
     pub fn ledger(mut self, ledger: Arc<dyn CallLedger>) -> Self {
         self.ledger = Some(ledger);
+        self
+    }
+
+    /// The application's name in what the registry tells callers ("…
+    /// require an authenticated PortOS session"); without it the messages
+    /// name no product.
+    pub fn product(mut self, name: impl Into<String>) -> Self {
+        self.product = Some(name.into());
         self
     }
 
@@ -159,6 +167,13 @@ impl RegistryBuilder {
         if !problems.is_empty() {
             return Err(RegistryBuildError { problems });
         }
+        let sign_in_refusal = match self.product.as_deref() {
+            Some(product) => {
+                format!("Mutating tool calls require an authenticated {product} session")
+            }
+            None => "Mutating tool calls require an authenticated session".to_owned(),
+        }
+        .into_boxed_str();
         let (limits, state, observers, dynamic, ledger) = (
             self.limits,
             self.state,
@@ -178,6 +193,8 @@ impl RegistryBuilder {
             observers: observers.into(),
             dynamic,
             this: this.clone(),
+            sign_in_refusal,
+            product: self.product.map(String::into_boxed_str),
         }))
     }
 }
@@ -186,7 +203,7 @@ impl RegistryBuilder {
 /// descriptor can also be written by hand.
 fn check_descriptor(d: &ToolDescriptor, problems: &mut Vec<String>) {
     let at = d.location;
-    if !is_callable_name(d.name) || d.name.starts_with(RESERVED_NAME_PREFIX) {
+    if !is_callable_name(d.name) {
         problems.push(format!(
             "tool name `{}` ({at}) breaks the naming rule [A-Za-z0-9._-]{{1,100}}",
             d.name

@@ -21,6 +21,22 @@ use crate::contract::{
 use crate::descriptor::{AdapterOutcome, BoundCall};
 
 impl Registry {
+    fn authorize(
+        &self,
+        name: &str,
+        policy: &Policy,
+        authority: &Authority,
+    ) -> Result<(), ToolError> {
+        authorize(name, policy, authority, &self.sign_in_refusal)
+    }
+
+    /// The application's name, as given to [`RegistryBuilder::product`](super::RegistryBuilder::product).
+    pub fn product(&self) -> Option<&str> {
+        self.product.as_deref()
+    }
+}
+
+impl Registry {
     /// Runs `call` with the server-derived `authority`.
     ///
     /// `Err` is a refusal (nothing ran); `Ok` is the normalized outcome,
@@ -163,7 +179,7 @@ impl Registry {
         let tool = self.resolve(name).ok_or_else(|| {
             ToolError::new(ErrorCode::ToolNotFound, format!("Unknown tool '{name}'"))
         })?;
-        authorize(tool.name(), &tool.policy, authority)?;
+        self.authorize(tool.name(), &tool.policy, authority)?;
         // After authorization, so an unauthorized caller learns nothing about
         // the tool's state; before validation, since nothing would run anyway.
         if let Some(reason) = self.unavailable_reason(tool.name()) {
@@ -188,7 +204,7 @@ impl Registry {
         budget: Option<Arc<CallBudget>>,
     ) -> Result<Admitted, ToolError> {
         let Resolved { tool, authority } = source.resolve(self, *authority, &call.name).await?;
-        authorize(tool.name(), &tool.spec.policy, &authority)?;
+        self.authorize(tool.name(), &tool.spec.policy, &authority)?;
         if !tool.spec.available {
             return Err(ToolError::new(
                 ErrorCode::ToolUnavailable,
@@ -344,7 +360,12 @@ fn call_not_found() -> ToolError {
 
 /// Scope, then what the scope's guard asks: capabilities for a principal
 /// holding grants, a signed-in caller for a person's writes.
-fn authorize(name: &str, policy: &Policy, authority: &Authority) -> Result<(), ToolError> {
+fn authorize(
+    name: &str,
+    policy: &Policy,
+    authority: &Authority,
+    sign_in_refusal: &str,
+) -> Result<(), ToolError> {
     let scope = authority.scope;
     if !policy.scopes.contains(&scope) {
         return Err(ToolError::new(
@@ -364,10 +385,7 @@ fn authorize(name: &str, policy: &Policy, authority: &Authority) -> Result<(), T
             ))
         }
         Guard::SignedIn if !policy.side_effect.is_read() && !authority.authenticated => {
-            Err(ToolError::new(
-                ErrorCode::ToolAuthRequired,
-                "Mutating tool calls require an authenticated PortOS session",
-            ))
+            Err(ToolError::new(ErrorCode::ToolAuthRequired, sign_in_refusal))
         }
         _ => Ok(()),
     }

@@ -116,6 +116,10 @@ pub struct Registry {
     /// This registry, for a dynamic tool's child calls (a registry is only
     /// ever built inside an `Arc`).
     this: Weak<Registry>,
+    /// What a person's write without signing in is told, naming the
+    /// application (`RegistryBuilder::product`).
+    sign_in_refusal: Box<str>,
+    product: Option<Box<str>>,
 }
 
 /// Called with the result of each adapter run, e.g. to announce it.

@@ -21,9 +21,9 @@ mod tables;
 
 pub use names::{
     ALL_SCOPES_WORD, CAPABILITY_NAME_MAX_CHARS, INTENT_GROUP_MAX_CHARS, NAME_MAX_CHARS,
-    PROVIDER_NAME_MAX_CHARS, RESERVED_NAME_PREFIX, SCOPE_NAME_MAX_CHARS, callable_name_problem,
-    capability_name_problem, intent_group_problem, is_callable_name, is_provider_name,
-    provider_name_for, provider_name_problem, scope_name_problem,
+    PROVIDER_NAME_MAX_CHARS, SCOPE_NAME_MAX_CHARS, callable_name_problem, capability_name_problem,
+    intent_group_problem, is_callable_name, is_provider_name, provider_name_for,
+    provider_name_problem, scope_name_problem,
 };
 
 /// One word of a vocabulary: its string form (on the wire and in attributes)

@@ -7,8 +7,6 @@
 pub const NAME_MAX_CHARS: usize = 100;
 /// OpenAI, Anthropic and MCP accept tool names up to this long.
 pub const PROVIDER_NAME_MAX_CHARS: usize = 64;
-/// Canonical names starting with this are saved recipes, never tools.
-pub const RESERVED_NAME_PREFIX: &str = "recipe.";
 /// An intent group's name is at most this long.
 pub const INTENT_GROUP_MAX_CHARS: usize = 64;
 /// A capability's name is at most this long.

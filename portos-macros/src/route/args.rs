@@ -12,6 +12,7 @@ use crate::names;
 pub const KEYS: &[&str] = &[
     "method",
     "path",
+    "mount",
     "summary",
     "access",
     "side_effect",
@@ -53,6 +54,9 @@ pub const TOOL_KEYS: &[&str] = &["name", "privacy", "side_effect", "async"];
 pub struct RouteArgs {
     pub method: Option<Spanned<String>>,
     pub path: Option<Spanned<String>>,
+    /// `mount = "tools"`: the path is under the application's prefix of
+    /// that name.
+    pub mount: Option<Spanned<String>>,
     pub summary: Option<Spanned<String>>,
     pub access: Option<Spanned<String>>,
     pub side_effect: Option<Spanned<String>>,
@@ -94,6 +98,7 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
         match key.as_str() {
             "method" => out.method = Some(string(&meta)?),
             "path" => out.path = Some(string(&meta)?),
+            "mount" => out.mount = Some(string(&meta)?),
             "summary" => out.summary = Some(string(&meta)?),
             "access" => out.access = Some(string(&meta)?),
             "side_effect" => out.side_effect = Some(string(&meta)?),
@@ -229,9 +234,16 @@ pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
             "#[portos_route] needs `method = \"GET\"` (or POST, PUT, PATCH, DELETE)",
         ),
     }
-    match &args.path {
-        Some(path) => check_path(cx, path),
-        None => cx.error_at(fn_span, "#[portos_route] needs `path = \"/api/...\"`"),
+    if let Some(mount) = &args.mount
+        && let Some(problem) = super::mount_problem(&mount.value)
+    {
+        cx.error_at(mount.span, problem);
+    }
+    match (&args.path, &args.mount) {
+        // Under a mount, the path may be empty: the mount's prefix itself.
+        (Some(path), Some(_)) if path.value.is_empty() => {}
+        (Some(path), _) => check_path(cx, path),
+        (None, _) => cx.error_at(fn_span, "#[portos_route] needs `path = \"/api/...\"`"),
     }
     for (value, allowed, what) in [
         (&args.access, names::ROUTE_ACCESS, "access"),

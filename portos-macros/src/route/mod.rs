@@ -15,6 +15,20 @@ use syn::spanned::Spanned as _;
 use crate::ctxt::Ctxt;
 use crate::names::{self, Term};
 
+/// What is wrong with a mount's name (`mount = "tools"`), shared by routes
+/// and events: a lowercase word, `[a-z][a-z0-9-]*`.
+pub fn mount_problem(mount: &str) -> Option<String> {
+    let fits = mount.starts_with(|c: char| c.is_ascii_lowercase())
+        && mount
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    (!fits).then(|| {
+        format!(
+            "invalid mount `{mount}`: a mount is named by a lowercase word (`[a-z][a-z0-9-]*`), e.g. \"tools\"; the application places it"
+        )
+    })
+}
+
 pub fn portos_route(args: TokenStream, item: &TokenStream) -> TokenStream {
     let item_fn: ItemFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
@@ -71,6 +85,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
     let method = variant(names::HTTP_METHODS, method_name);
     let filter = format_ident!("{}", method_name);
     let path = args.path.as_ref().map_or("/", |p| p.value.as_str());
+    let mount = option_str(args.mount.as_ref().map(|m| m.value.as_str()));
     let summary = option_str(args.summary.as_ref().map(|s| s.value.as_str()));
     let description = crate::doc::doc_text(&item.attrs);
     let access = match &args.access {
@@ -122,6 +137,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
                 spec: #private::RouteSpec {
                     method: #private::HttpMethod::#method,
                     path: #path,
+                    mount: #mount,
                     summary: #summary,
                     description: #description,
                     access: #access,

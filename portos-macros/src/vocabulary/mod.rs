@@ -30,10 +30,54 @@ pub fn vocabulary(input: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
     let capabilities = check_capabilities(&cx, &declaration);
     let scopes = check_scopes(&cx, &declaration, &capabilities);
+    let context = check_context(&cx, &declaration);
     if let Err(error) = cx.check() {
         return error.to_compile_error();
     }
-    expand(&declaration, &capabilities, &scopes)
+    expand(&declaration, &capabilities, &scopes, &context)
+}
+
+struct ContextWord<'a> {
+    word: &'a Word,
+    description: String,
+    default: bool,
+}
+
+fn check_context<'a>(cx: &Ctxt, declaration: &'a Declaration) -> Vec<ContextWord<'a>> {
+    if declaration.context.len() > MAX_SCOPES {
+        cx.error_spanned_by(
+            &declaration.context[MAX_SCOPES].ident,
+            format!("a vocabulary has at most {MAX_SCOPES} context scopes"),
+        );
+    }
+    check_names(
+        cx,
+        &declaration.context,
+        "context scope",
+        portos_vocabulary::scope_name_problem,
+    );
+    declaration
+        .context
+        .iter()
+        .map(|word| {
+            let mut default = false;
+            for attr in non_doc(&word.attrs) {
+                if attr.path().is_ident("default") && matches!(attr.meta, syn::Meta::Path(_)) {
+                    default = true;
+                } else {
+                    cx.error_spanned_by(
+                        attr,
+                        "unknown context attribute: the only one is `#[default]` (an agent reads it until the owner chooses)",
+                    );
+                }
+            }
+            ContextWord {
+                word,
+                description: description(cx, word, "context scope", "what kind of item it is"),
+                default,
+            }
+        })
+        .collect()
 }
 
 struct CapabilityWord<'a> {
@@ -291,6 +335,7 @@ fn expand(
     declaration: &Declaration,
     capabilities: &[CapabilityWord<'_>],
     scopes: &[ScopeWord<'_>],
+    context: &[ContextWord<'_>],
 ) -> TokenStream {
     let private = krate::private_path(declaration.krate.as_ref());
     let docs = |attrs: &[Attribute]| -> Vec<Attribute> {
@@ -316,6 +361,27 @@ fn expand(
         quote_spanned! {ident.span()=>
             #(#docs)*
             pub const #ident: #private::Scope = #private::Scope::declared(#index);
+        }
+    });
+    let context_consts = context.iter().enumerate().map(|(index, c)| {
+        let ident = &c.word.ident;
+        let docs = docs(&c.word.attrs);
+        let index = index_literal(index);
+        quote_spanned! {ident.span()=>
+            #(#docs)*
+            pub const #ident: #private::ContextScope = #private::ContextScope::declared(#index);
+        }
+    });
+    let context_terms = context.iter().map(|c| {
+        let name = &c.word.name;
+        let description = &c.description;
+        let default = c.default;
+        quote! {
+            #private::ContextTerm {
+                name: #name,
+                description: #description,
+                default: #default,
+            }
         }
     });
     let capability_terms = capabilities.iter().map(|c| {
@@ -355,6 +421,7 @@ fn expand(
     quote! {
         #(#capability_consts)*
         #(#scope_consts)*
+        #(#context_consts)*
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
@@ -362,6 +429,7 @@ fn expand(
             #private::register!(VOCABULARIES, __PORTOS_VOCABULARY: #private::Vocabulary = #private::Vocabulary {
                 capabilities: &[#(#capability_terms),*],
                 scopes: &[#(#scope_terms),*],
+                context: &[#(#context_terms),*],
                 location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),

@@ -14,6 +14,11 @@
 //!     #[transport(mcp)]                     or `#[signed_in]`, `#[trusted]`)
 //!     ASSISTANT = "assistant",
 //! }
+//! context {                                (optional)
+//!     /// What kind of context item.
+//!     #[default]                           (optional)
+//!     SHELVES = "shelves",
+//! }
 //! ```
 
 use proc_macro2::Span;
@@ -26,10 +31,12 @@ pub struct Declaration {
     pub krate: Option<syn::Path>,
     pub capabilities: Vec<Word>,
     pub scopes: Vec<Word>,
+    pub context: Vec<Word>,
     /// Where `capabilities` / `scopes` were missing, to point at.
     pub end: Span,
     pub saw_capabilities: bool,
     pub saw_scopes: bool,
+    pub saw_context: bool,
 }
 
 /// One `IDENT = "name"` with its attributes.
@@ -45,9 +52,11 @@ impl Parse for Declaration {
             krate: None,
             capabilities: Vec::new(),
             scopes: Vec::new(),
+            context: Vec::new(),
             end: Span::call_site(),
             saw_capabilities: false,
             saw_scopes: false,
+            saw_context: false,
         };
         if input.peek(Token![crate]) {
             input.parse::<Token![crate]>()?;
@@ -67,11 +76,12 @@ impl Parse for Declaration {
                     &mut declaration.capabilities,
                 ),
                 "scopes" => (&mut declaration.saw_scopes, &mut declaration.scopes),
+                "context" => (&mut declaration.saw_context, &mut declaration.context),
                 other => {
                     return Err(syn::Error::new(
                         section.span(),
                         format!(
-                            "unknown section `{other}`: a vocabulary has `capabilities {{ ... }}` and `scopes {{ ... }}`"
+                            "unknown section `{other}`: a vocabulary has `capabilities {{ ... }}`, `scopes {{ ... }}` and, for Agent Tools context, `context {{ ... }}`"
                         ),
                     ));
                 }

@@ -38,7 +38,7 @@ fn call_path(c: &mut Criterion) {
         .expect("runtime");
     let config = Config {
         timezone: Some("Europe/Paris".to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let registry = build_registry(
         config,

@@ -33,7 +33,7 @@ fn main() {
         .expect("runtime");
     let config = Config {
         timezone: Some("Europe/Paris".to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let registry = build_registry(
         config,

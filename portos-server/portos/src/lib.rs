@@ -21,6 +21,23 @@ use serde::Deserialize;
 
 /// The product name in documents and on Agent Tools MCP.
 pub const NAME: &str = "PortOS";
+/// The command's name, the root of the names the runtime derives for
+/// PortOS: `PORTOS_*` variables, `./portos-data`, `portos.db`, the
+/// `portos_session` cookie.
+pub const COMMAND: &str = "portos";
+
+/// PortOS's default configuration (what the command line starts from).
+pub fn config() -> Config {
+    Config::new(COMMAND)
+}
+
+/// PortOS's default configuration with its data in `data_dir`.
+pub fn config_in(data_dir: &std::path::Path) -> Config {
+    Config {
+        data_dir: data_dir.to_owned(),
+        ..config()
+    }
+}
 /// Where the Persistent Mind's grants are kept: the settings value its
 /// capabilities routes write (`state.config.persistentMindCapabilities` in
 /// the contract), an object holding one boolean per capability.
@@ -108,6 +125,15 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         })
         .context_tools(domains::agent_context::PortosContext::default())
         .stored_grants(portos_words::MIND, MIND_GRANTS_KEY)
+        // The contract's paths and event names for the runtime's tool
+        // endpoints and events.
+        .mount(
+            portos_server::mounts::TOOLS,
+            portos_server::Mount {
+                path: "/api/cos/tools",
+                events: "cos:tools",
+            },
+        )
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)
         .always_public_prefixes(contract_facts::ALWAYS_PUBLIC_PREFIXES);
@@ -214,7 +240,7 @@ impl Application for Portos {
     type Flags = Flags;
     type FileKeys = FileKeys;
 
-    const COMMAND: &'static str = "portos";
+    const COMMAND: &'static str = COMMAND;
     const ABOUT: &'static str = "PortOS: governed agent tools over HTTP and MCP";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
 
@@ -281,5 +307,5 @@ fn forge_settings(
 
 /// The default data directory, for messages.
 pub fn default_data_dir() -> PathBuf {
-    Config::default().data_dir
+    config().data_dir
 }

@@ -18,7 +18,7 @@ use futures::FutureExt;
 use futures::future::Either;
 use serde::Serialize;
 
-use super::{Auth, SESSION_COOKIE};
+use super::Auth;
 use crate::api_access::ApiAccessCache;
 use crate::http::ApiError;
 
@@ -99,7 +99,7 @@ fn verdict(state: &GateState, request: &Request) -> Verdict {
             .into_response(),
         );
     }
-    if let Some(token) = session_token_str(request.headers())
+    if let Some(token) = session_token_str(request.headers(), auth.cookie())
         && auth.session_known_live(token)
     {
         return Verdict::Pass(AuthContext {
@@ -236,12 +236,12 @@ where
 }
 
 /// The session token a request carries, from `Authorization: Bearer` or the cookie.
-pub fn session_token(headers: &HeaderMap) -> Option<String> {
-    session_token_str(headers).map(str::to_owned)
+pub fn session_token(headers: &HeaderMap, cookie: &str) -> Option<String> {
+    session_token_str(headers, cookie).map(str::to_owned)
 }
 
 /// [`session_token`], borrowed from the headers.
-fn session_token_str(headers: &HeaderMap) -> Option<&str> {
+fn session_token_str<'h>(headers: &'h HeaderMap, cookie: &str) -> Option<&'h str> {
     if let Some(token) = authorization(headers).and_then(|value| strip_scheme(value, "bearer")) {
         return Some(token.trim());
     }
@@ -251,12 +251,12 @@ fn session_token_str(headers: &HeaderMap) -> Option<&str> {
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(name, _)| *name == cookie)
         .map(|(_, value)| value.trim())
 }
 
 async fn authenticate(auth: &Auth, headers: &HeaderMap) -> Option<AuthMethod> {
-    if let Some(token) = session_token(headers).filter(|t| !t.is_empty())
+    if let Some(token) = session_token(headers, auth.cookie()).filter(|t| !t.is_empty())
         && auth.session_is_valid(&token).await.unwrap_or(false)
     {
         return Some(AuthMethod::Session);
@@ -341,15 +341,27 @@ mod tests {
     #[test]
     fn tokens_from_bearer_or_cookie() {
         assert_eq!(
-            session_token(&headers(&[("authorization", "Bearer abc")])).as_deref(),
+            session_token(&headers(&[("authorization", "Bearer abc")]), "lab_session").as_deref(),
             Some("abc")
         );
         assert_eq!(
-            session_token(&headers(&[("cookie", "a=1; portos_session=xyz; b=2")])).as_deref(),
+            session_token(
+                &headers(&[("cookie", "a=1; lab_session=xyz; other_session=no; b=2")]),
+                "lab_session"
+            )
+            .as_deref(),
             Some("xyz")
         );
+        // Another application's cookie is not this one's session.
         assert_eq!(
-            session_token(&headers(&[("authorization", "Basic Zm9vOmJhcg==")])),
+            session_token(&headers(&[("cookie", "other_session=no")]), "lab_session"),
+            None
+        );
+        assert_eq!(
+            session_token(
+                &headers(&[("authorization", "Basic Zm9vOmJhcg==")]),
+                "lab_session"
+            ),
             None
         );
     }

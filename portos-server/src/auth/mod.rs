@@ -11,7 +11,7 @@ pub use gate::{
 };
 pub use password::{PasswordError, hash_password, verify_password};
 use sessions::LiveSessions;
-pub use sessions::{SESSION_COOKIE, Session};
+pub use sessions::Session;
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
@@ -40,10 +40,13 @@ pub struct Auth {
     /// The sessions known to be live, so the gate need not ask the store.
     live_sessions: Arc<LiveSessions>,
     session_ttl: Duration,
+    /// The session cookie's name (`Config::session_cookie`: the
+    /// application's, e.g. `portos_session`).
+    cookie: Arc<str>,
 }
 
 impl Auth {
-    pub fn load(store: Store, session_ttl: Duration) -> Result<Auth, StoreError> {
+    pub fn load(store: Store, session_ttl: Duration, cookie: &str) -> Result<Auth, StoreError> {
         let hash = store.run_blocking(|connection| read_hash(connection))?;
         Ok(Auth {
             store,
@@ -51,7 +54,13 @@ impl Auth {
             verified_basic: Arc::new(Mutex::new(None)),
             live_sessions: Arc::new(LiveSessions::default()),
             session_ttl,
+            cookie: Arc::from(cookie),
         })
+    }
+
+    /// The session cookie's name.
+    pub fn cookie(&self) -> &str {
+        &self.cookie
     }
 
     pub fn enabled(&self) -> bool {

@@ -25,8 +25,6 @@ use super::Auth;
 use crate::store::StoreError;
 use crate::store::changes::{self, Change};
 
-pub const SESSION_COOKIE: &str = "portos_session";
-
 /// A session just created: the token is shown once.
 #[derive(Clone, Debug)]
 pub struct Session {

@@ -1,4 +1,4 @@
-//! `cos:tools:called` across servers: a subscriber hears of every call the
+//! A finished call announced across servers (`…:called` of the tools mount): a subscriber hears of every call the
 //! cluster finishes, whichever server ran it. Announcing each call to every
 //! server would cost each call a notification (and PostgreSQL serialises
 //! notifying commits), so a server announces its finished calls only while

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::body::JsonBody;
 use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
-use crate::auth::{AuthContext, SESSION_COOKIE};
+use crate::auth::AuthContext;
 use crate::store::StoreError;
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -159,7 +159,8 @@ async fn login(
     let session = app.auth.create_session().await?;
     let max_age = app.auth.session_ttl().as_secs();
     let cookie = HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}",
+        "{}={}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}",
+        app.auth.cookie(),
         session.token
     ))?;
     Ok(WithCookie {
@@ -176,13 +177,17 @@ async fn login(
 /// Ends the session the request carries.
 #[portos_route(method = "POST", path = "/api/auth/logout", summary = "Log out")]
 async fn logout(State(app): State<App>, request: Request) -> Result<WithCookie<Done>, StoreError> {
-    if let Some(token) = crate::auth::gate_session_token(request.headers()) {
+    if let Some(token) = crate::auth::gate_session_token(request.headers(), app.auth.cookie()) {
         app.auth.revoke_session(&token).await?;
     }
-    let expired =
-        HeaderValue::from_static("portos_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+    // The cookie's name was checked when the server was built.
+    let expired = HeaderValue::from_str(&format!(
+        "{}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0",
+        app.auth.cookie()
+    ))
+    .ok();
     Ok(WithCookie {
-        cookie: Some(expired),
+        cookie: expired,
         answer: Done { ok: true },
     })
 }

@@ -17,6 +17,7 @@ use serde_json::Value;
 use super::{ApiError, RouteOutput, inventory};
 use crate::api_access::ApiAccess;
 use crate::app::{App, Identity};
+use crate::mounts::Mounts;
 
 /// A rendered JSON document, served byte for byte (documented as any JSON:
 /// each document has its own specification), or the reason it could not be
@@ -53,6 +54,8 @@ pub struct Documents {
     version: String,
     bind: SocketAddr,
     classifier: Classifier,
+    /// Where the mounted routes and events are.
+    mounts: Mounts,
     routes_catalog: OnceLock<Result<Value, String>>,
     tools_min: OnceLock<Result<Bytes, String>>,
     events_json: OnceLock<Result<Bytes, String>>,
@@ -73,13 +76,20 @@ fn text_of(
 
 impl Documents {
     /// `identity` names the documents; the AsyncAPI server address is the
-    /// bind address.
-    pub fn new(identity: &Identity, bind: SocketAddr, classifier: Classifier) -> Documents {
+    /// bind address; mounted routes and events are where `mounts` places
+    /// them.
+    pub fn new(
+        identity: &Identity,
+        bind: SocketAddr,
+        classifier: Classifier,
+        mounts: Mounts,
+    ) -> Documents {
         Documents {
             name: identity.name.clone(),
             version: identity.version.clone(),
             bind,
             classifier,
+            mounts,
             routes_catalog: OnceLock::new(),
             tools_min: OnceLock::new(),
             events_json: OnceLock::new(),
@@ -95,7 +105,7 @@ impl Documents {
         let base = self
             .routes_catalog
             .get_or_init(|| {
-                Ok(inventory(self.classifier)
+                Ok(inventory(self.classifier, &self.mounts)
                     .map_err(|error| error.to_string())?
                     .catalog_json())
             })
@@ -114,7 +124,7 @@ impl Documents {
     /// The HTTP tools resource (`--dump-tools-min`).
     pub fn tools_min(&self) -> Result<Bytes, String> {
         text_of(&self.tools_min, || {
-            inventory(self.classifier)
+            inventory(self.classifier, &self.mounts)
                 .map_err(|error| error.to_string())?
                 .tools_min(&self.version)
                 .map(|value| value.to_string())
@@ -125,7 +135,8 @@ impl Documents {
     /// OpenAPI 3.0.3 of every operation (`--dump-openapi`).
     pub fn internal_openapi(&self) -> Result<Bytes, String> {
         text_of(&self.internal_openapi, || {
-            let inventory = inventory(self.classifier).map_err(|error| error.to_string())?;
+            let inventory =
+                inventory(self.classifier, &self.mounts).map_err(|error| error.to_string())?;
             let title = format!("{} Internal HTTP API", self.name);
             Ok(inventory
                 .openapi(
@@ -155,7 +166,8 @@ impl Documents {
         {
             return Ok(text.clone());
         }
-        let inventory = inventory(self.classifier).map_err(|error| error.to_string())?;
+        let inventory =
+            inventory(self.classifier, &self.mounts).map_err(|error| error.to_string())?;
         let title = format!("{} Public API", self.name);
         let document = inventory.openapi(
             &OpenApiOptions {
@@ -186,7 +198,7 @@ impl Documents {
     /// The Socket.IO event inventory (`--dump-events`).
     pub fn events_json(&self) -> Result<Bytes, String> {
         text_of(&self.events_json, || {
-            Ok(event_inventory()?.events_json().to_string())
+            Ok(event_inventory(&self.mounts)?.events_json().to_string())
         })
     }
 
@@ -196,7 +208,7 @@ impl Documents {
             let title = format!("{} Socket.IO API", self.name);
             let server_description = format!("This {} server's Socket.IO endpoint.", self.name);
             let host = self.bind.to_string();
-            Ok(event_inventory()?
+            Ok(event_inventory(&self.mounts)?
                 .asyncapi(&AsyncApiOptions {
                     title: &title,
                     version: &self.version,
@@ -209,8 +221,13 @@ impl Documents {
     }
 }
 
-fn event_inventory() -> Result<EventInventory, String> {
-    EventInventory::new(linked::events()).map_err(|error| error.to_string())
+/// Every linked event under its full name (a mounted one where `mounts`
+/// places it).
+fn event_inventory(mounts: &Mounts) -> Result<EventInventory, String> {
+    let events = linked::events()
+        .map(|event| mounts.event(event))
+        .collect::<Result<Vec<_>, String>>()?;
+    EventInventory::new(events).map_err(|error| error.to_string())
 }
 
 /// The Socket.IO events: names, directions, payload schemas.

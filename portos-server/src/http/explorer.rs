@@ -1,7 +1,7 @@
 //! `/explorer`: the API Explorer, one self-contained HTML page (inline CSS
 //! and script, no build step) compiled into the binary. It reads the
 //! documents under `/api/api-docs/` and the tool catalog, and calls tools
-//! through `POST /api/cos/tools/call`, with the browser's own credentials.
+//! through the tool-call endpoint (`{tools}/call`), with the browser's own credentials.
 
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, header};
@@ -13,7 +13,11 @@ use crate::app::App;
 const PAGE: &str = include_str!("../../assets/explorer.html");
 
 /// The page's heading and title as written; served with the server's name.
-const HEADING: &str = "PortOS API Explorer";
+const HEADING: &str = "{{application}} API Explorer";
+
+/// The tool endpoints' prefix as written; served as the server's (a path of
+/// `/` and word characters, so it needs no escaping in the page's script).
+const TOOLS: &str = "{{tools}}";
 
 /// The page's script and styles are inline; it may talk only to this origin
 /// and may not be framed, so even a mistake in it cannot send data elsewhere.
@@ -57,13 +61,14 @@ async fn explorer(State(app): State<App>) -> Response {
                 HeaderValue::from_static("DENY"),
             ),
         ],
-        named(&app.identity.name),
+        named(&app.identity.name, app.mounts.tools().path),
     )
         .into_response()
 }
 
-/// The page titled with `name` (the application's, HTML-escaped).
-fn named(name: &str) -> String {
+/// The page titled with `name` (the application's, HTML-escaped), calling
+/// the tool endpoints at `tools` (the application's place for them).
+fn named(name: &str, tools: &str) -> String {
     let mut escaped = String::with_capacity(name.len());
     for c in name.chars() {
         match c {
@@ -76,6 +81,7 @@ fn named(name: &str) -> String {
         }
     }
     PAGE.replace(HEADING, &format!("{escaped} API Explorer"))
+        .replace(TOOLS, tools)
 }
 
 #[cfg(test)]
@@ -84,8 +90,14 @@ mod tests {
 
     #[test]
     fn the_page_carries_the_servers_name_escaped() {
-        assert_eq!(named("PortOS"), PAGE);
-        let page = named("Lab <&> \"1\"");
+        assert_eq!(
+            named("PortOS", "/api/cos/tools"),
+            PAGE.replace(HEADING, "PortOS API Explorer")
+                .replace(TOOLS, "/api/cos/tools")
+        );
+        let page = named("Lab <&> \"1\"", "/api/tools");
+        assert!(page.contains("\"/api/tools/call\""));
+        assert!(!page.contains(TOOLS));
         assert!(page.contains("<title>Lab &lt;&amp;&gt; &quot;1&quot; API Explorer</title>"));
         assert!(!page.contains(HEADING));
     }

@@ -59,7 +59,7 @@ struct JobPage {
 /// Every job the person may see (every principal's), newest first, until
 /// a day after it ended; `state=input_required` lists the calls waiting for
 /// the person's confirmation.
-#[portos_route(method = "GET", path = "/api/cos/tools/jobs", summary = "Tool jobs")]
+#[portos_route(method = "GET", mount = "tools", path = "/jobs", summary = "Tool jobs")]
 async fn jobs(
     State(app): State<App>,
     Extension(auth): Extension<AuthContext>,
@@ -85,7 +85,8 @@ async fn jobs(
 /// final, its result envelope.
 #[portos_route(
     method = "GET",
-    path = "/api/cos/tools/jobs/{jobId}",
+    mount = "tools",
+    path = "/jobs/{jobId}",
     summary = "Tool job"
 )]
 async fn job(
@@ -103,7 +104,8 @@ async fn job(
 /// ends after the final one.
 #[portos_route(
     method = "GET",
-    path = "/api/cos/tools/jobs/{jobId}/events",
+    mount = "tools",
+    path = "/jobs/{jobId}/events",
     summary = "Follow a tool job"
 )]
 async fn job_events(
@@ -134,7 +136,8 @@ async fn job_events(
 /// result envelope. The job as it stands.
 #[portos_route(
     method = "POST",
-    path = "/api/cos/tools/jobs/{jobId}/cancel",
+    mount = "tools",
+    path = "/jobs/{jobId}/cancel",
     summary = "Cancel a tool job"
 )]
 async fn cancel(
@@ -150,7 +153,8 @@ async fn cancel(
 /// (the job is cancelled). Needs an authenticated session.
 #[portos_route(
     method = "POST",
-    path = "/api/cos/tools/jobs/{jobId}/confirm",
+    mount = "tools",
+    path = "/jobs/{jobId}/confirm",
     summary = "Confirm a tool job"
 )]
 async fn confirm(

@@ -82,7 +82,7 @@ pub fn service(
         classifier: app.classifier,
     }));
     let socket_layer = app.socket_layer.clone();
-    let routes = route::mount(Router::new())?
+    let routes = route::mount(Router::new(), &app.mounts)?
         .fallback(|| async { ApiError::not_found() })
         .with_state(app);
     // The layers wrap the routed service once, not each route: `Router::layer`

@@ -12,30 +12,47 @@ use portos_core::linked;
 
 use super::ApiError;
 use crate::app::App;
+use crate::mounts::Mounts;
 
 /// What a `#[portos_route]` handler becomes.
 pub type MethodRoute = MethodRouter<App>;
 
 /// The checked inventory of every linked route (duplicates refused), its
-/// access classes by `classifier`.
-pub fn inventory(classifier: Classifier) -> Result<Inventory, InventoryError> {
-    Inventory::new(served().into_iter().map(|route| &route.spec))
+/// access classes by `classifier`, the mounted ones where `mounts` places
+/// them.
+pub fn inventory(classifier: Classifier, mounts: &Mounts) -> Result<Inventory, InventoryError> {
+    Inventory::new(served(mounts)?.into_iter().map(|route| &route.spec))
         .map(|inventory| inventory.with_classifier(classifier))
 }
 
-/// The linked routes that are served: a runtime route marked `replaceable`
-/// gives way to an application's declaration of the same method and path.
-fn served() -> Vec<&'static RouteEntry> {
-    effective(linked::routes(), |entry| &entry.spec)
+/// The linked routes that are served, each at its full path (a mounted one
+/// where the application placed its mount): a runtime route marked
+/// `replaceable` gives way to an application's declaration of the same
+/// method and path.
+fn served(mounts: &Mounts) -> Result<Vec<&'static RouteEntry>, InventoryError> {
+    let mut problems = Vec::new();
+    let placed: Vec<&'static RouteEntry> = linked::routes()
+        .filter_map(|entry| {
+            mounts
+                .route(entry)
+                .map_err(|problem| problems.push(problem))
+                .ok()
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(effective(placed, |entry| &entry.spec))
+    } else {
+        Err(InventoryError { problems })
+    }
 }
 
 /// Mounts every linked route. The inventory check (run at start-up) is what
 /// guarantees no method is declared twice on a path, and the macro checks each
 /// handler's type, so a handler of another type is a start-up error here.
-pub fn mount(mut router: Router<App>) -> Result<Router<App>, InventoryError> {
+pub fn mount(mut router: Router<App>, mounts: &Mounts) -> Result<Router<App>, InventoryError> {
     let mut by_path: BTreeMap<&str, MethodRoute> = BTreeMap::new();
     let mut problems = Vec::new();
-    for route in served() {
+    for route in served(mounts)? {
         let Ok(handler) = (route.handler)().downcast::<MethodRoute>() else {
             problems.push(format!(
                 "`{} {}` ({}) is not a handler of this server",

@@ -27,7 +27,7 @@ use crate::jobs::{Job, JobError};
 
 /// The tool catalog by scope, intent and format, with a strong ETag; an
 /// exactly matching `If-None-Match` answers 304.
-#[portos_route(method = "GET", path = "/api/cos/tools", summary = "Tool catalog")]
+#[portos_route(method = "GET", mount = "tools", path = "", summary = "Tool catalog")]
 async fn catalog(
     State(app): State<App>,
     request: CatalogRequest,
@@ -54,8 +54,13 @@ async fn catalog(
 /// authority (`ui`, authenticated by the session); 200 when completed, 422
 /// when failed, with the result envelope either way. A long-running tool
 /// answers 202 with its durable job instead (follow it at
-/// `/api/cos/tools/jobs/{jobId}`; the same `requestId` answers the same job).
-#[portos_route(method = "POST", path = "/api/cos/tools/call", summary = "Call a tool")]
+/// `{mount.path}/jobs/{jobId}`; the same `requestId` answers the same job).
+#[portos_route(
+    method = "POST",
+    mount = "tools",
+    path = "/call",
+    summary = "Call a tool"
+)]
 async fn call(
     State(app): State<App>,
     Extension(auth): Extension<AuthContext>,
@@ -66,7 +71,7 @@ async fn call(
     let authority = Authority::of(app.principals.http).signed_in(auth.authenticated);
     if app.jobs.is_job(&call.name) {
         return match app.jobs.submit(authority, call).await {
-            Ok(job) => Ok(ToolAnswer::Job(Box::new(job))),
+            Ok(job) => Ok(ToolAnswer::Job(Box::new(job), app.mounts.tools().path)),
             Err(JobError::Refused(error)) => Err(CallRefusal(error)),
             Err(JobError::Store(error)) => Ok(ToolAnswer::Fault(ApiError::from(error))),
         };
@@ -80,7 +85,8 @@ async fn call(
 /// with its envelope, failed or not.
 #[portos_route(
     method = "GET",
-    path = "/api/cos/tools/calls/{requestId}",
+    mount = "tools",
+    path = "/calls/{requestId}",
     summary = "Retained call result"
 )]
 async fn retained(
@@ -223,7 +229,8 @@ impl RouteInput for CallRequest {
 /// long-running tool's job (202).
 enum ToolAnswer {
     Result(CallAnswer),
-    Job(Box<Job>),
+    /// The job, and where the tool endpoints are (its `Location` is there).
+    Job(Box<Job>, &'static str),
     /// The job could not be recorded: the server's fault (500).
     Fault(ApiError),
 }
@@ -232,9 +239,8 @@ impl IntoResponse for ToolAnswer {
     fn into_response(self) -> Response {
         let answer = match self {
             ToolAnswer::Result(answer) => answer,
-            ToolAnswer::Job(job) => {
-                let location =
-                    HeaderValue::from_str(&format!("/api/cos/tools/jobs/{}", job.job_id));
+            ToolAnswer::Job(job, tools) => {
+                let location = HeaderValue::from_str(&format!("{tools}/jobs/{}", job.job_id));
                 let mut response = (StatusCode::ACCEPTED, Json(job)).into_response();
                 if let Ok(location) = location {
                     response.headers_mut().insert(header::LOCATION, location);

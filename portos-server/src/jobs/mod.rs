@@ -73,10 +73,16 @@ fn not_found() -> JobError {
     ToolError::new(ErrorCode::ToolJobNotFound, "Tool job not found").into()
 }
 
-fn auth_required() -> JobError {
+/// A person changing a job that writes without signing in; `product` is
+/// the application's name, if the registry has it.
+fn auth_required(product: Option<&str>) -> JobError {
+    let session = match product {
+        Some(product) => format!("an authenticated {product} session"),
+        None => "an authenticated session".to_owned(),
+    };
     ToolError::new(
         ErrorCode::ToolAuthRequired,
-        "Changing a job that writes requires an authenticated PortOS session",
+        format!("Changing a job that writes requires {session}"),
     )
     .into()
 }
@@ -275,7 +281,7 @@ impl Jobs {
             })
             && !read
         {
-            return Err(auth_required());
+            return Err(auth_required(self.0.registry.product()));
         }
         let Some(cancelled) = self
             .apply(&row.job_id, cancelled_change(CANCELLED), "cancelled")
@@ -316,7 +322,7 @@ impl Jobs {
                 authenticated: false,
             })
         {
-            return Err(auth_required());
+            return Err(auth_required(self.0.registry.product()));
         }
         if row.state.is_final() {
             return Err(finished(&row));

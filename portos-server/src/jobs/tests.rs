@@ -174,7 +174,7 @@ fn runs_of(job: &Job) -> Option<Value> {
 #[tokio::test]
 async fn an_interrupted_job_runs_again_only_when_its_tool_is_idempotent() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open(dir.path(), &[]).expect("store");
+    let store = Store::open(&dir.path().join("test.db"), &[]).expect("store");
     left_working(&store, "job-count", COUNT.name).await;
     left_working(&store, "job-send", SEND.name).await;
     let before = SEND_RUNS.load(Ordering::SeqCst);
@@ -212,7 +212,7 @@ async fn an_interrupted_job_runs_again_only_when_its_tool_is_idempotent() {
 #[tokio::test]
 async fn the_same_request_id_answers_the_same_job_after_a_restart() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open(dir.path(), &[]).expect("store");
+    let store = Store::open(&dir.path().join("test.db"), &[]).expect("store");
     let person = Authority::of(crate::test_words::UI).signed_in(true);
 
     let first = start(&store);
@@ -258,7 +258,7 @@ async fn the_same_request_id_answers_the_same_job_after_a_restart() {
 #[tokio::test]
 async fn a_job_the_shutdown_stopped_is_left_for_the_next_start() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open(dir.path(), &[]).expect("store");
+    let store = Store::open(&dir.path().join("test.db"), &[]).expect("store");
     let first = start(&store);
     let job = first
         .jobs

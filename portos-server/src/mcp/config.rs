@@ -18,39 +18,7 @@ use serde_json::Value;
 use crate::settings;
 use crate::store::StoreError;
 
-/// The context scopes, in the contract's order.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize, JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum ContextScope {
-    Navigation,
-    Workspaces,
-    Brain,
-    Identity,
-}
-
-impl ContextScope {
-    pub const ALL: [ContextScope; 4] = [
-        ContextScope::Navigation,
-        ContextScope::Workspaces,
-        ContextScope::Brain,
-        ContextScope::Identity,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ContextScope::Navigation => "navigation",
-            ContextScope::Workspaces => "workspaces",
-            ContextScope::Brain => "brain",
-            ContextScope::Identity => "identity",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<ContextScope> {
-        ContextScope::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-}
+pub use portos_core::ContextScope;
 
 /// How much of a context item is returned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -164,9 +132,11 @@ pub struct AgentContextSettings {
     pub enabled: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
-    /// One to four distinct scopes (default `["navigation", "workspaces"]`).
+    // Distinct context scopes of the application's vocabulary, at least
+    // one (default: its `#[default]` ones); described by
+    // `context_scopes_schema` (a doc comment would replace its words).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 4), extend("uniqueItems" = true))]
+    #[schemars(schema_with = "context_scopes_schema")]
     pub scopes: Option<Vec<ContextScope>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<AgentActions>,
@@ -181,11 +151,12 @@ impl AgentContextSettings {
         Ok(settings)
     }
 
-    /// The rules serde cannot express: one to four distinct scopes.
+    /// The rules serde cannot express: one to every scope, each once.
     pub fn check(&self) -> Result<(), String> {
         if let Some(scopes) = &self.scopes {
-            if scopes.is_empty() || scopes.len() > ContextScope::ALL.len() {
-                return Err("scopes must list 1 to 4 scopes".to_owned());
+            let declared = ContextScope::all().count();
+            if scopes.is_empty() || scopes.len() > declared {
+                return Err(format!("scopes must list 1 to {declared} scopes"));
             }
             let mut seen = Vec::new();
             for scope in scopes {
@@ -215,14 +186,39 @@ impl Default for AgentContextConfig {
         AgentContextConfig {
             enabled: false,
             profile: Profile::Metadata,
-            scopes: DEFAULT_SCOPES.to_vec(),
+            scopes: ContextScope::defaults().collect(),
             actions: AgentActions::default(),
             valid: true,
         }
     }
 }
 
-pub const DEFAULT_SCOPES: [ContextScope; 2] = [ContextScope::Navigation, ContextScope::Workspaces];
+/// The `scopes` setting's schema, from the application's context scopes:
+/// one to all of them, each once (the description names the defaults).
+fn context_scopes_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let declared = ContextScope::all().count();
+    let defaults: Vec<String> = ContextScope::defaults()
+        .map(|scope| format!("\"{scope}\""))
+        .collect();
+    const WORDS: [&str; 10] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    let count = declared
+        .checked_sub(1)
+        .and_then(|at| WORDS.get(at))
+        .map_or_else(|| declared.to_string(), |word| (*word).to_owned());
+    schemars::json_schema!({
+        "type": ["array", "null"],
+        "items": generator.subschema_for::<ContextScope>(),
+        "description": format!(
+            "One to {count} distinct scopes (default `[{}]`).",
+            defaults.join(", ")
+        ),
+        "minItems": declared.min(1),
+        "maxItems": declared,
+        "uniqueItems": true,
+    })
+}
 
 impl AgentContextConfig {
     /// Resolves the stored value (absent = defaults; invalid = disabled,
@@ -247,7 +243,7 @@ impl AgentContextConfig {
             scopes: settings
                 .scopes
                 .clone()
-                .unwrap_or_else(|| DEFAULT_SCOPES.to_vec()),
+                .unwrap_or_else(|| ContextScope::defaults().collect()),
             actions: settings.actions.unwrap_or_default(),
             valid: true,
         }
@@ -335,7 +331,7 @@ mod tests {
     fn absent_is_all_off_with_default_scopes() {
         let config = AgentContextConfig::resolve(None);
         assert!(!config.enabled && config.valid);
-        assert_eq!(config.scopes, DEFAULT_SCOPES.to_vec());
+        assert_eq!(config.scopes, ContextScope::defaults().collect::<Vec<_>>());
         assert_eq!(config.grants(), Capabilities::NONE);
     }
 

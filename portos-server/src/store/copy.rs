@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::sql::{Connection, Value, params_from_iter};
-use super::{DATABASE_FILE, Schema, Store, StoreError};
+use super::{Schema, Store, StoreError};
 
 /// What was copied: each table with its row count, in copy order.
 pub type Copied = Vec<(String, usize)>;
@@ -19,12 +19,14 @@ pub type Copied = Vec<(String, usize)>;
 /// Why a copy did not happen (nothing was written to the database).
 #[derive(Debug, thiserror::Error)]
 pub enum CopyError {
-    #[error("{0} holds no PortOS store ({DATABASE_FILE} is missing)")]
-    NoSource(String),
+    /// The data directory, the product, the file that is missing.
+    #[error("{0} holds no {1} store ({2} is missing)")]
+    NoSource(String, String, String),
+    /// The product.
     #[error(
-        "the database already holds a PortOS store; copy into an empty database (nothing was written)"
+        "the database already holds a {0} store; copy into an empty database (nothing was written)"
     )]
-    TargetNotEmpty,
+    TargetNotEmpty(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -39,19 +41,32 @@ struct Table {
     parents: BTreeSet<String>,
 }
 
-/// Copies the store in `data_dir` into the PostgreSQL database at `url`.
+/// Copies the SQLite store in the file `database` into the PostgreSQL
+/// database at `url`; `product` names the application in messages.
 pub fn copy_into_postgres(
-    data_dir: &Path,
+    database: &Path,
     url: &str,
     schemas: &[Schema],
+    product: &str,
 ) -> Result<Copied, CopyError> {
-    if !data_dir.join(DATABASE_FILE).is_file() {
-        return Err(CopyError::NoSource(data_dir.display().to_string()));
+    if !database.is_file() {
+        let name = |path: Option<&std::ffi::OsStr>| {
+            path.map(|part| part.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        return Err(CopyError::NoSource(
+            database
+                .parent()
+                .map(|dir| dir.display().to_string())
+                .unwrap_or_default(),
+            product.to_owned(),
+            name(database.file_name()),
+        ));
     }
     if Store::connect_existing(url, schemas)?.is_some() {
-        return Err(CopyError::TargetNotEmpty);
+        return Err(CopyError::TargetNotEmpty(product.to_owned()));
     }
-    let source = Store::open(data_dir, schemas)?;
+    let source = Store::open(database, schemas)?;
     let tables = source.run_blocking(read_tables)?;
     let target = Store::connect(url, schemas)?;
     Ok(target.run_blocking(move |connection| write_tables(connection, &tables))?)

@@ -126,9 +126,6 @@ pub const RUNTIME_SCHEMA: Schema = Schema {
     ],
 };
 
-/// The database file inside the data directory.
-pub const DATABASE_FILE: &str = "portos.db";
-
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot create the data directory {path}: {source}")]
@@ -220,15 +217,17 @@ enum Backend {
 }
 
 impl Store {
-    /// Opens (creating if needed) the store in `data_dir` and migrates the
-    /// runtime's tables and each of `schemas`.
-    pub fn open(data_dir: &Path, schemas: &[Schema]) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir {
-            path: data_dir.to_owned(),
-            source,
-        })?;
-        let path = data_dir.join(DATABASE_FILE);
-        let mut connection = Connection::sqlite(rusqlite::Connection::open(&path)?);
+    /// Opens (creating it and its directory if needed) the SQLite store in
+    /// the file `path` (`Config::database_path`: `{app}.db` in the data
+    /// directory) and migrates the runtime's tables and each of `schemas`.
+    pub fn open(path: &Path, schemas: &[Schema]) -> Result<Store, StoreError> {
+        if let Some(data_dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+            std::fs::create_dir_all(data_dir).map_err(|source| StoreError::CreateDir {
+                path: data_dir.to_owned(),
+                source,
+            })?;
+        }
+        let mut connection = Connection::sqlite(rusqlite::Connection::open(path)?);
         configure(&connection)?;
         migrations::apply(&mut connection, &with_runtime(schemas))?;
         Store::serving(connection, Some(Arc::from(path)))
@@ -272,18 +271,17 @@ impl Store {
         matches!(self.backend, Backend::Postgres { .. })
     }
 
-    /// Opens an existing store read-only (for the CLI's dumps), or `None` when
-    /// the data directory has no database yet. Nothing is created.
+    /// Opens the existing store in the file `path` read-only (for the CLI's
+    /// dumps), or `None` when there is no such file yet. Nothing is created.
     pub fn open_existing_read_only(
-        data_dir: &Path,
+        path: &Path,
         schemas: &[Schema],
     ) -> Result<Option<Store>, StoreError> {
-        let path = data_dir.join(DATABASE_FILE);
         if !path.exists() {
             return Ok(None);
         }
         let connection = Connection::sqlite(rusqlite::Connection::open_with_flags(
-            &path,
+            path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?);
         migrations::check_readable(&connection, &with_runtime(schemas))?;
@@ -497,7 +495,7 @@ mod tests {
     #[tokio::test]
     async fn concurrent_writes_are_all_answered_and_kept_and_a_panic_answers_only_its_caller() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(dir.path(), &[]).expect("store");
+        let store = Store::open(&dir.path().join("test.db"), &[]).expect("store");
         store
             .run(|connection| {
                 connection.execute_batch("CREATE TABLE counted (n INTEGER NOT NULL)")?;
@@ -537,8 +535,7 @@ mod tests {
         // What was answered is in the database file's WAL for another
         // connection (a new process after a crash) to find.
         drop(store);
-        let reopened =
-            rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).expect("reopened");
+        let reopened = rusqlite::Connection::open(dir.path().join("test.db")).expect("reopened");
         let count: i64 = reopened
             .query_row("SELECT count(*) FROM counted", [], |row| row.get(0))
             .expect("counted");
@@ -563,7 +560,7 @@ mod tests {
     #[test]
     fn only_a_group_that_commits_is_synced() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(dir.path(), &[]).expect("store");
+        let store = Store::open(&dir.path().join("test.db"), &[]).expect("store");
         let committed = |store: &Store, sql: &'static str| {
             let Backend::Sqlite { durable, .. } = &store.backend else {
                 panic!("a SQLite store");

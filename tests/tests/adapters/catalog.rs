@@ -21,7 +21,7 @@ fn fixture() -> Fixture {
     let config = Config {
         data_dir: dir.path().to_owned(),
         timezone: Some("UTC".to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let store = portos::store::open(dir.path()).expect("store");
     let registry =

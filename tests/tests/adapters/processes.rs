@@ -15,7 +15,7 @@ fn registry(watch: &[&str]) -> (std::sync::Arc<Registry>, tempfile::TempDir) {
     let config = Config {
         data_dir: dir.path().to_owned(),
         timezone: Some("UTC".to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let options = portos::Options {
         watch_processes: watch.iter().map(|name| (*name).to_owned()).collect(),

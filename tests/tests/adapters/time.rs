@@ -9,7 +9,7 @@ use portos_tests as _;
 async fn time_now(zone: &str) -> serde_json::Value {
     let config = Config {
         timezone: Some(zone.to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let registry = build_registry(
         config.clone(),
@@ -50,7 +50,7 @@ async fn reports_the_configured_zone() {
 fn an_unknown_zone_is_refused_at_start() {
     let config = Config {
         timezone: Some("Mars/Olympus".to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let error = build_registry(
         config.clone(),

@@ -25,7 +25,7 @@ fn fixture_in(timezone: &str) -> Fixture {
     let config = Config {
         data_dir: dir.path().to_owned(),
         timezone: Some(timezone.to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let store = portos::store::open(dir.path()).expect("store");
     let registry =

@@ -114,7 +114,7 @@ fn fixture(weather_url: &str) -> Fixture {
     let config = Config {
         data_dir: dir.path().to_owned(),
         timezone: Some("UTC".to_owned()),
-        ..Config::default()
+        ..portos::config()
     };
     let options = portos::Options {
         weather_url: weather_url.to_owned(),

@@ -14,6 +14,10 @@ async fn sdk() -> Json<bool> {
 
 fn main() {
     use portos_server as _;
-    let inventory = portos_server::http::inventory(portos_server::http::access::classifier(&[])).expect("no duplicate routes");
+    let inventory = portos_server::http::inventory(
+        portos_server::http::access::classifier(&[]),
+        &portos_server::Mounts::default(),
+    )
+    .expect("no duplicate routes");
     assert!(inventory.routes().iter().any(|r| r.path == "/api/demo/sdk"));
 }

@@ -74,10 +74,30 @@ async fn now() -> Json<Pong> {
     Json(Pong { ok: true })
 }
 
+/// Lists what is under `{mount.path}` (events at `{mount.events}`).
+#[portos_route(method = "GET", mount = "demo", path = "/mounted")]
+async fn mounted() -> Json<Pong> {
+    Json(Pong { ok: true })
+}
+
 fn main() {
     use portos_server as _;
-    let inventory = portos_server::http::inventory(portos_server::http::access::classifier(&[]))
-        .expect("no duplicate routes");
+    let mounts = portos_server::Mounts::default().with(
+        "demo",
+        portos_server::Mount {
+            path: "/api/demo/placed",
+            events: "demo:placed",
+        },
+    );
+    let inventory =
+        portos_server::http::inventory(portos_server::http::access::classifier(&[]), &mounts)
+            .expect("no duplicate routes");
+    // Unplaced, the mount is a start-up error naming the route.
+    let unplaced = portos_server::http::inventory(
+        portos_server::http::access::classifier(&[]),
+        &portos_server::Mounts::default(),
+    );
+    assert!(unplaced.is_err_and(|error| error.to_string().contains("the mount `demo`")));
     let find = |method: &str, path: &str| {
         inventory
             .routes()
@@ -115,4 +135,10 @@ fn main() {
     assert_eq!(tool.side_effect, portos_core::inventory::HttpToolEffect::LocalCompute);
     assert!(tool.is_async);
     assert!(route.tool.is_none());
+
+    let placed = find("GET", "/api/demo/placed/mounted");
+    assert_eq!(
+        placed.description,
+        "Lists what is under `/api/demo/placed` (events at `demo:placed`)."
+    );
 }

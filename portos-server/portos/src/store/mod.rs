@@ -5,10 +5,13 @@ use std::path::Path;
 
 pub use portos_server::store::{Store, StoreError};
 
-/// Opens (creating if needed) the store in `data_dir` with every linked
-/// schema (PortOS's tables).
+/// Opens (creating if needed) the store in `data_dir` (`portos.db` there)
+/// with every linked schema (PortOS's tables).
 pub fn open(data_dir: &Path) -> Result<Store, StoreError> {
-    Store::open(data_dir, &portos_server::store::linked_schemas())
+    Store::open(
+        &crate::config_in(data_dir).database_path(),
+        &portos_server::store::linked_schemas(),
+    )
 }
 
 /// A private in-memory store with every linked schema (tests, benchmarks).
@@ -26,7 +29,7 @@ mod tests {
     #[test]
     fn a_store_of_the_single_list_layout_is_adopted() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join(portos_server::store::DATABASE_FILE);
+        let path = crate::config_in(dir.path()).database_path();
         let legacy = Connection::open(&path).expect("legacy db");
         legacy
             .execute_batch(include_str!("legacy-store-v7.sql"))

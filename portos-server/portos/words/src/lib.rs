@@ -65,6 +65,18 @@ portos_core::vocabulary! {
         #[trusted]
         VOICE = "voice",
     }
+    context {
+        /// PortOS's pages and settings: where things are.
+        #[default]
+        NAVIGATION = "navigation",
+        /// The managed apps' workspaces.
+        #[default]
+        WORKSPACES = "workspaces",
+        /// The brain inbox's captures.
+        BRAIN = "brain",
+        /// Who the owner and the Persistent Mind are.
+        IDENTITY = "identity",
+    }
 }
 
 #[cfg(test)]
@@ -91,6 +103,10 @@ mod tests {
             ]
         );
         assert_eq!(VOICE.guard(), Guard::Trusted);
+        assert_eq!(
+            portos_core::ContextScope::defaults().collect::<Vec<_>>(),
+            [NAVIGATION, WORKSPACES]
+        );
         assert!(
             VISIT_EIDOVERSE_PEERS
                 .term()

@@ -1,6 +1,6 @@
 //! The homelab's catalog holds exactly its six tools — none of PortOS's —
 //! in every format and every scope of its own vocabulary, the same from
-//! `--dump-catalog` as from `GET /api/cos/tools`, and the assistant's
+//! `--dump-catalog` as from `GET /api/tools`, and the assistant's
 //! grants widen its catalogs to exactly the granted ones.
 
 use crate::support;
@@ -182,10 +182,10 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
     let compare = async |grants: Grants<'_>| {
         for scope in SCOPES {
             for format in FORMATS {
-                let path = format!("/api/cos/tools?scope={scope}&format={format}");
+                let path = format!("/api/tools?scope={scope}&format={format}");
                 let served = get_text(&client, &server, &path).await;
                 let catalog: Value = serde_json::from_str(&served).expect("JSON");
-                check(&catalog, scope, format, grants, "GET /api/cos/tools");
+                check(&catalog, scope, format, grants, "GET /api/tools");
                 let dumped = dump(&[
                     "--data-dir",
                     dir,
@@ -224,7 +224,7 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
     .await;
 
     let assistant: Value =
-        serde_json::from_str(&get_text(&client, &server, "/api/cos/tools?scope=assistant").await)
+        serde_json::from_str(&get_text(&client, &server, "/api/tools?scope=assistant").await)
             .expect("JSON");
     let granted: BTreeSet<&str> = assistant["tools"]
         .as_array()

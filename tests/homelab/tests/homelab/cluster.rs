@@ -121,7 +121,7 @@ async fn a_job_is_followed_confirmed_and_cancelled_from_any_server() {
         let url = a.base_url.clone();
         tokio::spawn(async move {
             client
-                .get(format!("{url}/api/cos/tools/jobs/{long}/events"))
+                .get(format!("{url}/api/tools/jobs/{long}/events"))
                 .bearer_auth(token)
                 .send()
                 .await
@@ -157,7 +157,7 @@ async fn a_starting_server_leaves_running_jobs_alone_and_takes_over_a_killed_one
         let url = server.base_url.clone();
         async move {
             let response = client
-                .post(format!("{url}/api/cos/tools/call"))
+                .post(format!("{url}/api/tools/call"))
                 .bearer_auth(token)
                 .json(&json!({
                     "requestId": request_id,

@@ -26,13 +26,13 @@ const PORTOS_PATHS: [&str; 10] = [
 
 /// The Socket.IO events the runtime itself declares.
 const RUNTIME_EVENTS: [&str; 7] = [
-    "cos:tools:called",
-    "cos:tools:catalog-changed",
-    "cos:tools:job",
-    "cos:tools:subscribe",
-    "cos:tools:subscribed",
-    "cos:tools:unsubscribe",
-    "cos:tools:unsubscribed",
+    "tools:called",
+    "tools:catalog-changed",
+    "tools:job",
+    "tools:subscribe",
+    "tools:subscribed",
+    "tools:unsubscribe",
+    "tools:unsubscribed",
 ];
 
 fn set<'a>(values: impl IntoIterator<Item = &'a str>) -> BTreeSet<&'a str> {
@@ -77,12 +77,15 @@ fn the_route_inventory_holds_the_runtimes_routes_and_the_homelabs() {
         );
         let path = operation["path"].as_str().expect("path");
         assert!(!PORTOS_PATHS.contains(&path), "PortOS's {path} is served");
+        // PortOS places the runtime's tool endpoints under `/api/cos/`;
+        // the homelab leaves them where the runtime puts them.
+        assert!(!path.starts_with("/api/cos/"), "PortOS's place: {path}");
     }
     // The runtime's endpoints are all there.
     let paths = set(operations.iter().filter_map(|o| o["path"].as_str()));
     for path in [
-        "/api/cos/tools",
-        "/api/cos/tools/call",
+        "/api/tools",
+        "/api/tools/call",
         "/api/agent-context/mcp",
         "/api/auth/login",
         "/api/api-docs/openapi.json",

@@ -245,7 +245,7 @@ async fn a_signed_in_user_adds_lists_and_removes_hosts() {
     assert_eq!(page["hosts"][0]["name"], "gw");
 
     // The retained result of a call, as for any tool.
-    let (status, retained) = get(&client, &server, "/api/cos/tools/calls/add-1", token).await;
+    let (status, retained) = get(&client, &server, "/api/tools/calls/add-1", token).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(retained["result"]["host"], host.clone());
 }
@@ -437,10 +437,10 @@ async fn the_store_holds_the_runtimes_tables_and_the_homelabs_only() {
             return rows.into_iter().collect();
         }
         let connection = rusqlite::Connection::open_with_flags(
-            dir.join("portos.db"),
+            dir.join("homelab.db"),
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
         )
-        .expect("the store is portos.db in the data directory");
+        .expect("the store is homelab.db in the data directory");
         let mut statement = connection.prepare(sqlite).expect("query");
         statement
             .query_map([], |row| row.get::<_, String>(0))
@@ -472,5 +472,95 @@ async fn the_store_holds_the_runtimes_tables_and_the_homelabs_only() {
     assert_eq!(
         components,
         ["homelab", "portos-server"].map(str::to_owned).into()
+    );
+}
+
+/// The runtime names everything after the application, not after PortOS:
+/// its environment variables, its store's file, its session cookie and the
+/// product in what it tells a caller.
+#[tokio::test]
+async fn the_runtimes_names_are_the_homelabs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "not = [valid").expect("written");
+    let bad = bad.to_str().expect("utf-8 path");
+    // HOMELAB_CONFIG is read; PortOS's variable is not the homelab's.
+    let read = support::command()
+        .env("HOMELAB_CONFIG", bad)
+        .arg("--dump-routes")
+        .output()
+        .expect("runs");
+    assert_eq!(read.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&read.stderr).contains("bad.toml"));
+    let ignored = support::command()
+        .env("PORTOS_CONFIG", bad)
+        .arg("--dump-routes")
+        .output()
+        .expect("runs");
+    assert!(
+        ignored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ignored.stderr)
+    );
+
+    // A person's write without signing in is refused naming the homelab.
+    let open = Server::start(&[]);
+    let client = http_client();
+    let (status, refused) = call(
+        &client,
+        &open,
+        None,
+        "anon-1",
+        "lab.hosts.add",
+        json!({"name": "nas", "address": "10.0.0.2"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert_eq!(refused["code"], "TOOL_AUTH_REQUIRED");
+    assert_eq!(
+        refused["error"],
+        "Mutating tool calls require an authenticated Homelab session"
+    );
+    if test_postgres::database_for(open.data_dir.path()).is_none() {
+        assert!(open.data_dir.path().join("homelab.db").is_file());
+        assert!(!open.data_dir.path().join("portos.db").exists());
+    }
+    drop(open);
+
+    // The session cookie is the homelab's.
+    let locked = Server::start_locked(&[]);
+    let response = client
+        .post(locked.url("/api/auth/login"))
+        .json(&json!({ "password": support::PASSWORD }))
+        .send()
+        .await
+        .expect("login");
+    assert_eq!(response.status(), StatusCode::OK);
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .and_then(|value| value.to_str().ok())
+        .expect("a session cookie")
+        .to_owned();
+    assert!(cookie.starts_with("homelab_session="), "{cookie}");
+    let token = cookie
+        .split(';')
+        .next()
+        .and_then(|pair| pair.split_once('='))
+        .map(|(_, token)| token.to_owned())
+        .expect("a token");
+    let with_cookie = async |name: &str| {
+        client
+            .get(locked.url("/api/lab/hosts"))
+            .header("cookie", format!("{name}={token}"))
+            .send()
+            .await
+            .expect("request")
+            .status()
+    };
+    assert_eq!(with_cookie("homelab_session").await, StatusCode::OK);
+    assert_eq!(
+        with_cookie("portos_session").await,
+        StatusCode::UNAUTHORIZED
     );
 }

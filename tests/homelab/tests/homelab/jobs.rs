@@ -55,7 +55,7 @@ pub(crate) async fn events(
     last_event_id: Option<&str>,
 ) -> (StatusCode, Vec<SseEvent>, String) {
     let mut request = client
-        .get(server.url(&format!("/api/cos/tools/jobs/{job_id}/events")))
+        .get(server.url(&format!("/api/tools/jobs/{job_id}/events")))
         .bearer_auth(token);
     if let Some(last) = last_event_id {
         request = request.header("last-event-id", last);
@@ -99,7 +99,7 @@ pub(crate) async fn job(
     let (status, body) = get(
         client,
         server,
-        &format!("/api/cos/tools/jobs/{job_id}"),
+        &format!("/api/tools/jobs/{job_id}"),
         Some(token),
     )
     .await;
@@ -135,7 +135,7 @@ pub(crate) async fn post_job(
     action: &str,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
-    let mut request = client.post(server.url(&format!("/api/cos/tools/jobs/{job_id}/{action}")));
+    let mut request = client.post(server.url(&format!("/api/tools/jobs/{job_id}/{action}")));
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
@@ -158,7 +158,7 @@ async fn a_probe_runs_as_a_job_that_reports_each_host_and_keeps_its_result() {
     add_host(&client, &server, &token, "down", "127.0.0.2", "server").await;
 
     let response = client
-        .post(server.url("/api/cos/tools/call"))
+        .post(server.url("/api/tools/call"))
         .bearer_auth(&token)
         .json(&json!({ "requestId": "probe-1", "name": "lab.hosts.probe", "arguments": { "port": port, "pauseMs": 50 } }))
         .send()
@@ -176,7 +176,7 @@ async fn a_probe_runs_as_a_job_that_reports_each_host_and_keeps_its_result() {
     assert_eq!(created["duplicate"], false);
     assert_eq!(created["state"], "working");
     let job_id = created["jobId"].as_str().expect("an id").to_owned();
-    assert_eq!(location, format!("/api/cos/tools/jobs/{job_id}"));
+    assert_eq!(location, format!("/api/tools/jobs/{job_id}"));
 
     let (status, stream, _) = events(&client, &server, &token, &job_id, None).await;
     assert_eq!(status, StatusCode::OK);
@@ -259,7 +259,7 @@ async fn a_probe_runs_as_a_job_that_reports_each_host_and_keeps_its_result() {
 
     // Bad input: a Last-Event-ID that is no id, an unknown job.
     let bad = client
-        .get(server.url(&format!("/api/cos/tools/jobs/{job_id}/events")))
+        .get(server.url(&format!("/api/tools/jobs/{job_id}/events")))
         .bearer_auth(&token)
         .header("last-event-id", "yesterday")
         .send()
@@ -269,8 +269,8 @@ async fn a_probe_runs_as_a_job_that_reports_each_host_and_keeps_its_result() {
     let bad: Value = bad.json().await.expect("json");
     assert_eq!(bad["code"], "VALIDATION_ERROR");
     for path in [
-        "/api/cos/tools/jobs/no-such-job",
-        "/api/cos/tools/jobs/no-such-job/events",
+        "/api/tools/jobs/no-such-job",
+        "/api/tools/jobs/no-such-job/events",
     ] {
         let (status, body) = get(&client, &server, path, Some(&token)).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
@@ -300,7 +300,7 @@ async fn a_caller_that_hangs_up_leaves_no_job_behind() {
                     r#"{{"requestId":"gone-{index}","name":"lab.hosts.probe","arguments":{{"port":9}}}}"#
                 );
                 let request = format!(
-                    "POST /api/cos/tools/call HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                    "POST /api/tools/call HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
                     body.len()
                 );
                 let mut stream = tokio::net::TcpStream::connect(&address)
@@ -325,7 +325,7 @@ async fn a_caller_that_hangs_up_leaves_no_job_behind() {
             return rows.first().and_then(|n| n.parse().ok()).expect("a count");
         }
         let connection = rusqlite::Connection::open_with_flags(
-            dir.join("portos.db"),
+            dir.join("homelab.db"),
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
         )
         .expect("the store");
@@ -360,10 +360,7 @@ async fn a_caller_that_hangs_up_leaves_no_job_behind() {
         if job["duplicate"] == true {
             // A hung-up call the server read only after the count above
             // (a loaded machine) may still be running: it must finish.
-            let path = format!(
-                "/api/cos/tools/jobs/{}",
-                job["jobId"].as_str().expect("jobId")
-            );
+            let path = format!("/api/tools/jobs/{}", job["jobId"].as_str().expect("jobId"));
             let mut state = job["state"].clone();
             for _ in 0..100 {
                 if state != "working" {
@@ -377,11 +374,11 @@ async fn a_caller_that_hangs_up_leaves_no_job_behind() {
     }
 
     // One job per requestId, listed in pages, newest first.
-    let (_, first) = get(&client, &server, "/api/cos/tools/jobs?limit=100", None).await;
+    let (_, first) = get(&client, &server, "/api/tools/jobs?limit=100", None).await;
     let (_, second) = get(
         &client,
         &server,
-        "/api/cos/tools/jobs?limit=100&offset=100",
+        "/api/tools/jobs?limit=100&offset=100",
         None,
     )
     .await;
@@ -615,13 +612,7 @@ async fn without_a_password_a_writes_job_cannot_be_changed_over_http() {
         assert_eq!(status, StatusCode::FORBIDDEN, "{action}: {refused}");
         assert_eq!(refused["code"], "TOOL_AUTH_REQUIRED", "{action}");
     }
-    let (status, parked) = get(
-        &client,
-        &server,
-        &format!("/api/cos/tools/jobs/{job_id}"),
-        None,
-    )
-    .await;
+    let (status, parked) = get(&client, &server, &format!("/api/tools/jobs/{job_id}"), None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         parked["state"], "input_required",
@@ -658,7 +649,7 @@ async fn an_agents_retirement_waits_for_a_person_who_must_hold_the_grant() {
     let (status, waiting) = get(
         &client,
         &server,
-        "/api/cos/tools/jobs?state=input_required",
+        "/api/tools/jobs?state=input_required",
         Some(&token),
     )
     .await;
@@ -670,7 +661,7 @@ async fn an_agents_retirement_waits_for_a_person_who_must_hold_the_grant() {
     let (_, working) = get(
         &client,
         &server,
-        "/api/cos/tools/jobs?state=working",
+        "/api/tools/jobs?state=working",
         Some(&token),
     )
     .await;
@@ -685,7 +676,7 @@ async fn an_agents_retirement_waits_for_a_person_who_must_hold_the_grant() {
         let (status, refused) = get(
             &client,
             &server,
-            &format!("/api/cos/tools/jobs?{bad}"),
+            &format!("/api/tools/jobs?{bad}"),
             Some(&token),
         )
         .await;

@@ -41,7 +41,7 @@ impl Fixture {
         let config = Config {
             data_dir: dir.path().join("data"),
             timezone: Some("UTC".to_owned()),
-            ..Config::default()
+            ..portos::config()
         };
         let options = portos::Options {
             forge,

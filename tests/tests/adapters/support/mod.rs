@@ -34,7 +34,7 @@ impl RegistryFixture {
         let config = Config {
             data_dir: dir.path().to_owned(),
             timezone: Some(zone.to_owned()),
-            ..Config::default()
+            ..portos::config()
         };
         let store = portos::store::open(dir.path()).expect("store");
         let registry =

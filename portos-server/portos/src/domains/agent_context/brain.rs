@@ -1,6 +1,6 @@
 //! The brain scope: the records of the brain inbox (`brain_captures`).
 
-use portos_server::mcp::config::{ContextScope, Profile};
+use portos_server::mcp::config::Profile;
 
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
@@ -28,7 +28,7 @@ pub async fn snapshot(store: &Store, profile: Profile) -> Result<Snapshot, Store
                 ),
             };
             Entry::new(
-                ContextScope::Brain,
+                portos_words::BRAIN,
                 &hashed_ref(&format!("brain:{RECORD_TYPE}:"), id),
                 RECORD_TYPE,
                 &title,

@@ -2,8 +2,6 @@
 //! server would contain, and whether each has data. Raw records are never
 //! returned; credentials (the password hash, sessions) are not a section.
 
-use portos_server::mcp::config::ContextScope;
-
 use super::item::{Entry, Snapshot};
 use super::store::{self, Evidence};
 use crate::store::{Store, StoreError};
@@ -47,7 +45,7 @@ pub async fn snapshot(store: &Store) -> Result<Snapshot, StoreError> {
                 "No local identity-export data is present for this section."
             };
             Entry::new(
-                ContextScope::Identity,
+                portos_words::IDENTITY,
                 &format!("identity:section:{key}"),
                 "identity-export-section",
                 label,

@@ -121,12 +121,12 @@ impl Checker<'_> {
             .object
             .get(key)
             .and_then(Value::as_str)
-            .and_then(ContextScope::parse)
+            .and_then(ContextScope::from_name)
         {
             Some(scope) => scope,
             None => {
                 self.fail(key);
-                ContextScope::Navigation
+                portos_words::NAVIGATION
             }
         }
     }
@@ -137,13 +137,13 @@ impl Checker<'_> {
             self.fail(key);
             return None;
         };
-        if list.is_empty() || list.len() > ContextScope::ALL.len() {
+        if list.is_empty() || list.len() > ContextScope::all().count() {
             self.fail(key);
             return None;
         }
         let mut scopes = Vec::new();
         for (index, entry) in list.iter().enumerate() {
-            match entry.as_str().and_then(ContextScope::parse) {
+            match entry.as_str().and_then(ContextScope::from_name) {
                 Some(scope) if !scopes.contains(&scope) => scopes.push(scope),
                 _ => self.fail(format!("{key}.{index}")),
             }
@@ -191,7 +191,7 @@ mod tests {
                 Some(&json!({"scope": "brain", "cursor": 3}))
             ),
             Ok(ContextInput::List {
-                scope: ContextScope::Brain,
+                scope: portos_words::BRAIN,
                 cursor: 3,
                 limit: None
             })

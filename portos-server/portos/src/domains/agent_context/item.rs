@@ -131,7 +131,7 @@ mod tests {
     fn item(summary_len: usize) -> ContextItem {
         ContextItem {
             reference: "brain:x".to_owned(),
-            scope: ContextScope::Brain,
+            scope: portos_words::BRAIN,
             kind: "inbox".to_owned(),
             title: "t".to_owned(),
             summary: "s".repeat(summary_len),

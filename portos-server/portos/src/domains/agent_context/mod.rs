@@ -71,7 +71,7 @@ pub fn limits() -> Value {
 pub fn definitions(config: &AgentContextConfig) -> Vec<Value> {
     TOOL_NAMES
         .iter()
-        .filter(|name| **name != "resolve_navigation" || config.has_scope(ContextScope::Navigation))
+        .filter(|name| **name != "resolve_navigation" || config.has_scope(portos_words::NAVIGATION))
         .map(|name| schemas::definition(name))
         .collect()
 }
@@ -163,7 +163,7 @@ pub async fn call(
     config: &AgentContextConfig,
     sources: &Sources,
 ) -> Outcome {
-    if name == "resolve_navigation" && !config.has_scope(ContextScope::Navigation) {
+    if name == "resolve_navigation" && !config.has_scope(portos_words::NAVIGATION) {
         return Outcome::Refused("Tool requires the navigation scope.".to_owned());
     }
     let input = match parse_input(name, arguments) {
@@ -227,7 +227,7 @@ async fn run(
         ContextInput::Get { reference } => {
             let scope = reference
                 .split_once(':')
-                .and_then(|(scope, _)| ContextScope::parse(scope))
+                .and_then(|(scope, _)| ContextScope::from_name(scope))
                 .filter(|scope| config.has_scope(*scope));
             let Some(scope) = scope else {
                 return Ok(
@@ -287,17 +287,19 @@ async fn snapshot(
     sources: &Sources,
 ) -> Result<Snapshot, String> {
     match scope {
-        ContextScope::Navigation => Ok(navigation::snapshot()),
-        ContextScope::Workspaces => {
+        portos_words::NAVIGATION => Ok(navigation::snapshot()),
+        portos_words::WORKSPACES => {
             let list = sources.workspaces.list().await?;
             Ok(workspaces::snapshot(&list, config.profile))
         }
-        ContextScope::Brain => brain::snapshot(&sources.store, config.profile)
+        portos_words::BRAIN => brain::snapshot(&sources.store, config.profile)
             .await
             .map_err(|error| error.to_string()),
-        ContextScope::Identity => identity::snapshot(&sources.store)
+        portos_words::IDENTITY => identity::snapshot(&sources.store)
             .await
             .map_err(|error| error.to_string()),
+        // PortOS declares exactly these four.
+        other => Err(format!("no context source for scope {other}")),
     }
 }
 

@@ -1,8 +1,6 @@
 //! The navigation scope: the server's own pages and documents, and the
 //! alias-based resolution behind `resolve_navigation`.
 
-use portos_server::mcp::config::ContextScope;
-
 use super::item::{Entry, Snapshot};
 
 /// One page or document of this server.
@@ -117,7 +115,7 @@ fn entry(page: &Page) -> Entry {
     let mut search: Vec<&str> = vec![page.id, page.label, page.section, page.path];
     search.extend_from_slice(page.aliases);
     Entry::new(
-        ContextScope::Navigation,
+        portos_words::NAVIGATION,
         &format!("navigation:{}", page.id),
         "page",
         page.label,

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use portos_server::mcp::config::{ContextScope, Profile};
+use portos_server::mcp::config::Profile;
 
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
@@ -47,7 +47,7 @@ pub fn snapshot(list: &WorkspaceList, profile: Profile) -> Snapshot {
             };
             let plural = if workspace.task_count == 1 { "" } else { "s" };
             Entry::new(
-                ContextScope::Workspaces,
+                portos_words::WORKSPACES,
                 &hashed_ref("workspaces:workspace:", &workspace.app_id),
                 "workspace",
                 &title,

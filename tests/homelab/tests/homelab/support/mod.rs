@@ -25,11 +25,11 @@ pub fn binary() -> &'static str {
 pub fn command() -> Command {
     let mut command = Command::new(binary());
     for variable in [
-        "PORTOS_BIND",
-        "PORTOS_DATA_DIR",
-        "PORTOS_CONFIG",
-        "PORTOS_PASSWORD",
-        "PORTOS_TIMEZONE",
+        "HOMELAB_BIND",
+        "HOMELAB_DATA_DIR",
+        "HOMELAB_CONFIG",
+        "HOMELAB_PASSWORD",
+        "HOMELAB_TIMEZONE",
         "HOMELAB_SITE_NAME",
     ] {
         command.env_remove(variable);
@@ -241,7 +241,7 @@ pub async fn get_text(client: &reqwest::Client, server: &Server, path: &str) -> 
     response.text().await.expect("body")
 }
 
-/// `POST /api/cos/tools/call`: status and the result envelope (or error).
+/// `POST /api/tools/call`: status and the result envelope (or error).
 pub async fn call(
     client: &reqwest::Client,
     server: &Server,
@@ -251,7 +251,7 @@ pub async fn call(
     arguments: Value,
 ) -> (StatusCode, Value) {
     let mut request = client
-        .post(server.url("/api/cos/tools/call"))
+        .post(server.url("/api/tools/call"))
         .json(&json!({ "requestId": request_id, "name": name, "arguments": arguments }));
     if let Some(token) = token {
         request = request.bearer_auth(token);

@@ -21,7 +21,7 @@ pub fn registry() -> Arc<Registry> {
             let store = crate::store::open_in_memory().expect("store");
             let config = Config {
                 data_dir: std::env::temp_dir(),
-                ..Config::default()
+                ..crate::config()
             };
             // Built alone, and bound to its live handle like a served one.
             crate::build_registry(config, &crate::Options::default(), &store).expect("registry")

@@ -1,0 +1,184 @@
+//! Where the application places the routes and events declared under a
+//! mount (`#[portos_route(mount = "tools", path = "/call")]`,
+//! `#[portos_event(mount = "tools", name = "called")]`; their doc comments
+//! write `{mount.path}` and `{mount.events}` for the places). The runtime's own
+//! tool endpoints and events live under the `tools` mount, so an
+//! application gives them its own paths and names (PortOS: `/api/cos/tools`
+//! and `cos:tools`) and no framework word is forced on it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use portos_core::inventory::{EventSpec, PortosEvent, RouteEntry, RouteSpec};
+
+/// The mount of the runtime's tool endpoints (catalog, call, kept results,
+/// jobs) and tool events (`…:called`, `…:catalog-changed`, …).
+pub const TOOLS: &str = "tools";
+
+/// Where the `tools` mount is unless the application places it.
+pub const DEFAULT_TOOLS: Mount = Mount {
+    path: "/api/tools",
+    events: "tools",
+};
+
+/// One mount's place: the path prefix of its routes and the name prefix of
+/// its events (an event `called` under `tools` at `cos:tools` is
+/// `cos:tools:called`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mount {
+    /// Starts with `/`, no trailing `/` (e.g. `/api/cos/tools`).
+    pub path: &'static str,
+    /// Has no whitespace and does not end with `:` (e.g. `cos:tools`).
+    pub events: &'static str,
+}
+
+/// Every mount the server places, by name.
+#[derive(Clone, Debug)]
+pub struct Mounts {
+    places: Arc<BTreeMap<&'static str, Mount>>,
+    /// Mounted application events' full names, made once each.
+    event_names: Arc<Mutex<HashMap<(&'static str, &'static str), &'static str>>>,
+}
+
+impl Default for Mounts {
+    fn default() -> Self {
+        Mounts {
+            places: Arc::new(BTreeMap::from([(TOOLS, DEFAULT_TOOLS)])),
+            event_names: Arc::default(),
+        }
+    }
+}
+
+impl PartialEq for Mounts {
+    fn eq(&self, other: &Mounts) -> bool {
+        self.places == other.places
+    }
+}
+
+impl Mounts {
+    /// These mounts with `name` placed at `mount`.
+    #[must_use]
+    pub fn with(&self, name: &'static str, mount: Mount) -> Mounts {
+        let mut places = (*self.places).clone();
+        places.insert(name, mount);
+        Mounts {
+            places: Arc::new(places),
+            event_names: Arc::default(),
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<Mount> {
+        self.places.get(name).copied()
+    }
+
+    /// Where the runtime's tool endpoints and events are.
+    pub fn tools(&self) -> Mount {
+        self.get(TOOLS).unwrap_or(DEFAULT_TOOLS)
+    }
+
+    /// What is wrong with the places, one line each.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (name, mount) in self.places.iter() {
+            let path_fits = mount.path.starts_with('/')
+                && !mount.path.ends_with('/')
+                && !mount.path.contains("//")
+                && !mount.path.contains(['{', '}', ' ']);
+            if !path_fits {
+                problems.push(format!(
+                    "mount `{name}`: path `{}` must start with `/`, have no empty segment, no parameter and no trailing `/`",
+                    mount.path
+                ));
+            }
+            if mount.events.is_empty()
+                || mount.events.ends_with(':')
+                || mount.events.chars().any(char::is_whitespace)
+            {
+                problems.push(format!(
+                    "mount `{name}`: event prefix `{}` must be non-empty, without whitespace or a trailing `:`",
+                    mount.events
+                ));
+            }
+        }
+        problems
+    }
+
+    /// The route at its full path (a mounted one placed, made once per
+    /// call: the server resolves its routes once), or why it cannot be
+    /// served.
+    pub fn route(&self, entry: &'static RouteEntry) -> Result<&'static RouteEntry, String> {
+        let Some(name) = entry.spec.mount else {
+            return Ok(entry);
+        };
+        let mount = self.get(name).ok_or_else(|| unplaced(name, &entry.spec))?;
+        Ok(Box::leak(Box::new(RouteEntry {
+            spec: entry.spec.mounted_at(mount.path, mount.events),
+            handler: entry.handler,
+        })))
+    }
+
+    /// The event under its full name, or why it cannot be listed.
+    pub fn event(&self, spec: &'static EventSpec) -> Result<&'static EventSpec, String> {
+        let Some(name) = spec.mount else {
+            return Ok(spec);
+        };
+        let mount = self.get(name).ok_or_else(|| {
+            format!(
+                "event `{}` ({}) lives under the mount `{name}`, which the server does not place: `ServerBuilder::mount(\"{name}\", ..)`",
+                spec.name, spec.location
+            )
+        })?;
+        Ok(Box::leak(Box::new(
+            spec.mounted_at(mount.path, mount.events),
+        )))
+    }
+
+    /// The full name `E` is emitted under.
+    pub fn event_name<E: PortosEvent>(&self) -> &'static str {
+        let Some(name) = E::MOUNT else {
+            return E::NAME;
+        };
+        let prefix = self.get(name).map_or(name, |mount| mount.events);
+        let mut names = self
+            .event_names
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let full: &'static str = names
+            .entry((name, E::NAME))
+            .or_insert_with(|| portos_core::inventory::mounted_event_name(prefix, E::NAME));
+        full
+    }
+}
+
+fn unplaced(name: &str, spec: &RouteSpec) -> String {
+    format!(
+        "`{} {}` ({}) lives under the mount `{name}`, which the server does not place: `ServerBuilder::mount(\"{name}\", ..)`",
+        spec.method, spec.path, spec.location
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_are_checked() {
+        let good = Mounts::default().with(
+            TOOLS,
+            Mount {
+                path: "/api/cos/tools",
+                events: "cos:tools",
+            },
+        );
+        assert!(good.problems().is_empty());
+        assert_eq!(good.tools().path, "/api/cos/tools");
+        let bad = Mounts::default().with(
+            TOOLS,
+            Mount {
+                path: "api/tools/",
+                events: "tools:",
+            },
+        );
+        assert_eq!(bad.problems().len(), 2);
+    }
+}

@@ -1,9 +1,0 @@
-use portos_core::{portos_tool, AdapterError};
-
-/// Say hello.
-#[portos_tool(name = "recipe.hello", scopes = ["ui"], side_effect = "read")]
-async fn hello() -> Result<String, AdapterError> {
-    Ok("hello".to_owned())
-}
-
-fn main() {}
