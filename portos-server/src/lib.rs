@@ -56,6 +56,7 @@ pub mod redact;
 pub mod serve;
 pub mod settings;
 pub mod store;
+pub mod testing;
 
 pub use api_access::ExposableApi;
 pub use app::{App, Identity, Principals, StartError};

@@ -8,4 +8,5 @@ mod catalog;
 mod cluster;
 mod documents;
 mod http;
+mod in_process;
 mod jobs;

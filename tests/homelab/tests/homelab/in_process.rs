@@ -1,0 +1,103 @@
+//! The homelab through `portos_server::testing`: built in process over an
+//! in-memory store, no binary and no port, as a framework user tests an
+//! application (the HTTP tool route, the catalogs, MCP at both revisions,
+//! a password and a session).
+
+use homelab_server::{FileKeys, Flags, Homelab};
+use portos_server::Config;
+use portos_server::cli::Application;
+use portos_server::testing::{Mcp, TestServer};
+use serde_json::{Value, json};
+
+fn builder() -> portos_server::ServerBuilder {
+    Homelab::builder(
+        Config::new(Homelab::COMMAND),
+        &Flags::default(),
+        FileKeys::default(),
+    )
+    .expect("the homelab builds")
+}
+
+fn names(tools: &Value, key: &str) -> Vec<String> {
+    let mut names: Vec<String> = tools
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|tool| tool[key].as_str().map(str::to_owned))
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn a_framework_user_tests_the_homelab_in_process() {
+    let server = TestServer::start(builder()).expect("started");
+
+    // The catalog is at the runtime's default place for the tools mount.
+    let catalog = server.catalog("operator", "portos").await;
+    assert_eq!(catalog.status, 200, "{}", catalog.body);
+    assert_eq!(names(&catalog.body["tools"], "name").len(), 6);
+
+    // Reads are open; a write needs a signed-in operator.
+    let uptime = server.call_tool("lab.uptime", json!({})).await;
+    assert_eq!(uptime.status, 200, "{}", uptime.body);
+    assert_eq!(uptime.body["state"], "completed");
+    let refused = server
+        .call_tool(
+            "lab.hosts.add",
+            json!({"name": "nas", "address": "10.0.0.2"}),
+        )
+        .await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(refused.body["code"], "TOOL_AUTH_REQUIRED");
+
+    // MCP is off until the owner grants the assistant; then it lists
+    // exactly the granted tools, at both revisions.
+    let off = server.mcp(Mcp::Modern, "tools/list", json!({})).await;
+    assert_eq!(off.status, 403, "{}", off.body);
+    let granted = server.grant_mcp(&json!({ "readLab": true })).await;
+    assert_eq!(granted.status, 200, "{}", granted.body);
+    for revision in [Mcp::Modern, Mcp::Legacy] {
+        let listed = server.mcp(revision, "tools/list", json!({})).await;
+        assert_eq!(listed.status, 200, "{revision:?}: {}", listed.body);
+        assert_eq!(
+            names(&listed.body["result"]["tools"], "name"),
+            ["lab_hosts_list", "lab_hosts_probe", "lab_uptime"],
+            "{revision:?}"
+        );
+        let called = server
+            .mcp(
+                revision,
+                "tools/call",
+                json!({ "name": "lab_uptime", "arguments": {} }),
+            )
+            .await;
+        assert_eq!(called.status, 200, "{revision:?}: {}", called.body);
+        assert_ne!(called.body["result"]["isError"], true, "{}", called.body);
+        assert_eq!(
+            called.body["result"]["structuredContent"]["state"], "completed",
+            "{}",
+            called.body
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_signed_in_operator_writes() {
+    let server = TestServer::start_locked(builder(), "rack mounted kettle").expect("started");
+    let anonymous = server.catalog("all", "portos").await;
+    assert_eq!(anonymous.status, 401, "the gate asks for credentials");
+    let session = server.sign_in("rack mounted kettle").await;
+    assert_eq!(session.status, 200, "{}", session.body);
+    let added = server
+        .call_tool(
+            "lab.hosts.add",
+            json!({"name": "nas", "address": "10.0.0.2"}),
+        )
+        .await;
+    assert_eq!(added.status, 200, "{}", added.body);
+    assert_eq!(added.body["state"], "completed");
+    let hosts = server.get("/api/lab/hosts").await;
+    assert_eq!(hosts.status, 200);
+    assert_eq!(hosts.body["hosts"][0]["name"], "nas", "{}", hosts.body);
+}
