@@ -100,19 +100,15 @@ mod tests {
         .collect()
     }
 
-    /// The only private paths are `v1` ones; the server's (the route's
-    /// handler type and its description traits) are the one exception,
-    /// kept in `route::server`.
+    /// The only private paths are `v1` ones, portos-core's and the
+    /// server's alike.
     fn assert_versioned(text: &str) {
         assert!(!text.contains("compile_error"), "{text}");
-        let without_server = text
-            .replace(":: portos_server :: __private :: axum", "")
-            .replace(":: portos_server :: __private :: io", "");
-        for (at, _) in without_server.match_indices("__private ::") {
+        for (at, _) in text.match_indices("__private ::") {
             assert!(
-                without_server[at..].starts_with("__private :: v1 ::"),
+                text[at..].starts_with("__private :: v1 ::"),
                 "an unversioned private path in: {}",
-                &without_server[at.saturating_sub(40)..(at + 40).min(without_server.len())]
+                &text[at.saturating_sub(40)..(at + 40).min(text.len())]
             );
         }
     }
@@ -126,6 +122,30 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// `server = path` on a route: the server's paths go through it.
+    #[test]
+    fn a_route_with_a_server_path_never_names_portos_server() {
+        let text = crate::route::portos_route(
+            quote!(
+                crate = my_sdk::core,
+                server = my_sdk::server,
+                method = "GET",
+                path = "/api/demo"
+            ),
+            &quote!(
+                async fn b() {}
+            ),
+        )
+        .to_string();
+        assert_versioned(&text);
+        assert!(!text.contains("portos_server"), "{text}");
+        assert!(!text.contains("portos_core"), "{text}");
+        assert!(
+            text.contains("my_sdk :: server :: __private :: v1 :: MethodRoute"),
+            "{text}"
+        );
     }
 
     #[test]

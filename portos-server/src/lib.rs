@@ -68,22 +68,30 @@ pub use mounts::{Mount, Mounts};
 pub use serve::{serve, serve_on};
 
 /// Used by the code `#[portos_route]` generates; not a public API.
+///
+/// Versioned like portos-core's: the macros of one release emit only paths
+/// under `v1`, so a later layout can live beside it.
 #[doc(hidden)]
 pub mod __private {
-    pub use axum;
-    pub use linkme;
+    pub mod v1 {
+        pub use axum;
+        pub use linkme;
 
-    /// What `#[portos_route]` and `#[derive(RouteErrors)]` generate against.
-    pub mod io {
-        pub use axum::response::{IntoResponse, Response};
-        pub use portos_core::inventory::RouteIo;
+        /// The type every route handler becomes.
+        pub use crate::http::MethodRoute;
 
-        pub use crate::http::{ApiError, RouteErrors, RouteInput, RouteOutput};
+        /// What `#[portos_route]` and `#[derive(RouteErrors)]` generate against.
+        pub mod io {
+            pub use axum::response::{IntoResponse, Response};
+            pub use portos_core::inventory::RouteIo;
 
-        /// A status the macro checked to be 300–599.
-        pub fn status(code: u16) -> axum::http::StatusCode {
-            axum::http::StatusCode::from_u16(code)
-                .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR)
+            pub use crate::http::{ApiError, RouteErrors, RouteInput, RouteOutput};
+
+            /// A status the macro checked to be 300–599.
+            pub fn status(code: u16) -> axum::http::StatusCode {
+                axum::http::StatusCode::from_u16(code)
+                    .unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR)
+            }
         }
     }
 }

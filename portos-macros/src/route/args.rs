@@ -19,6 +19,7 @@ pub const KEYS: &[&str] = &[
     "tool",
     "replaceable",
     "crate",
+    "server",
 ];
 
 /// Keys of older releases whose facts now come from the handler's types,
@@ -66,6 +67,8 @@ pub struct RouteArgs {
     pub replaceable: bool,
     /// `crate = path`: where portos-core is reached from the user's crate.
     pub krate: Option<syn::Path>,
+    /// `server = path`: where portos-server is reached from it.
+    pub server: Option<syn::Path>,
 }
 
 /// `tool(name = "clock.now", privacy = "internal", side_effect = "read", async)`:
@@ -111,6 +114,7 @@ pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
                 out.replaceable = true;
             }
             "crate" => out.krate = crate::krate::parse_or_skip(cx, &meta)?,
+            "server" => out.server = crate::krate::parse_or_skip(cx, &meta)?,
             other => {
                 if meta.input.peek(Token![=]) {
                     // The old schema keys took a type, which is not always an expression.

@@ -137,7 +137,7 @@ fn answer(cx: &Ctxt, variant: &syn::Variant) -> Option<Answer> {
 
 fn expand(input: &DeriveInput, variants: &[(&syn::Variant, Option<Answer>)]) -> TokenStream {
     let name = &input.ident;
-    let io = super::server::server_paths().io;
+    let io = super::server::server_paths(None).io;
     let mut describe = Vec::new();
     let mut arms = Vec::new();
     for (variant, answer) in variants {

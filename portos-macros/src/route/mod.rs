@@ -80,7 +80,7 @@ fn registration(args: &args::RouteArgs, item: &ItemFn) -> TokenStream {
         method_route,
         axum,
         io: io_path,
-    } = server::server_paths();
+    } = server::server_paths(args.server.as_ref());
     let method_name = args.method.as_ref().map_or("GET", |m| m.value.as_str());
     let method = variant(names::HTTP_METHODS, method_name);
     let filter = format_ident!("{}", method_name);

@@ -1,8 +1,9 @@
 //! The one place `#[portos_route]` names portos-server. A route's handler is
 //! an axum `MethodRouter` of the server's state, so the macro checks the
-//! handler against the server's type; everything else it emits goes through
-//! portos-core's versioned private module. Change these two paths here when
-//! the server's layout changes.
+//! handler against the server's type, through the server's versioned
+//! private module (`<server>::__private::v1`, as portos-core's); everything
+//! else it emits goes through portos-core's. `server = path` names the
+//! server for a crate that re-exports it (default `::portos_server`).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -18,10 +19,14 @@ pub struct ServerPaths {
     pub io: TokenStream,
 }
 
-pub fn server_paths() -> ServerPaths {
+pub fn server_paths(server: Option<&syn::Path>) -> ServerPaths {
+    let private = match server {
+        Some(path) => quote!(#path::__private::v1),
+        None => quote!(::portos_server::__private::v1),
+    };
     ServerPaths {
-        method_route: quote!(::portos_server::http::MethodRoute),
-        axum: quote!(::portos_server::__private::axum),
-        io: quote!(::portos_server::__private::io),
+        method_route: quote!(#private::MethodRoute),
+        axum: quote!(#private::axum),
+        io: quote!(#private::io),
     }
 }

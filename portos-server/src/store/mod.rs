@@ -64,8 +64,8 @@ pub fn linked_schemas() -> Vec<Schema> {
 macro_rules! store_schema {
     ($(#[$attr:meta])* $name:ident = $schema:expr) => {
         $(#[$attr])*
-        #[$crate::__private::linkme::distributed_slice($crate::store::SCHEMAS)]
-        #[linkme(crate = $crate::__private::linkme)]
+        #[$crate::__private::v1::linkme::distributed_slice($crate::store::SCHEMAS)]
+        #[linkme(crate = $crate::__private::v1::linkme)]
         pub static $name: $crate::store::Schema = $schema;
     };
 }

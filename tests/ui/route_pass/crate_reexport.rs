@@ -1,13 +1,20 @@
-// `crate = path` on a route: the registration goes through the re-export.
+// `crate = path` and `server = path` on a route: the registration and the
+// handler's checks go through the re-exports.
 mod my_sdk {
     pub use portos_core;
+    pub use portos_server as server;
 }
 
 use axum::Json;
 use my_sdk::portos_core::portos_route;
 
 /// Answers through the re-export.
-#[portos_route(crate = my_sdk::portos_core, method = "GET", path = "/api/demo/sdk")]
+#[portos_route(
+    crate = my_sdk::portos_core,
+    server = my_sdk::server,
+    method = "GET",
+    path = "/api/demo/sdk"
+)]
 async fn sdk() -> Json<bool> {
     Json(true)
 }
