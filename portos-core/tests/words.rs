@@ -256,3 +256,64 @@ fn the_catalog_shows_unguarded_and_open_world() {
         .unwrap_or_default();
     assert_eq!(borrow["annotations"]["openWorldHint"], true, "{mcp}");
 }
+
+/// A declaration written by hand is checked as the macro checks one.
+#[test]
+fn a_hand_written_vocabulary_is_checked() {
+    use portos_core::{CapabilityTerm, ScopeTerm, SourceLocation, Vocabulary};
+    static TWICE: [CapabilityTerm; 2] = [
+        CapabilityTerm {
+            name: "readBooks",
+            description: "Read.",
+            open_world: false,
+        },
+        CapabilityTerm {
+            name: "readBooks",
+            description: "Read again.",
+            open_world: false,
+        },
+    ];
+    static SCOPES: [ScopeTerm; 3] = [
+        ScopeTerm {
+            name: "all",
+            description: "Everyone.",
+            guard: Guard::Trusted,
+            transport: None,
+        },
+        ScopeTerm {
+            name: "a",
+            description: "A.",
+            guard: Guard::Grants(&[Capability::declared(5)]),
+            transport: Some(Transport::Http),
+        },
+        ScopeTerm {
+            name: "b",
+            description: "B.",
+            guard: Guard::SignedIn,
+            transport: Some(Transport::Http),
+        },
+    ];
+    let vocabulary = Vocabulary {
+        capabilities: &TWICE,
+        scopes: &SCOPES,
+        context: &[],
+        location: SourceLocation {
+            file: "hand.rs",
+            line: 1,
+            column: 1,
+        },
+    };
+    let problems = vocabulary.problems();
+    for expected in [
+        "capability `readBooks` is declared twice",
+        "scope `all` (hand.rs:1:1) is not a valid name",
+        "capability #5, which is not declared",
+        "two scopes speak for the http transport",
+    ] {
+        assert!(
+            problems.iter().any(|p| p.contains(expected)),
+            "{expected}: {problems:#?}"
+        );
+    }
+    assert_eq!(problems.len(), 4, "{problems:#?}");
+}

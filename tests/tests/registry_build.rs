@@ -109,6 +109,26 @@ macro_rules! descriptor {
     };
 }
 
+/// A hand-written tool naming words the linked vocabulary (PortOS's)
+/// does not declare.
+static FOREIGN_WORDS: ToolDescriptor = ToolDescriptor {
+    policy: PolicyDecl {
+        scopes: &["ui", "librarian"],
+        capabilities: &["readBooks", "readPortos", "shelveBooks"],
+        ..POLICY
+    },
+    ..descriptor!("words.foreign", "words_foreign", &[])
+};
+
+/// A hand-written write that names no capability and no reason.
+static OPEN_WRITE: ToolDescriptor = ToolDescriptor {
+    policy: PolicyDecl {
+        side_effect: SideEffect::Write,
+        ..POLICY
+    },
+    ..descriptor!("write.open", "write_open", &[])
+};
+
 static DUP_A: ToolDescriptor = descriptor!("dup.same", "dup_same_a", &[]);
 static DUP_B: ToolDescriptor = descriptor!("dup.same", "dup_same_b", &[]);
 
@@ -405,6 +425,50 @@ fn every_problem_is_reported_in_one_build() {
     assert_names_both(&error, "shared_provider", &PROVIDER_A, &PROVIDER_B);
     assert!(
         error.problems.iter().any(|p| p.contains("tree.insert")),
+        "{:#?}",
+        error.problems
+    );
+}
+
+// ---- the application's vocabulary ------------------------------------------------------
+
+/// Every word the vocabulary does not declare is a problem of its own,
+/// naming the tool and where it was declared, all in one build; the known
+/// ones are not.
+#[test]
+fn every_unknown_word_is_reported_with_its_source_location() {
+    let error = refused(&[&FOREIGN_WORDS]);
+    let at = FOREIGN_WORDS.location.to_string();
+    for word in [
+        "scope `librarian`",
+        "capability `readBooks`",
+        "capability `shelveBooks`",
+    ] {
+        assert!(
+            error
+                .problems
+                .iter()
+                .any(|p| p.contains(word) && p.contains("words.foreign") && p.contains(&at)),
+            "no problem names {word} at {at}: {:#?}",
+            error.problems
+        );
+    }
+    assert_eq!(error.problems.len(), 3, "{:#?}", error.problems);
+    // Each names what the vocabulary does declare.
+    assert!(error.problems[0].contains("declares agent, mind, ui, voice"));
+    assert!(error.problems[1].contains("declares readPortos, writePortos"));
+}
+
+/// A descriptor written by hand is held to the attribute's rule: a write
+/// names its capability or says why it needs none.
+#[test]
+fn a_hand_written_write_without_a_capability_is_refused() {
+    let error = refused(&[&OPEN_WRITE]);
+    assert!(
+        error
+            .problems
+            .iter()
+            .any(|p| p.contains("write.open") && p.contains("unguarded")),
         "{:#?}",
         error.problems
     );
