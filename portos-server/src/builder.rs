@@ -375,10 +375,7 @@ impl ServerBuilder {
         let exposable_apis = self.exposable_apis()?;
         // Same check the documents rely on: one declaration per operation.
         let classifier = self.classifier();
-        let placement = self.mounts.problems();
-        if !placement.is_empty() {
-            return Err(StartError::Application(placement.join("; ")));
-        }
+        // Also where each mount is placed: a misplaced one stops start-up.
         crate::http::inventory(classifier, &self.mounts)?;
         let store = match self.store.take() {
             Some(store) => store,

@@ -7,9 +7,10 @@
 //! and `cos:tools`) and no framework word is forced on it.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use portos_core::inventory::{EventSpec, PortosEvent, RouteEntry, RouteSpec};
+use portos_core::linked;
 
 /// The mount of the runtime's tool endpoints (catalog, call, kept results,
 /// jobs) and tool events (`…:called`, `…:catalog-changed`, …).
@@ -38,6 +39,17 @@ pub struct Mounts {
     places: Arc<BTreeMap<&'static str, Mount>>,
     /// Mounted application events' full names, made once each.
     event_names: Arc<Mutex<HashMap<(&'static str, &'static str), &'static str>>>,
+    /// Every linked route and event at its place, resolved once (the
+    /// router, the inventory check and each document read them).
+    placed: Arc<OnceLock<Placed>>,
+}
+
+/// The linked routes and events where these mounts put them, or every
+/// reason they cannot be served.
+#[derive(Debug)]
+struct Placed {
+    routes: Result<Vec<&'static RouteEntry>, Vec<String>>,
+    events: Result<Vec<&'static EventSpec>, Vec<String>>,
 }
 
 impl Default for Mounts {
@@ -45,6 +57,7 @@ impl Default for Mounts {
         Mounts {
             places: Arc::new(BTreeMap::from([(TOOLS, DEFAULT_TOOLS)])),
             event_names: Arc::default(),
+            placed: Arc::default(),
         }
     }
 }
@@ -64,6 +77,7 @@ impl Mounts {
         Mounts {
             places: Arc::new(places),
             event_names: Arc::default(),
+            placed: Arc::default(),
         }
     }
 
@@ -103,10 +117,36 @@ impl Mounts {
         problems
     }
 
-    /// The route at its full path (a mounted one placed, made once per
-    /// call: the server resolves its routes once), or why it cannot be
-    /// served.
-    pub fn route(&self, entry: &'static RouteEntry) -> Result<&'static RouteEntry, String> {
+    /// Every linked route at its full path (a mounted one where its mount
+    /// is placed), or every reason some cannot be served (a misplaced or
+    /// unplaced mount).
+    pub fn routes(&self) -> Result<Vec<&'static RouteEntry>, Vec<String>> {
+        self.placed().routes.clone()
+    }
+
+    /// Every linked event under its full name, or every reason some cannot
+    /// be listed.
+    pub fn events(&self) -> Result<Vec<&'static EventSpec>, Vec<String>> {
+        self.placed().events.clone()
+    }
+
+    fn placed(&self) -> &Placed {
+        self.placed.get_or_init(|| {
+            let problems = self.problems();
+            if !problems.is_empty() {
+                return Placed {
+                    routes: Err(problems.clone()),
+                    events: Err(problems),
+                };
+            }
+            Placed {
+                routes: every(linked::routes(), |entry| self.route(entry)),
+                events: every(linked::events(), |spec| self.event(spec)),
+            }
+        })
+    }
+
+    fn route(&self, entry: &'static RouteEntry) -> Result<&'static RouteEntry, String> {
         let Some(name) = entry.spec.mount else {
             return Ok(entry);
         };
@@ -117,8 +157,7 @@ impl Mounts {
         })))
     }
 
-    /// The event under its full name, or why it cannot be listed.
-    pub fn event(&self, spec: &'static EventSpec) -> Result<&'static EventSpec, String> {
+    fn event(&self, spec: &'static EventSpec) -> Result<&'static EventSpec, String> {
         let Some(name) = spec.mount else {
             return Ok(spec);
         };
@@ -147,6 +186,19 @@ impl Mounts {
             .entry((name, E::NAME))
             .or_insert_with(|| portos_core::inventory::mounted_event_name(prefix, E::NAME));
         full
+    }
+}
+
+/// Each item placed, or every problem.
+fn every<T>(
+    items: impl Iterator<Item = T>,
+    place: impl Fn(T) -> Result<T, String>,
+) -> Result<Vec<T>, Vec<String>> {
+    let (placed, problems): (Vec<_>, Vec<_>) = items.map(place).partition(Result::is_ok);
+    if problems.is_empty() {
+        Ok(placed.into_iter().filter_map(Result::ok).collect())
+    } else {
+        Err(problems.into_iter().filter_map(Result::err).collect())
     }
 }
 

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use portos_core::inventory::{
     Access, AsyncApiOptions, Classifier, EventInventory, OpenApiOptions, Placement, RouteIo,
 };
-use portos_core::{linked, portos_route};
+use portos_core::portos_route;
 use serde_json::Value;
 
 use super::{ApiError, RouteOutput, inventory};
@@ -224,9 +224,7 @@ impl Documents {
 /// Every linked event under its full name (a mounted one where `mounts`
 /// places it).
 fn event_inventory(mounts: &Mounts) -> Result<EventInventory, String> {
-    let events = linked::events()
-        .map(|event| mounts.event(event))
-        .collect::<Result<Vec<_>, String>>()?;
+    let events = mounts.events().map_err(|problems| problems.join("; "))?;
     EventInventory::new(events).map_err(|error| error.to_string())
 }
 

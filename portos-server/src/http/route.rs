@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use axum::Router;
 use axum::routing::MethodRouter;
 use portos_core::inventory::{Classifier, Inventory, InventoryError, RouteEntry, effective};
-use portos_core::linked;
 
 use super::ApiError;
 use crate::app::App;
@@ -30,20 +29,10 @@ pub fn inventory(classifier: Classifier, mounts: &Mounts) -> Result<Inventory, I
 /// `replaceable` gives way to an application's declaration of the same
 /// method and path.
 fn served(mounts: &Mounts) -> Result<Vec<&'static RouteEntry>, InventoryError> {
-    let mut problems = Vec::new();
-    let placed: Vec<&'static RouteEntry> = linked::routes()
-        .filter_map(|entry| {
-            mounts
-                .route(entry)
-                .map_err(|problem| problems.push(problem))
-                .ok()
-        })
-        .collect();
-    if problems.is_empty() {
-        Ok(effective(placed, |entry| &entry.spec))
-    } else {
-        Err(InventoryError { problems })
-    }
+    let placed = mounts
+        .routes()
+        .map_err(|problems| InventoryError { problems })?;
+    Ok(effective(placed, |entry| &entry.spec))
 }
 
 /// Mounts every linked route. The inventory check (run at start-up) is what
