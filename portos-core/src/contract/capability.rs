@@ -6,80 +6,22 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::words::{CapabilityTerm, MAX_CAPABILITIES, vocabulary, words};
 
-/// A capability of the application's vocabulary (`portos_core::vocabulary!`
-/// declares one constant per capability). Its name is the vocabulary's.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Capability(u8);
+super::words::vocabulary_word! {
+    /// A capability of the application's vocabulary (`portos_core::vocabulary!`
+    /// declares one constant per capability): its position is its bit in a
+    /// grant set, its name the camelCase key of a grants object.
+    Capability, CapabilityTerm, list: capabilities, names: capability_names,
+    undeclared: "<undeclared capability>"
+}
 
 impl Capability {
-    /// The capability declared at `index` of the linked vocabulary: what the
-    /// constants `vocabulary!` declares are made of.
-    #[doc(hidden)]
-    pub const fn declared(index: u8) -> Capability {
-        Capability(index)
-    }
-
-    /// Its position in the vocabulary (its bit in a grant set).
-    pub fn index(self) -> usize {
-        usize::from(self.0)
-    }
-
-    /// The declaration, if the linked vocabulary has it.
-    pub fn term(self) -> Option<&'static CapabilityTerm> {
-        vocabulary().capabilities.get(self.index())
-    }
-
-    /// The camelCase key, as on the wire and in `#[portos_tool]`.
-    pub fn as_str(self) -> &'static str {
-        self.term()
-            .map_or("<undeclared capability>", |term| term.name)
-    }
-
-    /// The capability named `name` in the linked vocabulary.
-    pub fn from_name(name: &str) -> Option<Capability> {
-        vocabulary().capability(name)
-    }
-
     /// The capability a grants key names, if any.
     pub fn from_key(key: &str) -> Option<Capability> {
         Capability::from_name(key)
     }
 
-    /// Every capability of the linked vocabulary, in its order.
-    pub fn all() -> impl Iterator<Item = Capability> + Clone {
-        (0..vocabulary().capabilities.len())
-            .filter_map(|index| u8::try_from(index).ok())
-            .map(Capability)
-    }
-
     fn bit(self) -> u64 {
         1u64.checked_shl(u32::from(self.0)).unwrap_or(0)
-    }
-}
-
-impl fmt::Debug for Capability {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Display for Capability {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for Capability {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for Capability {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        Capability::from_name(&name)
-            .ok_or_else(|| de::Error::unknown_variant(&name, words().capability_names.as_slice()))
     }
 }
 

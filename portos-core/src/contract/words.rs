@@ -125,11 +125,101 @@ pub fn linked_vocabularies() -> Vec<&'static Vocabulary> {
     all
 }
 
+/// A word of the linked vocabulary: a `u8` index into one of its lists,
+/// named by the declaration (`as_str`, `Display`, serde), with the constant
+/// constructor `vocabulary!` expands to. `Capability`, `Scope` and
+/// `ContextScope` are each one of these over their own list.
+macro_rules! vocabulary_word {
+    (
+        $(#[$doc:meta])*
+        $word:ident, $term:ty, list: $list:ident, names: $names:ident, undeclared: $undeclared:literal
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $word(u8);
+
+        impl $word {
+            /// The word declared at `index` of the linked vocabulary: what
+            /// the constants `vocabulary!` declares are made of.
+            #[doc(hidden)]
+            pub const fn declared(index: u8) -> $word {
+                $word(index)
+            }
+
+            /// Its position in the vocabulary's list.
+            pub fn index(self) -> usize {
+                usize::from(self.0)
+            }
+
+            /// The declaration, if the linked vocabulary has it.
+            pub fn term(self) -> Option<&'static $term> {
+                $crate::contract::words::vocabulary().$list.get(self.index())
+            }
+
+            /// The declared name, as on the wire and in the attributes.
+            pub fn as_str(self) -> &'static str {
+                self.term().map_or($undeclared, |term| term.name)
+            }
+
+            /// The word named `name` in the linked vocabulary.
+            pub fn from_name(name: &str) -> Option<$word> {
+                $crate::contract::words::vocabulary()
+                    .$list
+                    .iter()
+                    .position(|term| term.name == name)
+                    .and_then(|index| u8::try_from(index).ok())
+                    .map($word)
+            }
+
+            /// Every word of the list, in the vocabulary's order.
+            pub fn all() -> impl Iterator<Item = $word> + Clone {
+                (0..$crate::contract::words::vocabulary().$list.len())
+                    .filter_map(|index| u8::try_from(index).ok())
+                    .map($word)
+            }
+        }
+
+        impl ::std::fmt::Debug for $word {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::std::fmt::Display for $word {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::serde::Serialize for $word {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $word {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let name = <String as ::serde::Deserialize>::deserialize(deserializer)?;
+                $word::from_name(&name).ok_or_else(|| {
+                    <D::Error as ::serde::de::Error>::unknown_variant(
+                        &name,
+                        $crate::contract::words::words().$names.as_slice(),
+                    )
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use vocabulary_word;
+
 /// The words in force: the linked vocabulary, or none at all.
 pub(crate) struct Words {
     pub(crate) vocabulary: Vocabulary,
     /// The capability names, for "expected one of" messages.
     pub(crate) capability_names: Vec<&'static str>,
+    /// The scope names, for the same.
+    pub(crate) scope_names: Vec<&'static str>,
     /// `all`, then the scope names: the catalog's `scope` values.
     pub(crate) catalog_scopes: Vec<&'static str>,
     /// The context scope names, for messages and the settings' schema.
@@ -151,6 +241,7 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
     let vocabulary = linked_vocabularies().first().map_or(EMPTY, |v| **v);
     Words {
         capability_names: vocabulary.capabilities.iter().map(|c| c.name).collect(),
+        scope_names: vocabulary.scopes.iter().map(|s| s.name).collect(),
         context_names: vocabulary.context.iter().map(|c| c.name).collect(),
         catalog_scopes: std::iter::once(ALL_SCOPES_WORD)
             .chain(vocabulary.scopes.iter().map(|s| s.name))
@@ -280,22 +371,6 @@ impl Vocabulary {
             ));
         }
         problems
-    }
-
-    pub fn capability(&self, name: &str) -> Option<Capability> {
-        self.capabilities
-            .iter()
-            .position(|term| term.name == name)
-            .and_then(|index| u8::try_from(index).ok())
-            .map(Capability::declared)
-    }
-
-    pub fn scope(&self, name: &str) -> Option<Scope> {
-        self.scopes
-            .iter()
-            .position(|term| term.name == name)
-            .and_then(|index| u8::try_from(index).ok())
-            .map(Scope::declared)
     }
 
     /// The scope whose callers `transport` speaks for.
