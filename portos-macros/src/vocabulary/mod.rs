@@ -338,40 +338,15 @@ fn expand(
     context: &[ContextWord<'_>],
 ) -> TokenStream {
     let private = krate::private_path(declaration.krate.as_ref());
-    let docs = |attrs: &[Attribute]| -> Vec<Attribute> {
-        attrs
-            .iter()
-            .filter(|attr| attr.path().is_ident("doc"))
-            .cloned()
-            .collect()
-    };
-    let capability_consts = capabilities.iter().enumerate().map(|(index, c)| {
-        let ident = &c.word.ident;
-        let docs = docs(&c.word.attrs);
-        let index = index_literal(index);
-        quote_spanned! {ident.span()=>
-            #(#docs)*
-            pub const #ident: #private::Capability = #private::Capability::declared(#index);
-        }
-    });
-    let scope_consts = scopes.iter().enumerate().map(|(index, s)| {
-        let ident = &s.word.ident;
-        let docs = docs(&s.word.attrs);
-        let index = index_literal(index);
-        quote_spanned! {ident.span()=>
-            #(#docs)*
-            pub const #ident: #private::Scope = #private::Scope::declared(#index);
-        }
-    });
-    let context_consts = context.iter().enumerate().map(|(index, c)| {
-        let ident = &c.word.ident;
-        let docs = docs(&c.word.attrs);
-        let index = index_literal(index);
-        quote_spanned! {ident.span()=>
-            #(#docs)*
-            pub const #ident: #private::ContextScope = #private::ContextScope::declared(#index);
-        }
-    });
+    let capability_consts = constants(
+        capabilities.iter().map(|c| c.word),
+        &quote!(#private::Capability),
+    );
+    let scope_consts = constants(scopes.iter().map(|s| s.word), &quote!(#private::Scope));
+    let context_consts = constants(
+        context.iter().map(|c| c.word),
+        &quote!(#private::ContextScope),
+    );
     let context_terms = context.iter().map(|c| {
         let name = &c.word.name;
         let description = &c.description;
@@ -438,6 +413,23 @@ fn expand(
             });
         };
     }
+}
+
+/// `pub const WORD: Type = Type::declared(index);` for each word, in order,
+/// with the word's doc comment, spanned on its name.
+fn constants<'a>(words: impl Iterator<Item = &'a Word>, ty: &TokenStream) -> Vec<TokenStream> {
+    words
+        .enumerate()
+        .map(|(index, word)| {
+            let ident = &word.ident;
+            let docs = word.attrs.iter().filter(|attr| attr.path().is_ident("doc"));
+            let index = index_literal(index);
+            quote_spanned! {ident.span()=>
+                #(#docs)*
+                pub const #ident: #ty = #ty::declared(#index);
+            }
+        })
+        .collect()
 }
 
 /// A `u8` literal (the count is checked to fit before expansion).
