@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::context::MissingState;
+use crate::context::{MissingState, ServerState, Shared, ToolContext};
 use crate::contract::OutputJson;
 use crate::descriptor::{AdapterOutcome, ArgumentError};
 use crate::schema;
@@ -90,15 +90,6 @@ impl fmt::Display for AdapterError {
 
 impl<E: std::error::Error + Send + Sync + 'static> From<E> for AdapterError {
     fn from(error: E) -> AdapterError {
-        AdapterError(error.to_string())
-    }
-}
-
-impl AdapterError {
-    /// `ctx.state::<T>()?` inside an adapter returning `AdapterError`.
-    // By value so it fits `.map_err(AdapterError::missing_state)`.
-    #[allow(clippy::needless_pass_by_value)]
-    pub fn missing_state(error: MissingState) -> AdapterError {
         AdapterError(error.to_string())
     }
 }
@@ -190,6 +181,29 @@ impl<R> ReturnFallback<R> for &Probe<R> {
 
     fn outcome(&self, _value: R) -> AdapterOutcome {
         Err("the tool's return type does not fit".to_owned())
+    }
+}
+
+/// Chosen when `T: ServerState`: the adapter's `Shared<T>` argument.
+pub trait StateProbe<T> {
+    fn shared(&self, ctx: &ToolContext) -> Result<Shared<T>, MissingState>;
+}
+
+impl<T: ServerState> StateProbe<T> for Probe<T> {
+    fn shared(&self, ctx: &ToolContext) -> Result<Shared<T>, MissingState> {
+        crate::context::shared(ctx)
+    }
+}
+
+/// The fallback for a state type that cannot be shared (its `StateNeed`
+/// check reports it).
+pub trait StateFallback<T> {
+    fn shared(&self, ctx: &ToolContext) -> Result<Shared<T>, MissingState>;
+}
+
+impl<T> StateFallback<T> for &Probe<T> {
+    fn shared(&self, _ctx: &ToolContext) -> Result<Shared<T>, MissingState> {
+        Err(MissingState(std::any::type_name::<T>()))
     }
 }
 

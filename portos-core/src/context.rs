@@ -1,5 +1,6 @@
 //! What an adapter receives besides its input: who is calling, the call's
-//! requestId, a cancellation signal, and typed access to server state.
+//! requestId, a cancellation signal; and the server state it names in its
+//! signature ([`Shared`]).
 
 use std::any::{Any, TypeId, type_name};
 use std::collections::HashMap;
@@ -75,6 +76,50 @@ impl StateMap {
             .get(&TypeId::of::<T>())
             .and_then(|value| value.downcast_ref::<T>())
     }
+
+    /// The value of type `T`, shared (a reference-count increment).
+    pub fn shared<T: Send + Sync + 'static>(&self) -> Result<Shared<T>, MissingState> {
+        self.entries
+            .get(&TypeId::of::<T>())
+            .and_then(|value| Arc::clone(value).downcast::<T>().ok())
+            .map(Shared)
+            .ok_or(MissingState(type_name::<T>()))
+    }
+}
+
+/// One value of server state, named in a signature: a tool adapter's or a
+/// route handler's parameter `store: Shared<Store>`. The macros derive the
+/// declaration from it, and the server refuses to start when it was not
+/// given a value of that type, so a handler never asks for state at run
+/// time. Dereferences to `T`; cloning it is a reference-count increment,
+/// so it can move into a blocking task.
+pub struct Shared<T: ?Sized>(Arc<T>);
+
+impl<T: ?Sized> Shared<T> {
+    /// The shared allocation itself, e.g. to keep it past the call.
+    pub fn into_arc(this: Shared<T>) -> Arc<T> {
+        this.0
+    }
+}
+
+impl<T: ?Sized> std::ops::Deref for Shared<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: ?Sized> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<T: ?Sized + fmt::Debug> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
 }
 
 impl fmt::Debug for StateMap {
@@ -88,7 +133,7 @@ impl fmt::Debug for StateMap {
 /// A type that can be server state: one value shared by every call, on any
 /// worker thread, for as long as the server runs.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be server state of a portos tool",
+    message = "`{Self}` cannot be server state of a portos tool or route",
     label = "this state type is not `Send + Sync`",
     note = "one value is shared by every call on every worker thread: use thread-safe types (`Arc<Mutex<_>>` rather than `Rc<RefCell<_>>`)"
 )]
@@ -98,9 +143,9 @@ pub trait ServerState: Send + Sync + 'static {}
 #[diagnostic::do_not_recommend]
 impl<T: Send + Sync + 'static> ServerState for T {}
 
-/// One type of server state a tool declares with `state = [...]`: checked
-/// against the server's [`StateMap`] when the registry is built, and the only
-/// state [`ToolContext::state`] hands that tool.
+/// One type of server state a tool or route takes as a [`Shared`]
+/// parameter: checked against the server's [`StateMap`] when the server is
+/// built, so a missing value stops start-up instead of failing a call.
 #[derive(Clone, Copy)]
 pub struct StateNeed {
     type_id: TypeId,
@@ -140,21 +185,12 @@ impl fmt::Debug for StateNeed {
     }
 }
 
-/// Why [`ToolContext::state`] has no value of the type asked for.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MissingState {
-    /// The tool did not list the type in `state = [...]`. Refused even when
-    /// the server has the value, so a forgotten declaration fails the first
-    /// test that calls the tool instead of passing the start-up check.
-    #[error(
-        "this tool did not declare server state `{0}`: add it to `state = [...]` in its #[portos_tool]"
-    )]
-    Undeclared(&'static str),
-    /// The tool declared the type but the server has no value of it (only a
-    /// context built by hand can get here: the registry refuses to build).
-    #[error("server state `{0}` is not available to this tool")]
-    NotProvided(&'static str),
-}
+/// The server has no value of a type a handler takes as [`Shared`]. Only
+/// a context or server put together by hand can get here: the registry and
+/// the router refuse to build without every value their handlers name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the server has no state `{0}`: give the server builder a value of this type")]
+pub struct MissingState(pub &'static str);
 
 /// How far a long-running call has come, as its adapter reports it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -181,9 +217,9 @@ pub struct ToolContext {
     authority: Authority,
     request_id: Arc<str>,
     cancel: CancellationToken,
+    /// Read only by the generated code, for the adapter's [`Shared`]
+    /// parameters.
     state: Arc<StateMap>,
-    /// The running tool's `state = [...]`: all of `state` it may read.
-    declared: &'static [StateNeed],
     /// Set when the call runs as a durable job.
     progress: Option<Arc<dyn ProgressSink>>,
 }
@@ -194,14 +230,12 @@ impl ToolContext {
         request_id: Arc<str>,
         cancel: CancellationToken,
         state: Arc<StateMap>,
-        declared: &'static [StateNeed],
     ) -> ToolContext {
         ToolContext {
             authority,
             request_id,
             cancel,
             state,
-            declared,
             progress: None,
         }
     }
@@ -241,19 +275,14 @@ impl ToolContext {
     pub fn cancellation(&self) -> &CancellationToken {
         &self.cancel
     }
+}
 
-    /// Typed access to server state (the store, settings…): only the types
-    /// the tool declared in `state = [...]`.
-    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, MissingState> {
-        // A handful of static entries: a linear scan, no allocation.
-        let id = TypeId::of::<T>();
-        if !self.declared.iter().any(|need| need.type_id == id) {
-            return Err(MissingState::Undeclared(type_name::<T>()));
-        }
-        self.state
-            .get::<T>()
-            .ok_or(MissingState::NotProvided(type_name::<T>()))
-    }
+/// The value an adapter's `Shared<T>` parameter receives (generated code
+/// calls it; the registry checked at start-up that it is there).
+pub(crate) fn shared<T: Send + Sync + 'static>(
+    ctx: &ToolContext,
+) -> Result<Shared<T>, MissingState> {
+    ctx.state.shared::<T>()
 }
 
 impl fmt::Debug for ToolContext {

@@ -85,13 +85,15 @@
 //! | `suppress_on_form_fill` | hidden when the intent fills a form | `false` |
 //! | `not_strict` | why the input cannot be projected to the strict provider formats (`openai-strict`, `anthropic-strict`, `gemini`) without losing a rule that matters; they then offer it unconstrained (see [`schema::strict`]) | none: the registry build refuses such a tool |
 //! | `unguarded` | why a tool that is not a read requires no capability, so any principal of its scopes may run it (shown in the catalog's policy) | none: such a tool is a compile error |
-//! | `state` | the server state the adapter reads, by type (`state = [Store, Clock]`); each must be `Send + Sync + 'static`, provided when the registry is built, and is all [`ToolContext::state`] hands this tool | none |
 //! | `crate` | the path of portos-core, for a crate that re-exports it (`crate = my_sdk::portos_core`) | `::portos_core` |
 //!
-//! The adapter takes an optional `&ToolContext` and at most one input type
-//! (`Deserialize + Serialize + JsonSchema`), and returns
-//! `Result<Output, Error>` where `Output: Serialize + JsonSchema` and
-//! `Error: Display`. An `Err` becomes a failed result.
+//! The adapter takes, in any order, an optional `&ToolContext`, at most one
+//! input type (a struct or enum that is a JSON object, `Deserialize +
+//! Serialize + JsonSchema`) and the server state it needs, each as a
+//! [`Shared<T>`](Shared) parameter (`store: Shared<Store>`; `T: Send + Sync +
+//! 'static`; the registry refuses to build without a value of each), and
+//! returns `Result<Output, Error>` where `Output: Serialize + JsonSchema`
+//! and `Error: Display`. An `Err` becomes a failed result.
 //!
 //! # The vocabulary
 //!
@@ -152,7 +154,8 @@ pub use catalog::{
     IntentGroup, IntentGroups,
 };
 pub use context::{
-    Authority, MissingState, Progress, ProgressSink, ServerState, StateMap, StateNeed, ToolContext,
+    Authority, MissingState, Progress, ProgressSink, ServerState, Shared, StateMap, StateNeed,
+    ToolContext,
 };
 pub use contract::{
     CallAnswer, Capabilities, Capability, CapabilityTerm, CatalogScope, Confirmation, ContextScope,
@@ -197,9 +200,9 @@ pub mod __private {
         /// through the back end portos-core was built with.
         pub use crate::__portos_register as register;
         pub use crate::adapter::{
-            InputFallback, InputProbe, Probe, ReturnFallback, ReturnProbe, assert_adapter_return,
-            assert_tool_error, assert_tool_input, assert_tool_output, empty_input_schema,
-            parse_empty_input,
+            InputFallback, InputProbe, Probe, ReturnFallback, ReturnProbe, StateFallback,
+            StateProbe, assert_adapter_return, assert_tool_error, assert_tool_input,
+            assert_tool_output, empty_input_schema, parse_empty_input,
         };
         pub use crate::context::{StateNeed, ToolContext};
         #[cfg(not(feature = "inventory-collector"))]

@@ -1,6 +1,7 @@
 //! The adapter function, modelled: which parameter is the context, which is the
-//! typed input, and what it returns.
+//! typed input, which are server state (`Shared<T>`), and what it returns.
 
+use quote::ToTokens;
 use syn::{FnArg, GenericArgument, GenericParam, ItemFn, PathArguments, ReturnType, Type};
 
 use crate::ctxt::Ctxt;
@@ -12,12 +13,16 @@ pub enum ParamKind {
     ContextOwned,
     /// The typed arguments.
     Input,
+    /// `name: Shared<T>`: the server's value of `T`, the n-th state need.
+    State(usize),
 }
 
 pub struct Adapter<'a> {
     pub item: &'a ItemFn,
     pub params: Vec<ParamKind>,
     pub input: Option<&'a Type>,
+    /// The `T` of each `Shared<T>` parameter, in order, each once.
+    pub state: Vec<&'a Type>,
     pub output: Option<Output<'a>>,
 }
 
@@ -62,6 +67,7 @@ impl<'a> Adapter<'a> {
 
         let mut params = Vec::new();
         let mut input = None;
+        let mut state: Vec<&Type> = Vec::new();
         let mut has_context = false;
         for arg in &sig.inputs {
             match arg {
@@ -84,16 +90,31 @@ impl<'a> Adapter<'a> {
                             ty,
                             "a tool adapter cannot take `&mut ToolContext`: take `&ToolContext` or `ToolContext`",
                         ),
-                        None if input.is_some() => cx.error_spanned_by(
-                            ty,
-                            "a tool adapter takes at most one input argument besides `&ToolContext`: \
-                             put every field in one struct deriving Deserialize, Serialize and JsonSchema",
-                        ),
-                        None => {
-                            reject_impl_trait(cx, ty, "input");
-                            input = Some(ty);
-                            params.push(ParamKind::Input);
-                        }
+                        None => match shared_type(ty) {
+                            Some(inner) => {
+                                let spelled = spelling(inner);
+                                if state.iter().any(|seen| spelling(seen) == spelled) {
+                                    cx.error_spanned_by(
+                                        ty,
+                                        format!("`Shared<{spelled}>` is taken twice: take it once"),
+                                    );
+                                }
+                                params.push(ParamKind::State(state.len()));
+                                state.push(inner);
+                            }
+                            None if input.is_some() => cx.error_spanned_by(
+                                ty,
+                                "a tool adapter takes at most one input argument besides `&ToolContext` \
+                                 and its `Shared<T>` state: put every field in one struct deriving \
+                                 Deserialize, Serialize and JsonSchema",
+                            ),
+                            None => {
+                                reject_impl_trait(cx, ty, "input");
+                                reject_non_object(cx, ty);
+                                input = Some(ty);
+                                params.push(ParamKind::Input);
+                            }
+                        },
                     }
                 }
             }
@@ -121,6 +142,7 @@ impl<'a> Adapter<'a> {
             item,
             params,
             input,
+            state,
             output,
         }
     }
@@ -150,6 +172,75 @@ fn reject_impl_trait(cx: &Ctxt, ty: &Type, what: &str) {
             ty,
             format!("a tool adapter needs a concrete {what} type, not `impl Trait`: name the type"),
         );
+    }
+}
+
+/// `T` of a parameter written `Shared<T>` (any path ending in `Shared`).
+fn shared_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let segment = path.path.segments.last()?;
+    let PathArguments::AngleBracketed(arguments) = &segment.arguments else {
+        return None;
+    };
+    match (segment.ident == "Shared", arguments.args.first()) {
+        (true, Some(GenericArgument::Type(inner))) if arguments.args.len() == 1 => Some(inner),
+        _ => None,
+    }
+}
+
+/// A type as written, without the spaces token printing puts between
+/// punctuation (`Arc<Mutex<u8>>`, not `Arc < Mutex < u8 > >`).
+fn spelling(ty: &syn::Type) -> String {
+    let printed = ty.to_token_stream().to_string();
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let chars: Vec<char> = printed.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .filter(|&(at, &c)| {
+            c != ' '
+                || (word(at.checked_sub(1).map(|i| chars[i])) && word(chars.get(at + 1).copied()))
+        })
+        .map(|(_, &c)| c)
+        .collect()
+}
+
+/// Every tool takes a JSON object, so a type that can only be some other
+/// JSON value is refused where it is written, with the shape that fits
+/// (a type this cannot see, such as a newtype, is refused at start-up).
+fn reject_non_object(cx: &Ctxt, ty: &Type) {
+    let Some(what) = non_object(ty) else { return };
+    cx.error_spanned_by(
+        ty,
+        format!(
+            "a tool's input is a JSON object, and {what} is not one: put the value in a field, \
+             e.g. `struct Args {{ value: {} }}` deriving Deserialize, Serialize and JsonSchema",
+            spelling(ty)
+        ),
+    );
+}
+
+/// What the type is, when it is plainly not a JSON object.
+fn non_object(ty: &Type) -> Option<&'static str> {
+    match ty {
+        Type::Reference(_) => Some("a reference"),
+        Type::Tuple(tuple) if tuple.elems.is_empty() => Some("`()`"),
+        Type::Tuple(_) => Some("a tuple (a JSON array)"),
+        Type::Array(_) | Type::Slice(_) => Some("an array"),
+        Type::Paren(inner) => non_object(&inner.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let last = path.path.segments.last()?.ident.to_string();
+            match last.as_str() {
+                "String" | "str" | "char" | "Cow" => Some("a string"),
+                "bool" => Some("a boolean"),
+                "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
+                | "u128" | "usize" | "f32" | "f64" => Some("a number"),
+                "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet" => Some("an array"),
+                "Option" => Some("an `Option` (which may be null)"),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
@@ -187,5 +278,24 @@ fn is_context_path(ty: &Type) -> bool {
         }
         Type::Paren(inner) => is_context_path(&inner.elem),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_is_spelled_as_written() {
+        for written in [
+            "Store",
+            "crate::store::Store",
+            "Arc<Mutex<u8>>",
+            "&'static str",
+            "Box<dyn Fn() + Send>",
+        ] {
+            let ty: syn::Type = syn::parse_str(written).expect("a type");
+            assert_eq!(spelling(&ty), written.replace(" + ", "+"));
+        }
     }
 }

@@ -30,7 +30,6 @@ pub const KEYS: &[&str] = &[
     "suppress_on_form_fill",
     "not_strict",
     "unguarded",
-    "state",
     "crate",
 ];
 
@@ -63,8 +62,6 @@ pub struct ToolArgs {
     pub not_strict: Option<Spanned<String>>,
     /// `unguarded = "why"`: a write that requires no capability.
     pub unguarded: Option<Spanned<String>>,
-    /// `state = [Type, ...]`: the server state the adapter reads.
-    pub state: Option<Spanned<Vec<syn::Type>>>,
     /// `crate = path`: where portos-core is reached from the user's crate.
     pub krate: Option<Spanned<syn::Path>>,
     /// Keys that were given with a value of the wrong shape (already
@@ -119,7 +116,14 @@ fn parse_key(
         "aliases" => set(cx, &mut out.aliases, span, key, list(meta, key)?),
         "scopes" => set(cx, &mut out.scopes, span, key, list(meta, key)?),
         "capabilities" => set(cx, &mut out.capabilities, span, key, list(meta, key)?),
-        "state" => set(cx, &mut out.state, span, key, type_list(meta, key)?),
+        // The key of earlier releases: say where state is named now.
+        "state" => {
+            cx.error_spanned_by(
+                &meta.path,
+                "`state = [...]` is gone: take each piece of server state as a parameter of the adapter, e.g. `store: Shared<Store>` (`portos_core::Shared`)",
+            );
+            skip_value(meta.input)?;
+        }
         "idempotent" => set(cx, &mut out.idempotent, span, key, flag(meta, key, span)?),
         "async" => set(cx, &mut out.is_async, span, key, flag(meta, key, span)?),
         "long_running" => set(cx, &mut out.long_running, span, key, flag(meta, key, span)?),
@@ -258,31 +262,6 @@ fn list(
         shape_error(
             &error,
             format!("`{key}` takes a list of strings: write `{key} = [\"...\", \"...\"]`"),
-        )
-    })
-}
-
-/// `[Type, ...]`: any Rust types, as `ctx.state::<T>()` takes any type.
-fn type_list(
-    meta: &syn::meta::ParseNestedMeta<'_>,
-    key: &str,
-) -> syn::Result<Spanned<Vec<syn::Type>>> {
-    let parse = || -> syn::Result<Spanned<Vec<syn::Type>>> {
-        let input = meta.value()?;
-        let content;
-        let bracket = bracketed!(content in input);
-        // As in `list`: consume the rest so syn adds no error of its own.
-        let items = Punctuated::<syn::Type, Token![,]>::parse_terminated(&content);
-        skip_all(&content)?;
-        Ok(Spanned {
-            value: items?.into_iter().collect(),
-            span: bracket.span.join(),
-        })
-    };
-    parse().map_err(|error| {
-        shape_error(
-            &error,
-            format!("`{key}` takes a list of types: write `{key} = [Store, UserClock]`"),
         )
     })
 }

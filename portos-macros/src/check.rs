@@ -2,7 +2,6 @@
 //! their interplay. Produces the checked model that `expand` emits.
 
 use proc_macro2::Span;
-use quote::ToTokens;
 
 use crate::attr::{Spanned, ToolArgs};
 use crate::ctxt::Ctxt;
@@ -23,8 +22,6 @@ pub struct Tool {
     pub suppress_on_form_fill: bool,
     /// Why the tool is offered unconstrained in the strict formats.
     pub not_strict: Option<String>,
-    /// The server state types the adapter reads, each once.
-    pub state: Vec<syn::Type>,
     /// Why a write requires no capability.
     pub unguarded: Option<String>,
     /// The application's words, spelled right and each once: which exist is
@@ -236,11 +233,6 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
             }
             reason.value.trim().to_owned()
         }),
-        state: args
-            .state
-            .as_ref()
-            .map(|state| state_types(cx, &state.value))
-            .unwrap_or_default(),
         unguarded,
         scopes,
         capabilities,
@@ -306,24 +298,6 @@ fn check_guarded(
         }
         Some(reason) => Some(collapse_whitespace(&reason.value)),
     }
-}
-
-/// The declared state types, each once. Two spellings of one type (`Store`
-/// and `crate::store::Store`) look different here; the registry catches
-/// those by `TypeId` when it is built.
-fn state_types(cx: &Ctxt, types: &[syn::Type]) -> Vec<syn::Type> {
-    let mut seen: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    for ty in types {
-        let spelled = spelling(ty);
-        if seen.contains(&spelled) {
-            cx.error_spanned_by(ty, format!("duplicate state type `{spelled}`: remove it"));
-        } else {
-            seen.push(spelled);
-            out.push(ty.clone());
-        }
-    }
-    out
 }
 
 fn check_canonical_name(cx: &Ctxt, name: &Spanned<String>) {
@@ -406,23 +380,6 @@ fn word_list(
     out
 }
 
-/// A type as written, without the spaces token printing puts between
-/// punctuation (`Arc<Mutex<u8>>`, not `Arc < Mutex < u8 > >`).
-fn spelling(ty: &syn::Type) -> String {
-    let printed = ty.to_token_stream().to_string();
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    let chars: Vec<char> = printed.chars().collect();
-    chars
-        .iter()
-        .enumerate()
-        .filter(|&(at, &c)| {
-            c != ' '
-                || (word(at.checked_sub(1).map(|i| chars[i])) && word(chars.get(at + 1).copied()))
-        })
-        .map(|(_, &c)| c)
-        .collect()
-}
-
 fn quoted(values: &[Term]) -> String {
     values
         .iter()
@@ -433,23 +390,4 @@ fn quoted(values: &[Term]) -> String {
 
 fn collapse_whitespace(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_type_is_spelled_as_written() {
-        for written in [
-            "Store",
-            "crate::store::Store",
-            "Arc<Mutex<u8>>",
-            "&'static str",
-            "Box<dyn Fn() + Send>",
-        ] {
-            let ty: syn::Type = syn::parse_str(written).expect("a type");
-            assert_eq!(spelling(&ty), written.replace(" + ", "+"));
-        }
-    }
 }

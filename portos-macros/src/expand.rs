@@ -111,7 +111,7 @@ fn descriptor(
 
     let checks = type_checks(adapter.input, output, private);
     // Spanned on each type: one that is not `Send + Sync` is reported there.
-    let state = tool.state.iter().map(|ty| {
+    let state = adapter.state.iter().map(|ty| {
         quote_spanned! {ty.span()=> #private::StateNeed::of::<#ty>()}
     });
     let probe = |ty: &syn::Type| quote!((&#private::Probe::<#ty>::NEW));
@@ -133,6 +133,24 @@ fn descriptor(
         ParamKind::ContextRef => quote!(&__ctx),
         ParamKind::ContextOwned => quote!(::core::clone::Clone::clone(&__ctx)),
         ParamKind::Input => quote!(__input),
+        ParamKind::State(index) => {
+            let name = format_ident!("__state{index}");
+            quote!(#name)
+        }
+    });
+    // Each `Shared<T>` taken before the call; the registry checked at
+    // start-up that the server has every one, so the error is for a
+    // context put together by hand.
+    let take_state = adapter.state.iter().enumerate().map(|(index, ty)| {
+        let name = format_ident!("__state{index}");
+        quote! {
+            let #name = match (&#private::Probe::<#ty>::NEW).shared(&__ctx) {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(missing) => {
+                    return ::core::result::Result::Err(::std::string::ToString::to_string(&missing));
+                }
+            };
+        }
     });
     let call = quote!(#fn_name(#(#call_args),*).await);
     let bind_fn: Ident = format_ident!("__portos_bind");
@@ -146,7 +164,10 @@ fn descriptor(
             // The probes pick the real behaviour, or an inert fallback when a
             // type does not fit, so only the checks above report it.
             #[allow(unused_imports)]
-            use #private::{InputFallback as _, InputProbe as _, ReturnFallback as _, ReturnProbe as _};
+            use #private::{
+                InputFallback as _, InputProbe as _, ReturnFallback as _, ReturnProbe as _,
+                StateFallback as _, StateProbe as _,
+            };
 
             fn __portos_input_schema() -> #private::serde_json::Value {
                 #input_schema
@@ -164,6 +185,7 @@ fn descriptor(
                     __normalized,
                     move |__ctx: #private::ToolContext| {
                         ::std::boxed::Box::pin(async move {
+                            #(#take_state)*
                             #output_probe.outcome(#call)
                         })
                     },

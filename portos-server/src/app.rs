@@ -125,39 +125,6 @@ pub struct AppState {
     pub documents: Documents,
 }
 
-impl AppState {
-    /// The application's state of type `T` (what tools read through
-    /// `ToolContext::state`), or the type the builder was not given (a 500).
-    pub fn state<T: Send + Sync + 'static>(&self) -> Result<&T, NoSuchState> {
-        self.registry
-            .state()
-            .get::<T>()
-            .ok_or(NoSuchState(std::any::type_name::<T>()))
-    }
-}
-
-/// A route asked for state the server was not built with: the server's
-/// fault (500 `INTERNAL_ERROR`, logged), so not a documented answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the server has no state `{0}`")]
-pub struct NoSuchState(pub &'static str);
-
-impl From<NoSuchState> for crate::http::ApiError {
-    fn from(missing: NoSuchState) -> crate::http::ApiError {
-        crate::http::ApiError::internal(missing.to_string())
-    }
-}
-
-impl crate::http::RouteErrors for NoSuchState {
-    fn describe(_: &mut portos_core::inventory::RouteIo) {}
-}
-
-impl axum::response::IntoResponse for NoSuchState {
-    fn into_response(self) -> axum::response::Response {
-        crate::http::ApiError::from(self).into_response()
-    }
-}
-
 impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App")

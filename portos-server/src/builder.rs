@@ -121,8 +121,9 @@ impl ServerBuilder {
         self
     }
 
-    /// State of the application, by type: read by tools through
-    /// `ToolContext::state::<T>()` and by routes through `App::state::<T>()`.
+    /// State of the application, by type: what tools and routes take as
+    /// `Shared<T>` parameters (the server refuses to start when one of them
+    /// names a type it was not given).
     #[must_use]
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.state.insert(value);
@@ -387,6 +388,9 @@ impl ServerBuilder {
         let (socket_layer, events) = Events::new(&self.mounts);
         // Tools emit the application's events through the same handle.
         let (registry, clock) = self.registry_builder(&store, events.clone())?;
+        // The routes' `Shared<T>` against the values the tools get (the
+        // registry build checks the tools').
+        crate::http::missing_state(&self.mounts, registry.state_map())?;
         let registry = registry.on_result(events.tool_observer()).build()?;
         LiveRegistry::bind(&registry);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
@@ -482,8 +486,12 @@ mod tests {
             .with_store(store)
             .build()
             .expect("built");
-        assert_eq!(app.state::<Site>().expect("given"), &Site("lab"));
-        assert!(app.state::<String>().is_err());
+        let state = app.registry.state();
+        assert_eq!(*state.shared::<Site>().expect("given"), Site("lab"));
+        assert_eq!(
+            state.shared::<String>().expect_err("not given"),
+            portos_core::MissingState(std::any::type_name::<String>())
+        );
         assert_eq!(app.identity.agent_tools_name, "Test Agent Tools");
     }
 

@@ -98,7 +98,7 @@ pub struct ToolsUnsubscribed {
 }
 
 /// The Socket.IO handle the server emits through: `App::events` in a route,
-/// `ctx.state::<Events>()` in a tool.
+/// a `Shared<Events>` parameter in a tool.
 #[derive(Clone, Debug)]
 pub struct Events {
     io: SocketIo,

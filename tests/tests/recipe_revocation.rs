@@ -12,7 +12,7 @@ use portos::domains::recipes::model::Author;
 use portos::domains::recipes::ops;
 use portos::domains::recipes::run::ACCESS_REVOKED;
 use portos_core::{
-    AdapterError, CallBudget, Capabilities, Registry, ToolCall, ToolContext, ToolState, portos_tool,
+    AdapterError, CallBudget, Capabilities, Registry, Shared, ToolCall, ToolState, portos_tool,
 };
 use portos_server::Config;
 use portos_server::settings;
@@ -39,10 +39,8 @@ struct Revoked {
     scopes = ["mind"],
     capabilities = ["readPortos"],
     side_effect = "read",
-    state = [Store],
 )]
-async fn revoke(ctx: &ToolContext, _args: NoArgs) -> Result<Revoked, AdapterError> {
-    let store = ctx.state::<Store>()?;
+async fn revoke(_args: NoArgs, store: Shared<Store>) -> Result<Revoked, AdapterError> {
     store
         .run(|connection| {
             settings::set_json(

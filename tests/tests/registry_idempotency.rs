@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use portos_core::{
-    AdapterError, Authority, Capabilities, ErrorCode, Registry, RegistryLimits, StateMap, ToolCall,
-    ToolContext, ToolError, ToolResult, ToolState, linked, portos_tool,
+    AdapterError, Authority, Capabilities, ErrorCode, Registry, RegistryLimits, Shared, StateMap,
+    ToolCall, ToolError, ToolResult, ToolState, linked, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -25,8 +25,8 @@ struct Runs(AtomicU64);
 /// Holds `idem.slow` until the test opens it.
 struct Gate(Semaphore);
 
-fn count_run(ctx: &ToolContext) -> Result<u64, AdapterError> {
-    Ok(ctx.state::<Runs>()?.0.fetch_add(1, Ordering::SeqCst) + 1)
+fn count_run(runs: &Runs) -> u64 {
+    runs.0.fetch_add(1, Ordering::SeqCst) + 1
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -47,17 +47,16 @@ fn one() -> u32 {
     scopes = ["agent", "mind", "ui"],
     capabilities = ["writePortos"],
     side_effect = "write",
-    state = [Runs],
 )]
-async fn idem_count(ctx: &ToolContext, args: CountArgs) -> Result<Value, AdapterError> {
-    let run = count_run(ctx)?;
+async fn idem_count(args: CountArgs, runs: Shared<Runs>) -> Result<Value, AdapterError> {
+    let run = count_run(&runs);
     Ok(json!({ "ok": true, "run": run, "label": args.label, "times": args.times }))
 }
 
 /// Another write, to reuse a requestId across tools.
-#[portos_tool(name = "idem.other", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept", state = [Runs])]
-async fn idem_other(ctx: &ToolContext, args: CountArgs) -> Result<Value, AdapterError> {
-    let run = count_run(ctx)?;
+#[portos_tool(name = "idem.other", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept")]
+async fn idem_other(args: CountArgs, runs: Shared<Runs>) -> Result<Value, AdapterError> {
+    let run = count_run(&runs);
     Ok(json!({ "ok": true, "run": run, "label": args.label }))
 }
 
@@ -67,25 +66,24 @@ async fn idem_other(ctx: &ToolContext, args: CountArgs) -> Result<Value, Adapter
     scopes = ["ui"],
     side_effect = "write",
     unguarded = "the tests' counter changes nothing kept",
-    state = [Runs, Gate]
 )]
-async fn idem_slow(ctx: &ToolContext) -> Result<Value, AdapterError> {
-    let run = count_run(ctx)?;
-    let _open = ctx.state::<Gate>()?.0.acquire().await?;
+async fn idem_slow(runs: Shared<Runs>, gate: Shared<Gate>) -> Result<Value, AdapterError> {
+    let run = count_run(&runs);
+    let _open = gate.0.acquire().await?;
     Ok(json!({ "ok": true, "run": run }))
 }
 
 /// Counts, then fails outright.
-#[portos_tool(name = "idem.fail", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept", state = [Runs])]
-async fn idem_fail(ctx: &ToolContext) -> Result<Value, AdapterError> {
-    let run = count_run(ctx)?;
+#[portos_tool(name = "idem.fail", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept")]
+async fn idem_fail(runs: Shared<Runs>) -> Result<Value, AdapterError> {
+    let run = count_run(&runs);
     Err(AdapterError::new(format!("run {run} failed")))
 }
 
 /// Counts, then reports a failure in its result.
-#[portos_tool(name = "idem.report", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept", state = [Runs])]
-async fn idem_report(ctx: &ToolContext) -> Result<Value, AdapterError> {
-    let run = count_run(ctx)?;
+#[portos_tool(name = "idem.report", scopes = ["ui"], side_effect = "write", unguarded = "the tests' counter changes nothing kept")]
+async fn idem_report(runs: Shared<Runs>) -> Result<Value, AdapterError> {
+    let run = count_run(&runs);
     Ok(json!({ "ok": false, "run": run, "summary": "Nothing to do." }))
 }
 

@@ -4,8 +4,8 @@
 //! `Registry::call`.
 
 use portos_core::{
-    AdapterError, Authority, Capabilities, Capability, ErrorCode, OutputJson, Registry, StateMap,
-    ToolCall, ToolContext, ToolError, ToolResult, ToolState, portos_tool,
+    AdapterError, Authority, Capabilities, Capability, ErrorCode, OutputJson, Registry, ToolCall,
+    ToolError, ToolResult, ToolState, portos_tool,
 };
 use portos_tests as _;
 use schemars::JsonSchema;
@@ -149,15 +149,6 @@ async fn pipe_outcome(args: OutcomeArgs) -> Result<Value, AdapterError> {
 /// 700 characters, many of them multi-byte, so a byte cut would differ.
 fn long_message() -> String {
     "é€x".repeat(700 / 3 + 1)
-}
-
-/// Server state `pipe.undeclared` reads without declaring it.
-struct Motd(&'static str);
-
-/// Read the message of the day, without `state = [Motd]`.
-#[portos_tool(name = "pipe.undeclared", scopes = ["ui"], side_effect = "read")]
-async fn pipe_undeclared(ctx: &ToolContext) -> Result<Value, AdapterError> {
-    Ok(json!({ "ok": true, "summary": ctx.state::<Motd>()?.0 }))
 }
 
 // ---- helpers ----------------------------------------------------------------
@@ -1091,28 +1082,3 @@ async fn the_result_carries_the_trimmed_request_id() {
 }
 
 // ---- declared state ------------------------------------------------------------------
-
-#[tokio::test]
-async fn state_the_tool_did_not_declare_is_refused_even_when_the_server_has_it() {
-    let mut state = StateMap::new();
-    state.insert(Motd("Hello."));
-    let registry = Registry::builder()
-        .state(state)
-        .build()
-        .expect("the linked tools are valid");
-    let result = run(
-        &registry,
-        portos_words::principal::ui(false),
-        call("s1", "pipe.undeclared", json!({})),
-    )
-    .await;
-    assert_eq!(result.state, ToolState::Failed);
-    assert_eq!(result.result, None);
-    assert_eq!(
-        result.error,
-        Some(format!(
-            "this tool did not declare server state `{}`: add it to `state = [...]` in its #[portos_tool]",
-            std::any::type_name::<Motd>()
-        ))
-    );
-}

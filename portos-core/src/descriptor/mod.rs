@@ -38,8 +38,8 @@ pub struct ToolDescriptor {
     pub output_schema: fn() -> Value,
     /// Turns schema-valid arguments into a typed, ready-to-run call.
     pub bind: fn(Value) -> Result<BoundCall, ArgumentError>,
-    /// The server state the adapter reads (`state = [...]`): the registry
-    /// refuses to build without it, and the adapter gets nothing else.
+    /// The server state the adapter takes (its `Shared<T>` parameters): the
+    /// registry refuses to build without each.
     pub state: &'static [StateNeed],
     /// `not_strict = "why"`: the input schema cannot be projected to the
     /// strict provider formats without losing a rule that matters, and the

@@ -7,6 +7,7 @@ use std::fmt;
 use schemars::{Schema, SchemaGenerator};
 
 use super::SourceLocation;
+use crate::context::StateNeed;
 
 // The words of a route declaration, each enum generated from its table in
 // portos-vocabulary (the one `#[portos_route]` checks against), with its
@@ -77,6 +78,9 @@ pub struct RouteIo {
     /// Answers that are not refusals but not the success status either,
     /// e.g. a tool call's failed result envelope at 422.
     pub outcomes: Vec<OutcomeSpec>,
+    /// The server state the handler takes (`Shared<T>` parameters): the
+    /// server refuses to start without each. Not part of any document.
+    pub state: Vec<StateNeed>,
 }
 
 /// A declared answer that is not a refusal (no `PortosError` body): a
@@ -102,6 +106,7 @@ impl Default for RouteIo {
             errors: Vec::new(),
             modeled: false,
             outcomes: Vec::new(),
+            state: Vec::new(),
         }
     }
 }

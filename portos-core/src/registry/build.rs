@@ -64,10 +64,15 @@ impl RegistryBuilder {
         self
     }
 
-    /// Server state adapters reach through `ToolContext::state`.
+    /// The server state adapters take as `Shared<T>` parameters.
     pub fn state(mut self, state: StateMap) -> Self {
         self.state = state;
         self
+    }
+
+    /// The state given so far (what a server checks its routes against).
+    pub fn state_map(&self) -> &StateMap {
+        &self.state
     }
 
     /// Adds an observer told about each adapter run when it ends.

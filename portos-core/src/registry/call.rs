@@ -93,7 +93,7 @@ impl Registry {
         let (tool, bound, fingerprint) = self.check(authority, &call.name, call.arguments)?;
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
         self.admit_run(request_id, fingerprint, tool.name(), &tool.policy, |id| {
-            self.adapter_run(tool, authority, id, bound)
+            self.adapter_run(authority, id, bound)
         })
     }
 
@@ -231,7 +231,6 @@ impl Registry {
     /// A linked tool's adapter run (not started: a future runs when polled).
     fn adapter_run(
         &self,
-        tool: &RegisteredTool,
         authority: &Authority,
         request_id: Arc<str>,
         bound: BoundCall,
@@ -241,7 +240,6 @@ impl Registry {
             request_id,
             self.shutdown.clone(),
             self.state.clone(),
-            tool.descriptor.state,
         );
         bound.run(ctx)
     }

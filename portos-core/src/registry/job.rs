@@ -98,14 +98,8 @@ impl Registry {
             bound,
             ..
         } = prepared;
-        let ctx = ToolContext::new(
-            authority,
-            request_id.clone(),
-            cancel,
-            self.state.clone(),
-            descriptor.state,
-        )
-        .with_progress(progress);
+        let ctx = ToolContext::new(authority, request_id.clone(), cancel, self.state.clone())
+            .with_progress(progress);
         let run = AssertUnwindSafe(bound.run(ctx)).catch_unwind();
         let observers = self.observers.clone();
         async move {

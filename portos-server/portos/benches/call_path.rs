@@ -6,29 +6,21 @@
 //! `cargo bench -p portos --bench call_path`
 
 use std::hint::black_box;
-use std::sync::Arc;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use portos::build_registry;
-use portos_core::{Authority, Registry, ToolCall, ToolContext};
+use portos_core::{Registry, Shared, ToolCall};
 use portos_server::Config;
+use portos_server::clock::UserClock;
 use serde_json::json;
-use tokio_util::sync::CancellationToken;
 
-/// The context the registry would give `time.now`: its declared state only.
-fn direct_context(registry: &Registry, authority: Authority) -> ToolContext {
-    let declared = registry
-        .resolve("time.now")
-        .expect("linked")
-        .descriptor
-        .state;
-    ToolContext::new(
-        authority,
-        Arc::from("direct"),
-        CancellationToken::new(),
-        registry.state().clone(),
-        declared,
-    )
+/// The clock the registry would give `time.now`, looked up per call as
+/// the registry's generated code does.
+fn clock(registry: &Registry) -> Shared<UserClock> {
+    registry
+        .state()
+        .shared::<UserClock>()
+        .expect("the server's clock")
 }
 
 fn call_path(c: &mut Criterion) {
@@ -50,17 +42,15 @@ fn call_path(c: &mut Criterion) {
     let mut group = c.benchmark_group("time_now");
 
     group.bench_function("adapter_direct", |b| {
-        let ctx = direct_context(&registry, authority);
         b.iter(|| {
-            let result = runtime.block_on(portos::domains::time::tools::now(&ctx));
+            let result = runtime.block_on(portos::domains::time::tools::now(clock(&registry)));
             black_box(result.map(|r| r.ok).unwrap_or(false))
         });
     });
 
     group.bench_function("adapter_direct_as_json", |b| {
-        let ctx = direct_context(&registry, authority);
         b.iter(|| {
-            let result = runtime.block_on(portos::domains::time::tools::now(&ctx));
+            let result = runtime.block_on(portos::domains::time::tools::now(clock(&registry)));
             black_box(result.ok().and_then(|r| serde_json::to_value(r).ok()))
         });
     });

@@ -13,13 +13,11 @@
 //! repeats one requestId. The difference between `fresh` and `direct` is the
 //! registry's overhead per call.
 
-use std::sync::Arc;
-
 use portos::build_registry;
-use portos_core::{ToolCall, ToolContext};
+use portos_core::ToolCall;
 use portos_server::Config;
+use portos_server::clock::UserClock;
 use serde_json::json;
-use tokio_util::sync::CancellationToken;
 
 #[allow(clippy::print_stderr, reason = "a profiling tool reports on stderr")]
 fn main() {
@@ -42,18 +40,6 @@ fn main() {
     )
     .expect("registry");
     let authority = portos_words::principal::voice();
-    let ctx = ToolContext::new(
-        authority,
-        Arc::from("direct"),
-        CancellationToken::new(),
-        registry.state().clone(),
-        // What the registry gives `time.now`: its declared state only.
-        registry
-            .resolve("time.now")
-            .expect("linked")
-            .descriptor
-            .state,
-    );
 
     let bodies: Vec<serde_json::Value> = (0..count)
         .map(|i| {
@@ -69,7 +55,10 @@ fn main() {
     let started = std::time::Instant::now();
     for body in &bodies {
         if mode == "direct" {
-            let output = runtime.block_on(portos::domains::time::tools::now(&ctx));
+            // The clock looked up per call, as the registry's generated
+            // code does.
+            let clock = registry.state().shared::<UserClock>().expect("clock");
+            let output = runtime.block_on(portos::domains::time::tools::now(clock));
             std::hint::black_box(output.ok().and_then(|o| serde_json::to_value(o).ok()));
         } else {
             let call = ToolCall::parse(body).expect("valid");

@@ -16,6 +16,7 @@ pub mod query;
 mod route;
 mod schema_gate;
 mod settings;
+mod shared;
 mod system;
 mod tools;
 
@@ -33,7 +34,7 @@ pub use io::{
 /// `#[derive(RouteErrors)]`: see [`RouteErrors`].
 pub use portos_macros::RouteErrors;
 pub use query::Query;
-pub use route::{MethodRoute, inventory};
+pub use route::{MethodRoute, inventory, missing_state};
 
 use crate::app::App;
 

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use axum::Router;
 use axum::routing::MethodRouter;
+use portos_core::StateMap;
 use portos_core::inventory::{Classifier, Inventory, InventoryError, RouteEntry, effective};
 
 use super::ApiError;
@@ -22,6 +23,35 @@ pub type MethodRoute = MethodRouter<App>;
 pub fn inventory(classifier: Classifier, mounts: &Mounts) -> Result<Inventory, InventoryError> {
     Inventory::new(served(mounts)?.into_iter().map(|route| &route.spec))
         .map(|inventory| inventory.with_classifier(classifier))
+}
+
+/// What stops start-up in the served routes' state: each `Shared<T>` a
+/// handler takes that `state` has no value of, named with its route and
+/// where it is declared (all at once, as the registry reports tools').
+pub fn missing_state(mounts: &Mounts, state: &StateMap) -> Result<(), InventoryError> {
+    let problems: Vec<String> = served(mounts)?
+        .into_iter()
+        .flat_map(|route| {
+            let needs = (route.spec.io)().state;
+            needs
+                .into_iter()
+                .filter(|need| !state.provides(need))
+                .map(move |need| {
+                    format!(
+                        "`{} {}` ({}) takes `Shared<{}>`, which the server was not given: add it to the server builder with `.state(...)`",
+                        route.spec.method,
+                        route.spec.path,
+                        route.spec.location,
+                        need.type_name()
+                    )
+                })
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(InventoryError { problems })
+    }
 }
 
 /// The linked routes that are served, each at its full path (a mounted one

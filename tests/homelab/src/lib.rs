@@ -66,8 +66,7 @@ impl Application for Homelab {
     fn builder(config: Config, flags: &Flags, file: FileKeys) -> Result<ServerBuilder, String> {
         let lab = LabConfig::resolve(flags, file)?;
         // The `lab` table comes in through `store_schema!` (hosts.rs); the
-        // state is what tools read with `ctx.state::<LabConfig>()` and routes
-        // with `app.state::<LabConfig>()`.
+        // state is what tools and routes take as `Shared<LabConfig>`.
         Ok(ServerBuilder::new(NAME, env!("CARGO_PKG_VERSION"), config).state(lab))
     }
 }

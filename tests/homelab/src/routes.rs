@@ -2,12 +2,9 @@
 //! (route inventory, internal OpenAPI) from the same declaration.
 
 use axum::Json;
-use axum::extract::State;
-use portos_core::portos_route;
-use portos_server::App;
-use portos_server::app::NoSuchState;
-use portos_server::http::{Query, RouteErrors};
-use portos_server::store::StoreError;
+use portos_core::{Shared, portos_route};
+use portos_server::http::Query;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -31,39 +28,18 @@ pub struct HostsPage {
     pub total: usize,
 }
 
-/// The list's only failures are the server's own (500, logged): the lab's
-/// configuration missing from the server's state, or the store.
-#[derive(Debug, RouteErrors)]
-pub enum HostsFault {
-    #[route_error(transparent)]
-    NoConfig(NoSuchState),
-    #[route_error(transparent)]
-    Store(StoreError),
-}
-
-impl From<StoreError> for HostsFault {
-    fn from(error: StoreError) -> HostsFault {
-        HostsFault::Store(error)
-    }
-}
-
 /// The hosts of the home lab, by name (the same list `lab.hosts.list` reads).
 #[portos_route(method = "GET", path = "/api/lab/hosts", summary = "Lab hosts")]
 async fn list(
-    State(app): State<App>,
+    lab: Shared<LabConfig>,
+    store: Shared<Store>,
     Query(HostsQuery { role }): Query<HostsQuery>,
-) -> Result<Json<HostsPage>, HostsFault> {
-    let site = app
-        .state::<LabConfig>()
-        .map_err(HostsFault::NoConfig)?
-        .site_name
-        .clone();
-    let hosts = app
-        .store
+) -> Result<Json<HostsPage>, StoreError> {
+    let hosts = store
         .run(move |connection| Ok(hosts::list(connection, role)?))
         .await?;
     Ok(Json(HostsPage {
-        site,
+        site: lab.site_name.clone(),
         total: hosts.len(),
         hosts,
     }))

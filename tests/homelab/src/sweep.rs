@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, ToolContext, portos_tool};
 use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -65,13 +65,16 @@ pub struct ProbeReport {
     capabilities = ["readLab"],
     side_effect = "read",
     long_running,
-    state = [Store, LabConfig],
 )]
-pub async fn probe(ctx: &ToolContext, args: ProbeArgs) -> Result<ProbeReport, AdapterError> {
-    let site = ctx.state::<LabConfig>()?.site_name.clone();
+pub async fn probe(
+    ctx: &ToolContext,
+    args: ProbeArgs,
+    store: Shared<Store>,
+    lab: Shared<LabConfig>,
+) -> Result<ProbeReport, AdapterError> {
+    let site = lab.site_name.clone();
     let role = args.role;
-    let targets = ctx
-        .state::<Store>()?
+    let targets = store
         .run(move |connection| Ok(hosts::list(connection, role)?))
         .await?;
     let total = targets.len();
@@ -168,12 +171,15 @@ pub struct Retired {
     idempotent = true,
     long_running,
     confirmation = "capability-grant",
-    state = [Store, LabConfig],
 )]
-pub async fn retire(ctx: &ToolContext, args: RetireArgs) -> Result<Retired, AdapterError> {
-    let site = ctx.state::<LabConfig>()?.site_name.clone();
+pub async fn retire(
+    ctx: &ToolContext,
+    args: RetireArgs,
+    store: Shared<Store>,
+    lab: Shared<LabConfig>,
+) -> Result<Retired, AdapterError> {
+    let site = lab.site_name.clone();
     let role = args.role;
-    let store = ctx.state::<Store>()?;
     let targets = store
         .run(move |connection| Ok(hosts::list(connection, Some(role))?))
         .await?;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::events::Events;
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -40,13 +40,15 @@ pub struct HostList {
     scopes = ["assistant", "operator", "panel"],
     capabilities = ["readLab"],
     side_effect = "read",
-    state = [Store, LabConfig],
 )]
-pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<HostList, AdapterError> {
-    let site = ctx.state::<LabConfig>()?.site_name.clone();
+pub async fn list(
+    args: ListArgs,
+    store: Shared<Store>,
+    lab: Shared<LabConfig>,
+) -> Result<HostList, AdapterError> {
+    let site = lab.site_name.clone();
     let role = args.role;
-    let hosts = ctx
-        .state::<Store>()?
+    let hosts = store
         .run(move |connection| Ok(hosts::list(connection, role)?))
         .await?;
     let what = role.map_or("host", Role::as_str);
@@ -101,11 +103,15 @@ pub struct HostAddedResult {
     scopes = ["assistant", "operator"],
     capabilities = ["writeLab"],
     side_effect = "write",
-    state = [Store, LabConfig, Events],
 )]
-pub async fn add(ctx: &ToolContext, args: AddArgs) -> Result<HostAddedResult, AdapterError> {
+pub async fn add(
+    args: AddArgs,
+    store: Shared<Store>,
+    lab: Shared<LabConfig>,
+    events: Shared<Events>,
+) -> Result<HostAddedResult, AdapterError> {
     let address = hosts::check_address(&args.address).map_err(AdapterError::new)?;
-    let site = ctx.state::<LabConfig>()?.site_name.clone();
+    let site = lab.site_name.clone();
     let host = Host {
         name: args.name.to_ascii_lowercase(),
         address,
@@ -113,8 +119,7 @@ pub async fn add(ctx: &ToolContext, args: AddArgs) -> Result<HostAddedResult, Ad
         added_at: jiff::Timestamp::now().to_string(),
     };
     let stored = host.clone();
-    let inserted = ctx
-        .state::<Store>()?
+    let inserted = store
         .run(move |connection| Ok(hosts::insert(connection, &stored)?))
         .await?;
     if let Err(existing) = inserted {
@@ -127,7 +132,7 @@ pub async fn add(ctx: &ToolContext, args: AddArgs) -> Result<HostAddedResult, Ad
             host: Some(existing),
         });
     }
-    ctx.state::<Events>()?
+    events
         .emit(&HostAdded {
             site: site.clone(),
             host: host.clone(),
@@ -168,14 +173,16 @@ pub struct HostRemoved {
     scopes = ["assistant", "operator"],
     capabilities = ["writeLab"],
     side_effect = "destructive",
-    state = [Store, LabConfig],
 )]
-pub async fn remove(ctx: &ToolContext, args: RemoveArgs) -> Result<HostRemoved, AdapterError> {
-    let site = ctx.state::<LabConfig>()?.site_name.clone();
+pub async fn remove(
+    args: RemoveArgs,
+    store: Shared<Store>,
+    lab: Shared<LabConfig>,
+) -> Result<HostRemoved, AdapterError> {
+    let site = lab.site_name.clone();
     let name = args.name.to_ascii_lowercase();
     let key = name.clone();
-    let removed = ctx
-        .state::<Store>()?
+    let removed = store
         .run(move |connection| Ok(hosts::remove(connection, &key)?))
         .await?;
     Ok(match removed {
@@ -211,10 +218,9 @@ pub struct Uptime {
     scopes = ["assistant", "operator", "panel"],
     capabilities = ["readLab"],
     side_effect = "read",
-    state = [LabConfig],
 )]
-pub async fn uptime(ctx: &ToolContext) -> Result<Uptime, AdapterError> {
-    let site = ctx.state::<LabConfig>()?.site_name.clone();
+pub async fn uptime(lab: Shared<LabConfig>) -> Result<Uptime, AdapterError> {
+    let site = lab.site_name.clone();
     // procfs answers from memory: no need for the blocking pool.
     let seconds = uptime::read(Path::new(uptime::PROC_UPTIME)).map_err(AdapterError::new)?;
     let now = jiff::Timestamp::now();

@@ -9,7 +9,6 @@ use portos_core::{portos_tool, AdapterError};
     version = "1",
     idempotent = "yes",
     aliases = ["hello", hi],
-    state = ["Store"],
     side_effect = "read",
 )]
 async fn hello() -> Result<String, AdapterError> {

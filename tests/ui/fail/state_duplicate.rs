@@ -1,19 +1,18 @@
-use portos_core::{portos_tool, AdapterError, ToolContext};
+use portos_core::{portos_tool, AdapterError, Shared};
 
 mod store {
     pub struct Store;
 }
 use store::Store;
 
+// The same state twice is one value under two names: reported at the second.
 /// Count the things in the store.
-#[portos_tool(
-    name = "demo.count",
-    scopes = ["ui"],
-    side_effect = "read",
-    state = [Store, std::sync::Arc<Store>, Store],
-)]
-async fn count(ctx: &ToolContext) -> Result<String, AdapterError> {
-    let _store = ctx.state::<Store>()?;
+#[portos_tool(name = "demo.count", scopes = ["ui"], side_effect = "read")]
+async fn count(
+    _store: Shared<Store>,
+    _shared: Shared<std::sync::Arc<Store>>,
+    _again: Shared<Store>,
+) -> Result<String, AdapterError> {
     Ok("none".to_owned())
 }
 

@@ -1,6 +1,6 @@
 // PortOS's capabilities and scopes, which this tool uses.
 use portos_words as _;
-use portos_core::{portos_tool, AdapterError, Confirmation, SideEffect, StateMap, ToolContext};
+use portos_core::{portos_tool, AdapterError, Confirmation, SideEffect, Shared, StateMap, ToolContext};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -35,9 +35,8 @@ struct Purged {
     open_world = true,
     intent_group = "feeds",
     suppress_on_form_fill,
-    state = [Feeds],
 )]
-async fn purge(_ctx: &ToolContext, args: PurgeArgs) -> Result<Purged, AdapterError> {
+async fn purge(_ctx: &ToolContext, args: PurgeArgs, _feeds: Shared<Feeds>) -> Result<Purged, AdapterError> {
     Ok(Purged {
         ok: true,
         summary: format!("Queued a purge of items older than {} days.", args.older_than_days),

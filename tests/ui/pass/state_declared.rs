@@ -3,9 +3,7 @@ use portos_words as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use portos_core::{
-    portos_tool, AdapterError, Authority, Registry, StateMap, ToolCall, ToolContext,
-};
+use portos_core::{portos_tool, AdapterError, Registry, Shared, StateMap, ToolCall, ToolContext};
 use serde_json::{json, Value};
 
 mod site {
@@ -15,19 +13,20 @@ mod site {
 #[derive(Default)]
 struct Visits(AtomicU32);
 
-// Any type path: a plain name, a path through a module, generic arguments.
+// Any type path: a plain name, a path through a module, generic arguments;
+// before, between and after the context, and `Shared` by its full path.
 /// Greet the visitor of this site.
-#[portos_tool(
-    name = "demo.visit",
-    scopes = ["ui"],
-    side_effect = "read",
-    state = [site::Site, Arc<Visits>, Vec<&'static str>],
-)]
-async fn visit(ctx: &ToolContext) -> Result<Value, AdapterError> {
-    let site = ctx.state::<site::Site>()?.0;
-    let visit = ctx.state::<Arc<Visits>>()?.0.fetch_add(1, Ordering::SeqCst) + 1;
-    let guests = ctx.state::<Vec<&'static str>>()?.join(", ");
-    Ok(json!({ "ok": true, "summary": format!("Visit {visit} of {site} ({guests}).") }))
+#[portos_tool(name = "demo.visit", scopes = ["ui"], side_effect = "read")]
+async fn visit(
+    site: Shared<site::Site>,
+    ctx: &ToolContext,
+    visits: portos_core::Shared<Arc<Visits>>,
+    guests: Shared<Vec<&'static str>>,
+) -> Result<Value, AdapterError> {
+    let visit = visits.0.fetch_add(1, Ordering::SeqCst) + 1;
+    let guests = guests.join(", ");
+    let who = ctx.request_id();
+    Ok(json!({ "ok": true, "summary": format!("Visit {visit} of {} ({guests}), {who}.", site.0) }))
 }
 
 fn call() -> ToolCall {
@@ -70,6 +69,6 @@ async fn main() {
     let result = registry.call(&portos_words::principal::ui(false), call()).await.expect("allowed");
     assert_eq!(
         result.result.expect("completed")["summary"],
-        "Visit 1 of the lab (ada, grace)."
+        "Visit 1 of the lab (ada, grace), v1."
     );
 }

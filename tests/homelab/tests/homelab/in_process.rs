@@ -101,3 +101,16 @@ async fn a_signed_in_operator_writes() {
     assert_eq!(hosts.status, 200);
     assert_eq!(hosts.body["hosts"][0]["name"], "nas", "{}", hosts.body);
 }
+
+#[test]
+fn a_server_without_the_state_its_route_takes_does_not_start() {
+    // The builder the homelab's own would be, minus its `LabConfig`.
+    let bare = portos_server::ServerBuilder::new("Homelab", "0.0.0", Config::new(Homelab::COMMAND));
+    let error = TestServer::start(bare).expect_err("refused at start-up");
+    let message = error.to_string();
+    assert!(
+        message.contains("`GET /api/lab/hosts`")
+            && message.contains("Shared<homelab_server::config::LabConfig>"),
+        "the route is named with the state it takes: {message}"
+    );
+}

@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
+use portos_core::{Shared, portos_route};
 use portos_server::app::App;
 use portos_server::http::{Body, Created, Invalid, RouteErrors};
 use portos_server::store::StoreError;
@@ -94,9 +94,11 @@ impl From<AppError> for ChangeRefusal {
 /// Every managed app with its remote, resolved tracker and forge
 /// repository.
 #[portos_route(method = "GET", path = "/api/apps", summary = "Managed apps")]
-async fn list(State(app): State<App>) -> Result<Json<AppList>, StoreError> {
-    let cache = remotes(&app);
-    let apps = ops::list(&app.store, &cache).await?;
+async fn list(
+    State(app): State<App>,
+    remotes: Shared<RemoteCache>,
+) -> Result<Json<AppList>, StoreError> {
+    let apps = ops::list(&app.store, &remotes).await?;
     Ok(Json(AppList {
         apps: apps.iter().map(ops::ResolvedApp::view).collect(),
     }))
@@ -106,16 +108,21 @@ async fn list(State(app): State<App>) -> Result<Json<AppList>, StoreError> {
 #[portos_route(method = "POST", path = "/api/apps", summary = "Add a managed app")]
 async fn create(
     State(app): State<App>,
+    remotes: Shared<RemoteCache>,
     Body(new): Body<NewApp>,
 ) -> Result<Created<AppView>, CreateRefusal> {
-    let created = ops::create(&app.store, &remotes(&app), new).await?;
+    let created = ops::create(&app.store, &remotes, new).await?;
     Ok(Created(created.view()))
 }
 
 /// One app.
 #[portos_route(method = "GET", path = "/api/apps/{id}", summary = "A managed app")]
-async fn read(State(app): State<App>, Path(id): Path<String>) -> Result<Json<AppView>, AppMissing> {
-    let found = ops::get(&app.store, &remotes(&app), id.clone()).await?;
+async fn read(
+    State(app): State<App>,
+    remotes: Shared<RemoteCache>,
+    Path(id): Path<String>,
+) -> Result<Json<AppView>, AppMissing> {
+    let found = ops::get(&app.store, &remotes, id.clone()).await?;
     found
         .map(|resolved| Json(resolved.view()))
         .ok_or(AppMissing::NotFound(id))
@@ -129,10 +136,11 @@ async fn read(State(app): State<App>, Path(id): Path<String>) -> Result<Json<App
 )]
 async fn change(
     State(app): State<App>,
+    remotes: Shared<RemoteCache>,
     Path(id): Path<String>,
     Body(changes): Body<AppChanges>,
 ) -> Result<Json<AppView>, ChangeRefusal> {
-    let changed = ops::change(&app.store, &remotes(&app), id, changes).await?;
+    let changed = ops::change(&app.store, &remotes, id, changes).await?;
     Ok(Json(changed.view()))
 }
 
@@ -150,10 +158,4 @@ async fn delete(
         return Err(AppMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))
-}
-
-/// The server's remote cache (a fresh one if the server was built without
-/// it: remotes are then read on every request).
-fn remotes(app: &App) -> RemoteCache {
-    app.state::<RemoteCache>().cloned().unwrap_or_default()
 }

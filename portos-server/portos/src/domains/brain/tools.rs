@@ -2,7 +2,7 @@
 //! (docs/reference.md#semantic-adapters rows 1–3). A capture is recorded in the
 //! user-actions ledger (`brain.capture`).
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, ToolContext, portos_tool};
 use portos_server::clock::UserClock;
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -41,17 +41,15 @@ pub struct Captured {
     side_effect = "write",
     intent_group = "brain",
     suppress_on_form_fill,
-    state = [Store, UserClock],
 )]
-pub async fn capture(ctx: &ToolContext, args: CaptureArgs) -> Result<Captured, AdapterError> {
+pub async fn capture(
+    ctx: &ToolContext,
+    args: CaptureArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<Captured, AdapterError> {
     let text = model::capture_text(&args.text).map_err(AdapterError::new)?;
-    let capture = ops::capture(
-        ctx.state::<Store>()?,
-        ctx.state::<UserClock>()?,
-        ctx.authority().scope,
-        text,
-    )
-    .await?;
+    let capture = ops::capture(&store, &clock, ctx.authority().scope, text).await?;
     Ok(Captured {
         ok: true,
         summary: model::captured_summary(&capture.text),
@@ -93,15 +91,14 @@ pub struct SearchResult {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "brain",
-    state = [Store],
 )]
-pub async fn search(ctx: &ToolContext, args: SearchArgs) -> Result<SearchResult, AdapterError> {
+pub async fn search(args: SearchArgs, store: Shared<Store>) -> Result<SearchResult, AdapterError> {
     let query = args.query.trim().to_owned();
     if query.is_empty() {
         return Err(AdapterError::new("query must not be empty"));
     }
     let limit = clamp_limit(args.limit, SEARCH_DEFAULT, SEARCH_MAX);
-    let hits: Vec<SearchHit> = ops::search(ctx.state::<Store>()?, &query, limit)
+    let hits: Vec<SearchHit> = ops::search(&store, &query, limit)
         .await?
         .into_iter()
         .map(|capture| SearchHit {
@@ -155,11 +152,10 @@ pub struct RecentResult {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "brain",
-    state = [Store],
 )]
-pub async fn recent(ctx: &ToolContext, args: RecentArgs) -> Result<RecentResult, AdapterError> {
+pub async fn recent(args: RecentArgs, store: Shared<Store>) -> Result<RecentResult, AdapterError> {
     let limit = clamp_limit(args.limit, RECENT_DEFAULT, RECENT_MAX);
-    let items: Vec<RecentItem> = ops::recent(ctx.state::<Store>()?, limit)
+    let items: Vec<RecentItem> = ops::recent(&store, limit)
         .await?
         .into_iter()
         .map(|capture| RecentItem {

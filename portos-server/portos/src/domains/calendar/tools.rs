@@ -2,7 +2,7 @@
 //! 18–19): the user's events, from ICS sources and the API, in the user's time
 //! zone.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -53,12 +53,13 @@ pub struct Today {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "calendar",
-    state = [Store, UserClock],
 )]
-pub async fn today(ctx: &ToolContext, args: TodayArgs) -> Result<Today, AdapterError> {
+pub async fn today(
+    args: TodayArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<Today, AdapterError> {
     let limit = clamp_limit(args.limit, TODAY_DEFAULT, TODAY_MAX);
-    let store = ctx.state::<Store>()?.clone();
-    let clock = ctx.state::<UserClock>()?;
     let now = clock.now();
     let found = ops::occurrences(&store, clock.zone(), Window::today(&now)?).await?;
     let total = found.len();
@@ -123,11 +124,8 @@ pub struct Next {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "calendar",
-    state = [Store, UserClock],
 )]
-pub async fn next(ctx: &ToolContext) -> Result<Next, AdapterError> {
-    let store = ctx.state::<Store>()?.clone();
-    let clock = ctx.state::<UserClock>()?;
+pub async fn next(store: Shared<Store>, clock: Shared<UserClock>) -> Result<Next, AdapterError> {
     let now = clock.now();
     let window = Window::look_ahead(&now)?;
     let found = ops::occurrences(&store, clock.zone(), window).await?;

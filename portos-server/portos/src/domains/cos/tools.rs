@@ -1,7 +1,7 @@
 //! `cos.agents.status` (docs/reference.md#semantic-adapters row 21): the agents
 //! working on CoS tasks right now, from the task and agent-run records.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -26,11 +26,12 @@ pub struct AgentsStatus {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "code",
-    state = [Store, UserClock],
 )]
-pub async fn agents_status(ctx: &ToolContext) -> Result<AgentsStatus, AdapterError> {
-    let store = ctx.state::<Store>()?.clone();
-    let now_ms = ctx.state::<UserClock>()?.now().timestamp().as_millisecond();
+pub async fn agents_status(
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<AgentsStatus, AdapterError> {
+    let now_ms = clock.now().timestamp().as_millisecond();
     let runs = store
         .run(|connection| store::list_agents(connection, true, None))
         .await?;

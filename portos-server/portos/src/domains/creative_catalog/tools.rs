@@ -1,7 +1,7 @@
 //! `catalog.search` (docs/reference.md#semantic-adapters row 22): search the
 //! creative catalog by name and body text, optionally within one type.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -43,9 +43,8 @@ pub struct SearchResult {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "catalog",
-    state = [Store],
 )]
-pub async fn search(ctx: &ToolContext, args: SearchArgs) -> Result<SearchResult, AdapterError> {
+pub async fn search(args: SearchArgs, store: Shared<Store>) -> Result<SearchResult, AdapterError> {
     let query = args.query.trim().to_owned();
     if query.is_empty() {
         return Err(AdapterError::new(
@@ -53,7 +52,6 @@ pub async fn search(ctx: &ToolContext, args: SearchArgs) -> Result<SearchResult,
         ));
     }
     let limit = clamp_limit(args.limit, SEARCH_DEFAULT, SEARCH_MAX);
-    let store = ctx.state::<Store>()?.clone();
     let needle = query.clone();
     let requested = args.kind;
     let (kind, results) = store

@@ -1,7 +1,7 @@
 //! The eidoverse tools (docs/reference.md#tool-families), thin: arguments → the
 //! world's operations (`ops`, `augment`, `projection`, `travel`) → result.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -33,14 +33,12 @@ pub struct StatusArgs {}
     scopes = ["agent", "mind", "ui", "voice"],
     capabilities = ["readPortos"],
     side_effect = "read",
-    state = [Store],
 )]
 pub async fn eidoverse_status(
-    ctx: &ToolContext,
     _args: StatusArgs,
+    store: Shared<Store>,
 ) -> Result<Status, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    Ok(ops::status(store).await?)
+    Ok(ops::status(&store).await?)
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -66,11 +64,9 @@ pub struct Said {
     capabilities = ["manageEidoverse"],
     side_effect = "write",
     idempotent = false,
-    state = [Store],
 )]
-pub async fn eidoverse_say(ctx: &ToolContext, args: SayArgs) -> Result<Said, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    let message = ops::say(store, Speaker::Presence, &args.text).await?;
+pub async fn eidoverse_say(args: SayArgs, store: Shared<Store>) -> Result<Said, AdapterError> {
+    let message = ops::say(&store, Speaker::Presence, &args.text).await?;
     Ok(Said {
         ok: true,
         summary: format!(
@@ -109,12 +105,13 @@ pub struct ChatRead {
     capabilities = ["readPortos"],
     side_effect = "read",
     confirmation = "capability-grant",
-    state = [Store],
 )]
-pub async fn eidoverse_chat(ctx: &ToolContext, args: ChatArgs) -> Result<ChatRead, AdapterError> {
+pub async fn eidoverse_chat(
+    args: ChatArgs,
+    store: Shared<Store>,
+) -> Result<ChatRead, AdapterError> {
     let after = chat::checked_cursor(args.after).map_err(AdapterError::new)?;
-    let store = ctx.state::<Store>()?;
-    let page = ops::read_chat(store, after).await?;
+    let page = ops::read_chat(&store, after).await?;
     Ok(ChatRead {
         ok: true,
         summary: page_summary(&page),
@@ -134,14 +131,12 @@ pub struct ProjectArgs {}
     capabilities = ["readPortos", "manageEidoverse"],
     side_effect = "write",
     idempotent = true,
-    state = [Store],
 )]
 pub async fn eidoverse_project(
-    ctx: &ToolContext,
     _args: ProjectArgs,
+    store: Shared<Store>,
 ) -> Result<Projected, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    Ok(projection::project(store).await?)
+    Ok(projection::project(&store).await?)
 }
 
 /// Apply bounded construction operations to the Eidoverse world.
@@ -157,15 +152,13 @@ pub async fn eidoverse_project(
     // refused alone; a typed per-verb schema would refuse the whole call
     // instead, and `comp` values are any JSON.
     not_strict = "each operation's `args` is a free-form object (keys ≤ 80 characters) whose keys depend on the verb and are checked per operation, and `comp` values are any JSON: no strict subset can list them",
-    state = [Store],
 )]
 pub async fn eidoverse_augment(
-    ctx: &ToolContext,
     args: AugmentArgs,
+    store: Shared<Store>,
 ) -> Result<Augmented, AdapterError> {
     augment::check_sizes(&args.operations).map_err(AdapterError::new)?;
-    let store = ctx.state::<Store>()?;
-    Ok(augment::augment(store, args.operations).await?)
+    Ok(augment::augment(&store, args.operations).await?)
 }
 
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -180,13 +173,12 @@ pub struct DestinationsArgs {}
     capabilities = ["visitEidoversePeers"],
     side_effect = "read",
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn eidoverse_destinations(
-    ctx: &ToolContext,
     _args: DestinationsArgs,
+    store: Shared<Store>,
 ) -> Result<Destinations, AdapterError> {
-    travel::destinations(ctx.state::<Store>()?).await
+    travel::destinations(&store).await
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -205,10 +197,12 @@ pub struct VisitArgs {
     capabilities = ["visitEidoversePeers"],
     side_effect = "write",
     idempotent = false,
-    state = [Store],
 )]
-pub async fn eidoverse_visit(ctx: &ToolContext, args: VisitArgs) -> Result<Visiting, AdapterError> {
-    travel::visit(ctx.state::<Store>()?, args.peer_id).await
+pub async fn eidoverse_visit(
+    args: VisitArgs,
+    store: Shared<Store>,
+) -> Result<Visiting, AdapterError> {
+    travel::visit(&store, args.peer_id).await
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -235,13 +229,12 @@ pub struct VisitChatArgs {
     capabilities = ["visitEidoversePeers"],
     side_effect = "write",
     idempotent = false,
-    state = [Store],
 )]
 pub async fn eidoverse_visit_chat(
-    ctx: &ToolContext,
     args: VisitChatArgs,
+    store: Shared<Store>,
 ) -> Result<VisitChat, AdapterError> {
-    travel::visit_chat(ctx.state::<Store>()?, args.visit_id, args.after, args.text).await
+    travel::visit_chat(&store, args.visit_id, args.after, args.text).await
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -260,8 +253,7 @@ pub struct LeaveArgs {
     capabilities = ["visitEidoversePeers"],
     side_effect = "write",
     idempotent = false,
-    state = [Store],
 )]
-pub async fn eidoverse_leave(ctx: &ToolContext, args: LeaveArgs) -> Result<Left, AdapterError> {
-    travel::leave(ctx.state::<Store>()?, args.visit_id).await
+pub async fn eidoverse_leave(args: LeaveArgs, store: Shared<Store>) -> Result<Left, AdapterError> {
+    travel::leave(&store, args.visit_id).await
 }

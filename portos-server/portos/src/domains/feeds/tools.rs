@@ -1,7 +1,7 @@
 //! feeds.digest and feeds.mark-read (docs/reference.md#semantic-adapters rows
 //! 13–14): the unread items of the user's feed subscriptions.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -46,12 +46,13 @@ pub struct Digest {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "feeds",
-    state = [Store, UserClock],
 )]
-pub async fn digest(ctx: &ToolContext, args: DigestArgs) -> Result<Digest, AdapterError> {
+pub async fn digest(
+    args: DigestArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<Digest, AdapterError> {
     let limit = clamp_limit(args.limit, DIGEST_DEFAULT, DIGEST_MAX);
-    let store = ctx.state::<Store>()?.clone();
-    let clock = ctx.state::<UserClock>()?;
     let (unread, total_unread) = ops::unread(&store, limit).await?;
     let items: Vec<DigestItem> = unread
         .iter()
@@ -112,10 +113,11 @@ pub struct MarkedRead {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "feeds",
-    state = [Store],
 )]
-pub async fn mark_read(ctx: &ToolContext, args: MarkReadArgs) -> Result<MarkedRead, AdapterError> {
-    let store = ctx.state::<Store>()?.clone();
+pub async fn mark_read(
+    args: MarkReadArgs,
+    store: Shared<Store>,
+) -> Result<MarkedRead, AdapterError> {
     let outcome = if args.all == Some(true) {
         ops::mark_all_read(&store, model::words(args.feed_query)).await?
     } else {

@@ -3,7 +3,7 @@
 //! `goal_*` tools). Goals are created and edited over REST (`/api/goals`); no
 //! tool creates them.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::clock::UserClock;
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -51,11 +51,10 @@ pub struct GoalList {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "goals",
-    state = [Store],
 )]
-pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<GoalList, AdapterError> {
+pub async fn list(args: ListArgs, store: Shared<Store>) -> Result<GoalList, AdapterError> {
     let limit = clamp_limit(args.limit, LIST_DEFAULT, LIST_MAX);
-    let mut active = ops::active_goals(ctx.state::<Store>()?).await?;
+    let mut active = ops::active_goals(&store).await?;
     active.truncate(limit);
     let goals: Vec<GoalItem> = active
         .into_iter()
@@ -116,16 +115,14 @@ pub struct ProgressUpdated {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "goals",
-    state = [Store],
 )]
 pub async fn update_progress(
-    ctx: &ToolContext,
     args: UpdateProgressArgs,
+    store: Shared<Store>,
 ) -> Result<ProgressUpdated, AdapterError> {
     let query = model::non_empty("goalQuery", &args.goal_query).map_err(AdapterError::new)?;
     let current = model::progress_percent(args.progress).map_err(AdapterError::new)?;
-    let store = ctx.state::<Store>()?;
-    let Match { goal, alternatives } = match ops::find_active(store, &query).await? {
+    let Match { goal, alternatives } = match ops::find_active(&store, &query).await? {
         Ok(found) => found,
         Err(summary) => return Ok(not_updated(summary)),
     };
@@ -134,7 +131,7 @@ pub async fn update_progress(
         progress: Some(current),
         ..GoalChanges::default()
     };
-    if ops::change(store, goal.id, changes).await?.is_none() {
+    if ops::change(&store, goal.id, changes).await?.is_none() {
         return Ok(not_updated(format!("\"{title}\" was deleted meanwhile.")));
     }
     let mut summary = format!("Updated \"{title}\" from {previous}% to {current}%.");
@@ -179,18 +176,20 @@ pub struct NoteLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "goals",
-    state = [Store, UserClock],
 )]
-pub async fn log_note(ctx: &ToolContext, args: LogNoteArgs) -> Result<NoteLogged, AdapterError> {
+pub async fn log_note(
+    args: LogNoteArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<NoteLogged, AdapterError> {
     let query = model::non_empty("goalQuery", &args.goal_query).map_err(AdapterError::new)?;
     let draft = model::note_draft(&args.note, args.duration_minutes).map_err(AdapterError::new)?;
-    let store = ctx.state::<Store>()?;
-    let goal = match ops::find_active(store, &query).await? {
+    let goal = match ops::find_active(&store, &query).await? {
         Ok(Match { goal, .. }) => goal,
         Err(summary) => return Ok(note_not_logged(summary)),
     };
-    let today = local_date::today(ctx.state::<UserClock>()?);
-    let Some(note) = ops::add_note(store, goal.id, draft, today).await? else {
+    let today = local_date::today(&clock);
+    let Some(note) = ops::add_note(&store, goal.id, draft, today).await? else {
         return Ok(note_not_logged(format!(
             "\"{}\" was deleted meanwhile.",
             goal.title

@@ -2,7 +2,7 @@
 //! today (docs/reference.md#semantic-adapters rows 4–8, the voice era's
 //! `meatspace_*` tools).
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::clock::UserClock;
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -32,10 +32,13 @@ pub struct DrinkLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
-    state = [Store, UserClock],
 )]
-pub async fn log_drink(ctx: &ToolContext, args: LogDrinkArgs) -> Result<DrinkLogged, AdapterError> {
-    let logged = ops::log_drink(ctx.state::<Store>()?, ctx.state::<UserClock>()?, &args).await?;
+pub async fn log_drink(
+    args: LogDrinkArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<DrinkLogged, AdapterError> {
+    let logged = ops::log_drink(&store, &clock, &args).await?;
     let drink = logged.entry;
     let summary = format!(
         "Logged {} × {} ({} oz, {}% ABV): {:.1} standard drinks. Today's total: {:.1} standard drinks.",
@@ -76,13 +79,13 @@ pub struct NicotineLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
-    state = [Store, UserClock],
 )]
 pub async fn log_nicotine(
-    ctx: &ToolContext,
     args: LogNicotineArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
 ) -> Result<NicotineLogged, AdapterError> {
-    let logged = ops::log_nicotine(ctx.state::<Store>()?, ctx.state::<UserClock>()?, &args).await?;
+    let logged = ops::log_nicotine(&store, &clock, &args).await?;
     let entry = logged.entry;
     let summary = format!(
         "Logged {} × {} ({} mg each): {} mg of nicotine. Today's total: {} mg.",
@@ -124,10 +127,12 @@ pub struct HealthToday {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "meatspace",
-    state = [Store, UserClock],
 )]
-pub async fn today(ctx: &ToolContext) -> Result<HealthToday, AdapterError> {
-    let today = ops::today(ctx.state::<Store>()?, ctx.state::<UserClock>()?).await?;
+pub async fn today(
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<HealthToday, AdapterError> {
+    let today = ops::today(&store, &clock).await?;
     let summary = format!(
         "Today: {:.1} standard drinks (7-day average {:.1} a day) and {} mg of nicotine (7-day average {} mg a day).",
         today.standard_drinks,
@@ -164,13 +169,13 @@ pub struct WeightLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
-    state = [Store, UserClock],
 )]
 pub async fn log_weight(
-    ctx: &ToolContext,
     args: LogWeightArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
 ) -> Result<WeightLogged, AdapterError> {
-    let entry = ops::log_weight(ctx.state::<Store>()?, ctx.state::<UserClock>()?, &args).await?;
+    let entry = ops::log_weight(&store, &clock, &args).await?;
     let summary = if entry.entered_unit == "kg" {
         format!(
             "Logged weight {} kg ({} lb) for {}.",
@@ -212,13 +217,13 @@ pub struct WorkoutLogged {
     capabilities = ["writePortos"],
     side_effect = "write",
     intent_group = "meatspace",
-    state = [Store, UserClock],
 )]
 pub async fn log_workout(
-    ctx: &ToolContext,
     args: LogWorkoutArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
 ) -> Result<WorkoutLogged, AdapterError> {
-    let entry = ops::log_workout(ctx.state::<Store>()?, ctx.state::<UserClock>()?, &args).await?;
+    let entry = ops::log_workout(&store, &clock, &args).await?;
     let mut details = Vec::new();
     if let Some(minutes) = entry.duration_minutes {
         details.push(format!("{} min", amount(minutes)));

@@ -5,7 +5,7 @@
 //! `{ ok: false, error }` the Mind can read.
 
 use crate::domains::mind::turn::config::MindModel;
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -34,9 +34,11 @@ impl Refused {
 }
 
 /// The post-inference checks, or the refusal to answer with.
-async fn target(ctx: &ToolContext, app_id: &str) -> Result<Result<Target, Refused>, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    let cache = ctx.state::<RemoteCache>()?;
+async fn target(
+    store: &Store,
+    cache: &RemoteCache,
+    app_id: &str,
+) -> Result<Result<Target, Refused>, AdapterError> {
     Ok(ops::authorize(store, cache, app_id.trim())
         .await?
         .map_err(|refusal| Refused::new(refusal.to_string())))
@@ -121,10 +123,14 @@ pub enum ListOutcome {
     capabilities = ["fileIssues"],
     side_effect = "read",
     confirmation = "capability-grant",
-    state = [Store, RemoteCache, ForgeClient],
 )]
-pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<ListOutcome, AdapterError> {
-    let target = match target(ctx, &args.app_id).await? {
+pub async fn list(
+    args: ListArgs,
+    store: Shared<Store>,
+    remotes: Shared<RemoteCache>,
+    client: Shared<ForgeClient>,
+) -> Result<ListOutcome, AdapterError> {
+    let target = match target(&store, &remotes, &args.app_id).await? {
         Ok(target) => target,
         Err(refused) => return Ok(ListOutcome::Refused(refused)),
     };
@@ -133,9 +139,8 @@ pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<ListOutcome, Adap
         .and_then(|limit| usize::try_from(limit).ok())
         .unwrap_or(LIST_LIMIT_DEFAULT);
     let filter = Filter::new(args.search.as_deref(), args.label.as_deref());
-    let client = ctx.state::<ForgeClient>()?;
     let repo = &target.repository;
-    Ok(match ops::list(client, repo, &filter, limit).await {
+    Ok(match ops::list(&client, repo, &filter, limit).await {
         Ok(listing) => ListOutcome::Listed(IssueList {
             ok: true,
             forge: repo.forge,
@@ -216,10 +221,15 @@ pub enum FileOutcome {
     side_effect = "write",
     idempotent = false,
     confirmation = "capability-grant",
-    state = [Store, RemoteCache, ForgeClient, MindModel],
 )]
-pub async fn file(ctx: &ToolContext, args: FileArgs) -> Result<FileOutcome, AdapterError> {
-    let target = match target(ctx, &args.app_id).await? {
+pub async fn file(
+    args: FileArgs,
+    store: Shared<Store>,
+    remotes: Shared<RemoteCache>,
+    client: Shared<ForgeClient>,
+    mind_model: Shared<MindModel>,
+) -> Result<FileOutcome, AdapterError> {
+    let target = match target(&store, &remotes, &args.app_id).await? {
         Ok(target) => target,
         Err(refused) => return Ok(FileOutcome::Refused(refused)),
     };
@@ -231,15 +241,11 @@ pub async fn file(ctx: &ToolContext, args: FileArgs) -> Result<FileOutcome, Adap
         // The Mind's own model, when one is configured
         // (docs/reference.md#forge-issues: the `planner:` label only when it
         // resolves).
-        planner: ctx
-            .state::<MindModel>()?
-            .provider()
-            .map(|provider| provider.model.clone()),
+        planner: mind_model.provider().map(|provider| provider.model.clone()),
         categories: args.labels.unwrap_or_default(),
     };
-    let client = ctx.state::<ForgeClient>()?;
     let repo = &target.repository;
-    Ok(match ops::file(client, &target, &draft).await {
+    Ok(match ops::file(&client, &target, &draft).await {
         Ok(Filed::New {
             number,
             url,

@@ -2,7 +2,7 @@
 //! (docs/reference.md#semantic-adapters rows 15–16, the voice era's
 //! `daily_log_*` tools).
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::clock::UserClock;
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -42,16 +42,13 @@ pub struct Appended {
     capabilities = ["writePortos"],
     side_effect = "write",
     suppress_on_form_fill,
-    state = [Store, UserClock],
 )]
-pub async fn append(ctx: &ToolContext, args: AppendArgs) -> Result<Appended, AdapterError> {
-    let (segment, segments) = ops::append(
-        ctx.state::<Store>()?,
-        ctx.state::<UserClock>()?,
-        &args.text,
-        args.date.as_deref(),
-    )
-    .await?;
+pub async fn append(
+    args: AppendArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<Appended, AdapterError> {
+    let (segment, segments) = ops::append(&store, &clock, &args.text, args.date.as_deref()).await?;
     let date = segment.date;
     let noun = if segments == 1 { "entry" } else { "entries" };
     Ok(Appended {
@@ -93,12 +90,14 @@ pub struct DayRead {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "dailylog",
-    state = [Store, UserClock],
 )]
-pub async fn read(ctx: &ToolContext, args: ReadArgs) -> Result<DayRead, AdapterError> {
-    let day = local_date::date_or_today(ctx.state::<UserClock>()?, args.date.as_deref())
-        .map_err(AdapterError::new)?;
-    let segments = ops::day(ctx.state::<Store>()?, day).await?;
+pub async fn read(
+    args: ReadArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<DayRead, AdapterError> {
+    let day = local_date::date_or_today(&clock, args.date.as_deref()).map_err(AdapterError::new)?;
+    let segments = ops::day(&store, day).await?;
     let date = day.to_string();
     if segments.is_empty() {
         return Ok(DayRead {

@@ -7,7 +7,7 @@
 //! that is not allowed answers `{ok: false, error}` and changes nothing.
 
 use jiff::Timestamp;
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, ToolContext, portos_tool};
 use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -46,14 +46,12 @@ pub struct CleanupArgs {
     side_effect = "destructive",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn cleanup(
-    ctx: &ToolContext,
     args: CleanupArgs,
+    store: Shared<Store>,
 ) -> Result<Answer<CleanedUp>, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    Ok(memory_ops::cleanup(store, args.scopes, args.reason, Timestamp::now()).await?)
+    Ok(memory_ops::cleanup(&store, args.scopes, args.reason, Timestamp::now()).await?)
 }
 
 /// The protection a memory can be given (`standard` is what it has
@@ -93,15 +91,13 @@ pub struct ProtectMemoryArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn protect_memory(
-    ctx: &ToolContext,
     args: ProtectMemoryArgs,
+    store: Shared<Store>,
 ) -> Result<Answer<Protected>, AdapterError> {
-    let store = ctx.state::<Store>()?;
     Ok(memory_ops::protect(
-        store,
+        &store,
         args.memory_id,
         args.protection.into(),
         Timestamp::now(),
@@ -126,14 +122,12 @@ pub struct ChooseNameArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn choose_name(
-    ctx: &ToolContext,
     args: ChooseNameArgs,
+    store: Shared<Store>,
 ) -> Result<Answer<Named>, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    Ok(memory_ops::choose_name(store, args.name, Timestamp::now()).await?)
+    Ok(memory_ops::choose_name(&store, args.name, Timestamp::now()).await?)
 }
 
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -148,14 +142,12 @@ pub struct ThinkingPresetsArgs {}
     capabilities = ["chooseThinkingPreset"],
     side_effect = "read",
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn thinking_presets(
-    ctx: &ToolContext,
     _args: ThinkingPresetsArgs,
+    store: Shared<Store>,
 ) -> Result<Catalog, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    Ok(thinking_ops::catalog(store, Timestamp::now()).await?)
+    Ok(thinking_ops::catalog(&store, Timestamp::now()).await?)
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -180,15 +172,14 @@ pub struct RequestThinkingPresetArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn request_thinking_preset(
     ctx: &ToolContext,
     args: RequestThinkingPresetArgs,
+    store: Shared<Store>,
 ) -> Result<Answer<Requested>, AdapterError> {
-    let store = ctx.state::<Store>()?;
     Ok(thinking_ops::request(
-        store,
+        &store,
         ctx.request_id().to_owned(),
         args.preset_id,
         args.reason,
@@ -209,14 +200,12 @@ pub struct LocalContextArgs {}
     capabilities = ["adjustLocalContext"],
     side_effect = "read",
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn local_context(
-    ctx: &ToolContext,
     _args: LocalContextArgs,
+    store: Shared<Store>,
 ) -> Result<LocalContextRead, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    Ok(context_ops::read_for_mind(store).await?)
+    Ok(context_ops::read_for_mind(&store).await?)
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -240,12 +229,10 @@ pub struct AdjustLocalContextArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store],
 )]
 pub async fn adjust_local_context(
-    ctx: &ToolContext,
     args: AdjustLocalContextArgs,
+    store: Shared<Store>,
 ) -> Result<Answer<Adjusted>, AdapterError> {
-    let store = ctx.state::<Store>()?;
-    Ok(context_ops::adjust(store, args.num_ctx, args.reason, Timestamp::now()).await?)
+    Ok(context_ops::adjust(&store, args.num_ctx, args.reason, Timestamp::now()).await?)
 }

@@ -2,7 +2,7 @@
 //! machine's processes, or the configured watch list (see `model` for what each
 //! field means here).
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 
 use super::model::{ProcessWatch, ProcessesStatus};
 use super::ops;
@@ -15,9 +15,7 @@ use super::ops;
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "system",
-    state = [ProcessWatch],
 )]
-pub async fn status(ctx: &ToolContext) -> Result<ProcessesStatus, AdapterError> {
-    let watch = ctx.state::<ProcessWatch>()?;
-    ops::status(watch).await.map_err(AdapterError::new)
+pub async fn status(watch: Shared<ProcessWatch>) -> Result<ProcessesStatus, AdapterError> {
+    ops::status(&watch).await.map_err(AdapterError::new)
 }

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use portos_core::{AdapterError, Registry, ToolContext, portos_tool};
+use portos_core::{AdapterError, Registry, Shared, ToolContext, portos_tool};
 use portos_server::LiveRegistry;
 use portos_server::events::Events;
 use portos_server::store::Store;
@@ -46,14 +46,21 @@ pub struct CreateArgs {
     idempotent,
     confirmation = "capability-grant",
     not_strict = "the definition is a program in the recipe language, checked by its own validator with the field and step of every refusal; no provider schema subset can express it",
-    state = [Store, LiveRegistry, Events],
 )]
-pub async fn create(ctx: &ToolContext, args: CreateArgs) -> Result<Answer<Written>, AdapterError> {
-    let (store, registry) = library(ctx)?;
+pub async fn create(
+    ctx: &ToolContext,
+    args: CreateArgs,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
+) -> Result<Answer<Written>, AdapterError> {
+    let registry = library(&live_registry)?;
     Ok(answer(
         announced(
             ctx,
-            ops::create(store, registry, args.definition, Author::Mind).await,
+            &events,
+            &store,
+            ops::create(&store, registry, args.definition, Author::Mind).await,
         )
         .await,
     )?)
@@ -84,12 +91,15 @@ fn default_limit() -> usize {
     capabilities = ["manageToolRecipes"],
     side_effect = "read",
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry],
 )]
-pub async fn list(ctx: &ToolContext, args: ListArgs) -> Result<Answer<RecipePage>, AdapterError> {
-    let (store, registry) = library(ctx)?;
+pub async fn list(
+    args: ListArgs,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+) -> Result<Answer<RecipePage>, AdapterError> {
+    let registry = library(&live_registry)?;
     Ok(Answer::done(
-        ops::list(store, &registry, args.limit, args.offset).await?,
+        ops::list(&store, &registry, args.limit, args.offset).await?,
     ))
 }
 
@@ -117,12 +127,15 @@ pub struct ReadArgs {
     capabilities = ["manageToolRecipes"],
     side_effect = "read",
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry],
 )]
-pub async fn read(ctx: &ToolContext, args: ReadArgs) -> Result<Answer<RecipeRead>, AdapterError> {
-    let (store, registry) = library(ctx)?;
+pub async fn read(
+    args: ReadArgs,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+) -> Result<Answer<RecipeRead>, AdapterError> {
+    let registry = library(&live_registry)?;
     Ok(answer(
-        ops::read(store, &registry, args.id, args.limit, args.offset).await,
+        ops::read(&store, &registry, args.id, args.limit, args.offset).await,
     )?)
 }
 
@@ -149,15 +162,22 @@ pub struct UpdateArgs {
     idempotent,
     confirmation = "capability-grant",
     not_strict = "the definition is a program in the recipe language, checked by its own validator with the field and step of every refusal; no provider schema subset can express it",
-    state = [Store, LiveRegistry, Events],
 )]
-pub async fn update(ctx: &ToolContext, args: UpdateArgs) -> Result<Answer<Written>, AdapterError> {
-    let (store, registry) = library(ctx)?;
+pub async fn update(
+    ctx: &ToolContext,
+    args: UpdateArgs,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
+) -> Result<Answer<Written>, AdapterError> {
+    let registry = library(&live_registry)?;
     Ok(answer(
         announced(
             ctx,
+            &events,
+            &store,
             ops::update(
-                store,
+                &store,
                 registry,
                 args.id,
                 args.definition,
@@ -190,18 +210,22 @@ pub struct ArchiveArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry, Events],
 )]
 pub async fn archive(
     ctx: &ToolContext,
     args: ArchiveArgs,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
 ) -> Result<Answer<Written>, AdapterError> {
-    let (store, registry) = library(ctx)?;
+    let registry = library(&live_registry)?;
     Ok(answer(
         announced(
             ctx,
+            &events,
+            &store,
             ops::archive(
-                store,
+                &store,
                 registry,
                 args.id,
                 args.expected_revision,
@@ -236,18 +260,22 @@ pub struct RestoreArgs {
     side_effect = "write",
     idempotent,
     confirmation = "capability-grant",
-    state = [Store, LiveRegistry, Events],
 )]
 pub async fn restore(
     ctx: &ToolContext,
     args: RestoreArgs,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
 ) -> Result<Answer<Written>, AdapterError> {
-    let (store, registry) = library(ctx)?;
+    let registry = library(&live_registry)?;
     Ok(answer(
         announced(
             ctx,
+            &events,
+            &store,
             ops::restore(
-                store,
+                &store,
                 registry,
                 args.id,
                 args.revision,
@@ -265,28 +293,26 @@ pub async fn restore(
 /// makes is a capability event.
 async fn announced(
     ctx: &ToolContext,
+    events: &Events,
+    store: &Store,
     outcome: Result<Written, RecipeError>,
 ) -> Result<Written, RecipeError> {
     if let Ok(written) = &outcome {
-        if let Ok(events) = ctx.state::<Events>() {
-            announce_if(events, written.changed).await;
-        }
-        if let Ok(store) = ctx.state::<Store>() {
-            let state = if written.changed {
-                "changed"
-            } else {
-                "unchanged"
-            };
-            let mut event = RecipeEvent::new(
-                format!("recipe-definition:{}", ctx.request_id()),
-                "definition",
-                state,
-            );
-            event.recipe_id = Some(written.recipe.id.clone());
-            event.revision = Some(written.recipe.active_revision);
-            event.detail = Some(written.summary.clone());
-            recipe_events::record(store, event).await;
-        }
+        announce_if(events, written.changed).await;
+        let state = if written.changed {
+            "changed"
+        } else {
+            "unchanged"
+        };
+        let mut event = RecipeEvent::new(
+            format!("recipe-definition:{}", ctx.request_id()),
+            "definition",
+            state,
+        );
+        event.recipe_id = Some(written.recipe.id.clone());
+        event.revision = Some(written.recipe.active_revision);
+        event.detail = Some(written.summary.clone());
+        recipe_events::record(store, event).await;
     }
     outcome
 }
@@ -299,11 +325,9 @@ pub async fn announce_if(events: &Events, changed: bool) {
     }
 }
 
-/// The store and the registry the tool is served in.
-fn library(ctx: &ToolContext) -> Result<(&Store, Arc<Registry>), AdapterError> {
-    let store = ctx.state::<Store>()?;
-    let registry = ctx.state::<LiveRegistry>()?.get().ok_or_else(|| {
+/// The registry the tool is served in.
+fn library(live: &LiveRegistry) -> Result<Arc<Registry>, AdapterError> {
+    live.get().ok_or_else(|| {
         AdapterError::new("The tool catalog is not available to check recipes against")
-    })?;
-    Ok((store, registry))
+    })
 }

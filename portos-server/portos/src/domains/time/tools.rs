@@ -1,7 +1,7 @@
 //! `time.now` (docs/reference.md#semantic-adapters row 17): the current time in
 //! the user's zone.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::clock::UserClock;
 
 use super::model::{TimeNow, describe};
@@ -13,9 +13,7 @@ use super::model::{TimeNow, describe};
     scopes = ["agent", "mind", "ui", "voice"],
     capabilities = ["readPortos"],
     side_effect = "read",
-    state = [UserClock],
 )]
-pub async fn now(ctx: &ToolContext) -> Result<TimeNow, AdapterError> {
-    let clock = ctx.state::<UserClock>()?;
+pub async fn now(clock: Shared<UserClock>) -> Result<TimeNow, AdapterError> {
     Ok(describe(&clock.now(), clock.zone_name()))
 }

@@ -1,7 +1,7 @@
 //! `user-actions.query` (docs/reference.md#user-actions): what the user, the
 //! mind, schedules and the system changed, read from the ledger.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::clock::UserClock;
 use portos_server::ledger::ActionPage;
 use portos_server::store::Store;
@@ -16,10 +16,12 @@ use super::ops;
     scopes = ["agent", "mind", "ui"],
     capabilities = ["readPortos"],
     side_effect = "read",
-    state = [Store, UserClock],
 )]
-pub async fn query(ctx: &ToolContext, args: QueryArgs) -> Result<ActionPage, AdapterError> {
-    let clock = ctx.state::<UserClock>()?;
-    let filter = filter_of(&args, clock).map_err(AdapterError::new)?;
-    Ok(ops::query(ctx.state::<Store>()?, clock, filter).await?)
+pub async fn query(
+    args: QueryArgs,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<ActionPage, AdapterError> {
+    let filter = filter_of(&args, &clock).map_err(AdapterError::new)?;
+    Ok(ops::query(&store, &clock, filter).await?)
 }

@@ -2,7 +2,7 @@
 //! from Open-Meteo, for the coordinates given, else the stored location, else
 //! San Francisco.
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -67,18 +67,19 @@ impl WeatherNow {
     capabilities = ["readPortos"],
     side_effect = "read",
     intent_group = "weather",
-    state = [Store, OpenMeteo],
 )]
-pub async fn now(ctx: &ToolContext, args: WeatherArgs) -> Result<WeatherNow, AdapterError> {
-    let (place, source) = match ops::place(ctx.state::<Store>()?, args.lat, args.lon).await? {
+pub async fn now(
+    args: WeatherArgs,
+    store: Shared<Store>,
+    service: Shared<OpenMeteo>,
+) -> Result<WeatherNow, AdapterError> {
+    let (place, source) = match ops::place(&store, args.lat, args.lon).await? {
         Ok(found) => found,
         Err(reason) => return Ok(WeatherNow::failed(args.lat, args.lon, reason)),
     };
     if let Err(reason) = check_coordinates(place.lat, place.lon) {
         return Ok(WeatherNow::failed(Some(place.lat), Some(place.lon), reason));
     }
-
-    let service = ctx.state::<OpenMeteo>()?;
     let current = match service.current(place.lat, place.lon).await {
         Ok(current) => current,
         Err(reason) => {

@@ -1,7 +1,7 @@
 //! `cos.create-task`: check the request against what is stored now, then
 //! queue the task under its derived id (a replay finds it again).
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Shared, ToolContext, portos_tool};
 use portos_server::clock::UserClock;
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
@@ -63,13 +63,15 @@ impl TaskRequest {
     idempotent,
     async,
     confirmation = "capability-grant",
-    state = [Store, RemoteCache, Wakes, UserClock],
 )]
 pub async fn create_task(
     ctx: &ToolContext,
     args: CreateTaskArgs,
+    store: Shared<Store>,
+    remotes: Shared<RemoteCache>,
+    wakes: Shared<Wakes>,
+    clock: Shared<UserClock>,
 ) -> Result<TaskRequest, AdapterError> {
-    let store = ctx.state::<Store>()?;
     // Read now, not when the turn began: a grant revoked while the model
     // was thinking stops the task.
     let (settings, providers) = store
@@ -79,7 +81,7 @@ pub async fn create_task(
         })
         .await?;
     let app = if settings.create_tasks {
-        roster_app(store, ctx.state::<RemoteCache>()?, &args.app_id).await?
+        roster_app(&store, &remotes, &args.app_id).await?
     } else {
         None
     };
@@ -93,13 +95,12 @@ pub async fn create_task(
     }
 
     // Outside a turn (a test, a future caller) the call itself is the wake.
-    let wake_id = ctx
-        .state::<Wakes>()?
+    let wake_id = wakes
         .turn_of(ctx.request_id())
         .unwrap_or_else(|| ctx.request_id().to_owned());
     let normalized = serde_json::to_value(&args)?;
     let id = super::task_id(&wake_id, &normalized);
-    let now = ctx.state::<UserClock>()?.now();
+    let now = clock.now();
     let new = NewTask {
         description: args.description,
         app: Some(args.app_id),

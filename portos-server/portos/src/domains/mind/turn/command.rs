@@ -23,7 +23,11 @@ pub fn mind_turn(prompt: String) -> Command {
 }
 
 async fn run(app: &App, prompt: &str) -> ExitCode {
-    let started = match ops::start(app, Some(prompt)).await {
+    let resources = match ops::TurnResources::of(app.registry.state()) {
+        Ok(resources) => resources,
+        Err(missing) => return fail(&missing.to_string(), ExitCode::from(2)),
+    };
+    let started = match ops::start(app, resources, Some(prompt)).await {
         Ok(started) => started,
         Err(refusal) => return fail(&refusal.to_string(), ExitCode::from(2)),
     };

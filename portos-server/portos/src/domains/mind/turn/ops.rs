@@ -4,7 +4,8 @@
 //! before the model is asked, then run on a task of its own (a client that
 //! goes away does not stop it).
 
-use portos_server::app::{App, NoSuchState};
+use portos_core::{MissingState, Shared, StateMap};
+use portos_server::app::App;
 use portos_server::store::StoreError;
 use tokio::task::JoinHandle;
 
@@ -34,8 +35,27 @@ pub enum StartRefusal {
     Busy(String),
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error(transparent)]
-    State(#[from] NoSuchState),
+}
+
+/// The server's values a turn starts with: the route takes them as
+/// `Shared<T>` parameters (checked at start-up), the command line reads
+/// them from the built server.
+#[derive(Debug)]
+pub struct TurnResources {
+    pub model: Shared<MindModel>,
+    pub wakes: Shared<Wakes>,
+    pub remotes: Shared<RemoteCache>,
+}
+
+impl TurnResources {
+    /// Read from the server's state (for code outside a handler).
+    pub fn of(state: &StateMap) -> Result<TurnResources, MissingState> {
+        Ok(TurnResources {
+            model: state.shared()?,
+            wakes: state.shared()?,
+            remotes: state.shared()?,
+        })
+    }
 }
 
 /// A started turn: its id, and its stored record when it ends.
@@ -67,11 +87,19 @@ pub fn self_directed(raw: Option<&str>) -> bool {
 }
 
 /// Stores a new turn as running and starts it.
-pub async fn start(app: &App, raw_prompt: Option<&str>) -> Result<Started, StartRefusal> {
+pub async fn start(
+    app: &App,
+    resources: TurnResources,
+    raw_prompt: Option<&str>,
+) -> Result<Started, StartRefusal> {
     let prompt = prompt(raw_prompt).map_err(StartRefusal::Invalid)?;
-    let model = app.state::<MindModel>()?;
-    let wakes = app.state::<Wakes>()?.clone();
-    let remotes = app.state::<RemoteCache>()?.clone();
+    let TurnResources {
+        model,
+        wakes,
+        remotes,
+    } = resources;
+    let wakes = Wakes::clone(&wakes);
+    let remotes = RemoteCache::clone(&remotes);
     let mut provider = model
         .provider()
         .cloned()

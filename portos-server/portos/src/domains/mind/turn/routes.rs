@@ -10,17 +10,19 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
-use portos_server::app::NoSuchState;
+use portos_core::{Shared, portos_route};
 use portos_server::http::{Accepted, Body, InputError, Invalid, Query, RouteErrors};
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::config::MindModel;
 use super::ops::{self, StartRefusal};
 use super::record::{TurnRecord, TurnSummary};
 use super::store::{self, LIST_DEFAULT, LIST_MAX};
+use super::wake::Wakes;
 use crate::app::App;
+use crate::domains::apps::RemoteCache;
 
 pub const WAIT_DEFAULT_SECS: u64 = 30;
 pub const WAIT_MAX_SECS: u64 = 120;
@@ -71,9 +73,6 @@ enum TurnRefusal {
     #[error(transparent)]
     #[route_error(transparent)]
     Store(#[from] StoreError),
-    #[error(transparent)]
-    #[route_error(internal)]
-    State(#[from] NoSuchState),
     /// Stored when it started, and not found after: the store's fault.
     #[error("the turn {0} is no longer stored")]
     #[route_error(internal)]
@@ -87,7 +86,6 @@ impl From<StartRefusal> for TurnRefusal {
             StartRefusal::NotConfigured => TurnRefusal::NotConfigured(refusal.to_string()),
             StartRefusal::Busy(_) => TurnRefusal::Busy(refusal.to_string()),
             StartRefusal::Store(error) => TurnRefusal::Store(error),
-            StartRefusal::State(error) => TurnRefusal::State(error),
         }
     }
 }
@@ -112,6 +110,9 @@ enum TurnMissing {
 )]
 async fn run_turn(
     State(app): State<App>,
+    model: Shared<MindModel>,
+    wakes: Shared<Wakes>,
+    remotes: Shared<RemoteCache>,
     Body(request): Body<TurnRequest>,
 ) -> Result<Accepted<TurnRecord>, TurnRefusal> {
     let wait = request.wait_seconds.unwrap_or(WAIT_DEFAULT_SECS);
@@ -121,7 +122,12 @@ async fn run_turn(
         ))
         .into());
     }
-    let started = ops::start(&app, request.prompt.as_deref()).await?;
+    let resources = ops::TurnResources {
+        model,
+        wakes,
+        remotes,
+    };
+    let started = ops::start(&app, resources, request.prompt.as_deref()).await?;
     let id = started.id.clone();
     if let Ok(Ok(turn)) = tokio::time::timeout(Duration::from_secs(wait), started.done).await {
         return Ok(Accepted(turn));
