@@ -121,6 +121,9 @@ pub struct AppState {
     pub agent_context: crate::mcp::AgentContextCache,
     /// The application's context tools on Agent Tools MCP.
     pub context_tools: Arc<dyn ContextTools>,
+    /// Told of each change the runtime's settings routes make, in its
+    /// transaction (an audit trail, say).
+    pub settings_observer: Arc<dyn crate::settings::SettingsObserver>,
     /// The documents, each computed once.
     pub documents: Documents,
 }

@@ -34,7 +34,7 @@ use crate::http::docs::Documents;
 use crate::live_registry::LiveRegistry;
 use crate::mcp::{AgentContextCache, ContextTools, NoContextTools};
 use crate::mounts::{Mount, Mounts};
-use crate::settings::{GrantSources, GrantsCache};
+use crate::settings::{GrantSources, GrantsCache, NoSettingsObserver, SettingsObserver};
 use crate::store::{Schema, Store};
 
 /// Where every exposable API group must live (the route inventory's
@@ -57,6 +57,7 @@ pub struct ServerBuilder {
     state_from_store: Vec<StateFromStore>,
     exposable_apis: Vec<ExposableApi>,
     context_tools: Arc<dyn ContextTools>,
+    settings_observer: Arc<dyn SettingsObserver>,
     registry_steps: Vec<RegistryStep>,
     dynamic_tools: Option<DynamicFromStore>,
     intents: IntentConfig,
@@ -90,6 +91,7 @@ impl ServerBuilder {
             state_from_store: Vec::new(),
             exposable_apis: Vec::new(),
             context_tools: Arc::new(NoContextTools),
+            settings_observer: Arc::new(NoSettingsObserver),
             registry_steps: Vec::new(),
             dynamic_tools: None,
             intents: IntentConfig::default(),
@@ -201,6 +203,15 @@ impl ServerBuilder {
     #[must_use]
     pub fn context_tools(mut self, tools: impl ContextTools) -> Self {
         self.context_tools = Arc::new(tools);
+        self
+    }
+
+    /// Tells `observer` of each change the runtime's settings routes (Agent
+    /// Tools, API Access) make, in the transaction that makes it, e.g. to
+    /// keep an audit trail that commits with the change.
+    #[must_use]
+    pub fn on_settings_change(mut self, observer: impl SettingsObserver) -> Self {
+        self.settings_observer = Arc::new(observer);
         self
     }
 
@@ -432,6 +443,7 @@ impl ServerBuilder {
             clock,
             agent_context,
             context_tools: self.context_tools,
+            settings_observer: self.settings_observer,
             documents,
         })))
     }

@@ -48,7 +48,6 @@ pub mod config;
 pub mod events;
 pub mod http;
 pub mod jobs;
-pub mod ledger;
 pub mod live_registry;
 pub mod mcp;
 pub mod mounts;

@@ -1,6 +1,7 @@
 //! Keeping secrets out of what the server shows and stores: error bodies drop
-//! secret-looking keys, and the user-actions ledger masks secret-looking
-//! values. One list of markers serves both, so they agree on what a secret is.
+//! secret-looking keys, and an audit trail (PortOS's user-actions ledger)
+//! masks secret-looking values. One list of markers serves both, so they
+//! agree on what a secret is.
 
 use std::sync::LazyLock;
 

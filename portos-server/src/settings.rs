@@ -14,6 +14,41 @@ use crate::store::StoreError;
 /// grants of the MCP transport's principal.
 pub const AGENT_CONTEXT: &str = "agentContext";
 
+/// A change the runtime's own settings routes make, as the application's
+/// [`SettingsObserver`] is told of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SettingsChange {
+    /// The settings key written ([`AGENT_CONTEXT`],
+    /// [`API_ACCESS`](crate::api_access::API_ACCESS)).
+    pub key: &'static str,
+    /// Its name for a person: `Agent Tools`, `API Access`.
+    pub name: &'static str,
+    /// What changed, in a sentence.
+    pub summary: String,
+    /// What changed, as JSON.
+    pub details: Value,
+    /// The route that changed it: its method and path.
+    pub method: &'static str,
+    pub route: &'static str,
+}
+
+/// Told of each change to the runtime's own settings in the transaction
+/// that makes it, before it commits: what it writes (an audit row) commits
+/// with the change or not at all, and an error refuses the change.
+pub trait SettingsObserver: Send + Sync + 'static {
+    fn changed(&self, transaction: &Connection, change: &SettingsChange) -> Result<(), StoreError>;
+}
+
+/// The default: nothing besides the change itself is written.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoSettingsObserver;
+
+impl SettingsObserver for NoSettingsObserver {
+    fn changed(&self, _: &Connection, _: &SettingsChange) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
 pub fn get_json(connection: &Connection, key: &str) -> Result<Option<Value>, StoreError> {
     let text: Option<String> = connection
         .query_row("SELECT value FROM settings WHERE key = ?1", [key], |row| {

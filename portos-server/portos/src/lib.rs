@@ -6,11 +6,12 @@
 
 pub mod contract_facts;
 pub mod domains;
+pub mod ledger;
 pub mod shared;
 pub mod store;
 
 // The runtime's modules the domains build on, under the names they use.
-pub use portos_server::{app, auth, clock, ledger, redact, settings};
+pub use portos_server::{app, auth, clock, redact, settings};
 
 use std::path::PathBuf;
 
@@ -124,6 +125,8 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
             std::sync::Arc::new(domains::recipes::catalog::RecipeTools::new(store.clone()))
         })
         .context_tools(domains::agent_context::PortosContext::default())
+        // The runtime's settings changes are the user's actions too.
+        .on_settings_change(ledger::SettingsLedger)
         .stored_grants(portos_words::MIND, MIND_GRANTS_KEY)
         // The contract's paths and event names for the runtime's tool
         // endpoints and events.

@@ -20,13 +20,13 @@ use serde_json::Value;
 use super::io::schema_of;
 use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
-use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::mcp::config::{AgentContextSettings, AgentContextView};
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
 use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
 use crate::mcp::server::SUPPORTED_VERSIONS;
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
 use crate::settings;
+use crate::settings::SettingsChange;
 use crate::store::changes::{self, Change};
 use crate::store::{StoreError, detached};
 
@@ -78,16 +78,17 @@ async fn change_settings(
     let grants = app.grants.clone();
     let agent_context = app.agent_context.clone();
     let (store, events) = (app.store.clone(), app.events.clone());
+    let observer = app.settings_observer.clone();
     // Subscribers hear of every change that committed, even if the caller
     // hangs up in between.
     let config = detached(async move {
         let config = store
             .run(move |connection| {
-                // The settings and their ledger row commit together; the
+                // The settings and what the observer writes commit together; the
                 // caches are refreshed from what committed.
                 let transaction = connection.transaction()?;
                 settings::set_json(&transaction, settings::AGENT_CONTEXT, &stored)?;
-                ledger::record(&transaction, &settings_changed(enabled))?;
+                observer.changed(&transaction, &settings_changed(enabled))?;
                 changes::announce(&transaction, &Change::AgentContext)?;
                 transaction.commit()?;
                 grants.refresh(connection)?;
@@ -504,17 +505,18 @@ fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
     accept.contains("application/json") && accept.contains("text/event-stream")
 }
 
-/// The ledger row of an Agent Tools settings change (`settings.update`).
-fn settings_changed(enabled: bool) -> NewAction {
+/// An Agent Tools settings change as the application's settings observer
+/// is told of it.
+fn settings_changed(enabled: bool) -> SettingsChange {
     let state = if enabled { "enabled" } else { "disabled" };
-    NewAction::new(
-        ActionType::SettingsUpdate,
-        Actor::User,
-        format!("Saved the Agent Tools settings ({state})"),
-    )
-    .target(settings::AGENT_CONTEXT, Some("Agent Tools".to_owned()))
-    .payload(serde_json::json!({ "enabled": enabled }))
-    .source(Source::http("PUT", "/api/settings/agent-context"))
+    SettingsChange {
+        key: settings::AGENT_CONTEXT,
+        name: "Agent Tools",
+        summary: format!("Saved the Agent Tools settings ({state})"),
+        details: serde_json::json!({ "enabled": enabled }),
+        method: "PUT",
+        route: "/api/settings/agent-context",
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! `/api/settings/*`: Settings → API Access, which decides the API groups
-//! under `/api/public/` that answer and what the public OpenAPI lists. A
-//! change is recorded in the user-actions ledger (`settings.update`).
+//! under `/api/public/` that answer and what the public OpenAPI lists. The
+//! application's settings observer is told of each change in its
+//! transaction.
 
 use std::collections::BTreeMap;
 
@@ -11,8 +12,8 @@ use portos_core::portos_route;
 use super::{Body, Invalid, RouteErrors};
 use crate::api_access::{API_ACCESS, ApiAccess, ApiAccessView, Exposure};
 use crate::app::App;
-use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use crate::settings;
+use crate::settings::SettingsChange;
 use crate::store::StoreError;
 use crate::store::changes::{self, Change};
 
@@ -50,6 +51,7 @@ async fn change(
     Body(changes): Body<BTreeMap<String, Exposure>>,
 ) -> Result<Json<ApiAccessView>, AccessError> {
     let (cache, groups) = (app.api_access.clone(), app.exposable_apis.clone());
+    let observer = app.settings_observer.clone();
     let outcome = app
         .store
         .run(move |connection| {
@@ -63,10 +65,10 @@ async fn change(
                 Err(message) => return Ok(Err(message)),
             };
             let described = next.describe();
-            // The switches and their ledger row commit together; the cache
+            // The switches and what the observer writes commit together; the cache
             // is then read from the database, which holds this change and
             // any another server committed since.
-            ledger::record(&transaction, &access_changed(&changes))?;
+            observer.changed(&transaction, &access_changed(&changes))?;
             settings::set_json(&transaction, API_ACCESS, &next.to_stored())?;
             changes::announce(&transaction, &Change::ApiAccess)?;
             transaction.commit()?;
@@ -77,8 +79,9 @@ async fn change(
     Ok(Json(outcome.map_err(Invalid)?))
 }
 
-/// The ledger row of an API Access change: each group's new switches.
-fn access_changed(changes: &BTreeMap<String, Exposure>) -> NewAction {
+/// An API Access change as the application's settings observer is told
+/// of it: each group's new switches.
+fn access_changed(changes: &BTreeMap<String, Exposure>) -> SettingsChange {
     let described: Vec<String> = changes
         .iter()
         .map(|(id, exposure)| {
@@ -102,8 +105,105 @@ fn access_changed(changes: &BTreeMap<String, Exposure>) -> NewAction {
     } else {
         format!("API Access: {}", described.join("; "))
     };
-    NewAction::new(ActionType::SettingsUpdate, Actor::User, summary)
-        .target("apiAccess", Some("API Access".to_owned()))
-        .payload(serde_json::json!({ "changes": changes }))
-        .source(Source::http("PUT", "/api/settings/api-access"))
+    SettingsChange {
+        key: API_ACCESS,
+        name: "API Access",
+        summary,
+        details: serde_json::json!({ "changes": changes }),
+        method: "PUT",
+        route: "/api/settings/api-access",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use serde_json::json;
+
+    use crate::config::Config;
+    use crate::settings::{SettingsChange, SettingsObserver};
+    use crate::store::StoreError;
+    use crate::store::sql::Connection;
+    use crate::testing::TestServer;
+    use crate::{ExposableApi, ServerBuilder};
+
+    /// Keeps what it is told; refuses every change when `refuse` is set.
+    #[derive(Clone, Default)]
+    struct Recorder {
+        seen: Arc<Mutex<Vec<SettingsChange>>>,
+        refuse: bool,
+    }
+
+    impl SettingsObserver for Recorder {
+        fn changed(&self, _: &Connection, change: &SettingsChange) -> Result<(), StoreError> {
+            if self.refuse {
+                return Err(StoreError::Unavailable(
+                    "refused by the observer".to_owned(),
+                ));
+            }
+            self.seen.lock().expect("not poisoned").push(change.clone());
+            Ok(())
+        }
+    }
+
+    fn started(observer: Recorder) -> TestServer {
+        let builder = ServerBuilder::new("Test", "0.0.0", Config::new("test"))
+            .exposable_api(ExposableApi {
+                id: "clock",
+                label: "Clock",
+                description: "The time.",
+                prefix: "/api/public/clock/",
+            })
+            .on_settings_change(observer);
+        TestServer::start(builder).expect("started")
+    }
+
+    #[tokio::test]
+    async fn the_observer_is_told_of_each_settings_change_and_can_refuse_it() {
+        let recorder = Recorder::default();
+        let server = started(recorder.clone());
+        let agent = server.grant_mcp(&json!({ "readPortos": true })).await;
+        assert_eq!(agent.status, 200, "{}", agent.body);
+        let access = server
+            .put(
+                "/api/settings/api-access",
+                &json!({ "clock": { "exposed": true, "requireAuth": false } }),
+            )
+            .await;
+        assert_eq!(access.status, 200, "{}", access.body);
+        let seen = recorder.seen.lock().expect("not poisoned").clone();
+        assert_eq!(
+            seen.iter()
+                .map(|change| (change.key, change.method, change.route))
+                .collect::<Vec<_>>(),
+            [
+                ("agentContext", "PUT", "/api/settings/agent-context"),
+                ("apiAccess", "PUT", "/api/settings/api-access"),
+            ]
+        );
+        assert_eq!(seen[0].summary, "Saved the Agent Tools settings (enabled)");
+        assert_eq!(seen[0].details, json!({ "enabled": true }));
+        assert_eq!(seen[1].name, "API Access");
+
+        // A refusal refuses the change (here as the store being
+        // unavailable): nothing is stored.
+        let refusing = started(Recorder {
+            refuse: true,
+            ..Recorder::default()
+        });
+        let refused = refusing.grant_mcp(&json!({ "readPortos": true })).await;
+        assert_eq!(refused.status, 503, "{}", refused.body);
+        let settings = refusing.get("/api/settings/agent-context").await;
+        assert_ne!(settings.body["enabled"], true, "{}", settings.body);
+        let refused = refusing
+            .put(
+                "/api/settings/api-access",
+                &json!({ "clock": { "exposed": true, "requireAuth": false } }),
+            )
+            .await;
+        assert_eq!(refused.status, 503, "{}", refused.body);
+        let access = refusing.get("/api/settings/api-access").await;
+        assert_ne!(access.body["groups"][0]["exposed"], true, "{}", access.body);
+    }
 }

@@ -19,7 +19,7 @@ const CHANNEL: &str = "portos_changes";
 /// Something servers keep in memory, changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// The Persistent Mind's grants.
+    /// An in-process principal's stored grants.
     Grants,
     /// The Agent Tools settings (and the agent's grants with them).
     AgentContext,

@@ -71,13 +71,18 @@ macro_rules! store_schema {
 }
 
 /// The runtime's own tables: settings (grants, API access, Agent Tools, the
-/// password hash), login sessions, the user-actions ledger that records
-/// every change of them, and the durable jobs of long-running tools.
+/// password hash), login sessions, and the durable jobs of long-running
+/// tools.
 pub const RUNTIME_SCHEMA: Schema = Schema {
     component: "portos-server",
     migrations: &[
-        // 1: settings, login sessions (only a digest of each token is kept),
-        // the user-actions ledger.
+        // 1: settings, login sessions (only a digest of each token is kept).
+        // Until the user-actions ledger became an application's (PortOS's),
+        // this step created its table too. The one edit ever made to a
+        // shipped step: a database migrated before keeps the table and its
+        // rows, and the application's own schema creates the same table
+        // `IF NOT EXISTS`, so it reads and writes it either way and another
+        // application no longer gets it.
         "CREATE TABLE IF NOT EXISTS settings (
             key        TEXT PRIMARY KEY,
             value      TEXT NOT NULL,
@@ -88,21 +93,7 @@ pub const RUNTIME_SCHEMA: Schema = Schema {
             created_at   TEXT NOT NULL,
             expires_at   INTEGER NOT NULL
         );
-        CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at);
-        CREATE TABLE IF NOT EXISTS user_actions (
-            seq            INTEGER PRIMARY KEY AUTOINCREMENT,
-            happened_at_ms INTEGER NOT NULL,
-            type           TEXT NOT NULL,
-            actor          TEXT NOT NULL CHECK (actor IN ('user', 'mind', 'schedule', 'system')),
-            summary        TEXT NOT NULL,
-            target         TEXT,
-            target_name    TEXT,
-            payload        TEXT NOT NULL,
-            source_route   TEXT,
-            source_method  TEXT
-        );
-        CREATE INDEX IF NOT EXISTS user_actions_recent
-            ON user_actions (happened_at_ms DESC, seq DESC);",
+        CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at);",
         // 2: the durable jobs of long-running tools and their events.
         crate::jobs::MIGRATION,
         // 3: the cluster's idempotency (`ledger`, PostgreSQL only): one row

@@ -430,8 +430,8 @@ async fn the_task_id_is_derived_and_a_replay_in_the_wake_is_a_duplicate() {
     assert_eq!(dispatch.prompt, "Reproduce it, fix it, add a test.");
 
     // The ledger says the Mind queued it, once.
-    let filter = portos_server::ledger::ActionFilter {
-        types: vec![portos_server::ledger::ActionType::CosTaskCreate],
+    let filter = portos::ledger::ActionFilter {
+        types: vec![portos::ledger::ActionType::CosTaskCreate],
         limit: 100,
         ..Default::default()
     };
@@ -439,7 +439,7 @@ async fn the_task_id_is_derived_and_a_replay_in_the_wake_is_a_duplicate() {
         .inner
         .store
         .run_blocking(move |connection| {
-            portos_server::ledger::query(connection, &filter, &jiff::tz::TimeZone::UTC)
+            portos::ledger::query(connection, &filter, &jiff::tz::TimeZone::UTC)
         })
         .expect("ledger");
     let queued: Vec<_> = page

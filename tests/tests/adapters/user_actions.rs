@@ -4,10 +4,10 @@
 //! readPortos grant, every filter, and captures recorded as they happen.
 
 use portos::build_registry;
+use portos::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_core::ToolState;
 use portos_core::{Authority, Capabilities, ErrorCode, Registry, ToolCall, ToolResult};
 use portos_server::Config;
-use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::store::Store;
 use portos_tests as _;
 use serde_json::{Value, json};

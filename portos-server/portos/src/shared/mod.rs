@@ -17,8 +17,8 @@ pub mod subscriptions;
 pub mod title_match;
 pub mod trimmed;
 
+use crate::ledger::Actor;
 use portos_core::Scope;
-use portos_server::ledger::Actor;
 
 /// The actor the user-actions ledger records for a tool call: the
 /// Persistent Mind acts as itself; the UI, an agent working for the user

@@ -455,7 +455,6 @@ async fn the_store_holds_the_runtimes_tables_and_the_homelabs_only() {
     let expected: BTreeSet<String> = [
         "settings",
         "auth_sessions",
-        "user_actions",
         "store_migrations",
         "tool_jobs",
         "tool_job_events",

@@ -1,9 +1,9 @@
 //! The brain inbox's operations, for its tools and routes: a capture (with
 //! its ledger row), a search, the latest captures and a page of them.
 
+use crate::ledger::{self, ActionType, NewAction};
 use portos_core::Scope;
 use portos_server::clock::UserClock;
-use portos_server::ledger::{self, ActionType, NewAction};
 use portos_server::store::{Store, StoreError};
 
 use super::model::{self, Capture};

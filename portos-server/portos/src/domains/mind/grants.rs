@@ -4,9 +4,9 @@
 //! `GET /api/cos/mind/tools` (docs/reference.md#mind-inventory).
 
 use crate::MIND_GRANTS_KEY;
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_core::{Capabilities, CatalogQuery, CatalogScope};
 use portos_server::App;
-use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::settings;
 use portos_server::store::changes::{self, Change};
 use portos_server::store::{Store, StoreError};

@@ -3,12 +3,12 @@
 //! presets and local context memory estimate. The Mind itself changes its
 //! state only through its tools.
 
+use crate::ledger::Source;
 use axum::Json;
 use axum::extract::State;
 use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
-use portos_server::ledger::Source;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

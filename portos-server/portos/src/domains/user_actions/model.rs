@@ -2,8 +2,8 @@
 //! rule that checks them: time bounds in the user's zone, in order; types
 //! without repeats; at most 100 events.
 
+use crate::ledger::{self, ActionFilter, ActionType, Actor, DateBound};
 use portos_server::clock::UserClock;
-use portos_server::ledger::{self, ActionFilter, ActionType, Actor, DateBound};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,8 +1,8 @@
 //! Reading the user-actions ledger (kept by the runtime) with a checked
 //! filter, for `user-actions.query` and `GET /api/user-actions`.
 
+use crate::ledger::{self, ActionFilter, ActionPage};
 use portos_server::clock::UserClock;
-use portos_server::ledger::{self, ActionFilter, ActionPage};
 use portos_server::store::{Store, StoreError};
 
 /// The actions `filter` selects, newest first, times in the user's zone.

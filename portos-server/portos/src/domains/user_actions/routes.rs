@@ -1,12 +1,12 @@
 //! `GET /api/user-actions`: the user-actions ledger for people, with the
 //! filters of `user-actions.query` (docs/reference.md#user-actions).
 
+use crate::ledger::{ActionPage, ActionType, Actor};
 use axum::Json;
 use axum::extract::State;
 use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{InputError, Invalid, Query};
-use portos_server::ledger::{ActionPage, ActionType, Actor};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,9 +1,9 @@
 //! `user-actions.query` (docs/reference.md#user-actions): what the user, the
 //! mind, schedules and the system changed, read from the ledger.
 
+use crate::ledger::ActionPage;
 use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::clock::UserClock;
-use portos_server::ledger::ActionPage;
 use portos_server::store::Store;
 
 use super::model::{QueryArgs, filter_of};

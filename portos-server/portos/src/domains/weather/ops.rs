@@ -1,7 +1,7 @@
 //! The weather's operations: which place a weather call is for, and the
 //! location setting (read, and replaced together with its ledger row).
 
-use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::store::{Store, StoreError};
 
 use super::model::{self, Location, LocationSource};

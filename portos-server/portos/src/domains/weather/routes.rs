@@ -1,12 +1,12 @@
 //! `/api/settings/location`: the user's location, which `weather.now` uses
 //! when a call names no coordinates.
 
+use crate::ledger::Source;
 use axum::Json;
 use axum::extract::State;
 use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, InputError, Invalid, RouteErrors};
-use portos_server::ledger::Source;
 use portos_server::store::StoreError;
 
 use super::model::Location;

@@ -2,8 +2,8 @@
 //! (tools and REST), changed by the Mind within it (tool), and the owner's
 //! memory estimate behind the ceiling (REST).
 
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use jiff::Timestamp;
-use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::Serialize;

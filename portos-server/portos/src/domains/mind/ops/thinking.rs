@@ -2,8 +2,8 @@
 //! its requests for the next self-directed wake (tools), and the wake
 //! taking the request (the turn loop).
 
+use crate::ledger::{self, ActionType, Actor, NewAction, Source};
 use jiff::Timestamp;
-use portos_server::ledger::{self, ActionType, Actor, NewAction, Source};
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -1,16 +1,16 @@
 //! Reading the ledger back, newest first, with the filters of
 //! `user-actions.query` and the `GET /api/user-actions` route.
 
-use crate::store::sql::Connection;
-use crate::store::sql::Value as SqlValue;
 use jiff::tz::TimeZone;
+use portos_server::store::sql::Connection;
+use portos_server::store::sql::Value as SqlValue;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{ActionType, Actor, Source};
-use crate::redact;
-use crate::store::StoreError;
+use portos_server::redact;
+use portos_server::store::StoreError;
 
 /// `USER_ACTIONS_QUERY_MAX_RESULTS`: the most events one query returns.
 pub const MAX_RESULTS: usize = 100;
@@ -99,7 +99,7 @@ pub fn query(
          LIMIT ?{limit_placeholder}"
     );
     let mut statement = connection.prepare_cached(&sql)?;
-    let rows = statement.query_map(crate::store::sql::params_from_iter(values), |row| {
+    let rows = statement.query_map(portos_server::store::sql::params_from_iter(values), |row| {
         let happened_at_ms: i64 = row.get(0)?;
         let payload: String = row.get(6)?;
         Ok(ActionEvent {

@@ -4,20 +4,47 @@
 //!
 //! Code that changes something calls [`record`] on the same transaction as
 //! the change, so an action is in the ledger if and only if the change
-//! committed. Secret-looking values are masked before they are stored.
+//! committed. Secret-looking values are masked before they are stored. The
+//! runtime's own settings routes (Agent Tools, API Access) reach it through
+//! the runtime's settings hook ([`SettingsLedger`]).
 
 mod dates;
 mod query;
 
-use crate::store::sql::{Connection, params};
+use portos_server::store::sql::{Connection, params};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::redact;
-use crate::store::StoreError;
+use portos_server::redact;
+use portos_server::store::StoreError;
 
 pub use dates::{DateBound, parse_bound};
+use portos_server::settings::{SettingsChange, SettingsObserver};
+use portos_server::store::Schema;
+
+portos_server::store_schema!(
+    /// The user-actions ledger, one row per change. Databases migrated
+    /// before the ledger was PortOS's have the same table from the
+    /// runtime's first step; `IF NOT EXISTS` keeps theirs.
+    LEDGER = Schema {
+        component: "ledger",
+        migrations: &["CREATE TABLE IF NOT EXISTS user_actions (
+            seq            INTEGER PRIMARY KEY AUTOINCREMENT,
+            happened_at_ms INTEGER NOT NULL,
+            type           TEXT NOT NULL,
+            actor          TEXT NOT NULL CHECK (actor IN ('user', 'mind', 'schedule', 'system')),
+            summary        TEXT NOT NULL,
+            target         TEXT,
+            target_name    TEXT,
+            payload        TEXT NOT NULL,
+            source_route   TEXT,
+            source_method  TEXT
+        );
+        CREATE INDEX IF NOT EXISTS user_actions_recent
+            ON user_actions (happened_at_ms DESC, seq DESC);"],
+    }
+);
 pub use query::{ActionEvent, ActionFilter, ActionPage, MAX_RESULTS, query};
 
 /// The kinds of action the ledger knows (`USER_ACTION_TYPES`).
@@ -215,4 +242,23 @@ pub fn record(connection: &Connection, action: &NewAction) -> Result<(), StoreEr
             action.source.method,
         ])?;
     Ok(())
+}
+
+/// Records the runtime's settings changes (Agent Tools, API Access) as the
+/// user's `settings.update` actions, in the transaction that makes them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettingsLedger;
+
+impl SettingsObserver for SettingsLedger {
+    fn changed(&self, transaction: &Connection, change: &SettingsChange) -> Result<(), StoreError> {
+        let action = NewAction::new(
+            ActionType::SettingsUpdate,
+            Actor::User,
+            change.summary.clone(),
+        )
+        .target(change.key, Some(change.name.to_owned()))
+        .payload(change.details.clone())
+        .source(Source::http(change.method, change.route));
+        record(transaction, &action)
+    }
 }
