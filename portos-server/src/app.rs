@@ -6,14 +6,14 @@ use std::sync::Arc;
 use portos_core::{CatalogBuildError, Catalogs, Registry, RegistryBuildError};
 use socketioxide::layer::SocketIoLayer;
 
+use crate::agent_tools::{AgentContextCache, ContextTools};
 use crate::api_access::{ApiAccessCache, ExposableApis};
 use crate::auth::Auth;
 use crate::clock::{UnknownTimeZone, UserClock};
 use crate::config::Config;
+use crate::documents::Documents;
 use crate::events::Events;
-use crate::http::docs::Documents;
-use crate::mcp::ContextTools;
-use crate::settings::GrantsCache;
+use crate::grants::GrantsCache;
 use crate::store::{Store, StoreError};
 
 /// Everything a request handler needs: one shared allocation, so the clone
@@ -118,7 +118,7 @@ pub struct AppState {
     /// The user's clock (the same zone the adapters use).
     pub clock: UserClock,
     /// The Agent Tools settings (`agentContext`), resolved, in memory.
-    pub agent_context: crate::mcp::AgentContextCache,
+    pub agent_context: AgentContextCache,
     /// The application's context tools on Agent Tools MCP.
     pub context_tools: Arc<dyn ContextTools>,
     /// Told of each change the runtime's settings routes make, in its

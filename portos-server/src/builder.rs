@@ -24,17 +24,18 @@ use portos_core::inventory::Classifier;
 use portos_core::registry::DynamicTools;
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
+use crate::agent_tools::{AgentContextCache, ContextTools, NoContextTools};
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
 use crate::app::{App, AppState, Identity, Principals, StartError};
 use crate::auth::Auth;
 use crate::clock::UserClock;
 use crate::config::Config;
+use crate::documents::{DocumentWords, Documents};
 use crate::events::Events;
-use crate::http::docs::Documents;
+use crate::grants::{GrantSources, GrantsCache};
 use crate::live_registry::LiveRegistry;
-use crate::mcp::{AgentContextCache, ContextTools, NoContextTools};
 use crate::mounts::{Mount, Mounts};
-use crate::settings::{GrantSources, GrantsCache, NoSettingsObserver, SettingsObserver};
+use crate::settings::{NoSettingsObserver, SettingsObserver};
 use crate::store::{Schema, Store};
 
 /// Where every exposable API group must live (the route inventory's
@@ -270,8 +271,16 @@ impl ServerBuilder {
 
     /// The documents of this server (before it is built: the CLI's dumps).
     pub fn documents(&self) -> Documents {
+        let keys: Vec<&str> = self.stored_grants.iter().map(|(_, key)| *key).collect();
+        let words = DocumentWords::new(
+            portos_core::Scope::of_transport(portos_core::Transport::Http),
+            self.mounts.tools().path,
+            &keys,
+        );
         Documents::new(
-            &self.identity,
+            &self.identity.name,
+            &self.identity.version,
+            words,
             self.config.bind,
             self.classifier(),
             self.mounts.clone(),

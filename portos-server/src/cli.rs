@@ -15,9 +15,10 @@ use portos_core::{CatalogFormat, CatalogQuery, CatalogScope};
 use crate::api_access::ApiAccess;
 use crate::app::App;
 use crate::builder::ServerBuilder;
+use crate::config::program;
 use crate::config::{Config, FileConfig};
 use crate::store::Store;
-use crate::{auth, serve, settings};
+use crate::{auth, serve};
 
 /// An application as its command line sees it: its name, its own flags
 /// and file keys, and how it fills the builder.
@@ -273,7 +274,7 @@ pub fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
         };
     }
     if cli.mcp_stdio {
-        return crate::mcp::stdio::run(builder);
+        return crate::stdio::run(builder);
     }
     if cli.set_password || cli.clear_password {
         return change_password(&builder, cli.set_password);
@@ -489,7 +490,7 @@ fn render_catalog(
     let store = settings_store(&builder)?;
     let sources = builder.grant_sources();
     let grants = store
-        .run_blocking(move |connection| settings::StoredGrants::load(connection, &sources))
+        .run_blocking(move |connection| crate::grants::StoredGrants::load(connection, &sources))
         .map_err(|error| error.to_string())?;
     let catalogs = builder
         .build_catalogs(&store)
@@ -555,18 +556,6 @@ fn print_document(body: &str) -> ExitCode {
 fn fail(message: &str, code: ExitCode) -> ExitCode {
     let _ = writeln!(std::io::stderr(), "{}: {message}", program());
     code
-}
-
-/// The running program's name (its file name), for messages.
-pub(crate) fn program() -> String {
-    std::env::args_os()
-        .next()
-        .map(PathBuf::from)
-        .and_then(|path| {
-            path.file_stem()
-                .map(|stem| stem.to_string_lossy().into_owned())
-        })
-        .unwrap_or_else(|| "server".to_owned())
 }
 
 /// For an application without flags of its own.

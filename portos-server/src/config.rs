@@ -170,3 +170,15 @@ impl FileConfig {
         Ok((runtime, application))
     }
 }
+
+/// The running program's name (its file name), for messages.
+pub(crate) fn program() -> String {
+    std::env::args_os()
+        .next()
+        .map(PathBuf::from)
+        .and_then(|path| {
+            path.file_stem()
+                .map(|stem| stem.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "server".to_owned())
+}

@@ -69,7 +69,7 @@ pub struct JobChanged {
 )]
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CatalogChanged {
-    /// What changed, e.g. `persistentMindCapabilities`.
+    /// What changed, e.g. `{grants.key}`.
     pub reason: String,
 }
 
@@ -256,15 +256,16 @@ impl Events {
         })
     }
 
-    /// Announces a job's event to the tools room.
-    pub fn job_changed(&self, event: &crate::jobs::JobEvent) {
+    /// Announces a job's event to the tools room: which job, what kind of
+    /// event (`progress`, `state`, …) and its `seq` to read it by.
+    pub fn job_changed(&self, job_id: &str, kind: &str, seq: i64) {
         if !self.tools_room_has_members() {
             return;
         }
         let payload = JobChanged {
-            job_id: event.job_id.clone(),
-            event: event.kind.to_owned(),
-            seq: event.seq,
+            job_id: job_id.to_owned(),
+            event: kind.to_owned(),
+            seq,
         };
         let io = self.io.clone();
         let (room, job) = (self.names.room, self.names.job);

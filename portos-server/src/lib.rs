@@ -36,6 +36,7 @@
 // Lets `#[portos_route]` name `::portos_server` from inside this crate too.
 extern crate self as portos_server;
 
+pub mod agent_tools;
 pub mod api_access;
 pub mod app;
 pub mod auth;
@@ -45,15 +46,19 @@ pub mod cli;
 pub mod clock;
 mod cluster;
 pub mod config;
+pub mod documents;
 pub mod events;
+pub mod grants;
 pub mod http;
 pub mod jobs;
 pub mod live_registry;
 pub mod mcp;
 pub mod mounts;
 pub mod redact;
+pub mod route_list;
 pub mod serve;
 pub mod settings;
+mod stdio;
 pub mod store;
 pub mod testing;
 
@@ -61,7 +66,6 @@ pub use api_access::ExposableApi;
 pub use app::{App, Identity, Principals, StartError};
 pub use builder::ServerBuilder;
 pub use config::Config;
-pub use http::docs;
 pub use live_registry::LiveRegistry;
 pub use mounts::{Mount, Mounts};
 pub use serve::{serve, serve_on};

@@ -145,6 +145,6 @@ pub(crate) fn init_tracing() {
 }
 
 fn fail(message: &str) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "{}: {message}", crate::cli::program());
+    let _ = writeln!(std::io::stderr(), "{}: {message}", crate::config::program());
     ExitCode::FAILURE
 }

@@ -1,14 +1,13 @@
 //! The optional instance password (docs/reference.md#authentication-gate): an
 //! Argon2id hash in the store, sessions by cookie or Bearer token, HTTP Basic,
-//! and the gate that derives every request's authentication context.
+//! and the authentication context the gate (`crate::http::gate`) derives for
+//! every request.
 
-mod gate;
+mod context;
 mod password;
 mod sessions;
 
-pub use gate::{
-    AuthContext, AuthMethod, GateLayer, GateState, Gated, gate, session_token as gate_session_token,
-};
+pub use context::{AuthContext, AuthMethod};
 pub use password::{PasswordError, hash_password, verify_password};
 use sessions::LiveSessions;
 pub use sessions::Session;
@@ -23,10 +22,6 @@ use crate::store::{Store, StoreError};
 
 /// Settings key of the stored password hash (a PHC string).
 pub const PASSWORD_SETTING: &str = "auth.passwordHash";
-
-/// Paths that pass the gate without credentials (the inventory classifies
-/// them `always-public` from the same list).
-pub use crate::http::access::ALWAYS_PUBLIC_PATHS as ALWAYS_PUBLIC;
 
 /// The authentication state shared by the gate and the auth routes.
 #[derive(Clone, Debug)]

@@ -22,7 +22,7 @@ pub const ALWAYS_PUBLIC_PATHS: &[&str] = &[
 /// Where the API groups Settings → API Access can expose live.
 pub const PUBLIC_API_PREFIX: &str = "/api/public/";
 
-/// What the gate (`crate::auth::gate`) answers before an exposable group's
+/// What the gate (`crate::http::gate`) answers before an exposable group's
 /// operation runs: 403 `FORBIDDEN` while the group is not exposed, 401
 /// `AUTH_REQUIRED` when it is exposed with sign-in required and the request
 /// carries none. Documented on each such operation.

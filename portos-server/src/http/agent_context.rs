@@ -19,8 +19,8 @@ use serde_json::Value;
 
 use super::io::schema_of;
 use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
+use crate::agent_tools::config::{AgentContextSettings, AgentContextView};
 use crate::app::App;
-use crate::mcp::config::{AgentContextSettings, AgentContextView};
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
 use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
 use crate::mcp::server::SUPPORTED_VERSIONS;

@@ -177,7 +177,7 @@ async fn login(
 /// Ends the session the request carries.
 #[portos_route(method = "POST", path = "/api/auth/logout", summary = "Log out")]
 async fn logout(State(app): State<App>, request: Request) -> Result<WithCookie<Done>, StoreError> {
-    if let Some(token) = crate::auth::gate_session_token(request.headers(), app.auth.cookie()) {
+    if let Some(token) = super::gate::session_token(request.headers(), app.auth.cookie()) {
         app.auth.revoke_session(&token).await?;
     }
     // The cookie's name was checked when the server was built.

@@ -1,6 +1,6 @@
 //! The durable jobs of long-running tools over HTTP: list them, read one,
 //! follow it as Server-Sent Events (resumable with `Last-Event-ID`),
-//! cancel it, and answer its confirmation. The caller is the person (`ui`), who sees every
+//! cancel it, and answer its confirmation. The caller is the person (the HTTP principal), who sees every
 //! job; the contract's error body and codes for every refusal.
 
 use std::collections::VecDeque;

@@ -10,6 +10,7 @@ pub mod body;
 pub mod docs;
 mod error;
 mod explorer;
+pub mod gate;
 pub mod io;
 mod jobs;
 pub mod query;
@@ -26,6 +27,7 @@ use portos_core::inventory::InventoryError;
 use tower::Layer;
 use tower_http::trace::TraceLayer;
 
+pub use crate::route_list::{inventory, missing_state};
 pub use body::Body;
 pub use error::ApiError;
 pub use io::{
@@ -34,7 +36,7 @@ pub use io::{
 /// `#[derive(RouteErrors)]`: see [`RouteErrors`].
 pub use portos_macros::RouteErrors;
 pub use query::Query;
-pub use route::{MethodRoute, inventory, missing_state};
+pub use route::MethodRoute;
 
 use crate::app::App;
 
@@ -77,7 +79,7 @@ pub fn service(
     InventoryError,
 > {
     let body_limit = app.config.body_limit;
-    let gate = crate::auth::GateLayer::new(std::sync::Arc::new(crate::auth::GateState {
+    let gate = gate::GateLayer::new(std::sync::Arc::new(gate::GateState {
         auth: app.auth.clone(),
         api_access: app.api_access.clone(),
         classifier: app.classifier,

@@ -51,7 +51,7 @@ async fn catalog(
 }
 
 /// Calls a tool with a strict `portos_tool_call`. The server derives the
-/// authority (`ui`, authenticated by the session); 200 when completed, 422
+/// authority (`{principal.http}`, authenticated by the session); 200 when completed, 422
 /// when failed, with the result envelope either way. A long-running tool
 /// answers 202 with its durable job instead (follow it at
 /// `{mount.path}/jobs/{jobId}`; the same `requestId` answers the same job).
@@ -66,7 +66,8 @@ async fn call(
     Extension(auth): Extension<AuthContext>,
     CallRequest(call): CallRequest,
 ) -> Result<ToolAnswer, CallRefusal> {
-    // The HTTP principal is always `ui`; only the gate can vouch for it. On a
+    // The caller speaks for the HTTP principal; only the gate can vouch for
+    // whether it is signed in. On a
     // passwordless install nobody is authenticated, so only reads pass.
     let authority = Authority::of(app.principals.http).signed_in(auth.authenticated);
     if app.jobs.is_job(&call.name) {
@@ -298,7 +299,7 @@ impl RouteOutput for ToolAnswer {
 struct CallRefusal(ToolError);
 
 /// The codes an HTTP call can be refused with (docs/reference.md#call-pipeline
-/// check order). Not `TOOL_CAPABILITY_DENIED`: the `ui` principal holds no
+/// check order). Not `TOOL_CAPABILITY_DENIED`: the HTTP principal holds no
 /// grants and is never checked for them; its writes need authentication
 /// instead.
 const CALL_REFUSALS: [ErrorCode; 7] = [

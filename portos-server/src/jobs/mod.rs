@@ -6,9 +6,9 @@
 //! that a restart interrupted runs again if its tool is idempotent and fails
 //! with a message saying so if not: none silently vanishes.
 //!
-//! Who sees what: the person (the `ui` principal over HTTP) sees every job,
-//! since it is whom a confirmation asks; an agent or the Mind sees only its
-//! own.
+//! Who sees what: the person (the HTTP principal) sees every job, since it
+//! is whom a confirmation asks; an agent or an in-process principal sees
+//! only its own.
 
 mod cluster;
 mod record;
@@ -28,10 +28,9 @@ use tokio_util::sync::CancellationToken;
 
 pub use cluster::TakeOver;
 pub use record::{EVENT_KINDS, InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS};
-pub use sql::{MIGRATION, RUNNER_MIGRATION};
 
 use crate::events::Events;
-use crate::settings::GrantsCache;
+use crate::grants::GrantsCache;
 use crate::store::{Store, StoreError, detached};
 use sql::{Change, Claim, JobRow};
 
@@ -545,7 +544,9 @@ impl Jobs {
     }
 
     fn publish(&self, event: JobEvent) {
-        self.0.events.job_changed(&event);
+        self.0
+            .events
+            .job_changed(&event.job_id, event.kind, event.seq);
         // Nobody following is not an error.
         let _ = self.0.live.send(Arc::new(event));
     }

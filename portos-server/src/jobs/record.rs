@@ -57,7 +57,7 @@ impl JobState {
 #[serde(rename_all = "camelCase")]
 pub struct InputRequest {
     /// Always `confirmation`: a person approves or refuses the call
-    /// (`POST /api/cos/tools/jobs/{jobId}/confirm`).
+    /// (`POST {tools.path}/jobs/{jobId}/confirm`).
     pub kind: String,
     /// What the person is asked, naming the principal, the tool and the
     /// capabilities it needs.
@@ -76,7 +76,7 @@ pub struct Job {
     pub request_id: String,
     /// The canonical tool name.
     pub name: String,
-    /// The principal that called (`ui`, `agent`, `mind` or `voice`).
+    /// The principal that called ({principals}).
     pub principal: String,
     pub state: JobState,
     /// Whether this answer is a replay of an earlier call with the same

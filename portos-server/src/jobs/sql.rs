@@ -9,45 +9,6 @@ use super::record::{InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS, eve
 use crate::store::StoreError;
 use portos_core::{OutputJson, Progress, ToolResult, ToolState};
 
-/// The runtime's migration step that adds the job tables.
-pub const MIGRATION: &str = "CREATE TABLE IF NOT EXISTS tool_jobs (
-        job_id          TEXT PRIMARY KEY,
-        request_id      TEXT NOT NULL UNIQUE,
-        principal       TEXT NOT NULL,
-        authenticated   INTEGER NOT NULL,
-        tool            TEXT NOT NULL,
-        arguments       TEXT NOT NULL,
-        fingerprint     TEXT NOT NULL,
-        state           TEXT NOT NULL CHECK (state IN
-                            ('working', 'input_required', 'completed', 'failed', 'cancelled')),
-        status_message  TEXT,
-        progress        TEXT,
-        input_request   TEXT,
-        outcome         TEXT CHECK (outcome IN ('completed', 'failed')),
-        output          TEXT,
-        error           TEXT,
-        created_at_ms   INTEGER NOT NULL,
-        updated_at_ms   INTEGER NOT NULL,
-        expires_at_ms   INTEGER NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS tool_jobs_open ON tool_jobs (state)
-        WHERE state IN ('working', 'input_required');
-    CREATE INDEX IF NOT EXISTS tool_jobs_expiry ON tool_jobs (expires_at_ms);
-    CREATE TABLE IF NOT EXISTS tool_job_events (
-        seq     INTEGER PRIMARY KEY AUTOINCREMENT,
-        job_id  TEXT NOT NULL REFERENCES tool_jobs (job_id) ON DELETE CASCADE,
-        kind    TEXT NOT NULL,
-        at_ms   INTEGER NOT NULL,
-        data    TEXT NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS tool_job_events_by_job ON tool_job_events (job_id, seq);";
-
-/// The runtime's migration step that records who runs each unfinished job
-/// and until when it has said so: on a database several servers share, a
-/// job whose server stopped saying so is taken over by another.
-pub const RUNNER_MIGRATION: &str = "ALTER TABLE tool_jobs ADD COLUMN runner TEXT;
-    ALTER TABLE tool_jobs ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;";
-
 /// A server's hold on the jobs it runs: its name, and until when.
 #[derive(Clone, Copy, Debug)]
 pub struct Lease<'a> {

@@ -3,15 +3,17 @@
 //! context tools, served over Streamable HTTP (`http/agent_context.rs`) and
 //! over stdio (`--mcp-stdio`).
 
-pub mod config;
-pub mod context_tools;
 pub mod jsonrpc;
 pub mod modern;
 pub mod server;
-pub mod stdio;
 pub mod tasks;
 pub mod tasks_2025;
 
-pub use config::{AgentContextCache, AgentContextConfig};
-pub use context_tools::{ContextTools, NoContextTools, Outcome, OutcomeFuture};
+// The settings and the context tools live below the transport; here under
+// the names MCP code and applications use.
+pub use crate::agent_tools::context_tools::{self, cap};
+pub use crate::agent_tools::{
+    AgentContextCache, AgentContextConfig, ContextTools, NoContextTools, Outcome, OutcomeFuture,
+    config,
+};
 pub use server::{CallMeta, CallOutcome, ConfigReads, McpServer};

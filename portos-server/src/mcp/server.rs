@@ -228,7 +228,7 @@ impl McpServer {
             let tools = &self.app.context_tools;
             return CallOutcome::Reply(
                 match tools
-                    .call(&self.app, name, arguments.as_ref(), &config)
+                    .call(&self.app.store, name, arguments.as_ref(), &config)
                     .await
                 {
                     Outcome::Output(output) => ToolReply::structured(output.to_string(), false),

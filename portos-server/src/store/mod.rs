@@ -18,6 +18,7 @@ mod held;
 mod ledger;
 mod migrations;
 mod pool;
+mod runtime_schema;
 pub mod sql;
 mod worker;
 
@@ -33,6 +34,7 @@ pub use held::after_commit;
 pub use ledger::SharedCalls;
 pub use migrations::Schema;
 use pool::Pool;
+pub use runtime_schema::RUNTIME_SCHEMA;
 pub use sql::{Connection, Engine};
 use worker::{Durable, Worker};
 
@@ -69,53 +71,6 @@ macro_rules! store_schema {
         pub static $name: $crate::store::Schema = $schema;
     };
 }
-
-/// The runtime's own tables: settings (grants, API access, Agent Tools, the
-/// password hash), login sessions, and the durable jobs of long-running
-/// tools.
-pub const RUNTIME_SCHEMA: Schema = Schema {
-    component: "portos-server",
-    migrations: &[
-        // 1: settings, login sessions (only a digest of each token is kept).
-        // Until the user-actions ledger became an application's (PortOS's),
-        // this step created its table too. The one edit ever made to a
-        // shipped step: a database migrated before keeps the table and its
-        // rows, and the application's own schema creates the same table
-        // `IF NOT EXISTS`, so it reads and writes it either way and another
-        // application no longer gets it.
-        "CREATE TABLE IF NOT EXISTS settings (
-            key        TEXT PRIMARY KEY,
-            value      TEXT NOT NULL,
-            updated_at TEXT NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS auth_sessions (
-            token_digest TEXT PRIMARY KEY,
-            created_at   TEXT NOT NULL,
-            expires_at   INTEGER NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at);",
-        // 2: the durable jobs of long-running tools and their events.
-        crate::jobs::MIGRATION,
-        // 3: the cluster's idempotency (`ledger`, PostgreSQL only): one row
-        // per requestId, its fingerprint, and its result while kept.
-        "CREATE TABLE IF NOT EXISTS tool_calls (
-            seq            INTEGER PRIMARY KEY AUTOINCREMENT,
-            request_id     TEXT NOT NULL UNIQUE,
-            fingerprint    TEXT NOT NULL,
-            state          TEXT NOT NULL CHECK (state IN ('running', 'kept', 'evicted')),
-            lease_until_ms INTEGER NOT NULL,
-            expires_at_ms  INTEGER NOT NULL,
-            name           TEXT,
-            failed         INTEGER,
-            output         TEXT,
-            error          TEXT
-        );
-        CREATE INDEX IF NOT EXISTS tool_calls_by_state ON tool_calls (state, seq);",
-        // 4: which server runs each unfinished job, and until when it has
-        // said it does (several servers on one database: `jobs`).
-        crate::jobs::RUNNER_MIGRATION,
-    ],
-};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -176,6 +176,41 @@ fn events_and_asyncapi_list_lab_host_added_beside_the_runtimes_events() {
     assert_eq!(addresses, expected);
 }
 
+#[test]
+fn no_document_names_a_portos_word() {
+    // The runtime's own descriptions name the application's words (its HTTP
+    // scope, its scopes, its tools mount, a grants key), never PortOS's.
+    for flag in [
+        "--dump-routes",
+        "--dump-openapi",
+        "--dump-openapi-public",
+        "--dump-tools-min",
+        "--dump-events",
+        "--dump-asyncapi",
+    ] {
+        let text = dump(&[flag]).to_string();
+        for word in [
+            "PortOS",
+            "/api/cos/",
+            "cos:tools",
+            "persistentMindCapabilities",
+            "Persistent Mind",
+            "`ui`",
+            "readPortos",
+            "{principal",
+            "{tools.path}",
+        ] {
+            assert!(!text.contains(word), "{flag} names `{word}`");
+        }
+    }
+    let internal = dump(&["--dump-openapi"]).to_string();
+    assert!(
+        internal.contains("(`operator`, `assistant` or `panel`)"),
+        "the job's principal lists the homelab's scopes"
+    );
+    assert!(internal.contains("POST /api/tools/jobs/{jobId}/confirm"));
+}
+
 #[tokio::test]
 async fn the_dumps_are_what_the_server_serves() {
     let server = Server::start(&[]);

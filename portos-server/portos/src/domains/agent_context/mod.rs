@@ -13,6 +13,7 @@ mod input;
 pub mod item;
 mod navigation;
 pub mod redact;
+pub mod roster;
 mod schemas;
 mod store;
 pub mod workspaces;
@@ -122,7 +123,7 @@ impl portos_server::mcp::ContextTools for PortosContext {
 
     fn call<'a>(
         &'a self,
-        app: &'a portos_server::App,
+        store: &'a portos_server::store::Store,
         name: &'a str,
         arguments: Option<&'a Value>,
         config: &'a AgentContextConfig,
@@ -130,12 +131,10 @@ impl portos_server::mcp::ContextTools for PortosContext {
         Box::pin(async move {
             let workspaces = match &self.workspaces {
                 Some(source) => source.clone(),
-                None => std::sync::Arc::new(
-                    crate::domains::apps::workspaces::RosterWorkspaces::new(app.store.clone()),
-                ),
+                None => std::sync::Arc::new(roster::RosterWorkspaces::new(store.clone())),
             };
             let sources = Sources {
-                store: app.store.clone(),
+                store: store.clone(),
                 workspaces,
             };
             call(name, arguments, config, &sources).await

@@ -5,7 +5,7 @@
 
 use portos_server::store::sql::{Connection, OptionalExtension};
 
-use crate::domains::brain::store as brain;
+use crate::domains::brain;
 use crate::store::StoreError;
 
 /// The newest `limit` brain captures, newest first, as `(id, text)`.
@@ -14,7 +14,7 @@ pub fn newest_captures(
     limit: usize,
 ) -> Result<Vec<(String, String)>, StoreError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    Ok(brain::latest(connection, limit, 0)?
+    Ok(brain::latest_captures(connection, limit, 0)?
         .into_iter()
         .map(|capture| (capture.id, capture.text))
         .collect())
@@ -32,7 +32,7 @@ pub enum Evidence {
 /// Whether the `evidence` of a section is in the store.
 pub fn has_data(connection: &Connection, evidence: Evidence) -> Result<bool, StoreError> {
     Ok(match evidence {
-        Evidence::BrainCaptures => brain::any(connection)?,
+        Evidence::BrainCaptures => brain::has_captures(connection)?,
         Evidence::Setting(key) => connection
             .query_row("SELECT 1 FROM settings WHERE key = ?1", [key], |_| Ok(()))
             .optional()?

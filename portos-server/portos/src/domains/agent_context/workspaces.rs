@@ -1,5 +1,5 @@
 //! The workspaces scope: managed apps and how many tasks each has (the
-//! source is the app roster, `crate::domains::apps::workspaces`).
+//! source is the app roster, `roster`).
 
 use std::future::Future;
 use std::pin::Pin;

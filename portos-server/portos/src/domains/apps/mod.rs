@@ -9,7 +9,7 @@ pub mod model;
 pub mod ops;
 mod routes;
 pub mod store;
-pub mod workspaces;
 
 pub use model::{App, AppView, MAX_RUNNABLE_APPS};
-pub use ops::{RemoteCache, ResolvedApp};
+pub use ops::{RemoteCache, ResolvedApp, get, resolve_app, runnable};
+pub use store::all;

@@ -12,7 +12,7 @@ use portos_server::store::{Store, StoreError};
 use super::git;
 use super::model::{self, App, AppChanges, AppView, MAX_RUNNABLE_APPS, NewApp, RepositoryView};
 use super::store;
-use crate::domains::forge::remote::{self, Repository, Tracker};
+use crate::domains::forge::{self, Repository, Tracker};
 
 /// How long a repository's remote is trusted before it is read again.
 const REMOTE_TTL: Duration = Duration::from_secs(30);
@@ -100,10 +100,10 @@ pub async fn resolve_app(cache: &RemoteCache, app: App) -> ResolvedApp {
     let remote = cache.origin(&app.repo_path).await;
     let host = remote
         .as_deref()
-        .and_then(remote::parse_remote)
+        .and_then(forge::parse_remote)
         .map(|(host, _)| host);
     let tracker = app.tracker.resolve(host.as_deref());
-    let repository = remote::repository(app.tracker, remote.as_deref());
+    let repository = forge::repository(app.tracker, remote.as_deref());
     ResolvedApp {
         app,
         remote,

@@ -8,3 +8,5 @@ mod public;
 mod routes;
 pub mod store;
 pub mod tools;
+
+pub use store::{any as has_captures, latest as latest_captures};

@@ -6,7 +6,6 @@
 //! user-actions ledger in the same transaction.
 
 pub mod dispatch;
-pub mod mind_task;
 pub mod model;
 pub mod providers;
 mod routes;
@@ -18,4 +17,5 @@ pub use model::{
     AgentOutcome, AgentRun, AgentStatus, NewTask, Origin, Priority, RunningAgent, Task,
     TaskChanges, TaskFilter, TaskStatus,
 };
-pub use store::ManagedApp;
+pub use providers::{CodingProvider, Effort, Providers, stored as stored_providers};
+pub use store::{ManagedApp, managed_apps, queue_dispatched_task};

@@ -8,5 +8,5 @@ pub mod labels;
 pub mod remote;
 
 pub use client::{ForgeClient, ForgeError, ForgeSettings, IssueSummary, OpenIssues};
-pub use labels::{IssueLabel, issue_labels, planner_slug, title_key};
-pub use remote::{Forge, Repository, Tracker};
+pub use labels::{Category, Effort, IssueLabel, ModelTier, issue_labels, planner_slug, title_key};
+pub use remote::{Forge, Repository, Tracker, parse_remote, repository};

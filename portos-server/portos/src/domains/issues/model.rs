@@ -3,8 +3,8 @@
 //! listing, the body preview, the duplicate guard and the texts of every forge
 //! failure.
 
-use crate::domains::forge::client::{ForgeError, IssueSummary};
 use crate::domains::forge::{Forge, Repository, title_key};
+use crate::domains::forge::{ForgeError, IssueSummary};
 
 pub const APP_ID_MAX_CHARS: usize = 128;
 pub const TITLE_MAX_CHARS: usize = 200;

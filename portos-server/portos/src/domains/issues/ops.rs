@@ -7,7 +7,7 @@ use portos_server::store::{Store, StoreError};
 
 use super::model::{self, Filter, Refusal};
 use crate::domains::apps::{self, RemoteCache};
-use crate::domains::forge::labels::{Category, Effort, ModelTier};
+use crate::domains::forge::{Category, Effort, ModelTier};
 use crate::domains::forge::{ForgeClient, IssueSummary, Repository, issue_labels};
 
 /// An app the Mind may list and file issues on, and its forge repository.
@@ -26,11 +26,11 @@ pub async fn authorize(
     cache: &RemoteCache,
     app_id: &str,
 ) -> Result<Result<Target, Refusal>, StoreError> {
-    let mind = crate::domains::mind::grants::load(store).await?;
+    let mind = crate::domains::mind::load_grants(store).await?;
     if !mind.file_issues {
         return Ok(Err(Refusal::GrantOff));
     }
-    let app = apps::ops::get(store, cache, app_id.to_owned()).await?;
+    let app = apps::get(store, cache, app_id.to_owned()).await?;
     let Some(app) = app.filter(|resolved| resolved.app.is_runnable()) else {
         return Ok(Err(Refusal::NoRepository(app_id.to_owned())));
     };

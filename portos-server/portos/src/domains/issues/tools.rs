@@ -4,7 +4,7 @@
 //! are a 400 `TOOL_VALIDATION_ERROR`; every refusal after that is a result
 //! `{ ok: false, error }` the Mind can read.
 
-use crate::domains::mind::turn::config::MindModel;
+use crate::domains::mind::MindModel;
 use portos_core::{AdapterError, Shared, portos_tool};
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{Filter, LIST_LIMIT_DEFAULT};
 use super::ops::{self, Draft, Filed, Target};
 use crate::domains::apps::RemoteCache;
-use crate::domains::forge::labels::{Category, Effort, ModelTier};
+use crate::domains::forge::{Category, Effort, ModelTier};
 use crate::domains::forge::{Forge, ForgeClient, IssueSummary};
 
 /// A refusal or a forge failure, in words the Mind can act on.

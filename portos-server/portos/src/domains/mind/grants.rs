@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::settings::{MindSettings, SCHEMA_VERSION};
-use crate::domains::cos::providers::CodingProvider;
+use crate::domains::cos::CodingProvider;
 use crate::domains::{apps, cos};
 
 /// What the Mind may never do, whatever it is granted.
@@ -175,9 +175,9 @@ pub async fn task_catalog(
     store: &Store,
     settings: &MindSettings,
 ) -> Result<TaskCatalog, StoreError> {
-    let apps = apps::ops::runnable(store).await?;
+    let apps = apps::runnable(store).await?;
     let providers = store
-        .run(|connection| cos::providers::store::get(connection))
+        .run(|connection| cos::stored_providers(connection))
         .await?;
     Ok(TaskCatalog {
         apps: apps

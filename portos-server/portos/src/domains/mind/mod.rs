@@ -15,9 +15,12 @@ pub mod ops;
 mod routes;
 pub mod settings;
 pub mod store;
+pub mod task;
 pub mod thinking;
 pub mod tools;
 pub mod turn;
 
+pub use grants::load as load_grants;
 pub use settings::{MindSettings, MindSettingsInput};
-pub use turn::ModelOptions;
+pub use store::live_settings;
+pub use turn::{MindModel, ModelOptions};

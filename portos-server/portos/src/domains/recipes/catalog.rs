@@ -25,7 +25,7 @@ use super::model::StoredRecipe;
 use super::run::RecipeRun;
 use super::validate::{provider_name, validate};
 use super::{ops, store};
-use crate::domains::mind::store::live_settings;
+use crate::domains::mind::live_settings;
 
 /// Recipes a catalog lists at most, and the characters their input schemas
 /// and descriptions may take together (docs/reference.md#recipe-catalog).

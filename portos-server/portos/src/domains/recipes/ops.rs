@@ -21,7 +21,7 @@ use super::model::{
 };
 use super::store::{self, RecipeRow, VersionRow};
 use super::validate::validate;
-use crate::domains::mind::store::live_settings;
+use crate::domains::mind::live_settings;
 
 /// The longest `disabledReason` shown.
 const MAX_REASON_CHARS: usize = 500;

@@ -9,6 +9,9 @@ use portos_server::store::changes::{self, Change};
 use portos_server::store::sql::{Connection, OptionalExtension, Row, params};
 use portos_server::store::{Schema, StoreError};
 
+/// The reason a library write gives when it announces a catalog change.
+pub const CATALOG_CHANGE: &str = "recipes";
+
 portos_server::store_schema!(
     /// Saved read recipes and every revision of each.
     RECIPES = Schema {
@@ -251,7 +254,7 @@ pub fn bump_generation(connection: &Connection) -> Result<(), StoreError> {
         [],
     )?;
     // Other servers tell their catalog subscribers.
-    changes::announce(connection, &Change::catalog(super::tools::CATALOG_CHANGE))
+    changes::announce(connection, &Change::catalog(CATALOG_CHANGE))
 }
 
 /// How many writes the library has had; changes with every write.

@@ -22,8 +22,7 @@ use super::events::{self as recipe_events, RecipeEvent};
 use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, RecipeRead, Written};
 use super::ops;
 
-/// The reason a library write gives when it announces a catalog change.
-pub const CATALOG_CHANGE: &str = "recipes";
+pub use super::store::CATALOG_CHANGE;
 
 /// A recipe id: a UUID.
 pub const ID_PATTERN: &str =

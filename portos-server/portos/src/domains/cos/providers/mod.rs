@@ -9,3 +9,4 @@ mod routes;
 pub mod store;
 
 pub use model::{CodingProvider, Effort, ProviderKind, Providers};
+pub use store::get as stored;

@@ -55,11 +55,11 @@ impl IssueBlock {
             return Ok(IssueBlock::Off);
         }
         let mut listed = Vec::new();
-        for app in apps::ops::runnable(store).await? {
+        for app in apps::runnable(store).await? {
             if !settings.allows_app(&app.id) {
                 continue;
             }
-            let resolved = apps::ops::resolve_app(cache, app).await;
+            let resolved = apps::resolve_app(cache, app).await;
             if let Some(repository) = resolved.repository {
                 listed.push(IssueApp {
                     id: resolved.app.id,

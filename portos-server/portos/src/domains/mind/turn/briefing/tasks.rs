@@ -9,7 +9,7 @@ use portos_server::store::{Store, StoreError};
 use serde::Serialize;
 
 use super::bounded_list;
-use crate::domains::cos::providers::model::Effort;
+use crate::domains::cos::Effort;
 use crate::domains::mind::MindSettings;
 use crate::domains::mind::grants::{self, TaskApp};
 

@@ -16,27 +16,10 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use futures::FutureExt;
 use futures::future::Either;
-use serde::Serialize;
 
-use super::Auth;
+use super::ApiError;
 use crate::api_access::ApiAccessCache;
-use crate::http::ApiError;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum AuthMethod {
-    Session,
-    Basic,
-}
-
-/// What the gate found out about a request; handlers read it from the
-/// request extensions (the registry's `ui` authority comes from here).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct AuthContext {
-    pub enabled: bool,
-    pub authenticated: bool,
-    pub method: Option<AuthMethod>,
-}
+use crate::auth::{Auth, AuthContext, AuthMethod};
 
 /// What the gate consults: the password and sessions, and which API groups
 /// the owner exposed.

@@ -1,6 +1,7 @@
-//! `portos --mcp-stdio`: the same MCP methods, tools and grants as
+//! `<command> --mcp-stdio`: the same MCP methods, tools and grants as
 //! `POST /api/agent-context/mcp`, as newline-delimited JSON-RPC on standard
-//! input and output, so a desktop MCP client can launch PortOS as a command.
+//! input and output, so a desktop MCP client can launch the server as a
+//! command.
 //! Standard output carries only JSON-RPC messages; logs go to stderr.
 //!
 //! The transport checks of the HTTP endpoint (loopback, Origin, Host) have
@@ -13,11 +14,11 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-use super::server::{CallMeta, ConfigReads, McpServer};
-use super::{jsonrpc, modern};
 use crate::app::App;
 use crate::builder::ServerBuilder;
 use crate::jobs::TakeOver;
+use crate::mcp::server::{CallMeta, ConfigReads, McpServer};
+use crate::mcp::{jsonrpc, modern};
 
 /// `--mcp-stdio`: builds the server and runs [`serve`] on a runtime of its
 /// own.

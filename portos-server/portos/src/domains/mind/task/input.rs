@@ -7,8 +7,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::domains::cos::dispatch::{EffortChoice, PrCompletion, ReadinessCheck};
-use crate::domains::cos::model::Priority;
+use crate::domains::cos::Priority;
+use crate::domains::cos::{EffortChoice, PrCompletion, ReadinessCheck};
 
 pub const DESCRIPTION_MAX_CHARS: usize = 500;
 pub const PROMPT_MAX_CHARS: usize = 12_000;

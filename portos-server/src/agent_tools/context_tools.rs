@@ -10,7 +10,7 @@ use std::pin::Pin;
 use serde_json::Value;
 
 use super::config::AgentContextConfig;
-use crate::app::App;
+use crate::store::Store;
 
 /// How a context tool call ended, before it becomes an MCP result.
 #[derive(Debug)]
@@ -33,11 +33,12 @@ pub trait ContextTools: Send + Sync + fmt::Debug + 'static {
     /// Whether `name` is one of these tools (checked before the registry).
     fn is_context_tool(&self, name: &str) -> bool;
 
-    /// Runs a context tool; the runtime already checked that the name is
-    /// one of these tools and that the configuration is active.
+    /// Runs a context tool over the server's store; the runtime already
+    /// checked that the name is one of these tools and that the
+    /// configuration is active.
     fn call<'a>(
         &'a self,
-        app: &'a App,
+        store: &'a Store,
         name: &'a str,
         arguments: Option<&'a Value>,
         config: &'a AgentContextConfig,
@@ -78,7 +79,7 @@ impl ContextTools for NoContextTools {
 
     fn call<'a>(
         &'a self,
-        _app: &'a App,
+        _store: &'a Store,
         _name: &'a str,
         _arguments: Option<&'a Value>,
         _config: &'a AgentContextConfig,

@@ -10,9 +10,7 @@ use serde::Serialize;
 use super::checks::{self, Situation};
 use super::input::CreateTaskArgs;
 use crate::domains::apps::{self, RemoteCache, ResolvedApp};
-use crate::domains::cos::dispatch::TaskDispatch;
-use crate::domains::cos::model::{NewTask, Origin};
-use crate::domains::cos::{providers, store};
+use crate::domains::cos::{self, NewTask, Origin, TaskDispatch};
 use crate::domains::mind::turn::wake::Wakes;
 use crate::ledger::Source;
 
@@ -76,8 +74,8 @@ pub async fn create_task(
     // was thinking stops the task.
     let (settings, providers) = store
         .run(|connection| {
-            let settings = crate::domains::mind::store::live_settings(connection)?;
-            Ok((settings, providers::store::get(connection)?))
+            let settings = crate::domains::mind::live_settings(connection)?;
+            Ok((settings, cos::stored_providers(connection)?))
         })
         .await?;
     let app = if settings.create_tasks {
@@ -123,7 +121,7 @@ pub async fn create_task(
     };
     let queued = store
         .run(move |connection| {
-            store::queue_dispatched_task(connection, &id, &new, &dispatch, &now, &origin)
+            cos::queue_dispatched_task(connection, &id, &new, &dispatch, &now, &origin)
         })
         .await?;
     Ok(TaskRequest {
@@ -142,9 +140,9 @@ async fn roster_app(
     cache: &RemoteCache,
     app_id: &str,
 ) -> Result<Option<ResolvedApp>, StoreError> {
-    let roster = apps::ops::runnable(store).await?;
+    let roster = apps::runnable(store).await?;
     Ok(match roster.into_iter().find(|app| app.id == app_id) {
-        Some(app) => Some(apps::ops::resolve_app(cache, app).await),
+        Some(app) => Some(apps::resolve_app(cache, app).await),
         None => None,
     })
 }

@@ -6,7 +6,7 @@
 
 use super::input::CreateTaskArgs;
 use crate::domains::apps::ResolvedApp;
-use crate::domains::cos::providers::Providers;
+use crate::domains::cos::Providers;
 use crate::domains::mind::MindSettings;
 
 pub const GRANT_OFF: &str = "Persistent mind task creation access is disabled";

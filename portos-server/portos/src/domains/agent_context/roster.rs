@@ -3,8 +3,8 @@
 
 use portos_server::store::Store;
 
-use crate::domains::agent_context::{Workspace, WorkspaceFuture, WorkspaceList, WorkspaceSource};
-use crate::domains::cos;
+use super::{Workspace, WorkspaceFuture, WorkspaceList, WorkspaceSource};
+use crate::domains::{apps, cos};
 
 /// The runnable apps of the roster, with their task counts.
 #[derive(Clone, Debug)]
@@ -23,18 +23,13 @@ impl WorkspaceSource for RosterWorkspaces {
         Box::pin(async move {
             let (apps, counts) = self
                 .store
-                .run(|connection| {
-                    Ok((
-                        super::store::all(connection)?,
-                        cos::store::managed_apps(connection)?,
-                    ))
-                })
+                .run(|connection| Ok((apps::all(connection)?, cos::managed_apps(connection)?)))
                 .await
                 .map_err(|error| error.to_string())?;
             let workspaces = apps
                 .into_iter()
-                .filter(super::App::is_runnable)
-                .take(super::MAX_RUNNABLE_APPS)
+                .filter(apps::App::is_runnable)
+                .take(apps::MAX_RUNNABLE_APPS)
                 .map(|app| Workspace {
                     task_count: counts
                         .iter()
