@@ -54,6 +54,7 @@ pub mod jobs;
 pub mod live_registry;
 pub mod mcp;
 pub mod mounts;
+pub mod outbound;
 pub mod redact;
 pub mod route_list;
 pub mod serve;

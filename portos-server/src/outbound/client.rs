@@ -1,0 +1,285 @@
+//! The HTTP client every outbound request goes through. Names resolve
+//! through [`CheckedResolver`], which hands the connector only the
+//! addresses the policy allows (so the address judged is the address
+//! connected to: no second lookup a rebinding DNS server could answer
+//! differently); a URL's literal address is judged before the request is
+//! made, and every redirect hop again; system proxies are off, since a
+//! proxy would hide the destination.
+
+use std::error::Error as _;
+use std::sync::{Arc, Once};
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use reqwest::{Method, RequestBuilder, redirect};
+
+use super::policy::{OutboundPolicy, Refused};
+
+/// How many redirects a request follows.
+const MAX_REDIRECTS: usize = 10;
+
+/// An HTTP client that sends only where its policy allows.
+#[derive(Clone, Debug)]
+pub struct OutboundClient {
+    client: reqwest::Client,
+    policy: Arc<OutboundPolicy>,
+}
+
+/// Why a request was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum OutboundError {
+    #[error("{0}")]
+    Refused(#[from] Refused),
+    #[error("`{0}` is not an http or https URL")]
+    NotHttp(String),
+}
+
+impl OutboundClient {
+    /// A client for `policy`, the rest of `builder`'s settings kept (time
+    /// limits, user agent); its resolver, redirect policy and proxies are
+    /// this module's.
+    pub fn new(
+        builder: reqwest::ClientBuilder,
+        policy: Arc<OutboundPolicy>,
+    ) -> Result<OutboundClient, reqwest::Error> {
+        let client = builder
+            .dns_resolver(Arc::new(CheckedResolver {
+                policy: policy.clone(),
+            }))
+            .redirect(checked_redirects(policy.clone()))
+            .no_proxy()
+            .build()?;
+        Ok(OutboundClient { client, policy })
+    }
+
+    /// A request to `url`, or why it may not be made (a literal address the
+    /// policy refuses; a name is judged when it resolves).
+    pub fn request(&self, method: Method, url: &str) -> Result<RequestBuilder, OutboundError> {
+        let parsed =
+            reqwest::Url::parse(url).map_err(|_| OutboundError::NotHttp(url.to_owned()))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(OutboundError::NotHttp(url.to_owned()));
+        }
+        let host = parsed
+            .host_str()
+            .ok_or_else(|| OutboundError::NotHttp(url.to_owned()))?;
+        self.policy.check_host(host)?;
+        Ok(self.client.request(method, parsed))
+    }
+
+    pub fn get(&self, url: &str) -> Result<RequestBuilder, OutboundError> {
+        self.request(Method::GET, url)
+    }
+
+    pub fn post(&self, url: &str) -> Result<RequestBuilder, OutboundError> {
+        self.request(Method::POST, url)
+    }
+
+    pub fn policy(&self) -> &OutboundPolicy {
+        &self.policy
+    }
+}
+
+/// A reqwest builder with TLS ready (rustls on ring: reqwest's own default
+/// would pull aws-lc, a slow C build). Every client of this process starts
+/// here: a client built without a provider panics.
+pub fn client_builder() -> reqwest::ClientBuilder {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        // Err means another provider was installed first; that one serves.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    reqwest::Client::builder()
+}
+
+/// The policy's refusal inside a failed request (its resolver's or its
+/// redirect check's), if that is why it failed.
+pub fn refusal(error: &reqwest::Error) -> Option<&Refused> {
+    let mut source = error.source();
+    while let Some(cause) = source {
+        if let Some(refused) = cause.downcast_ref::<Refused>() {
+            return Some(refused);
+        }
+        source = cause.source();
+    }
+    None
+}
+
+/// Resolves with the system resolver and keeps the addresses the policy
+/// allows (all of them for a name the owner allowed); none left is a
+/// refusal naming the first one refused.
+#[derive(Debug)]
+struct CheckedResolver {
+    policy: Arc<OutboundPolicy>,
+}
+
+impl Resolve for CheckedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let policy = self.policy.clone();
+        let host = name.as_str().to_owned();
+        Box::pin(async move {
+            let resolved = tokio::net::lookup_host((host.as_str(), 0)).await?;
+            let by_name = policy.allows_host(&host);
+            let mut allowed = Vec::new();
+            let mut first_refusal = None;
+            for address in resolved {
+                match policy.check_ip(address.ip()) {
+                    Err(refused) if !by_name => {
+                        first_refusal.get_or_insert(refused.for_host(&host, address.ip()));
+                    }
+                    _ => allowed.push(address),
+                }
+            }
+            match (allowed.is_empty(), first_refusal) {
+                (true, Some(refused)) => Err(Box::new(refused) as _),
+                _ => Ok(Box::new(allowed.into_iter()) as Addrs),
+            }
+        })
+    }
+}
+
+/// Follows up to [`MAX_REDIRECTS`] hops, judging each hop's literal
+/// address (a name is judged by the resolver when the hop connects).
+fn checked_redirects(policy: Arc<OutboundPolicy>) -> redirect::Policy {
+    redirect::Policy::custom(move |attempt| {
+        if attempt.previous().len() >= MAX_REDIRECTS {
+            return attempt.error("too many redirects");
+        }
+        let host = attempt.url().host_str().unwrap_or_default().to_owned();
+        match policy.check_host(&host) {
+            Ok(()) => attempt.follow(),
+            Err(refused) => attempt.error(refused),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::SocketAddr;
+
+    use axum::Router;
+    use axum::http::{StatusCode, header};
+    use axum::response::IntoResponse;
+    use axum::routing::get;
+
+    use super::*;
+
+    /// A stand-in server on loopback: `/ok` answers, `/away` redirects to
+    /// a private address, `/home` redirects to `localhost`.
+    async fn stand_in() -> SocketAddr {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address");
+        let router = Router::new()
+            .route("/ok", get(|| async { "fine" }))
+            .route(
+                "/away",
+                get(|| async {
+                    (
+                        StatusCode::FOUND,
+                        [(header::LOCATION, "http://10.0.0.1/secret")],
+                    )
+                        .into_response()
+                }),
+            )
+            .route(
+                "/home",
+                get(move || async move {
+                    let to = format!("http://localhost:{}/ok", address.port());
+                    (StatusCode::FOUND, [(header::LOCATION, to)]).into_response()
+                }),
+            );
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        address
+    }
+
+    fn client(policy: OutboundPolicy) -> OutboundClient {
+        OutboundClient::new(client_builder(), Arc::new(policy)).expect("a client")
+    }
+
+    #[tokio::test]
+    async fn a_literal_refused_address_is_refused_before_any_request() {
+        let server = stand_in().await;
+        let public = client(OutboundPolicy::public_only());
+        let refused = public
+            .get(&format!("http://{server}/ok"))
+            .expect_err("loopback literal");
+        assert!(
+            matches!(refused, OutboundError::Refused(ref r) if r.kind == "loopback"),
+            "{refused}"
+        );
+        for url in [
+            "http://169.254.169.254/latest/meta-data/",
+            "http://[::1]:22/",
+            "http://[::ffff:10.0.0.1]/",
+            "http://250.250.250.250/",
+        ] {
+            assert!(public.get(url).is_err(), "{url}");
+        }
+        assert!(matches!(
+            public.get("file:///etc/passwd"),
+            Err(OutboundError::NotHttp(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_name_is_judged_by_the_addresses_it_resolves_to() {
+        let server = stand_in().await;
+        let url = format!("http://localhost:{}/ok", server.port());
+        let error = client(OutboundPolicy::public_only())
+            .get(&url)
+            .expect("a name passes until it resolves")
+            .send()
+            .await
+            .expect_err("localhost is loopback");
+        let refused = refusal(&error).expect("the policy's refusal");
+        assert!(refused.destination.starts_with("localhost ("), "{refused}");
+        assert_eq!(refused.kind, "loopback");
+
+        // The owner may allow the name itself: its addresses are then not
+        // judged, though the same address written out still is.
+        let by_name = client(OutboundPolicy::allowing("localhost").expect("valid"));
+        let answer = by_name
+            .get(&url)
+            .expect("allowed")
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(answer.text().await.expect("body"), "fine");
+        assert!(by_name.get(&format!("http://{server}/ok")).is_err());
+    }
+
+    #[tokio::test]
+    async fn every_redirect_hop_is_judged_before_it_is_followed() {
+        let server = stand_in().await;
+        let local = client(OutboundPolicy::loopback_too());
+        let answer = local
+            .get(&format!("http://{server}/ok"))
+            .expect("allowed")
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(answer.status(), 200);
+
+        let error = local
+            .get(&format!("http://{server}/away"))
+            .expect("allowed")
+            .send()
+            .await
+            .expect_err("the hop goes to a private address");
+        let refused = refusal(&error).expect("the policy's refusal");
+        assert_eq!(refused.destination, "10.0.0.1");
+        assert_eq!(refused.kind, "private (RFC 1918)");
+
+        // A hop to a name is judged when it resolves: allowed here.
+        let answer = local
+            .get(&format!("http://{server}/home"))
+            .expect("allowed")
+            .send()
+            .await
+            .expect("followed to localhost");
+        assert_eq!(answer.text().await.expect("body"), "fine");
+    }
+}

@@ -1,0 +1,351 @@
+//! Where this server may send requests: public unicast addresses, and what
+//! the owner allowed besides (address ranges, host names, loopback).
+
+use std::fmt;
+use std::net::IpAddr;
+
+use super::ranges::{SpecialRange, special_range};
+
+/// An address range the owner allowed: `192.168.1.0/24`, `fd00::/8`, or one
+/// address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cidr {
+    network: IpAddr,
+    prefix: u8,
+}
+
+impl Cidr {
+    fn contains(&self, ip: IpAddr) -> bool {
+        // An IPv4-mapped IPv6 address is the IPv4 address it carries.
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            IpAddr::V4(_) => ip,
+        };
+        match (self.network, ip) {
+            (IpAddr::V4(network), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(network) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(network), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(network) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// One entry of the allow list, as the owner wrote it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Allowed {
+    Range(Cidr),
+    /// A host name (lowercase, no trailing dot): its addresses, whatever
+    /// they are.
+    Host(String),
+    /// `*.lan`: every name under a domain (not the domain itself).
+    Domain(String),
+}
+
+/// The outbound policy. The default allows public unicast addresses only;
+/// [`OutboundPolicy::allowing`] adds the owner's entries.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OutboundPolicy {
+    allowed: Vec<Allowed>,
+}
+
+/// Why a destination is refused: which address, in which range. Its text
+/// names the rule, never anything the destination answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the destination {destination} is not a public address ({cidr}: {kind}); this server sends requests only to public addresses unless its outbound policy allows more"
+)]
+pub struct Refused {
+    /// The host as the URL named it, or the address it resolved to.
+    pub destination: String,
+    pub kind: &'static str,
+    pub cidr: &'static str,
+}
+
+impl Refused {
+    fn new(destination: impl Into<String>, range: SpecialRange) -> Refused {
+        Refused {
+            destination: destination.into(),
+            kind: range.kind,
+            cidr: range.cidr,
+        }
+    }
+
+    /// The same refusal, naming the host whose address it was.
+    #[must_use]
+    pub fn for_host(self, host: &str, ip: IpAddr) -> Refused {
+        Refused {
+            destination: format!("{host} ({ip})"),
+            ..self
+        }
+    }
+}
+
+/// An allow-list entry that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not an outbound allow entry: write an address range (`192.168.1.0/24`, `fd00::/8`), an address, a host name (`feeds.lan`), a domain (`*.lan`) or `loopback`"
+)]
+pub struct BadAllowEntry(pub String);
+
+impl OutboundPolicy {
+    /// Public unicast addresses only.
+    pub fn public_only() -> OutboundPolicy {
+        OutboundPolicy::default()
+    }
+
+    /// The default widened by `entries`, comma-separated as in a flag:
+    /// `192.168.1.0/24,feeds.lan,*.home.arpa,loopback`. Every bad entry is
+    /// reported.
+    pub fn allowing(entries: &str) -> Result<OutboundPolicy, Vec<BadAllowEntry>> {
+        let mut allowed = Vec::new();
+        let mut bad = Vec::new();
+        for entry in entries.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            match parse_entry(entry) {
+                Some(parsed) => allowed.extend(parsed),
+                None => bad.push(BadAllowEntry(entry.to_owned())),
+            }
+        }
+        if bad.is_empty() {
+            Ok(OutboundPolicy { allowed })
+        } else {
+            Err(bad)
+        }
+    }
+
+    /// Public addresses and loopback: what tests and local development use
+    /// (their stand-in servers listen on loopback).
+    pub fn loopback_too() -> OutboundPolicy {
+        OutboundPolicy {
+            allowed: loopback(),
+        }
+    }
+
+    /// Whether the owner allowed `host` by name (its addresses are then not
+    /// judged).
+    pub fn allows_host(&self, host: &str) -> bool {
+        let host = normalized_host(host);
+        self.allowed.iter().any(|entry| match entry {
+            Allowed::Host(name) => *name == host,
+            Allowed::Domain(domain) => host
+                .strip_suffix(domain.as_str())
+                .is_some_and(|label| label.ends_with('.') && label.len() > 1),
+            Allowed::Range(_) => false,
+        })
+    }
+
+    /// Whether a request may go to `ip`.
+    pub fn check_ip(&self, ip: IpAddr) -> Result<(), Refused> {
+        let Some(range) = special_range(ip) else {
+            return Ok(());
+        };
+        let allowed = self.allowed.iter().any(|entry| match entry {
+            Allowed::Range(cidr) => cidr.contains(ip),
+            _ => false,
+        });
+        if allowed {
+            Ok(())
+        } else {
+            Err(Refused::new(ip.to_string(), range))
+        }
+    }
+
+    /// Whether a request may go to `host` as a URL names it: an address is
+    /// judged now; a name is allowed here and its addresses are judged when
+    /// it is resolved (unless the owner allowed the name itself).
+    pub fn check_host(&self, host: &str) -> Result<(), Refused> {
+        let literal = host.trim_start_matches('[').trim_end_matches(']');
+        match literal.parse::<IpAddr>() {
+            Ok(ip) => self.check_ip(ip),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for OutboundPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("public addresses")?;
+        for entry in &self.allowed {
+            match entry {
+                Allowed::Range(cidr) => write!(f, ", {}/{}", cidr.network, cidr.prefix)?,
+                Allowed::Host(name) => write!(f, ", {name}")?,
+                Allowed::Domain(domain) => write!(f, ", *.{domain}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn loopback() -> Vec<Allowed> {
+    vec![
+        Allowed::Range(Cidr {
+            network: IpAddr::from([127, 0, 0, 0]),
+            prefix: 8,
+        }),
+        Allowed::Range(Cidr {
+            network: IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1_u16]),
+            prefix: 128,
+        }),
+        Allowed::Host("localhost".to_owned()),
+    ]
+}
+
+fn parse_entry(entry: &str) -> Option<Vec<Allowed>> {
+    if entry.eq_ignore_ascii_case("loopback") {
+        return Some(loopback());
+    }
+    if let Some((network, prefix)) = entry.split_once('/') {
+        let network: IpAddr = network.parse().ok()?;
+        let prefix: u8 = prefix.parse().ok()?;
+        let bits = if network.is_ipv4() { 32 } else { 128 };
+        return (prefix <= bits).then(|| vec![Allowed::Range(Cidr { network, prefix })]);
+    }
+    if let Ok(ip) = entry
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<IpAddr>()
+    {
+        let prefix = if ip.is_ipv4() { 32 } else { 128 };
+        return Some(vec![Allowed::Range(Cidr {
+            network: ip,
+            prefix,
+        })]);
+    }
+    if let Some(domain) = entry.strip_prefix("*.") {
+        let domain = normalized_host(domain);
+        return is_host_name(&domain).then(|| vec![Allowed::Domain(domain)]);
+    }
+    let host = normalized_host(entry);
+    is_host_name(&host).then(|| vec![Allowed::Host(host)])
+}
+
+fn normalized_host(host: &str) -> String {
+    host.trim_end_matches('.').to_ascii_lowercase()
+}
+
+/// Letters, digits, `-` and `.`, in labels of 1 to 63 characters.
+fn is_host_name(host: &str) -> bool {
+    !host.is_empty()
+        && host.len() <= 253
+        && host.split('.').all(|label| {
+            (1..=63).contains(&label.len())
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().expect("an address")
+    }
+
+    #[test]
+    fn the_default_refuses_every_special_range_and_names_it() {
+        let policy = OutboundPolicy::public_only();
+        assert_eq!(policy.check_ip(ip("93.184.215.14")), Ok(()));
+        let refused = policy
+            .check_ip(ip("169.254.169.254"))
+            .expect_err("metadata");
+        assert_eq!(refused.kind, "link-local (cloud metadata)");
+        assert_eq!(
+            refused.to_string(),
+            "the destination 169.254.169.254 is not a public address (169.254.0.0/16: link-local (cloud metadata)); this server sends requests only to public addresses unless its outbound policy allows more"
+        );
+        let refused = policy.check_ip(ip("::1")).expect_err("loopback");
+        assert!(
+            refused
+                .to_string()
+                .starts_with("the destination ::1 is not a public address (::1/128: loopback)")
+        );
+        let refused = policy.check_ip(ip("fd00::1")).expect_err("ULA");
+        assert!(
+            refused
+                .to_string()
+                .contains("(fc00::/7: unique local (private))")
+        );
+        let refused = policy.check_ip(ip("0.0.0.0")).expect_err("unspecified");
+        assert!(
+            refused
+                .to_string()
+                .contains("(0.0.0.0/8: unspecified (this network))")
+        );
+        assert!(policy.check_host("[::ffff:127.0.0.1]").is_err());
+        assert_eq!(policy.check_host("example.org"), Ok(()));
+    }
+
+    #[test]
+    fn the_owner_opens_ranges_addresses_names_domains_and_loopback() {
+        let policy = OutboundPolicy::allowing(
+            "192.168.1.0/24, 10.0.0.7, fd00::/8, feeds.lan, *.home.arpa, loopback",
+        )
+        .expect("valid entries");
+        assert_eq!(policy.check_ip(ip("192.168.1.200")), Ok(()));
+        assert_eq!(policy.check_ip(ip("::ffff:192.168.1.9")), Ok(()));
+        assert!(
+            policy.check_ip(ip("192.168.2.1")).is_err(),
+            "outside the /24"
+        );
+        assert_eq!(policy.check_ip(ip("10.0.0.7")), Ok(()));
+        assert!(policy.check_ip(ip("10.0.0.8")).is_err());
+        assert_eq!(policy.check_ip(ip("fd12::1")), Ok(()));
+        assert!(
+            policy.check_ip(ip("fe80::1")).is_err(),
+            "link-local stays refused"
+        );
+        assert_eq!(policy.check_ip(ip("127.0.0.1")), Ok(()));
+        assert_eq!(policy.check_ip(ip("::1")), Ok(()));
+        assert!(policy.check_ip(ip("169.254.169.254")).is_err());
+        assert!(policy.allows_host("FEEDS.lan."));
+        assert!(policy.allows_host("nas.home.arpa"));
+        assert!(
+            !policy.allows_host("home.arpa"),
+            "a domain entry covers names under it"
+        );
+        assert!(!policy.allows_host("evilhome.arpa"));
+        assert!(policy.allows_host("localhost"));
+        assert!(!policy.allows_host("feeds.lan.example.com"));
+        assert_eq!(
+            policy.to_string(),
+            "public addresses, 192.168.1.0/24, 10.0.0.7/32, fd00::/8, feeds.lan, *.home.arpa, 127.0.0.0/8, ::1/128, localhost"
+        );
+    }
+
+    #[test]
+    fn every_bad_entry_is_reported() {
+        let errors = OutboundPolicy::allowing("10.0.0.0/33,ok.lan,exa mple,*.,192.168.1.0/x")
+            .expect_err("bad entries");
+        assert_eq!(
+            errors,
+            ["10.0.0.0/33", "exa mple", "*.", "192.168.1.0/x"]
+                .map(|entry| BadAllowEntry(entry.to_owned()))
+        );
+        assert_eq!(
+            OutboundPolicy::allowing(""),
+            Ok(OutboundPolicy::public_only())
+        );
+    }
+
+    #[test]
+    fn a_zero_prefix_opens_a_whole_family() {
+        let policy = OutboundPolicy::allowing("0.0.0.0/0").expect("valid");
+        assert_eq!(policy.check_ip(ip("10.1.1.1")), Ok(()));
+        assert!(
+            policy.check_ip(ip("fc00::1")).is_err(),
+            "an IPv4 range opens no IPv6"
+        );
+    }
+}
