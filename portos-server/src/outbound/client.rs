@@ -10,6 +10,9 @@ use std::error::Error as _;
 use std::sync::{Arc, Once};
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+/// The error type a resolver answers with.
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
 use reqwest::{Method, RequestBuilder, redirect};
 
 use super::policy::{OutboundPolicy, Refused};
@@ -117,6 +120,11 @@ impl Resolve for CheckedResolver {
         let policy = self.policy.clone();
         let host = name.as_str().to_owned();
         Box::pin(async move {
+            // Under an allow-list-only policy an unlisted name is not even
+            // looked up: the lookup itself would leave the machine.
+            if let Err(refused) = policy.check_host(&host) {
+                return Err(Box::new(refused) as BoxError);
+            }
             let resolved = tokio::net::lookup_host((host.as_str(), 0)).await?;
             let by_name = policy.allows_host(&host);
             let mut allowed = Vec::new();
@@ -137,8 +145,8 @@ impl Resolve for CheckedResolver {
     }
 }
 
-/// Follows up to [`MAX_REDIRECTS`] hops, judging each hop's literal
-/// address (a name is judged by the resolver when the hop connects).
+/// Follows up to [`MAX_REDIRECTS`] hops, judging each hop's host (a name's
+/// addresses are judged by the resolver when the hop connects).
 fn checked_redirects(policy: Arc<OutboundPolicy>) -> redirect::Policy {
     redirect::Policy::custom(move |attempt| {
         if attempt.previous().len() >= MAX_REDIRECTS {

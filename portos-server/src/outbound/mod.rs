@@ -10,5 +10,5 @@ mod policy;
 mod ranges;
 
 pub use client::{OutboundClient, OutboundError, client_builder, refusal};
-pub use policy::{BadAllowEntry, OutboundPolicy, Refused};
+pub use policy::{BadAllowEntry, OUTSIDE_ALLOW_LIST, OutboundPolicy, Refused};
 pub use ranges::{SpecialRange, special_range};

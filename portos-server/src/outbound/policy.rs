@@ -51,24 +51,41 @@ enum Allowed {
 }
 
 /// The outbound policy. The default allows public unicast addresses only;
-/// [`OutboundPolicy::allowing`] adds the owner's entries.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// [`OutboundPolicy::allowing`] adds the owner's entries;
+/// [`OutboundPolicy::only`] allows its entries and nothing else (what tests
+/// run with, so that no request and no name lookup leaves the machine).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboundPolicy {
     allowed: Vec<Allowed>,
+    /// Whether public addresses (and the lookup of any name) are allowed.
+    public: bool,
+}
+
+impl Default for OutboundPolicy {
+    fn default() -> OutboundPolicy {
+        OutboundPolicy {
+            allowed: Vec::new(),
+            public: true,
+        }
+    }
 }
 
 /// Why a destination is refused: which address, in which range. Its text
 /// names the rule, never anything the destination answered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the destination {destination} is not a public address ({cidr}: {kind}); this server sends requests only to public addresses unless its outbound policy allows more"
-)]
+#[error("{}", self.describe())]
 pub struct Refused {
     /// The host as the URL named it, or the address it resolved to.
     pub destination: String,
+    /// What the destination is: a special range's kind (`loopback`), or
+    /// [`OUTSIDE_ALLOW_LIST`].
     pub kind: &'static str,
+    /// The special range it is in; empty for [`OUTSIDE_ALLOW_LIST`].
     pub cidr: &'static str,
 }
+
+/// The kind of a destination an allow-list-only policy does not hold.
+pub const OUTSIDE_ALLOW_LIST: &str = "outside the allow list";
 
 impl Refused {
     fn new(destination: impl Into<String>, range: SpecialRange) -> Refused {
@@ -76,6 +93,28 @@ impl Refused {
             destination: destination.into(),
             kind: range.kind,
             cidr: range.cidr,
+        }
+    }
+
+    fn outside(destination: impl Into<String>) -> Refused {
+        Refused {
+            destination: destination.into(),
+            kind: OUTSIDE_ALLOW_LIST,
+            cidr: "",
+        }
+    }
+
+    fn describe(&self) -> String {
+        if self.kind == OUTSIDE_ALLOW_LIST {
+            format!(
+                "the destination {} is not in this server's outbound allow list, the only destinations it sends requests to",
+                self.destination
+            )
+        } else {
+            format!(
+                "the destination {} is not a public address ({}: {}); this server sends requests only to public addresses unless its outbound policy allows more",
+                self.destination, self.cidr, self.kind
+            )
         }
     }
 
@@ -115,10 +154,36 @@ impl OutboundPolicy {
             }
         }
         if bad.is_empty() {
-            Ok(OutboundPolicy { allowed })
+            Ok(OutboundPolicy {
+                allowed,
+                public: true,
+            })
         } else {
             Err(bad)
         }
+    }
+
+    /// `entries` and nothing else: no public address, and no name the list
+    /// does not hold is even looked up.
+    pub fn only(entries: &str) -> Result<OutboundPolicy, Vec<BadAllowEntry>> {
+        Ok(OutboundPolicy {
+            public: false,
+            ..OutboundPolicy::allowing(entries)?
+        })
+    }
+
+    /// Loopback and nothing else: the policy of tests, whose stand-in
+    /// servers listen on loopback and which must not reach anything else.
+    pub fn loopback_only() -> OutboundPolicy {
+        OutboundPolicy {
+            allowed: loopback(),
+            public: false,
+        }
+    }
+
+    /// Whether public addresses are allowed (and names looked up).
+    pub fn allows_public(&self) -> bool {
+        self.public
     }
 
     /// Public addresses and loopback: what tests and local development use
@@ -126,6 +191,7 @@ impl OutboundPolicy {
     pub fn loopback_too() -> OutboundPolicy {
         OutboundPolicy {
             allowed: loopback(),
+            public: true,
         }
     }
 
@@ -144,43 +210,51 @@ impl OutboundPolicy {
 
     /// Whether a request may go to `ip`.
     pub fn check_ip(&self, ip: IpAddr) -> Result<(), Refused> {
-        let Some(range) = special_range(ip) else {
-            return Ok(());
-        };
-        let allowed = self.allowed.iter().any(|entry| match entry {
+        let listed = self.allowed.iter().any(|entry| match entry {
             Allowed::Range(cidr) => cidr.contains(ip),
             _ => false,
         });
-        if allowed {
-            Ok(())
-        } else {
-            Err(Refused::new(ip.to_string(), range))
+        match special_range(ip) {
+            _ if listed => Ok(()),
+            Some(range) => Err(Refused::new(ip.to_string(), range)),
+            None if self.public => Ok(()),
+            None => Err(Refused::outside(ip.to_string())),
         }
     }
 
     /// Whether a request may go to `host` as a URL names it: an address is
-    /// judged now; a name is allowed here and its addresses are judged when
-    /// it is resolved (unless the owner allowed the name itself).
+    /// judged now; a name is judged by its addresses when it is resolved
+    /// (unless the owner allowed the name itself), and under an
+    /// allow-list-only policy a name the list does not hold is refused
+    /// here, before any lookup.
     pub fn check_host(&self, host: &str) -> Result<(), Refused> {
         let literal = host.trim_start_matches('[').trim_end_matches(']');
         match literal.parse::<IpAddr>() {
             Ok(ip) => self.check_ip(ip),
-            Err(_) => Ok(()),
+            Err(_) if self.public || self.allows_host(host) => Ok(()),
+            Err(_) => Err(Refused::outside(host)),
         }
     }
 }
 
 impl fmt::Display for OutboundPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("public addresses")?;
-        for entry in &self.allowed {
-            match entry {
-                Allowed::Range(cidr) => write!(f, ", {}/{}", cidr.network, cidr.prefix)?,
-                Allowed::Host(name) => write!(f, ", {name}")?,
-                Allowed::Domain(domain) => write!(f, ", *.{domain}")?,
-            }
+        let mut entries = Vec::new();
+        if self.public {
+            entries.push("public addresses".to_owned());
         }
-        Ok(())
+        for entry in &self.allowed {
+            entries.push(match entry {
+                Allowed::Range(cidr) => format!("{}/{}", cidr.network, cidr.prefix),
+                Allowed::Host(name) => name.clone(),
+                Allowed::Domain(domain) => format!("*.{domain}"),
+            });
+        }
+        if self.public {
+            f.write_str(&entries.join(", "))
+        } else {
+            write!(f, "only {}", entries.join(", "))
+        }
     }
 }
 
@@ -347,5 +421,33 @@ mod tests {
             policy.check_ip(ip("fc00::1")).is_err(),
             "an IPv4 range opens no IPv6"
         );
+    }
+
+    #[test]
+    fn an_allow_list_only_policy_refuses_public_addresses_and_unlisted_names() {
+        let policy = OutboundPolicy::loopback_only();
+        assert_eq!(policy.check_ip(ip("127.0.0.1")), Ok(()));
+        assert_eq!(policy.check_ip(ip("::1")), Ok(()));
+        assert_eq!(policy.check_host("localhost"), Ok(()));
+        let refused = policy.check_ip(ip("1.1.1.1")).expect_err("public");
+        assert_eq!(refused.kind, OUTSIDE_ALLOW_LIST);
+        assert_eq!(
+            refused.to_string(),
+            "the destination 1.1.1.1 is not in this server's outbound allow list, the only destinations it sends requests to"
+        );
+        assert_eq!(
+            policy.check_host("example.org").expect_err("a name").kind,
+            OUTSIDE_ALLOW_LIST
+        );
+        assert_eq!(
+            policy.check_ip(ip("10.0.0.1")).expect_err("private").kind,
+            "private (RFC 1918)"
+        );
+        assert!(!policy.allows_public());
+        assert_eq!(policy.to_string(), "only 127.0.0.0/8, ::1/128, localhost");
+        let lan = OutboundPolicy::only("192.168.1.0/24,feeds.lan").expect("valid");
+        assert_eq!(lan.check_ip(ip("192.168.1.4")), Ok(()));
+        assert_eq!(lan.check_host("feeds.lan"), Ok(()));
+        assert!(lan.check_host("8.8.8.8").is_err());
     }
 }
