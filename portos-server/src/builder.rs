@@ -367,6 +367,8 @@ impl ServerBuilder {
         state.insert(clock.clone());
         state.insert(events);
         state.insert(LiveRegistry::default());
+        // What tools and routes that fetch take as `Shared<OutboundPolicy>`.
+        state.insert(self.config.outbound.clone());
         for make in self.state_from_store.drain(..) {
             make(store, &mut state);
         }

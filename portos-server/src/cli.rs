@@ -17,6 +17,7 @@ use crate::app::App;
 use crate::builder::ServerBuilder;
 use crate::config::program;
 use crate::config::{Config, FileConfig};
+use crate::outbound::OutboundPolicy;
 use crate::store::Store;
 use crate::{auth, serve};
 
@@ -93,13 +94,25 @@ pub struct RuntimeArgs {
     #[arg(long, value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
-    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, and the application's).
+    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, outbound-allow, outbound-only, and the application's).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
     /// How long a login session lasts, in hours (default 168).
     #[arg(long, value_name = "HOURS")]
     pub session_hours: Option<u64>,
+
+    /// Destinations outbound requests may reach besides public addresses
+    /// (feeds, calendars, peers on the LAN): comma-separated address
+    /// ranges, addresses, host names, `*.domains` or `loopback`, e.g.
+    /// `192.168.1.0/24,feeds.lan`.
+    #[arg(long, value_name = "LIST")]
+    pub outbound_allow: Option<String>,
+
+    /// The only destinations outbound requests may reach (no public
+    /// address, no other name looked up), e.g. `loopback` for tests.
+    #[arg(long, value_name = "LIST")]
+    pub outbound_only: Option<String>,
 
     /// Set the instance password from the first line of standard input, then exit.
     #[arg(long, group = "dump")]
@@ -175,7 +188,7 @@ pub struct RuntimeArgs {
 
 /// The runtime's flags that an environment variable can set, and the
 /// variable's name after the application's prefix (`PORTOS_BIND`).
-const FROM_ENVIRONMENT: [(&str, &str); 8] = [
+const FROM_ENVIRONMENT: [(&str, &str); 10] = [
     ("bind", "BIND"),
     ("data_dir", "DATA_DIR"),
     ("database_url", "DATABASE_URL"),
@@ -183,6 +196,8 @@ const FROM_ENVIRONMENT: [(&str, &str); 8] = [
     ("body_limit", "BODY_LIMIT"),
     ("config", "CONFIG"),
     ("session_hours", "SESSION_HOURS"),
+    ("outbound_allow", "OUTBOUND_ALLOW"),
+    ("outbound_only", "OUTBOUND_ONLY"),
     ("password", "PASSWORD"),
 ];
 
@@ -255,7 +270,7 @@ fn resolve<A: Application>(cli: &Cli<A::Flags>) -> Result<ServerBuilder, String>
         Some(path) => FileConfig::load::<A::FileKeys>(path).map_err(|error| error.to_string())?,
         None => (FileConfig::default(), A::FileKeys::default()),
     };
-    let config = resolve_config(&cli.runtime, file, A::COMMAND);
+    let config = resolve_config(&cli.runtime, file, A::COMMAND)?;
     A::builder(config, &cli.application, application)
 }
 
@@ -321,9 +336,13 @@ fn dump_document(cli: &RuntimeArgs, builder: &ServerBuilder) -> Option<Result<St
     Some(document)
 }
 
-fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Config {
+fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Config, String> {
     let defaults = Config::new(app);
-    Config {
+    let outbound = outbound_policy(
+        cli.outbound_allow.clone().or(file.outbound_allow),
+        cli.outbound_only.clone().or(file.outbound_only),
+    )?;
+    Ok(Config {
         app: defaults.app,
         bind: cli.bind.or(file.bind).unwrap_or(defaults.bind),
         data_dir: cli
@@ -343,7 +362,27 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Config {
             .map_or(defaults.session_ttl, |hours| {
                 std::time::Duration::from_secs(hours.saturating_mul(3600))
             }),
-    }
+        outbound,
+    })
+}
+
+/// The outbound policy the flags, variables or file keys ask for (the
+/// default: public addresses only; an empty value is no value, so a
+/// variable set empty unsets it); every bad entry is named.
+fn outbound_policy(allow: Option<String>, only: Option<String>) -> Result<OutboundPolicy, String> {
+    let given = |value: Option<String>| value.filter(|list| !list.trim().is_empty());
+    let (policy, flag) = match (given(allow), given(only)) {
+        (Some(_), Some(_)) => {
+            return Err("give --outbound-allow or --outbound-only, not both".to_owned());
+        }
+        (Some(list), None) => (OutboundPolicy::allowing(&list), "--outbound-allow"),
+        (None, Some(list)) => (OutboundPolicy::only(&list), "--outbound-only"),
+        (None, None) => return Ok(OutboundPolicy::public_only()),
+    };
+    policy.map_err(|bad| {
+        let entries: Vec<String> = bad.iter().map(ToString::to_string).collect();
+        format!("{flag}: {}", entries.join("; "))
+    })
 }
 
 /// Parses the catalog flags as the HTTP query is parsed, so a value the

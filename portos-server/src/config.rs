@@ -34,6 +34,9 @@ pub struct Config {
     pub body_limit: usize,
     /// How long a login session lasts.
     pub session_ttl: Duration,
+    /// Where the server may send requests (`crate::outbound`): public
+    /// addresses by default.
+    pub outbound: crate::outbound::OutboundPolicy,
 }
 
 impl Default for Config {
@@ -57,6 +60,7 @@ impl Config {
             timezone: None,
             body_limit: DEFAULT_BODY_LIMIT,
             session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
+            outbound: crate::outbound::OutboundPolicy::public_only(),
         }
     }
 
@@ -114,17 +118,21 @@ pub struct FileConfig {
     pub timezone: Option<String>,
     pub body_limit: Option<usize>,
     pub session_hours: Option<u64>,
+    pub outbound_allow: Option<String>,
+    pub outbound_only: Option<String>,
 }
 
 /// The runtime's key names in the file; every other key is the
 /// application's.
-const RUNTIME_KEYS: [&str; 6] = [
+const RUNTIME_KEYS: [&str; 8] = [
     "bind",
     "data-dir",
     "database-url",
     "timezone",
     "body-limit",
     "session-hours",
+    "outbound-allow",
+    "outbound-only",
 ];
 
 #[derive(Debug, thiserror::Error)]

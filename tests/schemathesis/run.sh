@@ -60,7 +60,9 @@ pids+=($!)
 model_url=$(wait_for "$work/stub.log" $!)
 
 password="fuzz-$(od -An -tx1 -N12 /dev/urandom | tr -d ' \n')"
-env -u PORTOS_CONFIG RUST_LOG=info PORTOS_PASSWORD="$password" \
+# Outbound requests go nowhere: a fuzzed feed or peer URL is refused
+# (DESTINATION_NOT_ALLOWED), never fetched, never even looked up.
+env -u PORTOS_CONFIG RUST_LOG=info PORTOS_PASSWORD="$password" PORTOS_OUTBOUND_ONLY=none \
   "$bin" --bind 127.0.0.1:0 --data-dir "$work/data" \
   --mind-provider-url "$model_url/v1" --mind-model stub \
   >/dev/null 2>"$work/portos.log" &

@@ -25,7 +25,7 @@ pub fn set_password(
     password: &str,
 ) -> std::process::Output {
     use std::io::Write as _;
-    let mut command = Command::new(portos_binary());
+    let mut command = portos_command();
     if !extra_args.contains(&"--database-url") {
         command.args(test_postgres::database_args(data_dir));
     }
@@ -46,6 +46,15 @@ pub fn set_password(
         .write_all(format!("{password}\n").as_bytes())
         .expect("password written");
     child.wait_with_output().expect("portos exits")
+}
+
+/// `portos` as every test runs it: its outbound requests reach loopback (the
+/// tests' stand-in servers) and nothing else, so no test can make it
+/// connect to, or look up, anything outside this machine.
+pub fn portos_command() -> Command {
+    let mut command = Command::new(portos_binary());
+    command.env("PORTOS_OUTBOUND_ONLY", "loopback");
+    command
 }
 
 /// The `portos` binary of this build (`cargo test --workspace` builds it).
@@ -108,7 +117,7 @@ impl ServerProcess {
         env: &[(&str, &str)],
         suite_engine: bool,
     ) -> ServerProcess {
-        let mut command = Command::new(portos_binary());
+        let mut command = portos_command();
         // On PostgreSQL (PORTOS_TEST_ENGINE=postgres) each data directory
         // has a database of its own in the suite's cluster.
         let chosen = !suite_engine || extra_args.contains(&"--database-url");

@@ -47,7 +47,10 @@ trap 'exit 130' INT TERM
 start() {
   local name=$1
   shift
-  env -u "${prefix}_PASSWORD" -u "${prefix}_CONFIG" RUST_LOG=info "$@" \
+  # Outbound requests reach loopback and nothing else: no suite can make
+  # a server connect to (or look up) anything outside this machine.
+  env -u "${prefix}_PASSWORD" -u "${prefix}_CONFIG" RUST_LOG=info \
+    "${prefix}_OUTBOUND_ONLY=loopback" "$@" \
     "$bin" --bind 127.0.0.1:0 --data-dir "$work/$name-data" \
     >/dev/null 2>"$work/$name.log" &
   local pid=$!

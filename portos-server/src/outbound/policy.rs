@@ -131,7 +131,7 @@ impl Refused {
 /// An allow-list entry that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{0}` is not an outbound allow entry: write an address range (`192.168.1.0/24`, `fd00::/8`), an address, a host name (`feeds.lan`), a domain (`*.lan`) or `loopback`"
+    "`{0}` is not an outbound allow entry: write an address range (`192.168.1.0/24`, `fd00::/8`), an address, a host name (`feeds.lan`), a domain (`*.lan`), `loopback` or `none`"
 )]
 pub struct BadAllowEntry(pub String);
 
@@ -275,6 +275,9 @@ fn loopback() -> Vec<Allowed> {
 fn parse_entry(entry: &str) -> Option<Vec<Allowed>> {
     if entry.eq_ignore_ascii_case("loopback") {
         return Some(loopback());
+    }
+    if entry.eq_ignore_ascii_case("none") {
+        return Some(Vec::new());
     }
     if let Some((network, prefix)) = entry.split_once('/') {
         let network: IpAddr = network.parse().ok()?;
@@ -445,6 +448,9 @@ mod tests {
         );
         assert!(!policy.allows_public());
         assert_eq!(policy.to_string(), "only 127.0.0.0/8, ::1/128, localhost");
+        let nothing = OutboundPolicy::only("none").expect("valid");
+        assert!(nothing.check_ip(ip("127.0.0.1")).is_err());
+        assert!(nothing.check_host("localhost").is_err());
         let lan = OutboundPolicy::only("192.168.1.0/24,feeds.lan").expect("valid");
         assert_eq!(lan.check_ip(ip("192.168.1.4")), Ok(()));
         assert_eq!(lan.check_host("feeds.lan"), Ok(()));

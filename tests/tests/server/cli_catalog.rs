@@ -1,9 +1,9 @@
 //! `portos --dump-catalog`: the served catalog, printed without binding a
 //! port; golden snapshots of every scope × format of the real binary.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::{ServerProcess, portos_command};
 use serde_json::{Value, json};
 
 const SCOPES: [&str; 5] = ["all", "agent", "mind", "ui", "voice"];
@@ -18,7 +18,7 @@ const FORMATS: [&str; 7] = [
 ];
 
 fn dump(data_dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(portos_binary())
+    portos_command()
         .arg("--dump-catalog")
         .arg("--data-dir")
         .arg(data_dir)
@@ -200,11 +200,43 @@ fn a_bad_value_exits_2_with_one_line_naming_the_allowed_values() {
 
 #[test]
 fn catalog_flags_need_dump_catalog() {
-    let output = Command::new(portos_binary())
+    let output = portos_command()
         .args(["--scope", "voice"])
         .output()
         .expect("portos runs");
     assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn bad_outbound_entries_stop_start_up_and_name_each_entry() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |args: &[&str]| {
+        portos_command()
+            .env_remove("PORTOS_OUTBOUND_ONLY")
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(args)
+            .arg("--dump-routes")
+            .output()
+            .expect("portos runs")
+    };
+    let output = run(&["--outbound-allow", "10.0.0.0/33,feeds.lan,exa mple"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`10.0.0.0/33` is not an outbound allow entry")
+            && stderr.contains("`exa mple` is not an outbound allow entry")
+            && !stderr.contains("`feeds.lan` is not"),
+        "{stderr}"
+    );
+    let output = run(&["--outbound-allow", "loopback", "--outbound-only", "none"]);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("not both"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(run(&["--outbound-only", "none"]).status.success());
 }
 
 #[test]
@@ -319,7 +351,7 @@ async fn the_dump_is_byte_identical_to_the_served_body() {
 }
 
 fn report(data_dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(portos_binary())
+    portos_command()
         .arg("--dump-projection-report")
         .arg("--data-dir")
         .arg(data_dir)

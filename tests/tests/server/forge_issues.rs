@@ -7,10 +7,8 @@
 //! every other scope is refused before the forge is contacted, and a bad API
 //! URL stops start-up. The calls themselves are covered in the adapter tests.
 
-use std::process::Command;
-
 use portos_tests::forge_standin::{Kind, StandIn};
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::{ServerProcess, portos_command};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -152,7 +150,7 @@ async fn the_mind_catalog_lists_the_issue_tools_and_no_other_scope_reaches_them(
 /// Runs the binary until it stops; it must not start.
 fn refused_start(args: &[&str], env: &[(&str, &str)]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
-    let output = Command::new(portos_binary())
+    let output = portos_command()
         .args(["--bind", "127.0.0.1:0", "--data-dir"])
         .arg(dir.path())
         .args(test_postgres::database_args(dir.path()))

@@ -3,17 +3,13 @@
 //! dumped byte for byte, and the OpenAPI document holds together.
 
 use std::collections::HashSet;
-use std::process::Command;
 
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::{ServerProcess, portos_command};
 use reqwest::{Client, Method, StatusCode};
 use serde_json::Value;
 
 fn dump(flag: &str) -> Vec<u8> {
-    let output = Command::new(portos_binary())
-        .arg(flag)
-        .output()
-        .expect("portos runs");
+    let output = portos_command().arg(flag).output().expect("portos runs");
     assert!(
         output.status.success(),
         "{flag}: {}",
@@ -364,7 +360,7 @@ async fn asyncapi_names_the_configured_address() {
         document["servers"]["local"]["host"], "127.0.0.1:0",
         "{host}"
     );
-    let output = Command::new(portos_binary())
+    let output = portos_command()
         .args(["--dump-asyncapi", "--bind", "127.0.0.1:0"])
         .output()
         .expect("portos runs");

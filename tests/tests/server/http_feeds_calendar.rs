@@ -47,6 +47,15 @@ async fn feed_server() -> String {
         .route(
             "/broken",
             get(|| async { (AxumStatus::INTERNAL_SERVER_ERROR, "oops") }),
+        )
+        .route(
+            "/away",
+            get(|| async {
+                (
+                    AxumStatus::FOUND,
+                    [(header::LOCATION, "http://10.0.0.1/feed.xml")],
+                )
+            }),
         );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -248,6 +257,107 @@ async fn failed_refreshes_say_why_and_change_nothing() {
     let (status, error) = send(client.post(server.url("/api/feeds/items/no-such-item/read"))).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_error(&error, "FEED_ITEM_NOT_FOUND");
+}
+
+/// Refreshes a new feed at `url` on `server`: the answer, and whether the
+/// feed is unchanged after it.
+async fn refresh_new_feed(
+    client: &Client,
+    server: &ServerProcess,
+    url: &str,
+) -> (StatusCode, Value, bool) {
+    let (created, feed) = subscribe(client, server, json!({ "url": url })).await;
+    assert_eq!(created, StatusCode::CREATED, "{feed}");
+    let id = feed["id"].as_str().expect("id").to_owned();
+    let (status, body) = send(client.post(server.url(&format!("/api/feeds/{id}/refresh")))).await;
+    let (_, feeds) = send(client.get(server.url("/api/feeds"))).await;
+    let unchanged = feeds["feeds"]
+        .as_array()
+        .expect("feeds")
+        .iter()
+        .any(|f| f["id"] == id.as_str() && f["refreshedAt"] == Value::Null && f["items"] == 0);
+    (status, body, unchanged)
+}
+
+#[tokio::test]
+async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
+    let web = feed_server().await;
+    let client = portos_tests::http_client();
+
+    // The tests' policy: loopback only. Every other destination is refused
+    // before anything is sent (a name is not even looked up), and a
+    // redirect from the allowed stand-in to a private address is refused
+    // before it is followed.
+    let server = ServerProcess::start(&[]);
+    for (url, says) in [
+        (
+            "http://169.254.169.254/latest/meta-data/",
+            "169.254.0.0/16: link-local (cloud metadata)",
+        ),
+        ("http://10.0.0.1/feed.xml", "10.0.0.0/8: private (RFC 1918)"),
+        (
+            "http://[::ffff:c0a8:1]/feed.xml",
+            "192.168.0.0/16: private (RFC 1918)",
+        ),
+        ("http://[fe80::1]/feed.xml", "fe80::/10: link-local"),
+        ("http://250.250.250.250/", "240.0.0.0/4: reserved"),
+        (
+            "http://93.184.215.14/feed.xml",
+            "not in this server's outbound allow list",
+        ),
+        (
+            "http://feeds.example.org/feed.xml",
+            "not in this server's outbound allow list",
+        ),
+        (&format!("{web}/away"), "10.0.0.0/8: private (RFC 1918)"),
+    ] {
+        let (status, error, unchanged) = refresh_new_feed(&client, &server, url).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{url}: {error}");
+        assert_error(&error, "DESTINATION_NOT_ALLOWED");
+        let message = error["error"].as_str().expect("message");
+        assert!(message.contains(says), "{url}: {message}");
+        assert!(unchanged, "{url}: a refused refresh changes nothing");
+    }
+    let (status, refreshed, _) =
+        refresh_new_feed(&client, &server, &format!("{web}/news.rss")).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "the stand-in on loopback is allowed: {refreshed}"
+    );
+
+    // The default policy (public addresses) widened by a LAN range:
+    // loopback is refused even by name, since the name resolves to it.
+    let public = ServerProcess::start_with_env(
+        tempfile::tempdir().expect("temp dir"),
+        &["--outbound-allow", "192.168.1.0/24"],
+        &[("PORTOS_OUTBOUND_ONLY", "")],
+    );
+    let port = web.rsplit(':').next().expect("a port");
+    let by_name = format!("http://localhost:{port}/news.rss");
+    let (status, error, unchanged) = refresh_new_feed(&client, &public, &by_name).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{error}");
+    assert_error(&error, "DESTINATION_NOT_ALLOWED");
+    let message = error["error"].as_str().expect("message");
+    assert!(
+        message.contains("localhost (") && message.contains("loopback"),
+        "{message}"
+    );
+    assert!(unchanged);
+
+    // A calendar source is fetched under the same policy.
+    let (created, source) = send(
+        client
+            .post(server.url("/api/calendar/sources"))
+            .json(&json!({ "url": "http://169.254.169.254/cal.ics" })),
+    )
+    .await;
+    assert_eq!(created, StatusCode::CREATED, "{source}");
+    let id = source["id"].as_str().expect("id");
+    let (status, error) =
+        send(client.post(server.url(&format!("/api/calendar/sources/{id}/refresh")))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{error}");
+    assert_error(&error, "DESTINATION_NOT_ALLOWED");
 }
 
 #[tokio::test]

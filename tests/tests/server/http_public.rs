@@ -4,9 +4,7 @@
 //! until exposed, exposure decides what the public OpenAPI lists, `requireAuth`
 //! keeps the password in front, and bad settings change nothing.
 
-use std::process::Command;
-
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::{ServerProcess, portos_command};
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
 
@@ -104,7 +102,7 @@ async fn groups_answer_only_once_exposed_and_the_public_document_follows() {
         .bytes()
         .await
         .expect("body");
-    let output = Command::new(portos_binary())
+    let output = portos_command()
         .arg("--dump-openapi-public")
         .arg("--data-dir")
         .arg(server.data_dir.path())

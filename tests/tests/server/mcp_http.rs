@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::{ServerProcess, portos_command};
 use reqwest::{Client, RequestBuilder, StatusCode};
 use serde_json::{Value, json};
 
@@ -950,7 +950,7 @@ struct WildcardServer {
 impl WildcardServer {
     fn start() -> WildcardServer {
         let data_dir = tempfile::tempdir().expect("temp dir");
-        let mut child = Command::new(portos_binary())
+        let mut child = portos_command()
             .args(["--bind", "0.0.0.0:0", "--data-dir"])
             .arg(data_dir.path())
             .args(test_postgres::database_args(data_dir.path()))

@@ -2,9 +2,9 @@
 //! newline-delimited JSON-RPC on stdin/stdout, with logs on stderr only.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
-use portos_tests::portos_binary;
+use portos_tests::portos_command;
 use serde_json::{Value, json};
 
 struct Stdio_ {
@@ -15,7 +15,7 @@ struct Stdio_ {
 
 impl Stdio_ {
     fn start(data_dir: &std::path::Path) -> Stdio_ {
-        let mut child = Command::new(portos_binary())
+        let mut child = portos_command()
             .arg("--mcp-stdio")
             .arg("--data-dir")
             .arg(data_dir)

@@ -581,7 +581,7 @@ async fn mind_turn_runs_one_turn_from_the_command_line() {
     let data_dir = dir.path().to_owned();
     let url = model.url.clone();
     let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(portos_tests::portos_binary())
+        portos_tests::portos_command()
             .arg("--data-dir")
             .arg(&data_dir)
             .args(test_postgres::database_args(&data_dir))
@@ -614,7 +614,7 @@ async fn mind_turn_runs_one_turn_from_the_command_line() {
         vec!["--mind-turn", "hi"],
         vec!["--mind-turn", "hi", "--dump-routes"],
     ] {
-        let output = std::process::Command::new(portos_tests::portos_binary())
+        let output = portos_tests::portos_command()
             .arg("--data-dir")
             .arg(dir.path())
             .args(test_postgres::database_args(dir.path()))

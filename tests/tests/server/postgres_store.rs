@@ -5,10 +5,9 @@
 //! contract's error body, and the server recovers when it is back; a
 //! database a newer build migrated is refused, naming the component.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use portos_tests::{ServerProcess, portos_binary};
+use portos_tests::{ServerProcess, portos_command};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use test_postgres::PgCluster;
@@ -20,7 +19,7 @@ fn server_on(url: &str) -> ServerProcess {
 /// Runs `portos` on the database at `url`, which must refuse to serve; what
 /// it said.
 fn refused_start(url: &str) -> String {
-    let output = Command::new(portos_binary())
+    let output = portos_command()
         .args(["--bind", "127.0.0.1:0", "--database-url", url])
         .output()
         .expect("portos runs");
@@ -252,7 +251,7 @@ fn the_sql_layer_reads_the_same_on_both_engines() {
 
 /// `portos --copy-to-database URL` with the data directory of `dir`.
 fn copy_command(dir: &std::path::Path, url: &str) -> std::process::Output {
-    Command::new(portos_binary())
+    portos_command()
         .args(["--copy-to-database", url, "--data-dir"])
         .arg(dir)
         .output()

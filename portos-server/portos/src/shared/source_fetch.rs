@@ -3,7 +3,10 @@
 //! or a file on this machine.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+use portos_server::outbound::{self, OutboundClient, OutboundError, OutboundPolicy, Refused};
 
 /// How long one fetch may take, connection included.
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
@@ -62,20 +65,25 @@ pub enum LoadError {
     TooLarge { url: String },
     #[error("cannot read the file {path}: {reason}")]
     File { path: String, reason: String },
+    /// The server's outbound policy refuses the destination: nothing was
+    /// sent there (or, for a redirect, to where it pointed).
+    #[error("{0}")]
+    NotAllowed(Refused),
 }
 
 impl LoadError {
     /// Whether the fault is upstream (a server we fetched from) rather than
-    /// the user's input (a file path that does not work here).
+    /// the user's input (a file path that does not work here) or the
+    /// server's policy.
     pub fn is_upstream(&self) -> bool {
-        !matches!(self, LoadError::File { .. })
+        !matches!(self, LoadError::File { .. } | LoadError::NotAllowed(_))
     }
 }
 
-/// The document's bytes.
-pub async fn load(location: &Location) -> Result<Vec<u8>, LoadError> {
+/// The document's bytes, fetched under `policy` when it is at a URL.
+pub async fn load(location: &Location, policy: &OutboundPolicy) -> Result<Vec<u8>, LoadError> {
     match location {
-        Location::Url(url) => fetch(url).await,
+        Location::Url(url) => fetch(url, policy).await,
         Location::Path(path) => {
             let path = path.clone();
             let shown = path.display().to_string();
@@ -104,18 +112,27 @@ fn read_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|error| error.to_string())
 }
 
-async fn fetch(url: &str) -> Result<Vec<u8>, LoadError> {
-    let unreachable = |error: reqwest::Error| LoadError::Unreachable {
-        url: url.to_owned(),
-        reason: describe(&error),
+async fn fetch(url: &str, policy: &OutboundPolicy) -> Result<Vec<u8>, LoadError> {
+    let unreachable = |error: reqwest::Error| match outbound::refusal(&error) {
+        Some(refused) => LoadError::NotAllowed(refused.clone()),
+        None => LoadError::Unreachable {
+            url: url.to_owned(),
+            reason: describe(&error),
+        },
     };
-    let client = crate::shared::outbound::client_builder()
+    let builder = crate::shared::outbound::client_builder()
         .timeout(FETCH_TIMEOUT)
         .connect_timeout(FETCH_TIMEOUT)
-        .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(unreachable)?;
-    let mut response = client.get(url).send().await.map_err(unreachable)?;
+        .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")));
+    let client = OutboundClient::new(builder, Arc::new(policy.clone())).map_err(unreachable)?;
+    let request = client.get(url).map_err(|error| match error {
+        OutboundError::Refused(refused) => LoadError::NotAllowed(refused),
+        OutboundError::NotHttp(_) => LoadError::Unreachable {
+            url: url.to_owned(),
+            reason: error.to_string(),
+        },
+    })?;
+    let mut response = request.send().await.map_err(unreachable)?;
     let status = response.status();
     if !status.is_success() {
         return Err(LoadError::BadStatus {

@@ -8,7 +8,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::shared::doc_rules::{ABSOLUTE_PATH, HTTP_URL};
-use crate::shared::source_fetch::{Location, load};
+use portos_server::outbound::OutboundPolicy;
+
+use crate::shared::source_fetch::{LoadError, Location, load};
 
 /// Where to read from: exactly one of `url` or `path`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -69,16 +71,19 @@ pub enum LoadFailure {
     #[error("{0}")]
     #[route_error(status = 502, code = "SOURCE_UNREACHABLE")]
     Unreachable(String),
+    /// The server's outbound policy refuses its destination: nothing was
+    /// sent there.
+    #[error("{0}")]
+    #[route_error(status = 422, code = "DESTINATION_NOT_ALLOWED")]
+    NotAllowed(String),
 }
 
-/// The document at a stored source.
-pub async fn load_document(source: &str) -> Result<Vec<u8>, LoadFailure> {
+/// The document at a stored source, fetched under `policy`.
+pub async fn load_document(source: &str, policy: &OutboundPolicy) -> Result<Vec<u8>, LoadFailure> {
     let location = Location::parse(source).map_err(LoadFailure::Unreadable)?;
-    load(&location).await.map_err(|error| {
-        if error.is_upstream() {
-            LoadFailure::Unreachable(error.to_string())
-        } else {
-            LoadFailure::Unreadable(error.to_string())
-        }
+    load(&location, policy).await.map_err(|error| match error {
+        LoadError::NotAllowed(refused) => LoadFailure::NotAllowed(refused.to_string()),
+        error if error.is_upstream() => LoadFailure::Unreachable(error.to_string()),
+        error => LoadFailure::Unreadable(error.to_string()),
     })
 }

@@ -10,6 +10,7 @@ use super::{ics, store};
 use crate::shared::source_fetch::Location;
 use crate::shared::subscriptions::{LoadFailure, load_document};
 use crate::store::{Store, StoreError};
+use portos_server::outbound::OutboundPolicy;
 
 /// Every occurrence overlapping `window`, in start order, shown in `zone`.
 pub async fn occurrences(
@@ -55,13 +56,17 @@ impl From<StoreError> for RefreshError {
 
 /// Fetches and parses source `id`'s ICS document and replaces its events.
 /// A fetch or parse failure changes nothing.
-pub async fn refresh(store: &Store, id: String) -> Result<RefreshOutcome, RefreshError> {
+pub async fn refresh(
+    store: &Store,
+    outbound: &OutboundPolicy,
+    id: String,
+) -> Result<RefreshOutcome, RefreshError> {
     let lookup = id.clone();
     let found = store
         .run(move |connection| store::get_source(connection, &lookup))
         .await?
         .ok_or(RefreshError::NotFound)?;
-    let bytes = load_document(&found.source)
+    let bytes = load_document(&found.source, outbound)
         .await
         .map_err(RefreshError::Load)?;
     let parse_error = |reason: String| RefreshError::Parse(format!("{}: {reason}", found.source));

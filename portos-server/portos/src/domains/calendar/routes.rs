@@ -4,8 +4,9 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
+use portos_core::{Shared, portos_route};
 use portos_server::http::{Body, Created, InputError, Invalid, NoContent, Query, RouteErrors};
+use portos_server::outbound::OutboundPolicy;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -226,9 +227,10 @@ async fn delete_source(
 )]
 async fn refresh_source(
     State(app): State<App>,
+    outbound: Shared<OutboundPolicy>,
     Path(id): Path<String>,
 ) -> Result<Json<RefreshOutcome>, RefreshRefusal> {
-    Ok(Json(ops::refresh(&app.store, id).await?))
+    Ok(Json(ops::refresh(&app.store, &outbound, id).await?))
 }
 
 /// Event occurrences in a window (repeating events expanded), in start order.

@@ -10,6 +10,7 @@ use crate::shared::source_fetch::Location;
 use crate::shared::subscriptions::{LoadFailure, load_document};
 use crate::shared::title_match;
 use crate::store::{Store, StoreError};
+use portos_server::outbound::OutboundPolicy;
 
 /// Why a refresh changed nothing.
 #[derive(Debug)]
@@ -43,13 +44,17 @@ pub async fn subscribe(
 
 /// Fetches and parses feed `id`'s document and adds the items not seen
 /// before. A fetch or parse failure changes nothing.
-pub async fn refresh(store: &Store, id: String) -> Result<RefreshOutcome, RefreshError> {
+pub async fn refresh(
+    store: &Store,
+    outbound: &OutboundPolicy,
+    id: String,
+) -> Result<RefreshOutcome, RefreshError> {
     let lookup = id.clone();
     let feed = store
         .run(move |connection| store::get(connection, &lookup))
         .await?
         .ok_or(RefreshError::NotFound)?;
-    let bytes = load_document(&feed.source)
+    let bytes = load_document(&feed.source, outbound)
         .await
         .map_err(RefreshError::Load)?;
     let parsed = parse::parse(&bytes)

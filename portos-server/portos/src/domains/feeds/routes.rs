@@ -3,8 +3,9 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
+use portos_core::{Shared, portos_route};
 use portos_server::http::{Body, Created, Invalid, NoContent, Query, RouteErrors};
+use portos_server::outbound::OutboundPolicy;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -154,9 +155,10 @@ async fn unsubscribe(
 )]
 async fn refresh(
     State(app): State<App>,
+    outbound: Shared<OutboundPolicy>,
     Path(id): Path<String>,
 ) -> Result<Json<RefreshOutcome>, RefreshRefusal> {
-    Ok(Json(ops::refresh(&app.store, id).await?))
+    Ok(Json(ops::refresh(&app.store, &outbound, id).await?))
 }
 
 /// Feed items, newest first (at most 500).
