@@ -98,6 +98,13 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
     })?;
     let forge =
         domains::forge::ForgeClient::new(options.forge.clone()).map_err(StartError::Application)?;
+    // Peer worlds are reached under the server's outbound policy.
+    let peers = domains::eidoverse::peer_client::PeerClient::new(builder.config().outbound.clone())
+        .map_err(|error| {
+            StartError::Application(format!(
+                "cannot build the peer worlds' HTTP client: {error}"
+            ))
+        })?;
     let mind_client = shared::outbound::client_builder()
         .build()
         .map_err(|error| {
@@ -106,6 +113,7 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
             ))
         })?;
     let mut builder = builder
+        .state(peers)
         .state(weather)
         .state(forge)
         .state(domains::processes::ProcessWatch::new(

@@ -44,11 +44,29 @@ impl OutboundClient {
         builder: reqwest::ClientBuilder,
         policy: Arc<OutboundPolicy>,
     ) -> Result<OutboundClient, reqwest::Error> {
+        let redirects = checked_redirects(policy.clone());
+        OutboundClient::build(builder, policy, redirects)
+    }
+
+    /// As [`OutboundClient::new`], answering a redirect as it is instead of
+    /// following it (a peer protocol where a redirect is a wrong answer).
+    pub fn never_redirecting(
+        builder: reqwest::ClientBuilder,
+        policy: Arc<OutboundPolicy>,
+    ) -> Result<OutboundClient, reqwest::Error> {
+        OutboundClient::build(builder, policy, redirect::Policy::none())
+    }
+
+    fn build(
+        builder: reqwest::ClientBuilder,
+        policy: Arc<OutboundPolicy>,
+        redirects: redirect::Policy,
+    ) -> Result<OutboundClient, reqwest::Error> {
         let client = builder
             .dns_resolver(Arc::new(CheckedResolver {
                 policy: policy.clone(),
             }))
-            .redirect(checked_redirects(policy.clone()))
+            .redirect(redirects)
             .no_proxy()
             .build()?;
         Ok(OutboundClient { client, policy })

@@ -557,4 +557,18 @@ async fn travel_failures_are_failed_results_with_clear_summaries() {
     let d = body(&r);
     assert_eq!(d["destinations"][0]["door"], "unreachable");
     assert_eq!(d["accepting"], 0);
+
+    // A peer at an address the outbound policy refuses is never contacted.
+    f.add_peer("metadata", "http://169.254.169.254").await;
+    let r = f
+        .call("eidoverse.visit", json!({"peerId": "metadata"}))
+        .await;
+    assert_eq!(r.state, ToolState::Failed);
+    assert!(
+        r.error.as_deref().is_some_and(|e| e.starts_with(
+            "World metadata cannot be reached from this server: the destination 169.254.169.254 is not a public address (169.254.0.0/16: link-local (cloud metadata))"
+        )),
+        "{:?}",
+        r.error
+    );
 }

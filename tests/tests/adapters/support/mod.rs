@@ -34,6 +34,8 @@ impl RegistryFixture {
         let config = Config {
             data_dir: dir.path().to_owned(),
             timezone: Some(zone.to_owned()),
+            // As every test server: loopback, and nothing off this machine.
+            outbound: portos_server::outbound::OutboundPolicy::loopback_only(),
             ..portos::config()
         };
         let store = portos::store::open(dir.path()).expect("store");

@@ -1,10 +1,13 @@
-//! Calls to a peer world's guest routes over real HTTP, with a 10 s limit,
-//! no redirects and a cap on what is read back. Every way a peer can fail
+//! Calls to a peer world's guest routes over real HTTP, under the server's
+//! outbound policy, with a 10 s limit, no redirects and a cap on what is
+//! read back. Every way a peer can fail
 //! (unreachable, refused, a bad answer) becomes a [`PeerError`] whose
 //! message says what happened in words a person can act on.
 
-use std::sync::OnceLock;
+use std::sync::Arc;
 use std::time::Duration;
+
+use portos_server::outbound::{self, OutboundClient, OutboundError, OutboundPolicy};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -35,6 +38,10 @@ pub enum PeerError {
     },
     #[error("{peer} gave an answer this server cannot use: {reason}")]
     BadAnswer { peer: String, reason: String },
+    /// The server's outbound policy refuses the peer's address: nothing was
+    /// sent.
+    #[error("{peer} cannot be reached from this server: {reason}")]
+    NotAllowed { peer: String, reason: String },
 }
 
 impl PeerError {
@@ -46,20 +53,33 @@ impl PeerError {
     }
 }
 
-/// One client (and connection pool) for every peer call of the process.
-fn client() -> Result<&'static reqwest::Client, String> {
-    static CLIENT: OnceLock<Result<reqwest::Client, String>> = OnceLock::new();
-    CLIENT
-        .get_or_init(|| {
-            crate::shared::outbound::client_builder()
-                .timeout(PEER_TIMEOUT)
-                .connect_timeout(PEER_TIMEOUT)
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-                .map_err(|error| error.to_string())
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+/// The client (and connection pool) of every peer call: the server's
+/// outbound policy, no redirects. Server state, built once by `install`.
+#[derive(Clone, Debug)]
+pub struct PeerClient(OutboundClient);
+
+impl PeerClient {
+    pub fn new(policy: OutboundPolicy) -> Result<PeerClient, String> {
+        let builder = crate::shared::outbound::client_builder()
+            .timeout(PEER_TIMEOUT)
+            .connect_timeout(PEER_TIMEOUT);
+        OutboundClient::never_redirecting(builder, Arc::new(policy))
+            .map(PeerClient)
+            .map_err(|error| error.to_string())
+    }
+
+    /// The peer at `url`, named `name` in messages.
+    pub fn link(&self, name: impl Into<String>, url: impl Into<String>) -> PeerLink {
+        PeerLink {
+            name: name.into(),
+            url: url.into(),
+            client: self.0.clone(),
+        }
+    }
+
+    pub fn to(&self, peer: &Peer) -> PeerLink {
+        self.link(peer.name.clone(), peer.url.clone())
+    }
 }
 
 /// A peer to talk to: its name (for messages) and base URL.
@@ -67,15 +87,7 @@ fn client() -> Result<&'static reqwest::Client, String> {
 pub struct PeerLink {
     pub name: String,
     pub url: String,
-}
-
-impl From<&Peer> for PeerLink {
-    fn from(peer: &Peer) -> PeerLink {
-        PeerLink {
-            name: peer.name.clone(),
-            url: peer.url.clone(),
-        }
-    }
+    client: OutboundClient,
 }
 
 impl PeerLink {
@@ -88,6 +100,13 @@ impl PeerLink {
             peer: self.name.clone(),
             url: self.url.clone(),
             reason: reason.into(),
+        }
+    }
+
+    fn not_allowed(&self, reason: String) -> PeerError {
+        PeerError::NotAllowed {
+            peer: self.name.clone(),
+            reason,
         }
     }
 
@@ -105,14 +124,21 @@ impl PeerLink {
         path: &str,
         body: Option<&(impl Serialize + Sync)>,
     ) -> Result<T, PeerError> {
-        let client = client().map_err(|reason| self.unreachable(reason))?;
-        let mut request = client
-            .request(method, self.endpoint(path))
+        let mut request = self
+            .client
+            .request(method, &self.endpoint(path))
+            .map_err(|error| match error {
+                OutboundError::Refused(refused) => self.not_allowed(refused.to_string()),
+                OutboundError::NotHttp(_) => self.unreachable(error.to_string()),
+            })?
             .header(reqwest::header::ACCEPT, "application/json");
         if let Some(body) = body {
             request = request.json(body);
         }
         let mut response = request.send().await.map_err(|error| {
+            if let Some(refused) = outbound::refusal(&error) {
+                return self.not_allowed(refused.to_string());
+            }
             self.unreachable(if error.is_timeout() {
                 format!("no answer within {} s", PEER_TIMEOUT.as_secs())
             } else if error.is_connect() {

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::augment::{self, AugmentArgs, Augmented};
 use super::chat::{self, Message, Page, page_summary};
 use super::ops::{self, SayError, Speaker};
+use super::peer_client::PeerClient;
 use super::projection::{self, Projected};
 use super::travel::{self, Destinations, Left, VisitChat, Visiting};
 use super::world::Status;
@@ -177,8 +178,9 @@ pub struct DestinationsArgs {}
 pub async fn eidoverse_destinations(
     _args: DestinationsArgs,
     store: Shared<Store>,
+    peers: Shared<PeerClient>,
 ) -> Result<Destinations, AdapterError> {
-    travel::destinations(&store).await
+    travel::destinations(&store, &peers).await
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -201,8 +203,9 @@ pub struct VisitArgs {
 pub async fn eidoverse_visit(
     args: VisitArgs,
     store: Shared<Store>,
+    peers: Shared<PeerClient>,
 ) -> Result<Visiting, AdapterError> {
-    travel::visit(&store, args.peer_id).await
+    travel::visit(&store, &peers, args.peer_id).await
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -233,8 +236,9 @@ pub struct VisitChatArgs {
 pub async fn eidoverse_visit_chat(
     args: VisitChatArgs,
     store: Shared<Store>,
+    peers: Shared<PeerClient>,
 ) -> Result<VisitChat, AdapterError> {
-    travel::visit_chat(&store, args.visit_id, args.after, args.text).await
+    travel::visit_chat(&store, &peers, args.visit_id, args.after, args.text).await
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -254,6 +258,10 @@ pub struct LeaveArgs {
     side_effect = "write",
     idempotent = false,
 )]
-pub async fn eidoverse_leave(args: LeaveArgs, store: Shared<Store>) -> Result<Left, AdapterError> {
-    travel::leave(&store, args.visit_id).await
+pub async fn eidoverse_leave(
+    args: LeaveArgs,
+    store: Shared<Store>,
+    peers: Shared<PeerClient>,
+) -> Result<Left, AdapterError> {
+    travel::leave(&store, &peers, args.visit_id).await
 }

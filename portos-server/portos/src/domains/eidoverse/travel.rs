@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::chat::{self, Message, Page};
-use super::peer_client::{PeerError, PeerLink};
+use super::peer_client::{PeerClient, PeerError, PeerLink};
 use super::protocol::{Arrival, GuestLine, HostWorld};
 use super::store::{peers, visits, world};
 use crate::store::Store;
@@ -21,17 +21,18 @@ struct OutgoingVisit {
     link: PeerLink,
 }
 
-async fn require_open_visit(store: &Store, visit_id: &str) -> Result<OutgoingVisit, AdapterError> {
+async fn require_open_visit(
+    store: &Store,
+    peers: &PeerClient,
+    visit_id: &str,
+) -> Result<OutgoingVisit, AdapterError> {
     let id = visit_id.to_owned();
     store
         .run(move |connection| visits::open_outgoing(connection, &id))
         .await?
         .map(|visit| OutgoingVisit {
             peer_id: visit.peer_id,
-            link: PeerLink {
-                url: visit.peer_url,
-                name: visit.world_name,
-            },
+            link: peers.link(visit.world_name, visit.peer_url),
         })
         .ok_or_else(|| {
             AdapterError::new(format!(
@@ -79,12 +80,15 @@ pub struct Destinations {
 }
 
 /// Every configured peer, each asked whether it takes guests now.
-pub async fn destinations(store: &Store) -> Result<Destinations, AdapterError> {
+pub async fn destinations(
+    store: &Store,
+    client: &PeerClient,
+) -> Result<Destinations, AdapterError> {
     let peers = store.run(|connection| peers::list(connection)).await?;
     // Every peer is asked at once, so one slow peer costs 10 s, not 10 s each.
     let mut probes = tokio::task::JoinSet::new();
     for (index, peer) in peers.iter().enumerate() {
-        let link = PeerLink::from(peer);
+        let link = client.to(peer);
         probes.spawn(async move { (index, link.door().await) });
     }
     let mut answers: Vec<Option<Result<_, PeerError>>> = (0..peers.len()).map(|_| None).collect();
@@ -160,7 +164,11 @@ pub struct Visiting {
 }
 
 /// Visits peer `peer_id` as this world's presence and remembers the visit.
-pub async fn visit(store: &Store, peer_id: String) -> Result<Visiting, AdapterError> {
+pub async fn visit(
+    store: &Store,
+    client: &PeerClient,
+    peer_id: String,
+) -> Result<Visiting, AdapterError> {
     let wanted = peer_id.clone();
     let (peer, home) = store
         .run(move |connection| Ok((peers::get(connection, &wanted)?, world::load(connection)?)))
@@ -170,7 +178,7 @@ pub async fn visit(store: &Store, peer_id: String) -> Result<Visiting, AdapterEr
             "There is no peer '{peer_id}'; add it with POST /api/eidoverse/peers, or list them with eidoverse.destinations."
         )));
     };
-    let link = PeerLink::from(&peer);
+    let link = client.to(&peer);
     let arrival = Arrival {
         guest_name: home.presence.name,
         from_world: home.identity.name,
@@ -216,6 +224,7 @@ pub struct VisitChat {
 /// host's chat after cursor `after`.
 pub async fn visit_chat(
     store: &Store,
+    client: &PeerClient,
     visit_id: String,
     after: Option<i64>,
     text: Option<String>,
@@ -225,7 +234,7 @@ pub async fn visit_chat(
         None => None,
     };
     let after = chat::checked_cursor(after).map_err(AdapterError::new)?;
-    let visit = require_open_visit(store, &visit_id).await?;
+    let visit = require_open_visit(store, client, &visit_id).await?;
     let posted = match text {
         Some(text) => Some(
             visit
@@ -270,8 +279,12 @@ pub struct Left {
 }
 
 /// Leaves open visit `visit_id` (and forgets it here).
-pub async fn leave(store: &Store, visit_id: String) -> Result<Left, AdapterError> {
-    let visit = require_open_visit(store, &visit_id).await?;
+pub async fn leave(
+    store: &Store,
+    client: &PeerClient,
+    visit_id: String,
+) -> Result<Left, AdapterError> {
+    let visit = require_open_visit(store, client, &visit_id).await?;
     let note = match visit.link.leave(&visit_id).await {
         Ok(_) => String::new(),
         // The host no longer knows the visit: it is over there already.
