@@ -97,7 +97,8 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         StartError::Application(format!("cannot build the outbound HTTP client: {error}"))
     })?;
     let forge =
-        domains::forge::ForgeClient::new(options.forge.clone()).map_err(StartError::Application)?;
+        domains::forge::ForgeClient::with_policy(options.forge.clone(), &builder.config().outbound)
+            .map_err(StartError::Application)?;
     // Peer worlds are reached under the server's outbound policy.
     let peers = domains::eidoverse::peer_client::PeerClient::new(builder.config().outbound.clone())
         .map_err(|error| {

@@ -57,6 +57,24 @@ impl OutboundClient {
         OutboundClient::build(builder, policy, redirect::Policy::none())
     }
 
+    /// As [`OutboundClient::new`], following only redirects that stay on
+    /// the first request's origin (an API whose moved resources redirect
+    /// within it); a redirect elsewhere is answered as it is.
+    pub fn same_origin_redirects(
+        builder: reqwest::ClientBuilder,
+        policy: Arc<OutboundPolicy>,
+    ) -> Result<OutboundClient, reqwest::Error> {
+        let redirects = redirect::Policy::custom(|attempt| {
+            let first = attempt.previous().first().map(reqwest::Url::origin);
+            if attempt.previous().len() >= MAX_REDIRECTS || first != Some(attempt.url().origin()) {
+                attempt.stop()
+            } else {
+                attempt.follow()
+            }
+        });
+        OutboundClient::build(builder, policy, redirects)
+    }
+
     fn build(
         builder: reqwest::ClientBuilder,
         policy: Arc<OutboundPolicy>,

@@ -181,6 +181,21 @@ impl OutboundPolicy {
         }
     }
 
+    /// The same policy, also allowing the host of `url`: an endpoint the
+    /// owner configured (an API base, a model URL) is allowed by that
+    /// configuration. A URL without a host changes nothing.
+    #[must_use]
+    pub fn also_allowing_url(&self, url: &str) -> OutboundPolicy {
+        let host = reqwest::Url::parse(url)
+            .ok()
+            .and_then(|url| url.host_str().map(str::to_owned));
+        let mut policy = self.clone();
+        if let Some(entries) = host.as_deref().and_then(parse_entry) {
+            policy.allowed.extend(entries);
+        }
+        policy
+    }
+
     /// Whether public addresses are allowed (and names looked up).
     pub fn allows_public(&self) -> bool {
         self.public
@@ -455,5 +470,19 @@ mod tests {
         assert_eq!(lan.check_ip(ip("192.168.1.4")), Ok(()));
         assert_eq!(lan.check_host("feeds.lan"), Ok(()));
         assert!(lan.check_host("8.8.8.8").is_err());
+    }
+
+    #[test]
+    fn a_configured_endpoint_is_allowed_by_its_configuration() {
+        let tests = OutboundPolicy::only("none").expect("valid");
+        let with_model = tests.also_allowing_url("http://10.0.0.5:8080/v1");
+        assert_eq!(with_model.check_ip(ip("10.0.0.5")), Ok(()));
+        assert!(with_model.check_ip(ip("10.0.0.6")).is_err());
+        let with_forge = tests.also_allowing_url("https://git.lan/api/v4");
+        assert_eq!(with_forge.check_host("git.lan"), Ok(()));
+        assert!(with_forge.check_host("other.lan").is_err());
+        let with_v6 = tests.also_allowing_url("http://[fd00::5]:8080/");
+        assert_eq!(with_v6.check_ip(ip("fd00::5")), Ok(()));
+        assert_eq!(tests.also_allowing_url("not a url"), tests);
     }
 }

@@ -5,10 +5,12 @@
 //! error, a log line or a result.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
+use portos_server::outbound::{self, OutboundClient, OutboundPolicy};
+
 use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER};
-use reqwest::redirect::{Attempt, Policy};
 use reqwest::{Method, StatusCode, Url};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -25,8 +27,6 @@ const MAX_PAGES: usize = 10;
 const ANSWER_MAX_BYTES: usize = 16 * 1024 * 1024;
 /// The longest forge message carried into an error.
 const MESSAGE_MAX_CHARS: usize = 200;
-/// Redirects followed, each on the API's own origin.
-const MAX_REDIRECTS: usize = 5;
 
 /// A token, shown as `[redacted]` by `Debug`.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -88,6 +88,10 @@ pub enum ForgeError {
     Status { code: u16, message: Option<String> },
     #[error("unexpected answer: {0}")]
     Malformed(String),
+    /// The server's outbound policy refuses the forge's address: nothing
+    /// was sent.
+    #[error("{0}")]
+    NotAllowed(String),
 }
 
 impl ForgeError {
@@ -118,6 +122,10 @@ impl ForgeError {
                 format!("check the app's git remote and that {token} can see the repository")
             }
             ForgeError::Status { .. } | ForgeError::Malformed(_) => "try again later".to_owned(),
+            ForgeError::NotAllowed(_) => {
+                "allow the forge's host with --outbound-allow, or set its API URL (docs/security.md)"
+                    .to_owned()
+            }
         }
     }
 }
@@ -153,7 +161,7 @@ pub struct CreatedIssue {
 /// Talks to GitHub and GitLab.
 #[derive(Clone, Debug)]
 pub struct ForgeClient {
-    http: reqwest::Client,
+    http: OutboundClient,
     settings: ForgeSettings,
     /// `Authorization: Bearer <token>`, made once and marked sensitive
     /// (never printed by `Debug`).
@@ -163,9 +171,20 @@ pub struct ForgeClient {
 }
 
 impl ForgeClient {
-    /// A client for these settings; an API URL that is not an `http(s)` URL
-    /// is refused here, at start-up, rather than on the first call.
+    /// A client for these settings under the default outbound policy
+    /// (public addresses, and the configured API URLs).
     pub fn new(settings: ForgeSettings) -> Result<ForgeClient, String> {
+        ForgeClient::with_policy(settings, &OutboundPolicy::public_only())
+    }
+
+    /// A client for these settings under `policy`, widened by the API URLs
+    /// the owner configured; an API URL that is not an `http(s)` URL is
+    /// refused here, at start-up, rather than on the first call. A GitLab
+    /// base derived from an app's remote is judged by the policy alone.
+    pub fn with_policy(
+        settings: ForgeSettings,
+        policy: &OutboundPolicy,
+    ) -> Result<ForgeClient, String> {
         for (forge, base) in [
             (Forge::Github, &settings.github_api),
             (Forge::Gitlab, &settings.gitlab_api),
@@ -174,12 +193,18 @@ impl ForgeClient {
                 check_api_base(forge, base)?;
             }
         }
-        let http = crate::shared::outbound::client_builder()
+        let policy = [&settings.github_api, &settings.gitlab_api]
+            .into_iter()
+            .flatten()
+            .fold(policy.clone(), |policy, base| {
+                policy.also_allowing_url(base)
+            });
+        let builder = crate::shared::outbound::client_builder()
             .timeout(TIMEOUT)
             .connect_timeout(TIMEOUT)
-            .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")))
-            .redirect(Policy::custom(same_origin))
-            .build()
+            .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")));
+        // Moved repositories redirect within the API's origin.
+        let http = OutboundClient::same_origin_redirects(builder, Arc::new(policy))
             .map_err(|error| format!("cannot build the forge HTTP client: {error}"))?;
         let github_auth = settings
             .github_token
@@ -364,7 +389,10 @@ impl ForgeClient {
         url: Url,
         body: Option<Value>,
     ) -> Result<(HeaderMap, Value), ForgeError> {
-        let mut request = self.http.request(method, url);
+        let mut request = self
+            .http
+            .request(method, url.as_str())
+            .map_err(|error| ForgeError::NotAllowed(error.to_string()))?;
         match forge {
             Forge::Github => {
                 request = request
@@ -383,10 +411,14 @@ impl ForgeClient {
         if let Some(body) = body {
             request = request.json(&body);
         }
-        let mut response = request
-            .send()
-            .await
-            .map_err(|error| ForgeError::Unreachable(describe(error)))?;
+        let mut response =
+            request
+                .send()
+                .await
+                .map_err(|error| match outbound::refusal(&error) {
+                    Some(refused) => ForgeError::NotAllowed(refused.to_string()),
+                    None => ForgeError::Unreachable(describe(error)),
+                })?;
         let status = response.status();
         let headers = response.headers().clone();
         let mut bytes = Vec::new();
@@ -440,17 +472,6 @@ fn check_api_base(forge: Forge, base: &str) -> Result<(), String> {
         ));
     }
     Ok(())
-}
-
-/// Follows a redirect only on the origin it started from: GitLab's token
-/// travels in a header of its own, which reqwest would carry to any host.
-fn same_origin(attempt: Attempt<'_>) -> reqwest::redirect::Action {
-    let first = attempt.previous().first().map(Url::origin);
-    if attempt.previous().len() > MAX_REDIRECTS || first != Some(attempt.url().origin()) {
-        attempt.stop()
-    } else {
-        attempt.follow()
-    }
 }
 
 /// The error a status stands for, `None` on success. GitHub's primary
@@ -729,6 +750,38 @@ mod tests {
         })
         .expect("client");
         assert!(!format!("{client:?}").contains("ghp_secret"));
+    }
+
+    #[tokio::test]
+    async fn a_forge_the_outbound_policy_refuses_is_never_contacted() {
+        // A GitLab base derived from an app's remote on a private address:
+        // judged by the policy, refused before anything is sent.
+        let client =
+            ForgeClient::with_policy(ForgeSettings::default(), &OutboundPolicy::public_only())
+                .expect("client");
+        let gitlab = repo(Forge::Gitlab, "10.0.0.7", "group/app");
+        let url = client.repo_url(&gitlab, &["issues"]).expect("url");
+        let error = client
+            .send(Forge::Gitlab, Method::GET, url, None)
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(&error, ForgeError::NotAllowed(reason) if reason.contains("10.0.0.0/8: private (RFC 1918)")),
+            "{error}"
+        );
+        assert!(error.remedy(Forge::Gitlab).contains("--outbound-allow"));
+
+        // The API URL the owner configured is allowed by that configuration.
+        let configured = ForgeClient::with_policy(
+            ForgeSettings {
+                gitlab_api: Some("http://10.0.0.7/api/v4".to_owned()),
+                ..ForgeSettings::default()
+            },
+            &OutboundPolicy::public_only(),
+        )
+        .expect("client");
+        assert_eq!(configured.http.policy().check_host("10.0.0.7"), Ok(()));
+        assert!(configured.http.policy().check_host("10.0.0.8").is_err());
     }
 
     #[test]
