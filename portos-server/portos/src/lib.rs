@@ -93,9 +93,11 @@ pub const EXPOSABLE_APIS: [ExposableApi; 2] = [
 
 /// Adds PortOS's domains to a runtime builder.
 pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilder, StartError> {
-    let weather = domains::weather::OpenMeteo::new(&options.weather_url).map_err(|error| {
-        StartError::Application(format!("cannot build the outbound HTTP client: {error}"))
-    })?;
+    let weather =
+        domains::weather::OpenMeteo::new(&options.weather_url, &builder.config().outbound)
+            .map_err(|error| {
+                StartError::Application(format!("cannot build the outbound HTTP client: {error}"))
+            })?;
     let forge =
         domains::forge::ForgeClient::with_policy(options.forge.clone(), &builder.config().outbound)
             .map_err(StartError::Application)?;
@@ -106,13 +108,24 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
                 "cannot build the peer worlds' HTTP client: {error}"
             ))
         })?;
-    let mind_client = shared::outbound::client_builder()
-        .build()
-        .map_err(|error| {
-            StartError::Application(format!(
-                "cannot build the Persistent Mind's HTTP client: {error}"
-            ))
-        })?;
+    // The Mind's model endpoint, as the owner configured it, is allowed
+    // by that configuration.
+    let mind_policy = match &options.mind_model {
+        Some(provider) => builder
+            .config()
+            .outbound
+            .also_allowing_url(&provider.base_url),
+        None => builder.config().outbound.clone(),
+    };
+    let mind_client = portos_server::outbound::OutboundClient::new(
+        shared::outbound::client_builder(),
+        std::sync::Arc::new(mind_policy),
+    )
+    .map_err(|error| {
+        StartError::Application(format!(
+            "cannot build the Persistent Mind's HTTP client: {error}"
+        ))
+    })?;
     let mut builder = builder
         .state(peers)
         .state(weather)

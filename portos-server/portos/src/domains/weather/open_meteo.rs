@@ -5,6 +5,9 @@
 use std::time::Duration;
 
 use serde_json::Value;
+use std::sync::Arc;
+
+use portos_server::outbound::{self, OutboundClient, OutboundPolicy};
 
 /// How long one weather request may take, connection included.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
@@ -23,16 +26,18 @@ pub struct Current {
 #[derive(Clone, Debug)]
 pub struct OpenMeteo {
     base_url: String,
-    client: reqwest::Client,
+    client: OutboundClient,
 }
 
 impl OpenMeteo {
-    pub fn new(base_url: &str) -> Result<OpenMeteo, reqwest::Error> {
-        let client = crate::shared::outbound::client_builder()
+    /// A client for `base_url` under `policy`, which is widened by the
+    /// base URL the owner configured.
+    pub fn new(base_url: &str, policy: &OutboundPolicy) -> Result<OpenMeteo, reqwest::Error> {
+        let builder = crate::shared::outbound::client_builder()
             .timeout(TIMEOUT)
             .connect_timeout(TIMEOUT)
-            .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")))
-            .build()?;
+            .user_agent(concat!("portos/", env!("CARGO_PKG_VERSION")));
+        let client = OutboundClient::new(builder, Arc::new(policy.also_allowing_url(base_url)))?;
         Ok(OpenMeteo {
             base_url: base_url.trim_end_matches('/').to_owned(),
             client,
@@ -56,7 +61,13 @@ impl OpenMeteo {
 
         let response = self
             .client
-            .get(url)
+            .get(url.as_str())
+            .map_err(|error| {
+                format!(
+                    "The weather service at {} cannot be reached from this server: {error}",
+                    self.base_url
+                )
+            })?
             .send()
             .await
             .map_err(|error| self.unreachable(&error))?;
@@ -101,6 +112,12 @@ impl OpenMeteo {
     }
 
     fn unreachable(&self, error: &reqwest::Error) -> String {
+        if let Some(refused) = outbound::refusal(error) {
+            return format!(
+                "The weather service at {} cannot be reached from this server: {refused}",
+                self.base_url
+            );
+        }
         if error.is_timeout() {
             return format!(
                 "The weather service at {} did not answer within {} seconds.",
@@ -182,6 +199,40 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[tokio::test]
+    async fn the_configured_service_is_allowed_and_a_redirect_elsewhere_is_not() {
+        use axum::http::{StatusCode, header};
+        use axum::response::IntoResponse;
+
+        // A stand-in that sends every request to a private address.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("address");
+        let router = axum::Router::new().fallback(|| async {
+            (
+                StatusCode::FOUND,
+                [(header::LOCATION, "http://10.0.0.1/v1/forecast")],
+            )
+                .into_response()
+        });
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        // Nothing but what the owner configured is allowed.
+        let nothing = OutboundPolicy::only("none").expect("valid");
+        let weather = OpenMeteo::new(&format!("http://{address}"), &nothing).expect("client");
+        let error = weather
+            .current(48.85, 2.35)
+            .await
+            .expect_err("the redirect is refused");
+        assert!(
+            error.contains("cannot be reached from this server")
+                && error.contains("10.0.0.0/8: private (RFC 1918)"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn reads_the_current_block() {

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use super::provider::ProviderConfig;
+use portos_server::outbound::OutboundClient;
 
 pub const DEFAULT_TIMEOUT_SECS: u64 = 120;
 pub const MAX_TIMEOUT_SECS: u64 = 600;
@@ -109,12 +110,12 @@ impl ModelOptions {
 #[derive(Clone, Debug)]
 pub struct MindModel {
     provider: Option<ProviderConfig>,
-    client: reqwest::Client,
+    client: OutboundClient,
     running: Arc<Mutex<Option<String>>>,
 }
 
 impl MindModel {
-    pub fn new(provider: Option<ProviderConfig>, client: reqwest::Client) -> MindModel {
+    pub fn new(provider: Option<ProviderConfig>, client: OutboundClient) -> MindModel {
         MindModel {
             provider,
             client,
@@ -126,7 +127,7 @@ impl MindModel {
         self.provider.as_ref()
     }
 
-    pub fn client(&self) -> &reqwest::Client {
+    pub fn client(&self) -> &OutboundClient {
         &self.client
     }
 
@@ -210,9 +211,11 @@ mod tests {
 
     #[test]
     fn one_turn_at_a_time() {
-        let client = crate::shared::outbound::client_builder()
-            .build()
-            .expect("client");
+        let client = OutboundClient::new(
+            crate::shared::outbound::client_builder(),
+            std::sync::Arc::new(portos_server::outbound::OutboundPolicy::loopback_only()),
+        )
+        .expect("client");
         let model = MindModel::new(None, client);
         let first = model.claim("t1").expect("free");
         assert_eq!(model.claim("t2").err().as_deref(), Some("t1"));

@@ -100,7 +100,7 @@ pub fn request_body(
 
 /// Runs one round.
 pub async fn chat(
-    client: &reqwest::Client,
+    client: &portos_server::outbound::OutboundClient,
     config: &ProviderConfig,
     messages: &[Value],
     tools: &[Value],
@@ -108,7 +108,11 @@ pub async fn chat(
 ) -> Result<Reply, ProviderError> {
     let url = format!("{}/chat/completions", config.base_url.trim_end_matches('/'));
     let body = request_body(config, messages, tools, extras);
-    let mut request = client.post(&url).timeout(config.timeout).json(&body);
+    let mut request = client
+        .post(&url)
+        .map_err(|error| ProviderError::Unreachable(error.to_string()))?
+        .timeout(config.timeout)
+        .json(&body);
     if let Some(key) = &config.api_key {
         request = request.bearer_auth(key);
     }

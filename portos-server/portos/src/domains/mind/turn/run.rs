@@ -39,7 +39,7 @@ pub struct TurnDeps {
     pub store: Store,
     pub events: Events,
     pub wakes: Wakes,
-    pub client: reqwest::Client,
+    pub client: portos_server::outbound::OutboundClient,
     /// The provider, with the model this turn asks.
     pub provider: ProviderConfig,
     /// The reasoning effort and context window this turn sends.
