@@ -284,10 +284,11 @@ async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
     let web = feed_server().await;
     let client = portos_tests::http_client();
 
-    // The tests' policy: loopback only. Every other destination is refused
-    // before anything is sent (a name is not even looked up), and a
-    // redirect from the allowed stand-in to a private address is refused
-    // before it is followed.
+    // The tests' policy: loopback only. A URL whose host is a refused
+    // address is refused when it is added (400, naming the rule, nothing
+    // stored); a name, or a redirect from the allowed stand-in to a
+    // private address, when it is fetched (422, nothing sent, nothing
+    // changed; a name is not even looked up).
     let server = ServerProcess::start(&[]);
     for (url, says) in [
         (
@@ -305,13 +306,27 @@ async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
             "http://93.184.215.14/feed.xml",
             "not in this server's outbound allow list",
         ),
+    ] {
+        let (status, error) = subscribe(&client, &server, json!({ "url": url })).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{url}: {error}");
+        assert_error(&error, "VALIDATION_ERROR");
+        let message = error["error"].as_str().expect("message");
+        assert!(message.contains(says), "{url}: {message}");
+    }
+    let (_, feeds) = send(client.get(server.url("/api/feeds"))).await;
+    assert_eq!(
+        feeds["feeds"].as_array().map(Vec::len),
+        Some(0),
+        "nothing stored"
+    );
+    for (url, says) in [
         (
-            "http://feeds.example.org/feed.xml",
+            "http://feeds.example.org/feed.xml".to_owned(),
             "not in this server's outbound allow list",
         ),
-        (&format!("{web}/away"), "10.0.0.0/8: private (RFC 1918)"),
+        (format!("{web}/away"), "10.0.0.0/8: private (RFC 1918)"),
     ] {
-        let (status, error, unchanged) = refresh_new_feed(&client, &server, url).await;
+        let (status, error, unchanged) = refresh_new_feed(&client, &server, &url).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{url}: {error}");
         assert_error(&error, "DESTINATION_NOT_ALLOWED");
         let message = error["error"].as_str().expect("message");
@@ -345,11 +360,20 @@ async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
     );
     assert!(unchanged);
 
-    // A calendar source is fetched under the same policy.
-    let (created, source) = send(
+    // A calendar source is judged by the same policy: a refused address
+    // when it is added, a name when it is fetched.
+    let (refused, error) = send(
         client
             .post(server.url("/api/calendar/sources"))
             .json(&json!({ "url": "http://169.254.169.254/cal.ics" })),
+    )
+    .await;
+    assert_eq!(refused, StatusCode::BAD_REQUEST, "{error}");
+    assert_error(&error, "VALIDATION_ERROR");
+    let (created, source) = send(
+        client
+            .post(server.url("/api/calendar/sources"))
+            .json(&json!({ "url": "http://calendars.example.org/cal.ics" })),
     )
     .await;
     assert_eq!(created, StatusCode::CREATED, "{source}");

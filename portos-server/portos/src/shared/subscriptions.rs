@@ -27,13 +27,25 @@ pub struct SourceBody {
 }
 
 impl SourceBody {
-    /// The location and the trimmed title, or what to fix.
-    pub fn checked(self) -> Result<(Location, Option<String>), String> {
+    /// The location and the trimmed title, or what to fix. A URL whose
+    /// host is an address `outbound` refuses is refused here, naming the
+    /// rule (a name is judged when it is fetched).
+    pub fn checked(self, outbound: &OutboundPolicy) -> Result<(Location, Option<String>), String> {
         let location = match (self.url, self.path) {
             (Some(url), None) => {
                 let location = Location::parse(&url)?;
-                if !matches!(location, Location::Url(_)) {
+                let Location::Url(parsed) = &location else {
                     return Err("`url` must be an http:// or https:// URL".into());
+                };
+                let host = reqwest::Url::parse(parsed)
+                    .ok()
+                    .and_then(|url| url.host_str().map(str::to_owned))
+                    .unwrap_or_default();
+                let literal = host.trim_start_matches('[').trim_end_matches(']');
+                if literal.parse::<std::net::IpAddr>().is_ok() {
+                    outbound
+                        .check_host(&host)
+                        .map_err(|refused| format!("`url`: {refused}"))?;
                 }
                 location
             }

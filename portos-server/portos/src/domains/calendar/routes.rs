@@ -190,9 +190,10 @@ async fn list_sources(State(app): State<App>) -> Result<Json<SourceList>, StoreE
 )]
 async fn add_source(
     State(app): State<App>,
+    outbound: Shared<OutboundPolicy>,
     Body(body): Body<SourceBody>,
 ) -> Result<Created<Source>, AddSourceRefusal> {
-    let (location, title) = body.checked().map_err(Invalid)?;
+    let (location, title) = body.checked(&outbound).map_err(Invalid)?;
     let added = ops::add_source(&app.store, &location, title).await?;
     added.map(Created).map_err(AddSourceRefusal::AlreadyAdded)
 }

@@ -116,9 +116,10 @@ async fn list(State(app): State<App>) -> Result<Json<FeedList>, StoreError> {
 #[portos_route(method = "POST", path = "/api/feeds", summary = "Subscribe to a feed")]
 async fn subscribe(
     State(app): State<App>,
+    outbound: Shared<OutboundPolicy>,
     Body(body): Body<SourceBody>,
 ) -> Result<Created<Feed>, SubscribeRefusal> {
-    let (location, title) = body.checked().map_err(Invalid)?;
+    let (location, title) = body.checked(&outbound).map_err(Invalid)?;
     let subscribed = ops::subscribe(&app.store, &location, title).await?;
     subscribed
         .map(Created)
