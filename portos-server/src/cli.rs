@@ -103,7 +103,7 @@ pub struct RuntimeArgs {
     pub session_hours: Option<u64>,
 
     /// Destinations outbound requests may reach besides public addresses
-    /// (feeds, calendars, peers on the LAN): comma-separated address
+    /// (services on the LAN, say): comma-separated address
     /// ranges, addresses, host names, `*.domains` or `loopback`, e.g.
     /// `192.168.1.0/24,feeds.lan`.
     #[arg(long, value_name = "LIST")]

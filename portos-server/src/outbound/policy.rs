@@ -243,11 +243,24 @@ impl OutboundPolicy {
     /// allow-list-only policy a name the list does not hold is refused
     /// here, before any lookup.
     pub fn check_host(&self, host: &str) -> Result<(), Refused> {
-        let literal = host.trim_start_matches('[').trim_end_matches(']');
-        match literal.parse::<IpAddr>() {
-            Ok(ip) => self.check_ip(ip),
-            Err(_) if self.public || self.allows_host(host) => Ok(()),
-            Err(_) => Err(Refused::outside(host)),
+        match literal_address(host) {
+            Some(ip) => self.check_ip(ip),
+            None if self.public || self.allows_host(host) => Ok(()),
+            None => Err(Refused::outside(host)),
+        }
+    }
+
+    /// Whether the host of `url` may be reached as far as can be told
+    /// before any lookup: a literal address is judged, a name (or a URL
+    /// without a host) passes until it is fetched. What a source is judged
+    /// by when it is stored.
+    pub fn check_url_address(&self, url: &str) -> Result<(), Refused> {
+        let host = reqwest::Url::parse(url)
+            .ok()
+            .and_then(|url| url.host_str().map(str::to_owned));
+        match host.as_deref().and_then(literal_address) {
+            Some(ip) => self.check_ip(ip),
+            None => Ok(()),
         }
     }
 }
@@ -300,11 +313,7 @@ fn parse_entry(entry: &str) -> Option<Vec<Allowed>> {
         let bits = if network.is_ipv4() { 32 } else { 128 };
         return (prefix <= bits).then(|| vec![Allowed::Range(Cidr { network, prefix })]);
     }
-    if let Ok(ip) = entry
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .parse::<IpAddr>()
-    {
+    if let Some(ip) = literal_address(entry) {
         let prefix = if ip.is_ipv4() { 32 } else { 128 };
         return Some(vec![Allowed::Range(Cidr {
             network: ip,
@@ -317,6 +326,14 @@ fn parse_entry(entry: &str) -> Option<Vec<Allowed>> {
     }
     let host = normalized_host(entry);
     is_host_name(&host).then(|| vec![Allowed::Host(host)])
+}
+
+/// The address a URL's host spells out (`10.0.0.1`, `[::1]`), if it is one.
+fn literal_address(host: &str) -> Option<IpAddr> {
+    host.trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .ok()
 }
 
 fn normalized_host(host: &str) -> String {
@@ -484,5 +501,22 @@ mod tests {
         let with_v6 = tests.also_allowing_url("http://[fd00::5]:8080/");
         assert_eq!(with_v6.check_ip(ip("fd00::5")), Ok(()));
         assert_eq!(tests.also_allowing_url("not a url"), tests);
+    }
+
+    #[test]
+    fn a_stored_url_is_judged_by_its_literal_address_only() {
+        let tests = OutboundPolicy::loopback_only();
+        assert!(tests.check_url_address("http://10.0.0.1/feed.xml").is_err());
+        assert!(tests.check_url_address("http://[::ffff:c0a8:1]/").is_err());
+        assert_eq!(
+            tests.check_url_address("http://127.0.0.1:9/feed.xml"),
+            Ok(())
+        );
+        // A name is judged when it is fetched, not when it is stored.
+        assert_eq!(
+            tests.check_url_address("https://feeds.example.org/"),
+            Ok(())
+        );
+        assert_eq!(tests.check_url_address("not a url"), Ok(()));
     }
 }

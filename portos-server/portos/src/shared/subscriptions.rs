@@ -37,16 +37,9 @@ impl SourceBody {
                 let Location::Url(parsed) = &location else {
                     return Err("`url` must be an http:// or https:// URL".into());
                 };
-                let host = reqwest::Url::parse(parsed)
-                    .ok()
-                    .and_then(|url| url.host_str().map(str::to_owned))
-                    .unwrap_or_default();
-                let literal = host.trim_start_matches('[').trim_end_matches(']');
-                if literal.parse::<std::net::IpAddr>().is_ok() {
-                    outbound
-                        .check_host(&host)
-                        .map_err(|refused| format!("`url`: {refused}"))?;
-                }
+                outbound
+                    .check_url_address(parsed)
+                    .map_err(|refused| format!("`url`: {refused}"))?;
                 location
             }
             (None, Some(path)) => {
