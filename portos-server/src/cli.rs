@@ -94,7 +94,7 @@ pub struct RuntimeArgs {
     #[arg(long, value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
-    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, outbound-allow, outbound-only, and the application's).
+    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, outbound-allow, outbound-only, outbound-hosts, and the application's).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
@@ -113,6 +113,13 @@ pub struct RuntimeArgs {
     /// address, no other name looked up), e.g. `loopback` for tests.
     #[arg(long, value_name = "LIST")]
     pub outbound_only: Option<String>,
+
+    /// Host names outbound requests resolve to the given addresses instead
+    /// of looking them up (a `hosts` file for this server's requests), e.g.
+    /// `feeds.lan=192.168.1.20`; the addresses are still judged by the
+    /// outbound policy.
+    #[arg(long, value_name = "LIST")]
+    pub outbound_hosts: Option<String>,
 
     /// Set the instance password from the first line of standard input, then exit.
     #[arg(long, group = "dump")]
@@ -188,7 +195,7 @@ pub struct RuntimeArgs {
 
 /// The runtime's flags that an environment variable can set, and the
 /// variable's name after the application's prefix (`PORTOS_BIND`).
-const FROM_ENVIRONMENT: [(&str, &str); 10] = [
+const FROM_ENVIRONMENT: [(&str, &str); 11] = [
     ("bind", "BIND"),
     ("data_dir", "DATA_DIR"),
     ("database_url", "DATABASE_URL"),
@@ -198,6 +205,7 @@ const FROM_ENVIRONMENT: [(&str, &str); 10] = [
     ("session_hours", "SESSION_HOURS"),
     ("outbound_allow", "OUTBOUND_ALLOW"),
     ("outbound_only", "OUTBOUND_ONLY"),
+    ("outbound_hosts", "OUTBOUND_HOSTS"),
     ("password", "PASSWORD"),
 ];
 
@@ -341,6 +349,7 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
     let outbound = outbound_policy(
         cli.outbound_allow.clone().or(file.outbound_allow),
         cli.outbound_only.clone().or(file.outbound_only),
+        cli.outbound_hosts.clone().or(file.outbound_hosts),
     )?;
     Ok(Config {
         app: defaults.app,
@@ -369,20 +378,34 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
 /// The outbound policy the flags, variables or file keys ask for (the
 /// default: public addresses only; an empty value is no value, so a
 /// variable set empty unsets it); every bad entry is named.
-fn outbound_policy(allow: Option<String>, only: Option<String>) -> Result<OutboundPolicy, String> {
+fn outbound_policy(
+    allow: Option<String>,
+    only: Option<String>,
+    hosts: Option<String>,
+) -> Result<OutboundPolicy, String> {
+    fn named<E: ToString>(flag: &str, bad: &[E]) -> String {
+        let entries: Vec<String> = bad.iter().map(ToString::to_string).collect();
+        format!("{flag}: {}", entries.join("; "))
+    }
     let given = |value: Option<String>| value.filter(|list| !list.trim().is_empty());
-    let (policy, flag) = match (given(allow), given(only)) {
+    let policy = match (given(allow), given(only)) {
         (Some(_), Some(_)) => {
             return Err("give --outbound-allow or --outbound-only, not both".to_owned());
         }
-        (Some(list), None) => (OutboundPolicy::allowing(&list), "--outbound-allow"),
-        (None, Some(list)) => (OutboundPolicy::only(&list), "--outbound-only"),
-        (None, None) => return Ok(OutboundPolicy::public_only()),
+        (Some(list), None) => {
+            OutboundPolicy::allowing(&list).map_err(|bad| named("--outbound-allow", &bad))?
+        }
+        (None, Some(list)) => {
+            OutboundPolicy::only(&list).map_err(|bad| named("--outbound-only", &bad))?
+        }
+        (None, None) => OutboundPolicy::public_only(),
     };
-    policy.map_err(|bad| {
-        let entries: Vec<String> = bad.iter().map(ToString::to_string).collect();
-        format!("{flag}: {}", entries.join("; "))
-    })
+    match given(hosts) {
+        Some(list) => policy
+            .with_hosts(&list)
+            .map_err(|bad| named("--outbound-hosts", &bad)),
+        None => Ok(policy),
+    }
 }
 
 /// Parses the catalog flags as the HTTP query is parsed, so a value the

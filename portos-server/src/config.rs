@@ -120,11 +120,12 @@ pub struct FileConfig {
     pub session_hours: Option<u64>,
     pub outbound_allow: Option<String>,
     pub outbound_only: Option<String>,
+    pub outbound_hosts: Option<String>,
 }
 
 /// The runtime's key names in the file; every other key is the
 /// application's.
-const RUNTIME_KEYS: [&str; 8] = [
+const RUNTIME_KEYS: [&str; 9] = [
     "bind",
     "data-dir",
     "database-url",
@@ -133,6 +134,7 @@ const RUNTIME_KEYS: [&str; 8] = [
     "session-hours",
     "outbound-allow",
     "outbound-only",
+    "outbound-hosts",
 ];
 
 #[derive(Debug, thiserror::Error)]

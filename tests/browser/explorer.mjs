@@ -49,6 +49,17 @@ async function launch() {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // Nothing beyond the servers under test (CI checks it: .ci/hermetic):
+      // no name is resolved but loopback's, and none of the browser's own
+      // services (media routing, translation, metrics, safe browsing) runs.
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+      "--disable-features=MediaRouter,DialMediaRouteProvider,OptimizationHints,Translate,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions",
+      "--disable-domain-reliability",
+      "--disable-client-side-phishing-detection",
+      "--safebrowsing-disable-auto-update",
+      "--no-pings",
+      "--disable-default-apps",
+      "--metrics-recording-only",
     ],
     viewport: { width: 1280, height: 860 },
     colorScheme: "light",

@@ -7,6 +7,7 @@
 //! proxy would hide the destination.
 
 use std::error::Error as _;
+use std::net::SocketAddr;
 use std::sync::{Arc, Once};
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
@@ -143,8 +144,8 @@ pub fn refusal(error: &reqwest::Error) -> Option<&Refused> {
     None
 }
 
-/// Resolves with the system resolver and keeps the addresses the policy
-/// allows (all of them for a name the owner allowed); none left is a
+/// Resolves with the owner's pinned names, then the system resolver, and
+/// keeps the addresses the policy allows (all of them for a name the owner allowed); none left is a
 /// refusal naming the first one refused.
 #[derive(Debug)]
 struct CheckedResolver {
@@ -161,7 +162,13 @@ impl Resolve for CheckedResolver {
             if let Err(refused) = policy.check_host(&host) {
                 return Err(Box::new(refused) as BoxError);
             }
-            let resolved = tokio::net::lookup_host((host.as_str(), 0)).await?;
+            let resolved: Vec<SocketAddr> = match policy.pinned(&host) {
+                Some(addresses) => addresses
+                    .into_iter()
+                    .map(|ip| SocketAddr::new(ip, 0))
+                    .collect(),
+                None => tokio::net::lookup_host((host.as_str(), 0)).await?.collect(),
+            };
             let by_name = policy.allows_host(&host);
             let mut allowed = Vec::new();
             let mut first_refusal = None;
@@ -198,8 +205,6 @@ fn checked_redirects(policy: Arc<OutboundPolicy>) -> redirect::Policy {
 
 #[cfg(test)]
 mod tests {
-    use std::net::SocketAddr;
-
     use axum::Router;
     use axum::http::{StatusCode, header};
     use axum::response::IntoResponse;
@@ -208,7 +213,8 @@ mod tests {
     use super::*;
 
     /// A stand-in server on loopback: `/ok` answers, `/away` redirects to
-    /// a private address, `/home` redirects to `localhost`.
+    /// a private address, `/lan` to a name the tests pin, `/home` to
+    /// `localhost`.
     async fn stand_in() -> SocketAddr {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -222,6 +228,16 @@ mod tests {
                     (
                         StatusCode::FOUND,
                         [(header::LOCATION, "http://10.0.0.1/secret")],
+                    )
+                        .into_response()
+                }),
+            )
+            .route(
+                "/lan",
+                get(|| async {
+                    (
+                        StatusCode::FOUND,
+                        [(header::LOCATION, "http://lan.test/ok")],
                     )
                         .into_response()
                 }),
@@ -325,5 +341,49 @@ mod tests {
             .await
             .expect("followed to localhost");
         assert_eq!(answer.text().await.expect("body"), "fine");
+    }
+
+    #[tokio::test]
+    async fn a_pinned_name_connects_only_to_an_allowed_pinned_address() {
+        let server = stand_in().await;
+        let pinned = |hosts: &str| {
+            client(
+                OutboundPolicy::loopback_only()
+                    .with_hosts(hosts)
+                    .expect("valid"),
+            )
+        };
+        // Never looked up (no resolver would know these names), connected
+        // to the allowed address only.
+        let answer = pinned("feeds.test=10.0.0.1,feeds.test=127.0.0.1")
+            .get(&format!("http://feeds.test:{}/ok", server.port()))
+            .expect("one pinned address is allowed")
+            .send()
+            .await
+            .expect("sent to 127.0.0.1");
+        assert_eq!(answer.text().await.expect("body"), "fine");
+
+        let refused = pinned("rebind.test=10.0.0.1")
+            .get(&format!("http://rebind.test:{}/ok", server.port()))
+            .expect_err("refused before any request");
+        assert!(
+            matches!(refused, OutboundError::Refused(ref r) if r.destination == "rebind.test (10.0.0.1)"),
+            "{refused}"
+        );
+
+        // A redirect to a pinned name is judged by the pinned address.
+        let redirected = client(
+            OutboundPolicy::loopback_too()
+                .with_hosts("lan.test=192.168.7.7")
+                .expect("valid"),
+        );
+        let error = redirected
+            .get(&format!("http://{server}/lan"))
+            .expect("allowed")
+            .send()
+            .await
+            .expect_err("the hop's pinned address is private");
+        let refused = refusal(&error).expect("the policy's refusal");
+        assert_eq!(refused.destination, "lan.test (192.168.7.7)");
     }
 }

@@ -59,6 +59,10 @@ pub struct OutboundPolicy {
     allowed: Vec<Allowed>,
     /// Whether public addresses (and the lookup of any name) are allowed.
     public: bool,
+    /// Names this server resolves itself, as the owner pinned them (a
+    /// `hosts` file for its outbound requests): never looked up, their
+    /// addresses judged like any other.
+    hosts: Vec<(String, IpAddr)>,
 }
 
 impl Default for OutboundPolicy {
@@ -66,6 +70,7 @@ impl Default for OutboundPolicy {
         OutboundPolicy {
             allowed: Vec::new(),
             public: true,
+            hosts: Vec::new(),
         }
     }
 }
@@ -128,6 +133,13 @@ impl Refused {
     }
 }
 
+/// A pinned name that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a pinned host: write a host name and an address, `feeds.lan=192.168.1.20` or `feeds.lan=fd00::20`"
+)]
+pub struct BadHostEntry(pub String);
+
 /// An allow-list entry that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -156,7 +168,7 @@ impl OutboundPolicy {
         if bad.is_empty() {
             Ok(OutboundPolicy {
                 allowed,
-                public: true,
+                ..OutboundPolicy::default()
             })
         } else {
             Err(bad)
@@ -178,7 +190,47 @@ impl OutboundPolicy {
         OutboundPolicy {
             allowed: loopback(),
             public: false,
+            hosts: Vec::new(),
         }
+    }
+
+    /// The same policy with names pinned to addresses, comma-separated as
+    /// in a flag: `feeds.lan=192.168.1.20,feeds.lan=fd00::20`. A pinned name
+    /// is never looked up; its addresses are judged like any other (so a
+    /// pin does not open a refused range: the allow list does). Every bad
+    /// entry is reported.
+    pub fn with_hosts(self, entries: &str) -> Result<OutboundPolicy, Vec<BadHostEntry>> {
+        let mut hosts = self.hosts;
+        let mut bad = Vec::new();
+        for entry in entries.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let pinned = entry.split_once('=').and_then(|(name, address)| {
+                let name = normalized_host(name.trim());
+                let address = literal_address(address.trim())?;
+                is_host_name(&name).then_some((name, address))
+            });
+            match pinned {
+                Some(pin) if !hosts.contains(&pin) => hosts.push(pin),
+                Some(_) => {}
+                None => bad.push(BadHostEntry(entry.to_owned())),
+            }
+        }
+        if bad.is_empty() {
+            Ok(OutboundPolicy { hosts, ..self })
+        } else {
+            Err(bad)
+        }
+    }
+
+    /// The addresses the owner pinned `host` to, if it is pinned.
+    pub fn pinned(&self, host: &str) -> Option<Vec<IpAddr>> {
+        let host = normalized_host(host);
+        let addresses: Vec<IpAddr> = self
+            .hosts
+            .iter()
+            .filter(|(name, _)| *name == host)
+            .map(|(_, address)| *address)
+            .collect();
+        (!addresses.is_empty()).then_some(addresses)
     }
 
     /// The same policy, also allowing the host of `url`: an endpoint the
@@ -206,7 +258,7 @@ impl OutboundPolicy {
     pub fn loopback_too() -> OutboundPolicy {
         OutboundPolicy {
             allowed: loopback(),
-            public: true,
+            ..OutboundPolicy::default()
         }
     }
 
@@ -238,15 +290,34 @@ impl OutboundPolicy {
     }
 
     /// Whether a request may go to `host` as a URL names it: an address is
-    /// judged now; a name is judged by its addresses when it is resolved
-    /// (unless the owner allowed the name itself), and under an
+    /// judged now, and so are a pinned name's addresses (one allowed is
+    /// enough); any other name is judged by its addresses when it is
+    /// resolved (unless the owner allowed the name itself), and under an
     /// allow-list-only policy a name the list does not hold is refused
     /// here, before any lookup.
     pub fn check_host(&self, host: &str) -> Result<(), Refused> {
-        match literal_address(host) {
-            Some(ip) => self.check_ip(ip),
-            None if self.public || self.allows_host(host) => Ok(()),
-            None => Err(Refused::outside(host)),
+        if let Some(ip) = literal_address(host) {
+            return self.check_ip(ip);
+        }
+        if self.allows_host(host) {
+            return Ok(());
+        }
+        if let Some(addresses) = self.pinned(host) {
+            let mut first_refusal = None;
+            for ip in addresses {
+                match self.check_ip(ip) {
+                    Ok(()) => return Ok(()),
+                    Err(refused) => {
+                        first_refusal.get_or_insert(refused.for_host(host, ip));
+                    }
+                }
+            }
+            return first_refusal.map_or(Ok(()), Err);
+        }
+        if self.public {
+            Ok(())
+        } else {
+            Err(Refused::outside(host))
         }
     }
 
@@ -279,10 +350,19 @@ impl fmt::Display for OutboundPolicy {
             });
         }
         if self.public {
-            f.write_str(&entries.join(", "))
+            f.write_str(&entries.join(", "))?;
         } else {
-            write!(f, "only {}", entries.join(", "))
+            write!(f, "only {}", entries.join(", "))?;
         }
+        let pins: Vec<String> = self
+            .hosts
+            .iter()
+            .map(|(name, address)| format!("{name}={address}"))
+            .collect();
+        if !pins.is_empty() {
+            write!(f, " (pinned: {})", pins.join(", "))?;
+        }
+        Ok(())
     }
 }
 
@@ -518,5 +598,51 @@ mod tests {
             Ok(())
         );
         assert_eq!(tests.check_url_address("not a url"), Ok(()));
+    }
+
+    #[test]
+    fn a_pinned_name_is_judged_by_its_pinned_addresses() {
+        let policy = OutboundPolicy::loopback_only()
+            .with_hosts(
+                "rebind.test=10.0.0.1, Mixed.Test=10.0.0.2,mixed.test=127.0.0.1,v6.test=[fd00::1]",
+            )
+            .expect("valid");
+        let refused = policy.check_host("rebind.test").expect_err("private");
+        assert_eq!(refused.destination, "rebind.test (10.0.0.1)");
+        assert_eq!(refused.kind, "private (RFC 1918)");
+        assert_eq!(
+            policy.check_host("MIXED.test."),
+            Ok(()),
+            "one allowed address is enough"
+        );
+        assert_eq!(
+            policy.pinned("mixed.test"),
+            Some(vec![ip("10.0.0.2"), ip("127.0.0.1")])
+        );
+        assert_eq!(
+            policy.check_host("v6.test").expect_err("unique local").cidr,
+            "fc00::/7"
+        );
+        assert_eq!(policy.pinned("other.test"), None);
+        assert_eq!(
+            policy.check_host("other.test").expect_err("unlisted").kind,
+            OUTSIDE_ALLOW_LIST
+        );
+        assert!(policy.to_string().ends_with(
+            "(pinned: rebind.test=10.0.0.1, mixed.test=10.0.0.2, mixed.test=127.0.0.1, v6.test=fd00::1)"
+        ));
+        // A pin opens no range: the allow list does.
+        let opened = OutboundPolicy::allowing("10.0.0.0/8")
+            .expect("valid")
+            .with_hosts("rebind.test=10.0.0.1")
+            .expect("valid");
+        assert_eq!(opened.check_host("rebind.test"), Ok(()));
+        assert_eq!(
+            OutboundPolicy::public_only()
+                .with_hosts("a.test,=1.2.3.4,b.test=300.1.1.1,ok.test=1.2.3.4"),
+            Err(["a.test", "=1.2.3.4", "b.test=300.1.1.1"]
+                .map(|e| BadHostEntry(e.to_owned()))
+                .to_vec())
+        );
     }
 }

@@ -237,6 +237,19 @@ fn bad_outbound_entries_stop_start_up_and_name_each_entry() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(run(&["--outbound-only", "none"]).status.success());
+    let output = run(&[
+        "--outbound-hosts",
+        "feeds.lan=192.168.1.20,feeds.lan,=10.0.0.1,lan=fd00::1",
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--outbound-hosts")
+            && stderr.contains("`feeds.lan` is not a pinned host")
+            && stderr.contains("`=10.0.0.1` is not a pinned host")
+            && !stderr.contains("`lan=fd00::1`"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -409,6 +409,32 @@ async fn peers_and_settings_routes_check_what_people_send() {
             .await;
         assert_eq!(got, status, "{body}: {answer}");
     }
+    // A peer whose host is an address the outbound policy refuses (the
+    // tests' policy: loopback only) is refused when it is added, naming
+    // the rule; it would never be contacted.
+    for (url, says) in [
+        (
+            "http://169.254.169.254",
+            "169.254.0.0/16: link-local (cloud metadata)",
+        ),
+        ("http://[fd00::7]:8080", "fc00::/7: unique local"),
+        (
+            "https://93.184.215.14",
+            "not in this server's outbound allow list",
+        ),
+    ] {
+        let (got, answer) = owner
+            .send(
+                post.clone(),
+                "/api/eidoverse/peers",
+                Some(json!({"id": "p1", "url": url})),
+            )
+            .await;
+        assert_eq!(got, StatusCode::BAD_REQUEST, "{url}: {answer}");
+        assert_eq!(answer["code"], "VALIDATION_ERROR", "{answer}");
+        let message = answer["error"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{url}: {message}");
+    }
     let (_, listed) = owner
         .send(reqwest::Method::GET, "/api/eidoverse/peers", None)
         .await;

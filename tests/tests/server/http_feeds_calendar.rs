@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use axum::Router;
+use axum::body::{Body as AxumBody, Bytes};
 use axum::http::{StatusCode as AxumStatus, header};
 use axum::routing::get;
 use portos_tests::ServerProcess;
@@ -47,6 +48,21 @@ async fn feed_server() -> String {
         .route(
             "/broken",
             get(|| async { (AxumStatus::INTERNAL_SERVER_ERROR, "oops") }),
+        )
+        .route(
+            "/endless",
+            get(|| async {
+                // Never ends: the fetch must stop at its size cap rather
+                // than buffer it.
+                let chunk = Bytes::from(vec![b'x'; 64 * 1024]);
+                let endless = futures::stream::repeat_with(move || {
+                    Ok::<_, std::convert::Infallible>(chunk.clone())
+                });
+                (
+                    [(header::CONTENT_TYPE, "application/rss+xml")],
+                    AxumBody::from_stream(endless),
+                )
+            }),
         )
         .route(
             "/away",
@@ -219,6 +235,12 @@ async fn failed_refreshes_say_why_and_change_nothing() {
             "HTTP 500".to_owned(),
         ),
         (
+            json!({ "url": format!("{web}/endless") }),
+            StatusCode::BAD_GATEWAY,
+            "SOURCE_UNREACHABLE",
+            "sent more than 8388608 bytes".to_owned(),
+        ),
+        (
             json!({ "url": format!("{web}/page.html") }),
             StatusCode::UNPROCESSABLE_ENTITY,
             "FEED_PARSE_ERROR",
@@ -288,8 +310,13 @@ async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
     // address is refused when it is added (400, naming the rule, nothing
     // stored); a name, or a redirect from the allowed stand-in to a
     // private address, when it is fetched (422, nothing sent, nothing
-    // changed; a name is not even looked up).
-    let server = ServerProcess::start(&[]);
+    // changed; an unlisted name is not even looked up). The names this
+    // server resolves are the test's own (pinned), so a name that resolves
+    // to a refused address is judged by that address.
+    let server = ServerProcess::start(&[
+        "--outbound-hosts",
+        "rebind.test=10.0.0.1,v6.test=fd00::1,feeds.test=192.168.1.9,feeds.test=127.0.0.1",
+    ]);
     for (url, says) in [
         (
             "http://169.254.169.254/latest/meta-data/",
@@ -325,6 +352,14 @@ async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
             "not in this server's outbound allow list",
         ),
         (format!("{web}/away"), "10.0.0.0/8: private (RFC 1918)"),
+        (
+            "http://rebind.test/feed.xml".to_owned(),
+            "rebind.test (10.0.0.1) is not a public address (10.0.0.0/8",
+        ),
+        (
+            "http://v6.test:8080/feed.xml".to_owned(),
+            "v6.test (fd00::1) is not a public address (fc00::/7",
+        ),
     ] {
         let (status, error, unchanged) = refresh_new_feed(&client, &server, &url).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{url}: {error}");
@@ -340,6 +375,18 @@ async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
         StatusCode::OK,
         "the stand-in on loopback is allowed: {refreshed}"
     );
+    let port = web.rsplit(':').next().expect("a port");
+    let (status, refreshed, _) = refresh_new_feed(
+        &client,
+        &server,
+        &format!("http://feeds.test:{port}/news.rss"),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "a pinned name reaches its allowed address only: {refreshed}"
+    );
 
     // The default policy (public addresses) widened by a LAN range:
     // loopback is refused even by name, since the name resolves to it.
@@ -348,7 +395,6 @@ async fn a_source_the_outbound_policy_refuses_is_never_fetched() {
         &["--outbound-allow", "192.168.1.0/24"],
         &[("PORTOS_OUTBOUND_ONLY", "")],
     );
-    let port = web.rsplit(':').next().expect("a port");
     let by_name = format!("http://localhost:{port}/news.rss");
     let (status, error, unchanged) = refresh_new_feed(&client, &public, &by_name).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{error}");

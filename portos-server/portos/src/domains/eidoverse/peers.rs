@@ -2,6 +2,7 @@
 //! presence may visit as a guest.
 
 use crate::shared::doc_rules::{HTTP_BASE_URL, NOT_BLANK};
+use portos_server::outbound::OutboundPolicy;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -44,8 +45,10 @@ pub fn is_peer_id(id: &str) -> bool {
 }
 
 impl NewPeer {
-    /// The peer to store, or what to fix.
-    pub fn checked(self) -> Result<Peer, String> {
+    /// The peer to store, or what to fix. A URL whose host is an address
+    /// `outbound` refuses is refused here, naming the rule (a name is
+    /// judged when the world is visited).
+    pub fn checked(self, outbound: &OutboundPolicy) -> Result<Peer, String> {
         if !is_peer_id(&self.id) {
             return Err("id must be 1..80 characters of letters, digits, '_' and '-'".to_owned());
         }
@@ -58,6 +61,9 @@ impl NewPeer {
         if parsed.query().is_some() || parsed.fragment().is_some() {
             return Err("url must be a base address, without ?query or #fragment".to_owned());
         }
+        outbound
+            .check_url_address(&url)
+            .map_err(|refused| format!("url: {refused}"))?;
         let name = match self.name.as_deref().map(str::trim) {
             None => self.id.clone(),
             Some("") => return Err("name must not be empty".to_owned()),

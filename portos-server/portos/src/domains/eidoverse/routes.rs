@@ -4,8 +4,9 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
+use portos_core::{Shared, portos_route};
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
+use portos_server::outbound::OutboundPolicy;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -154,9 +155,10 @@ async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, StoreError
 )]
 async fn add_peer(
     State(app): State<App>,
+    outbound: Shared<OutboundPolicy>,
     Body(new_peer): Body<NewPeer>,
 ) -> Result<Created<Peer>, WorldRuleBroken> {
-    let peer = new_peer.checked().map_err(WorldRuleBroken::Rule)?;
+    let peer = new_peer.checked(&outbound).map_err(WorldRuleBroken::Rule)?;
     let stored = peer.clone();
     app.store
         .run(move |connection| stored_peers::upsert(connection, &stored))
