@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use portos_core::catalog::IntentConfig;
 use portos_core::inventory::Classifier;
-use portos_core::registry::DynamicTools;
+use portos_core::registry::{DynamicTools, RegistryLimits};
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
 use crate::agent_tools::{AgentContextCache, ContextTools, NoContextTools};
@@ -375,9 +375,14 @@ impl ServerBuilder {
         let mut builder = Registry::builder()
             .state(state)
             .product(self.identity.name.clone());
-        // Servers sharing a database share their calls' idempotency.
+        // Servers sharing a database share their calls' idempotency; a
+        // server that owns its store keeps its writes' in it, and starts
+        // from what it kept before.
         if let Some(ledger) = crate::store::SharedCalls::of(store) {
             builder = builder.ledger(ledger);
+        } else if let Some(journal) = crate::store::LocalCalls::of(store) {
+            let recalled = journal.recall(RegistryLimits::default())?;
+            builder = builder.journal(journal, recalled);
         }
         if let Some(make) = self.dynamic_tools.take() {
             builder = builder.dynamic_tools(make(store));

@@ -10,7 +10,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::idempotency::CallStore;
 use super::order::catalog_rank;
-use super::{CallLedger, DynamicTools, RegisteredTool, Registry, RegistryLimits, ResultObserver};
+use super::{
+    CallJournal, CallLedger, DynamicTools, Recalled, RegisteredTool, Registry, RegistryLimits,
+    ResultObserver,
+};
 use crate::context::StateMap;
 use crate::contract::words::{self, vocabulary};
 use crate::contract::{
@@ -46,6 +49,7 @@ pub struct RegistryBuilder {
     order: &'static [&'static str],
     dynamic: Option<Arc<dyn DynamicTools>>,
     ledger: Option<Arc<dyn CallLedger>>,
+    journal: Option<(Arc<dyn CallJournal>, Vec<Recalled>)>,
     product: Option<String>,
 }
 
@@ -101,6 +105,16 @@ impl RegistryBuilder {
     /// `ledger` instead of keeping it in this process's memory.
     pub fn ledger(mut self, ledger: Arc<dyn CallLedger>) -> Self {
         self.ledger = Some(ledger);
+        self
+    }
+
+    /// Keeps this server's writes through `journal` (their store work and
+    /// kept result in one transaction), starting from what it `recalled`
+    /// of the calls before this process: docs/reference.md#idempotency
+    /// across crashes and restarts of one server. A [`ledger`](Self::ledger)
+    /// takes precedence.
+    pub fn journal(mut self, journal: Arc<dyn CallJournal>, recalled: Vec<Recalled>) -> Self {
+        self.journal = Some((journal, recalled));
         self
     }
 
@@ -186,11 +200,20 @@ impl RegistryBuilder {
             self.dynamic,
             self.ledger,
         );
+        let calls = CallStore::new(limits);
+        let journal = match (ledger.is_some(), self.journal) {
+            (false, Some((journal, recalled))) => {
+                calls.restore(recalled);
+                Some(journal)
+            }
+            _ => None,
+        };
         Ok(Arc::new_cyclic(|this| Registry {
             tools,
             index,
-            calls: CallStore::new(limits),
+            calls,
             ledger,
+            journal,
             in_flight: Arc::default(),
             state: Arc::new(state),
             shutdown: CancellationToken::new(),

@@ -9,6 +9,7 @@ use futures::future::{BoxFuture, Either};
 use serde_json::Value;
 
 use super::idempotency::{Admission, SharedResult};
+use super::journal::JournaledCall;
 use super::shared::{CallLedger, Claim, Claimed, Pending};
 use super::{
     CallBudget, DynamicCall, DynamicTool, DynamicTools, Fingerprint, RegisteredTool, Registry,
@@ -79,7 +80,7 @@ impl Registry {
             _ => self.admit(authority, call)?,
         };
         match admitted {
-            Admitted::Here(shared, duplicate) => Ok(CallAnswer::new(shared.await, duplicate)),
+            Admitted::Here(shared, duplicate) => Ok(CallAnswer::new(shared.await?, duplicate)),
             Admitted::Shared(pending, duplicate) => {
                 let (result, ran_elsewhere) = pending.await?;
                 Ok(CallAnswer::new(result, duplicate || ran_elsewhere))
@@ -116,7 +117,7 @@ impl Registry {
         let key = Arc::clone(&request_id);
         let admission = self.calls.admit(&key, fingerprint, || {
             let run = adapter(request_id.clone());
-            self.launch(name, policy, request_id, run)
+            self.launch(name, policy, request_id, fingerprint, run)
         })?;
         Ok(admitted(admission))
     }
@@ -288,26 +289,68 @@ impl Registry {
         name: &str,
         policy: &Policy,
         request_id: Arc<str>,
+        fingerprint: Fingerprint,
         run: BoxFuture<'static, AdapterOutcome>,
     ) -> SharedResult {
-        // A panicking adapter is a failed call, not a crash, on either path.
-        let run = AssertUnwindSafe(run).catch_unwind();
-        let outcome = if policy.side_effect.is_read() {
-            Either::Left(run.map(Result::ok))
-        } else {
-            Either::Right(tokio::spawn(run).map(|joined| joined.ok().and_then(Result::ok)))
-        };
+        // A panicking adapter is a failed call, not a crash, on every path.
+        let run = AssertUnwindSafe(run).catch_unwind().map(Result::ok);
         let observers = self.observers.clone();
         let name = name.to_owned();
-        async move {
-            let result = Arc::new(normalized(&request_id, name, outcome.await));
-            for observer in observers.iter() {
-                observer(&result);
+        if policy.side_effect.is_read() {
+            return async move {
+                let result = Arc::new(normalized(&request_id, name, run.await));
+                for observer in observers.iter() {
+                    observer(&result);
+                }
+                Ok(result)
             }
-            result
+            .boxed()
+            .shared();
         }
-        .boxed()
-        .shared()
+        // A write runs on a task of its own, so it reaches its end (and its
+        // result is kept) even if every caller leaves; under a journal, its
+        // store work and its kept result are one transaction.
+        let id = Arc::clone(&request_id);
+        let result = run.map(move |outcome| normalized(&id, name, outcome));
+        let kept = match &self.journal {
+            Some(journal) => {
+                let call = JournaledCall {
+                    request_id: Arc::clone(&request_id),
+                    fingerprint,
+                    limits: self.calls.limits(),
+                };
+                Either::Left(journal.write(call, result.boxed()))
+            }
+            None => Either::Right(result.map(Ok)),
+        };
+        let this = self.this.clone();
+        tokio::spawn(kept)
+            .map(move |joined| {
+                let kept = joined.unwrap_or_else(|_| {
+                    Err(ToolError::new(
+                        ErrorCode::ServiceUnavailable,
+                        "The call stopped before its result was kept; send it again with the same requestId",
+                    ))
+                });
+                match kept {
+                    Ok(result) => {
+                        let result = Arc::new(result);
+                        for observer in observers.iter() {
+                            observer(&result);
+                        }
+                        Ok(result)
+                    }
+                    Err(error) => {
+                        // Nothing of the call happened: a retry runs it.
+                        if let Some(registry) = this.upgrade() {
+                            registry.calls.forget(&request_id);
+                        }
+                        Err(error)
+                    }
+                }
+            })
+            .boxed()
+            .shared()
     }
 
     /// The retained result of `request_id` (`GET /calls/:requestId`): waits
@@ -323,7 +366,7 @@ impl Registry {
                 .ok_or_else(call_not_found);
         }
         let shared = self.calls.retained(request_id).ok_or_else(call_not_found)?;
-        Ok(Arc::unwrap_or_clone(shared.await))
+        Ok(Arc::unwrap_or_clone(shared.await?))
     }
 }
 

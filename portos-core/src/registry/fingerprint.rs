@@ -52,6 +52,14 @@ impl Fingerprint {
     pub fn to_hex(self) -> String {
         hex::encode(self.0)
     }
+
+    /// The fingerprint [`Fingerprint::to_hex`] wrote, or `None` if `text`
+    /// is not 64 hex digits (a kept row that was tampered with).
+    pub fn from_hex(text: &str) -> Option<Fingerprint> {
+        let mut bytes = [0_u8; 32];
+        hex::decode_to_slice(text, &mut bytes).ok()?;
+        Some(Fingerprint(bytes))
+    }
 }
 
 impl fmt::Debug for Fingerprint {

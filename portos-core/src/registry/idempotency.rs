@@ -9,14 +9,18 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
 use tokio::time::Instant;
 
+use super::journal::Recalled;
 use super::{Fingerprint, RegistryLimits};
 use crate::contract::{ErrorCode, ToolError, ToolResult};
 
 /// A result that may still be running; every waiter gets the same value.
-pub type SharedResult = Shared<BoxFuture<'static, Arc<ToolResult>>>;
+/// `Err`: the call could not be kept (a write whose journal failed), so
+/// nothing of it happened.
+pub type SharedResult = Shared<BoxFuture<'static, Result<Arc<ToolResult>, ToolError>>>;
 
 /// What to do with an incoming call.
 pub enum Admission {
@@ -150,35 +154,51 @@ impl CallStore {
         }
 
         let result = start();
-        stores
-            .tombstones
-            .insert(key.clone(), Tombstone { fingerprint });
-        stores
-            .tombstone_order
-            .push_back((key.clone(), now + self.limits.retention));
-        stores.results.insert(
-            key.clone(),
-            Retained {
-                fingerprint,
-                result: result.clone(),
-            },
+        stores.remember(
+            key,
+            fingerprint,
+            now + self.limits.retention,
+            Some(result.clone()),
+            self.limits,
         );
-        stores.result_order.push_back(key);
-        while stores.results.len() > self.limits.max_results {
-            match stores.result_order.pop_front() {
-                Some(oldest) => {
-                    stores.results.remove(&oldest);
-                }
-                None => break,
-            }
-        }
-        // One insert can put the fingerprints at most one over the cap.
-        if stores.tombstones.len() > self.limits.max_tombstones
-            && let Some((oldest, _)) = stores.tombstone_order.pop_front()
-        {
-            stores.tombstones.remove(&oldest);
-        }
         Ok(Admission::Fresh(result))
+    }
+
+    /// Takes in what a journal kept before this process started, oldest
+    /// first: each fingerprint until its expiry, and each result still kept,
+    /// within the limits as if the calls had just run here.
+    pub fn restore(&self, recalled: Vec<Recalled>) {
+        let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        for call in recalled {
+            let key = self.key(&call.request_id);
+            let result = call.result.map(|result| {
+                futures::future::ready(Ok(Arc::new(result)))
+                    .boxed()
+                    .shared()
+            });
+            stores.remember(
+                key,
+                call.fingerprint,
+                now + call.expires_in,
+                result,
+                self.limits,
+            );
+        }
+    }
+
+    /// Forgets `request_id` entirely: its call did not happen (its result
+    /// could not be kept), so the same requestId may run it again.
+    pub fn forget(&self, request_id: &str) {
+        let key = self.key(request_id);
+        let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
+        stores.results.remove(&key);
+        stores.tombstones.remove(&key);
+        // Its places in the queues go too, or a later run of the same
+        // requestId would leave the stores early when they came up. A scan,
+        // on a failure's path only.
+        stores.result_order.retain(|queued| *queued != key);
+        stores.tombstone_order.retain(|(queued, _)| *queued != key);
     }
 
     /// The retained result of a requestId, if it is still in the result store.
@@ -190,6 +210,45 @@ impl CallStore {
 }
 
 impl Stores {
+    /// Notes a call: its fingerprint until `expires_at`, and its result (if
+    /// given) among the newest `max_results`.
+    fn remember(
+        &mut self,
+        key: Key,
+        fingerprint: Fingerprint,
+        expires_at: Instant,
+        result: Option<SharedResult>,
+        limits: RegistryLimits,
+    ) {
+        self.tombstones
+            .insert(key.clone(), Tombstone { fingerprint });
+        self.tombstone_order.push_back((key.clone(), expires_at));
+        if let Some(result) = result {
+            self.results.insert(
+                key.clone(),
+                Retained {
+                    fingerprint,
+                    result,
+                },
+            );
+            self.result_order.push_back(key);
+        }
+        while self.results.len() > limits.max_results {
+            match self.result_order.pop_front() {
+                Some(oldest) => {
+                    self.results.remove(&oldest);
+                }
+                None => break,
+            }
+        }
+        // One insert can put the fingerprints at most one over the cap.
+        if self.tombstones.len() > limits.max_tombstones
+            && let Some((oldest, _)) = self.tombstone_order.pop_front()
+        {
+            self.tombstones.remove(&oldest);
+        }
+    }
+
     /// Drops expired fingerprints from the front, then trims to the cap.
     fn prune(&mut self, now: Instant, max_tombstones: usize) {
         while let Some((_, expires_at)) = self.tombstone_order.front() {

@@ -13,6 +13,7 @@ mod dynamic;
 mod fingerprint;
 mod idempotency;
 mod job;
+mod journal;
 mod order;
 mod shared;
 
@@ -30,6 +31,7 @@ pub use dynamic::{
 };
 pub use fingerprint::Fingerprint;
 pub use job::PreparedCall;
+pub use journal::{CallJournal, JournaledCall, Recalled};
 pub use shared::{CallLedger, Claim, Claimed, ClaimedCall};
 
 use crate::context::StateMap;
@@ -103,6 +105,9 @@ pub struct Registry {
     ledger: Option<Arc<dyn CallLedger>>,
     /// Calls running here under `ledger`.
     in_flight: Arc<InFlight>,
+    /// Where a one-server registry keeps its writes durably (a store only
+    /// this server writes); `calls` stays the index.
+    journal: Option<Arc<dyn CallJournal>>,
     state: Arc<StateMap>,
     shutdown: CancellationToken,
     /// Tools switched off at run time (canonical name → reason), e.g. while a

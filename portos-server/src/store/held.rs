@@ -68,8 +68,9 @@ impl std::fmt::Debug for Announcements {
 }
 
 /// Holds `announce` back until the transaction of the call running on this
-/// task commits (dropped if it rolls back), when the call holds one (a
-/// write on a shared store); otherwise hands it back to be sent now.
+/// task commits (dropped if it rolls back), when the call has one (a write:
+/// a held connection on PostgreSQL, a session on SQLite); otherwise hands it
+/// back to be sent now.
 pub fn after_commit(announce: BoxFuture<'static, ()>) -> Option<BoxFuture<'static, ()>> {
     match HELD.try_with(Arc::clone) {
         Ok(held) => {
@@ -80,7 +81,8 @@ pub fn after_commit(announce: BoxFuture<'static, ()>) -> Option<BoxFuture<'stati
                 .push(announce);
             None
         }
-        Err(_) => Some(announce),
+        // Not a PostgreSQL write: a SQLite write's session holds it instead.
+        Err(_) => super::session::hold(announce),
     }
 }
 

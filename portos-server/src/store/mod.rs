@@ -19,6 +19,9 @@ mod ledger;
 mod migrations;
 mod pool;
 mod runtime_schema;
+mod session;
+#[cfg(test)]
+mod session_tests;
 pub mod sql;
 mod worker;
 
@@ -31,12 +34,13 @@ use tokio::sync::oneshot;
 pub use copy::{Copied, CopyError, copy_into_postgres};
 use held::Holdings;
 pub use held::after_commit;
-pub use ledger::SharedCalls;
+pub use ledger::{LocalCalls, SharedCalls};
 pub use migrations::Schema;
 use pool::Pool;
 pub use runtime_schema::RUNTIME_SCHEMA;
+use session::Session;
 pub use sql::{Connection, Engine};
-use worker::{Durable, Worker};
+use worker::{Deliver, Durable, Message, SessionWork, Undone, Worker};
 
 /// Every schema linked into the binary ([`store_schema!`](crate::store_schema)):
 /// a crate that keeps tables declares them where its SQL lives, and every
@@ -261,8 +265,8 @@ impl Store {
 
     /// Runs `work` with a connection on one of the store's threads. Once
     /// queued it runs to its end even if the caller stops waiting. Inside a
-    /// tool call that holds a connection (a write on PostgreSQL), it runs on
-    /// that connection, in the call's transaction.
+    /// write tool call, it is part of the call's transaction: on PostgreSQL
+    /// on the connection the call holds, on SQLite in the call's session.
     pub async fn run<R, F>(&self, work: F) -> Result<R, StoreError>
     where
         R: Send + 'static,
@@ -275,14 +279,23 @@ impl Store {
         }
         let (answer, answered) = oneshot::channel();
         let queued = match &self.backend {
-            Backend::Sqlite { worker, .. } => worker
-                .send(Box::new(move |connection| {
-                    let result = work(connection);
-                    Box::new(move |synced: Result<(), &std::io::Error>| {
-                        let _ = answer.send(synced.map_err(not_durable).and(result));
-                    })
-                }))
-                .is_ok(),
+            Backend::Sqlite { worker, durable } => {
+                let message = match Session::current(durable) {
+                    Some(session) => Message::Piece(
+                        session.id,
+                        piece(work, move |result| {
+                            let _ = answer.send(result);
+                        }),
+                    ),
+                    None => Message::Work(Box::new(move |connection| {
+                        let result = work(connection);
+                        Box::new(move |synced: Result<(), &std::io::Error>| {
+                            let _ = answer.send(synced.map_err(not_durable).and(result));
+                        })
+                    })),
+                };
+                worker.send(message).is_ok()
+            }
             Backend::Postgres { pool, .. } => pool.send(Box::new(move |connection| {
                 let _ = answer.send(connection.and_then(work));
             })),
@@ -335,13 +348,87 @@ impl Store {
     ) -> Result<R, StoreError> {
         match &self.backend {
             Backend::Sqlite { durable, .. } => {
-                let (result, synced) = durable.group(work);
+                // A write call's open transaction is waited for, unless it
+                // is this task's own (then this is a piece of it).
+                let own = Session::current(durable).is_some();
+                let (result, synced) = durable.group_outside_sessions(own, work);
                 synced.map_err(|error| not_durable(&error))?;
                 result
             }
             Backend::Postgres { pool, .. } => pool.run_blocking(work),
         }
     }
+
+    /// Runs `call` (a write tool call's run, ending in its output) as one
+    /// session of this SQLite store: everything it stores and what `keep`
+    /// makes of its output commit in one transaction, durable when this
+    /// answers. `Err`: nothing of it was kept (it was rolled back).
+    pub(crate) async fn write_session<T, F>(
+        &self,
+        call: F,
+        keep: impl FnOnce(&T) -> session::Keep,
+    ) -> Result<T, StoreError>
+    where
+        F: Future<Output = T>,
+    {
+        let Backend::Sqlite { worker, durable } = &self.backend else {
+            return Err(StoreError::Worker(
+                "a write session needs a SQLite store".to_owned(),
+            ));
+        };
+        let session = Session::new(durable);
+        let output = session.scope(call).await;
+        let keep = keep(&output);
+        let (answer, answered) = oneshot::channel();
+        let end: SessionWork = Box::new(move |connection, Undone(undone)| {
+            let result = if undone {
+                Err(session::rolled_back())
+            } else {
+                let kept = keep(connection);
+                let ended = connection.end(kept.is_ok()).map_err(StoreError::from);
+                kept.and(ended)
+            };
+            Box::new(move |synced: Result<(), &std::io::Error>| {
+                let _ = answer.send(synced.map_err(not_durable).and(result));
+            })
+        });
+        if worker.send(Message::End(session.id, end)).is_err() {
+            return Err(StoreError::Worker(
+                "the store thread has stopped".to_owned(),
+            ));
+        }
+        answered.await.map_err(|_| {
+            StoreError::Worker("the store's work panicked; nothing was kept".to_owned())
+        })??;
+        session.committed();
+        Ok(output)
+    }
+}
+
+/// A piece of a session's work: in a savepoint of its own (undone alone if
+/// it fails), or, once the session was rolled back, not run at all.
+fn piece<R, F>(work: F, answer: impl FnOnce(Result<R, StoreError>) + Send + 'static) -> SessionWork
+where
+    R: Send + 'static,
+    F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
+{
+    Box::new(move |connection, Undone(undone)| {
+        let result = if undone {
+            Err(session::rolled_back())
+        } else {
+            match connection.begin() {
+                Ok(()) => {
+                    let result = work(connection);
+                    let ended = connection.end(result.is_ok()).map_err(StoreError::from);
+                    result.and_then(|value| ended.map(|()| value))
+                }
+                Err(error) => Err(error.into()),
+            }
+        };
+        Box::new(move |synced: Result<(), &std::io::Error>| {
+            answer(synced.map_err(not_durable).and(result));
+        }) as Deliver
+    })
 }
 
 /// Runs `work` on a task of its own and waits for it, so it goes to its end
@@ -356,7 +443,7 @@ where
     T: Send + 'static,
     E: From<StoreError> + Send + 'static,
 {
-    tokio::spawn(work)
+    tokio::spawn(session::carried(work))
         .await
         .unwrap_or_else(|error| Err(StoreError::Worker(error.to_string()).into()))
 }

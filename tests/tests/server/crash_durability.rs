@@ -143,3 +143,166 @@ async fn a_sigkill_during_writes_loses_nothing_acknowledged() {
     assert_eq!(counts.len(), WRITES);
     assert!(counts.values().all(|count| *count == 1));
 }
+
+/// A signed-in server for the tool-call test: writes over HTTP need a
+/// session, and the session outlives a restart (it is in the store).
+const PASSWORD: &str = "durable calls password";
+
+fn protected_server() -> ServerProcess {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = portos_tests::set_password(dir.path(), &[], PASSWORD);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    ServerProcess::start_in(dir, &[])
+}
+
+/// `brain.capture` of write `n` with requestId `capture-{n}`: the status
+/// and the envelope, or `None` when the server was gone.
+async fn capture(
+    client: &Client,
+    base: &str,
+    token: &str,
+    n: usize,
+) -> Option<(StatusCode, Value)> {
+    let response = client
+        .post(format!("{base}/api/cos/tools/call"))
+        .bearer_auth(token)
+        .json(&json!({
+            "requestId": format!("capture-{n}"),
+            "name": "brain.capture",
+            "arguments": { "text": format!("durable capture {n:04}") },
+        }))
+        .send()
+        .await
+        .ok()?;
+    let status = response.status();
+    Some((status, response.json().await.ok()?))
+}
+
+/// How many inbox captures carry each text.
+async fn captures(client: &Client, server: &ServerProcess, token: &str) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    let mut offset = 0;
+    loop {
+        let page: Value = client
+            .get(server.url(&format!("/api/brain/inbox?limit=100&offset={offset}")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("inbox")
+            .json()
+            .await
+            .expect("json");
+        let items = page["items"].as_array().cloned().unwrap_or_default();
+        if items.is_empty() {
+            return counts;
+        }
+        offset += items.len();
+        for item in items {
+            if let Some(text) = item["text"].as_str() {
+                *counts.entry(text.to_owned()).or_insert(0) += 1;
+            }
+        }
+    }
+}
+
+/// docs/reference.md#idempotency across a crash: tool writes are killed
+/// mid-flight with SIGKILL, the server restarts on its data, and every one
+/// of the 1,000 requestIds is sent again. Every write acknowledged before
+/// the kill replays its kept result (`duplicate: true`, the same output,
+/// and `GET /calls/:requestId` answers it); nothing is written twice.
+#[tokio::test]
+async fn a_sigkill_during_tool_writes_keeps_every_acknowledged_result() {
+    let client = portos_tests::http_client();
+    let server = protected_server();
+    let token = portos_tests::login(&client, &server, PASSWORD).await;
+    let base = server.url("").trim_end_matches('/').to_owned();
+    let answered = Arc::new(Mutex::new(BTreeMap::<usize, Value>::new()));
+    let next = Arc::new(AtomicUsize::new(0));
+
+    let writers: Vec<_> = (0..WRITERS)
+        .map(|_| {
+            let (client, base, token, answered, next) = (
+                client.clone(),
+                base.clone(),
+                token.clone(),
+                answered.clone(),
+                next.clone(),
+            );
+            tokio::spawn(async move {
+                loop {
+                    let n = next.fetch_add(1, Ordering::SeqCst);
+                    if n >= WRITES {
+                        return;
+                    }
+                    match capture(&client, &base, &token, n).await {
+                        Some((StatusCode::OK, envelope)) => {
+                            assert_eq!(envelope["state"], "completed", "{envelope}");
+                            assert_eq!(envelope["duplicate"], false, "{envelope}");
+                            answered.lock().await.insert(n, envelope);
+                        }
+                        Some((status, body)) => panic!("write {n} answered {status}: {body}"),
+                        // The server is gone: stop writing.
+                        None => return,
+                    }
+                }
+            })
+        })
+        .collect();
+    while answered.lock().await.len() < KILL_AFTER {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    let data_dir = server.kill();
+    for writer in writers {
+        writer.await.expect("writer");
+    }
+    let answered = Arc::try_unwrap(answered)
+        .map(Mutex::into_inner)
+        .unwrap_or_default();
+    assert!(answered.len() >= KILL_AFTER);
+
+    let restarted = ServerProcess::start_in(data_dir, &[]);
+    let base = restarted.url("").trim_end_matches('/').to_owned();
+    // The retained-result route answers every acknowledged write as it
+    // was (all of them: fewer than the 500 results kept).
+    assert!(answered.len() < 500, "{} acknowledged", answered.len());
+    for (n, first) in &answered {
+        let kept: Value = client
+            .get(restarted.url(&format!("/api/cos/tools/calls/capture-{n}")))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .expect("retained")
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(kept["result"], first["result"], "retained {n}: {kept}");
+    }
+    for n in 0..WRITES {
+        let (status, envelope) = capture(&client, &base, &token, n)
+            .await
+            .expect("the restarted server answers");
+        assert_eq!(status, StatusCode::OK, "retry of {n}: {envelope}");
+        assert_eq!(envelope["state"], "completed", "{envelope}");
+        if let Some(first) = answered.get(&n) {
+            assert_eq!(
+                envelope["duplicate"], true,
+                "an acknowledged write replays: {envelope}"
+            );
+            assert_eq!(envelope["result"], first["result"], "write {n}");
+        }
+    }
+    let counts = captures(&client, &restarted, &token).await;
+    assert_eq!(counts.len(), WRITES, "every write is there");
+    assert!(
+        counts.values().all(|count| *count == 1),
+        "nothing written twice: {:?}",
+        counts
+            .iter()
+            .filter(|(_, count)| **count > 1)
+            .collect::<Vec<_>>()
+    );
+}

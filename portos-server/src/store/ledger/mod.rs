@@ -19,6 +19,7 @@
 mod attempt;
 mod claimed;
 mod kept;
+mod local;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,6 +34,7 @@ use super::{Backend, Store, StoreError};
 use attempt::{Attempt, ClaimArgs, RawAttempt};
 use claimed::{ReadClaim, WriteClaim};
 use kept::read_row;
+pub use local::LocalCalls;
 
 /// How long a read's claim stays valid without its server renewing it.
 const LEASE: Duration = Duration::from_secs(10);

@@ -387,6 +387,11 @@ impl Connection {
     pub(crate) fn in_transaction(&self) -> bool {
         self.depth > 0
     }
+
+    /// How many transactions and savepoints are open.
+    pub(crate) fn depth(&self) -> u32 {
+        self.depth
+    }
 }
 
 /// A transaction: statements run on it (it derefs to the connection) and

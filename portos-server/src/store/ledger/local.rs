@@ -1,0 +1,171 @@
+//! The journal of a server that owns its SQLite store alone
+//! ([`portos_core::CallJournal`]): each write's fingerprint and result kept
+//! in `tool_calls`, in the transaction of the write's own store work (the
+//! call's session), so a retry after a crash or a restart replays it. The
+//! registry's memory stays the index (exact for one process); at start-up
+//! it is given what this journal kept ([`LocalCalls::recall`]).
+//!
+//! Rows: `state` `kept` (the result) or `evicted` (the fingerprint only,
+//! once the newest `max_results` kept results moved past it), `expires_at_ms`
+//! the fingerprint's end. Reads are not kept here: they change nothing.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use portos_core::contract::{ErrorCode, ToolError, ToolResult};
+use portos_core::registry::{CallJournal, Fingerprint, JournaledCall, Recalled, RegistryLimits};
+
+use super::kept::{CallRow, KeptResult};
+use super::{PRUNE_EVERY, millis, now_ms};
+use crate::store::sql::{Connection, params};
+use crate::store::{Store, StoreError};
+
+/// The journal of a SQLite store.
+#[derive(Clone, Debug)]
+pub struct LocalCalls {
+    store: Store,
+}
+
+impl LocalCalls {
+    /// The journal of `store`, if this server owns it alone (SQLite); a
+    /// shared store has the cluster's ledger instead.
+    pub fn of(store: &Store) -> Option<Arc<LocalCalls>> {
+        (!store.is_shared()).then(|| {
+            Arc::new(LocalCalls {
+                store: store.clone(),
+            })
+        })
+    }
+
+    /// What the journal kept of earlier processes' writes, oldest first:
+    /// every fingerprint not yet expired (the newest `max_tombstones`), each
+    /// with its result while kept. It writes nothing (a dump opens the
+    /// store read-only); expired rows go when later writes prune.
+    pub fn recall(&self, limits: RegistryLimits) -> Result<Vec<Recalled>, StoreError> {
+        let max = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
+        self.store.run_blocking(move |c| {
+            let now = now_ms();
+            let mut statement = c.prepare(
+                "SELECT request_id, seq, fingerprint, state, lease_until_ms, expires_at_ms,
+                        name, failed, output, error
+                 FROM tool_calls WHERE expires_at_ms > ?1 ORDER BY seq DESC LIMIT ?2",
+            )?;
+            let rows = statement.query_map(params![now, max], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    CallRow {
+                        seq: row.get(1)?,
+                        fingerprint: row.get(2)?,
+                        state: row.get(3)?,
+                        lease_until_ms: row.get(4)?,
+                        expires_at_ms: row.get(5)?,
+                        name: row.get(6)?,
+                        failed: row.get::<_, Option<i64>>(7)?.unwrap_or(0) != 0,
+                        output: row.get(8)?,
+                        error: row.get(9)?,
+                    },
+                ))
+            })?;
+            let mut recalled = Vec::new();
+            for entry in rows {
+                let (request_id, row) = entry?;
+                let Some(fingerprint) = Fingerprint::from_hex(&row.fingerprint) else {
+                    continue;
+                };
+                let expires_in = Duration::from_millis(
+                    u64::try_from(row.expires_at_ms.saturating_sub(now)).unwrap_or(0),
+                );
+                let result = (row.state == "kept").then(|| row.into_result(&request_id));
+                recalled.push(Recalled {
+                    request_id,
+                    fingerprint,
+                    expires_in,
+                    result,
+                });
+            }
+            recalled.reverse();
+            Ok(recalled)
+        })
+    }
+}
+
+impl CallJournal for LocalCalls {
+    fn write(
+        &self,
+        call: JournaledCall,
+        run: BoxFuture<'static, ToolResult>,
+    ) -> BoxFuture<'static, Result<ToolResult, ToolError>> {
+        let store = self.store.clone();
+        async move {
+            store
+                .write_session(run, move |result| {
+                    let kept = KeptResult::of(result);
+                    Box::new(move |c: &mut Connection| keep(c, &call, &kept))
+                })
+                .await
+                .map_err(|error| {
+                    tracing::error!(%error, "a write call's result could not be kept; it was undone");
+                    ToolError::new(
+                        ErrorCode::ServiceUnavailable,
+                        format!(
+                            "The call could not be kept, so nothing of it happened ({error}); send it again with the same requestId"
+                        ),
+                    )
+                })
+        }
+        .boxed()
+    }
+}
+
+/// Keeps `call`'s result (a row of its own, the newest), then applies the
+/// limits: results beyond the newest `max_results` leave only their
+/// fingerprint; every [`PRUNE_EVERY`] rows, fingerprints past their expiry
+/// or beyond the newest `max_tombstones` go.
+fn keep(c: &Connection, call: &JournaledCall, kept: &KeptResult) -> Result<(), StoreError> {
+    let limits = call.limits;
+    let max_results = i64::try_from(limits.max_results).unwrap_or(i64::MAX);
+    let max_fingerprints = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
+    let now = now_ms();
+    // A row left by an earlier run of this requestId (its fingerprint
+    // expired since) makes way for this one.
+    c.prepare_cached("DELETE FROM tool_calls WHERE request_id = ?1")?
+        .execute([&*call.request_id])?;
+    let seq: i64 = c
+        .prepare_cached(
+            "INSERT INTO tool_calls
+                 (request_id, fingerprint, state, lease_until_ms, expires_at_ms, name, failed, output, error)
+             VALUES (?1, ?2, 'kept', 0, ?3, ?4, ?5, ?6, ?7)
+             RETURNING seq",
+        )?
+        .query_row(
+            params![
+                &*call.request_id,
+                call.fingerprint.to_hex(),
+                now.saturating_add(millis(limits.retention)),
+                kept.name,
+                kept.failed,
+                kept.output,
+                kept.error
+            ],
+            |row| row.get(0),
+        )?;
+    c.prepare_cached(
+        "UPDATE tool_calls SET state = 'evicted', name = NULL, output = NULL, error = NULL
+         WHERE state = 'kept' AND seq <= (
+             SELECT seq FROM tool_calls WHERE state = 'kept'
+             ORDER BY seq DESC LIMIT 1 OFFSET ?1
+         )",
+    )?
+    .execute([max_results])?;
+    if seq % PRUNE_EVERY == 0 {
+        c.prepare_cached(
+            "DELETE FROM tool_calls WHERE expires_at_ms <= ?1 OR seq <= (
+                 SELECT seq FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET ?2
+             )",
+        )?
+        .execute(params![now, max_fingerprints])?;
+    }
+    Ok(())
+}
