@@ -60,7 +60,7 @@ run() {
         --outbound-only none 2>"$data_dir/server.log" &
     server_pid=$!
     for _ in $(seq 100); do
-        curl -fsS "http://127.0.0.1:$PORT/api/health" >/dev/null 2>&1 && break
+        curl -fsS "http://127.0.0.1:$PORT/api/auth/status" >/dev/null 2>&1 && break
         sleep 0.1
     done
     local token

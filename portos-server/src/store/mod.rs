@@ -12,6 +12,7 @@
 //! Each component (the runtime, then each of the application's domains)
 //! brings its own versioned migrations ([`Schema`]).
 
+mod batch;
 pub mod changes;
 mod copy;
 mod held;
@@ -31,6 +32,7 @@ use std::sync::Arc;
 use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
 
+use batch::{End, Message, SessionWork, Undone};
 pub use copy::{Copied, CopyError, copy_into_postgres};
 use held::Holdings;
 pub use held::after_commit;
@@ -40,7 +42,7 @@ use pool::Pool;
 pub use runtime_schema::RUNTIME_SCHEMA;
 use session::Session;
 pub use sql::{Connection, Engine};
-use worker::{Deliver, Durable, Message, SessionWork, Undone, Worker};
+use worker::{Deliver, Durable, Worker};
 
 /// Every schema linked into the binary ([`store_schema!`](crate::store_schema)):
 /// a crate that keeps tables declares them where its SQL lives, and every
@@ -350,7 +352,7 @@ impl Store {
             Backend::Sqlite { durable, .. } => {
                 // A write call's open transaction is waited for, unless it
                 // is this task's own (then this is a piece of it).
-                let own = Session::current(durable).is_some();
+                let own = Session::current(durable).map(|session| session.id);
                 let (result, synced) = durable.group_outside_sessions(own, work);
                 synced.map_err(|error| not_durable(&error))?;
                 result
@@ -380,18 +382,12 @@ impl Store {
         let output = session.scope(call).await;
         let keep = keep(&output);
         let (answer, answered) = oneshot::channel();
-        let end: SessionWork = Box::new(move |connection, Undone(undone)| {
-            let result = if undone {
-                Err(session::rolled_back())
-            } else {
-                let kept = keep(connection);
-                let ended = connection.end(kept.is_ok()).map_err(StoreError::from);
-                kept.and(ended)
-            };
-            Box::new(move |synced: Result<(), &std::io::Error>| {
-                let _ = answer.send(synced.map_err(not_durable).and(result));
-            })
-        });
+        let end = End {
+            keep,
+            answer: Box::new(move |kept| {
+                let _ = answer.send(kept);
+            }),
+        };
         if worker.send(Message::End(session.id, end)).is_err() {
             return Err(StoreError::Worker(
                 "the store thread has stopped".to_owned(),

@@ -16,8 +16,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures::future::BoxFuture;
 
 use super::StoreError;
+use super::batch::SessionId;
 use super::sql::Connection;
-use super::worker::{Durable, SessionId};
+use super::worker::Durable;
 
 tokio::task_local! {
     /// The session of the write call running on this task, if any.
@@ -116,7 +117,7 @@ fn store_key(durable: &Arc<Durable>) -> usize {
 /// What a piece of a rolled-back session answers.
 pub(super) fn rolled_back() -> StoreError {
     StoreError::Unavailable(format!(
-        "the call held the store's transaction longer than {} s, so it was undone",
-        super::worker::SESSION_LIMIT.as_secs()
+        "the call's transaction was undone: a write call in it held the store longer than {} s",
+        super::batch::SESSION_LIMIT.as_secs()
     ))
 }

@@ -125,7 +125,7 @@ async fn a_session_holding_the_store_too_long_is_rolled_back() {
     let (_dir, store) = store_with_table().await;
     let call = async {
         insert(&store, "too slow").await.expect("in");
-        tokio::time::sleep(super::worker::SESSION_LIMIT * 2).await;
+        tokio::time::sleep(super::batch::SESSION_LIMIT * 2).await;
         insert(&store, "after the rollback").await
     };
     let started = std::time::Instant::now();
@@ -142,7 +142,7 @@ async fn a_session_holding_the_store_too_long_is_rolled_back() {
         "the call is told it did not happen: {result:?}"
     );
     assert!(outside.await.expect("ran").is_ok());
-    assert!(started.elapsed() >= super::worker::SESSION_LIMIT);
+    assert!(started.elapsed() >= super::batch::SESSION_LIMIT);
     assert_eq!(
         notes(&store).await,
         ["outside"],
@@ -178,4 +178,46 @@ async fn run_blocking_waits_for_an_open_session() {
     go_on.send(()).expect("the call waits");
     session.await.expect("ran").expect("kept");
     assert_eq!(blocking.join().expect("joined").expect("counted"), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_share_batches_and_each_keeps_all_or_nothing() {
+    let (_dir, store) = store_with_table().await;
+    let calls: Vec<_> = (0..64)
+        .map(|n| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let call = async {
+                    insert(&store, "work").await.expect("in");
+                    tokio::task::yield_now().await;
+                    insert(&store, "more work").await.expect("in");
+                    n
+                };
+                store.write_session(call, |_| keep_note("kept")).await
+            })
+        })
+        .collect();
+    let plain: Vec<_> = (0..16)
+        .map(|_| {
+            let store = store.clone();
+            tokio::spawn(async move { insert(&store, "plain").await })
+        })
+        .collect();
+    for (n, call) in calls.into_iter().enumerate() {
+        assert_eq!(call.await.expect("ran").expect("kept"), n);
+    }
+    for write in plain {
+        assert_eq!(write.await.expect("ran").expect("inserted"), 1);
+    }
+    let notes = notes(&store).await;
+    let count = |text: &str| notes.iter().filter(|note| *note == text).count();
+    assert_eq!(
+        (
+            count("work"),
+            count("more work"),
+            count("kept"),
+            count("plain")
+        ),
+        (64, 64, 64, 16)
+    );
 }

@@ -119,22 +119,20 @@ impl CallJournal for LocalCalls {
     }
 }
 
-/// Keeps `call`'s result (a row of its own, the newest), then applies the
-/// limits: results beyond the newest `max_results` leave only their
-/// fingerprint; every [`PRUNE_EVERY`] rows, fingerprints past their expiry
-/// or beyond the newest `max_tombstones` go.
+/// Keeps `call`'s result (a row of its own, the newest; a row left by an
+/// earlier run of this requestId, whose fingerprint expired since, makes
+/// way for it). Every [`PRUNE_EVERY`] rows the limits are applied, in one
+/// index walk shared by that many calls: results beyond the newest
+/// `max_results` leave only their fingerprint, and fingerprints past their
+/// expiry or beyond the newest `max_tombstones` go. (In between, a few more
+/// results than `max_results` may be in the table; the registry keeps the
+/// newest `max_results` of them at start-up, as it would have in memory.)
 fn keep(c: &Connection, call: &JournaledCall, kept: &KeptResult) -> Result<(), StoreError> {
     let limits = call.limits;
-    let max_results = i64::try_from(limits.max_results).unwrap_or(i64::MAX);
-    let max_fingerprints = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
     let now = now_ms();
-    // A row left by an earlier run of this requestId (its fingerprint
-    // expired since) makes way for this one.
-    c.prepare_cached("DELETE FROM tool_calls WHERE request_id = ?1")?
-        .execute([&*call.request_id])?;
     let seq: i64 = c
         .prepare_cached(
-            "INSERT INTO tool_calls
+            "INSERT OR REPLACE INTO tool_calls
                  (request_id, fingerprint, state, lease_until_ms, expires_at_ms, name, failed, output, error)
              VALUES (?1, ?2, 'kept', 0, ?3, ?4, ?5, ?6, ?7)
              RETURNING seq",
@@ -151,21 +149,23 @@ fn keep(c: &Connection, call: &JournaledCall, kept: &KeptResult) -> Result<(), S
             ],
             |row| row.get(0),
         )?;
-    c.prepare_cached(
-        "UPDATE tool_calls SET state = 'evicted', name = NULL, output = NULL, error = NULL
-         WHERE state = 'kept' AND seq <= (
-             SELECT seq FROM tool_calls WHERE state = 'kept'
-             ORDER BY seq DESC LIMIT 1 OFFSET ?1
-         )",
-    )?
-    .execute([max_results])?;
     if seq % PRUNE_EVERY == 0 {
-        c.prepare_cached(
+        let max_results = i64::try_from(limits.max_results).unwrap_or(i64::MAX);
+        let max_fingerprints = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
+        c.execute(
+            "UPDATE tool_calls SET state = 'evicted', name = NULL, output = NULL, error = NULL
+             WHERE state = 'kept' AND seq <= (
+                 SELECT seq FROM tool_calls WHERE state = 'kept'
+                 ORDER BY seq DESC LIMIT 1 OFFSET ?1
+             )",
+            [max_results],
+        )?;
+        c.execute(
             "DELETE FROM tool_calls WHERE expires_at_ms <= ?1 OR seq <= (
                  SELECT seq FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET ?2
              )",
-        )?
-        .execute(params![now, max_fingerprints])?;
+            params![now, max_fingerprints],
+        )?;
     }
     Ok(())
 }
