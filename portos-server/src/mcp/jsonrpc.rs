@@ -4,6 +4,9 @@
 //! most 200 characters or a finite number; a `method` of 1 to 120 characters;
 //! `params` an object when present; no other keys.
 
+use std::borrow::Cow;
+
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 pub const PARSE_ERROR: i64 = -32700;
@@ -45,6 +48,9 @@ impl Rejected {
 
 /// Parses the bytes of one message.
 pub fn parse(bytes: &[u8]) -> Result<Message, Rejected> {
+    if let Some(request) = parse_request(bytes) {
+        return Ok(request);
+    }
     let value: Value = serde_json::from_slice(bytes).map_err(|_| Rejected {
         code: PARSE_ERROR,
         message: "Parse error",
@@ -116,6 +122,53 @@ pub fn classify(value: Value) -> Result<Message, Rejected> {
     Ok(Message::Response)
 }
 
+/// The usual message, a valid request, read straight into its parts
+/// rather than through a tree of the whole body (a fifth of an MCP call's
+/// cost went there). Anything else, or anything unusual (a repeated or
+/// unknown key, a `null` where a value must be), is `None`, for the
+/// general path to accept or refuse exactly as it always has.
+fn parse_request(bytes: &[u8]) -> Option<Message> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Request<'a> {
+        #[serde(borrow)]
+        jsonrpc: Cow<'a, str>,
+        #[serde(default)]
+        id: Present,
+        #[serde(borrow)]
+        method: Cow<'a, str>,
+        #[serde(default)]
+        params: Present,
+    }
+    let request: Request<'_> = serde_json::from_slice(bytes).ok()?;
+    let id = request.id.0.filter(valid_id)?;
+    let chars = request.method.chars().count();
+    if request.jsonrpc != "2.0" || chars == 0 || chars > MAX_METHOD_CHARS {
+        return None;
+    }
+    let params = match request.params.0 {
+        None => None,
+        Some(Value::Object(params)) => Some(params),
+        Some(_) => return None,
+    };
+    Some(Message::Request {
+        id,
+        method: request.method.into_owned(),
+        params,
+    })
+}
+
+/// A key's value when the key is there, `null` included (`Option` alone
+/// would read `null` as absent).
+#[derive(Default)]
+struct Present(Option<Value>);
+
+impl<'de> Deserialize<'de> for Present {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Present, D::Error> {
+        Value::deserialize(deserializer).map(|value| Present(Some(value)))
+    }
+}
+
 fn valid_id(id: &Value) -> bool {
     match id {
         Value::String(text) => text.chars().count() <= MAX_ID_CHARS,
@@ -165,6 +218,33 @@ mod tests {
             ),
             Ok(Message::Response)
         );
+    }
+
+    #[test]
+    fn the_quick_path_reads_a_request_as_the_general_path_does() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"time_now","arguments":{}}}"#,
+            r#"{"params":{"a":[1,{"b":null}]},"method":"ping","id":"x\"y","jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":-1.5e3,"method":"m\u00e9thode"}"#,
+        ] {
+            let quick = parse_request(text.as_bytes()).expect("a request");
+            let value: Value = serde_json::from_str(text).expect("JSON");
+            assert_eq!(Ok(quick), classify(value), "{text}");
+        }
+        // What it leaves to the general path, which answers as it always did.
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":null}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":1}"#,
+        ] {
+            assert!(parse_request(text.as_bytes()).is_none(), "{text}");
+        }
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}"#),
+            Ok(Message::Request { method, .. }) if method == "b"
+        ));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! `initialize` (version negotiation), `ping`, `tools/list`, `tools/call`. Tool
 //! failures are results with `isError`, never JSON-RPC errors.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use portos_core::contract::{FieldIssue, check_request_id, json_type};
@@ -383,53 +384,87 @@ impl ToolReply {
     /// is the 2026-07-28 result's `_meta` (that revision also names the
     /// kind of result, `resultType`); `None` writes the 2025 form.
     pub fn into_response(self, id: &Value, modern: Option<&Value>) -> String {
-        return match self {
-            ToolReply::Structured { output, is_error } => {
-                finish(id, modern, is_error, &escaped(&output), Some(&output))
-            }
-            ToolReply::Refused(message) => finish(id, modern, true, &escaped(&message), None),
+        let (text, is_error, structured) = match &self {
+            ToolReply::Structured { output, is_error } => (output, *is_error, Some(output)),
+            ToolReply::Refused(message) => (message, true, None),
         };
-
-        /// A text as a JSON string (writing a `str` cannot fail).
-        fn escaped(text: &str) -> String {
-            serde_json::to_string(text).unwrap_or_else(|_| String::from("\"\""))
+        let mut out = String::with_capacity(
+            text.len() + text.len() / 8 + structured.map_or(0, String::len) + 192,
+        );
+        out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+        out.push_str(&id.to_string());
+        out.push_str(r#","result":{"#);
+        if modern.is_some() {
+            out.push_str(r#""resultType":"complete","#);
         }
-
-        /// `text` is already a JSON string; `structured` a JSON object's text.
-        fn finish(
-            id: &Value,
-            modern: Option<&Value>,
-            is_error: bool,
-            text: &str,
-            structured: Option<&str>,
-        ) -> String {
-            let mut out =
-                String::with_capacity(2 * text.len() + structured.map_or(0, str::len) + 192);
-            out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-            out.push_str(&id.to_string());
-            out.push_str(r#","result":{"#);
-            if modern.is_some() {
-                out.push_str(r#""resultType":"complete","#);
-            }
-            if is_error {
-                out.push_str(r#""isError":true,"#);
-            }
-            out.push_str(r#""content":[{"type":"text","text":"#);
-            out.push_str(text);
-            out.push_str("}]");
-            if let Some(structured) = structured {
-                out.push_str(r#","structuredContent":"#);
-                out.push_str(structured);
-            }
-            if let Some(meta) = modern {
-                out.push_str(r#","_meta":"#);
-                out.push_str(&meta.to_string());
-            }
-            out.push_str("}}");
-            out
+        if is_error {
+            out.push_str(r#""isError":true,"#);
         }
+        out.push_str(r#""content":[{"type":"text","text":"#);
+        push_json_string(&mut out, text);
+        out.push_str("}]");
+        if let Some(structured) = structured {
+            out.push_str(r#","structuredContent":"#);
+            out.push_str(structured);
+        }
+        if let Some(meta) = modern {
+            out.push_str(r#","_meta":"#);
+            out.push_str(&meta.to_string());
+        }
+        out.push_str("}}");
+        out
     }
 }
+
+/// Writes `text` to `out` as a JSON string, byte for byte as serde_json
+/// would. One pass over a table of the bytes JSON escapes (`"`, `\\` and
+/// the control characters), copying the runs between them: the text content
+/// of a result is its structured content's JSON text, whose only such bytes
+/// are its own strings' quotes and backslashes.
+fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    let bytes = text.as_bytes();
+    let (mut run, mut at) = (0, 0);
+    while at < bytes.len() {
+        let escape = JSON_ESCAPES[usize::from(bytes[at])];
+        if escape == 0 {
+            at += 1;
+            continue;
+        }
+        // `at` is an ASCII byte's index: a character boundary.
+        out.push_str(&text[run..at]);
+        if escape == b'u' {
+            // Writing to a `String` cannot fail.
+            let _ = write!(out, "\\u{:04x}", bytes[at]);
+        } else {
+            out.push('\\');
+            out.push(char::from(escape));
+        }
+        at += 1;
+        run = at;
+    }
+    out.push_str(&text[run..]);
+    out.push('"');
+}
+
+/// For each byte: 0 when JSON keeps it as it is, else the letter of its
+/// escape (`u`: `\\u00XX`).
+static JSON_ESCAPES: [u8; 256] = {
+    let mut table = [0_u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = b'u';
+        byte += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0a] = b'n';
+    table[0x0c] = b'f';
+    table[0x0d] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
 
 fn error_result(message: &str) -> ToolReply {
     ToolReply::Refused(cap(message, MAX_ERROR_CHARS))
@@ -575,6 +610,26 @@ mod tests {
         let bad = json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": ""}});
         assert!(initialize(bad.as_object(), "t", "i", false).is_err());
         assert!(initialize(None, "t", "i", false).is_err());
+    }
+
+    #[test]
+    fn a_text_is_written_as_serde_json_writes_it() {
+        let mut every_control: String = (0_u8..0x20).map(char::from).collect();
+        every_control.push_str("\u{7f} é 😀 \u{2028}");
+        for text in [
+            "",
+            "plain",
+            r#"{"ok":true,"summary":"a \"quoted\" word, a back\\slash"}"#,
+            every_control.as_str(),
+        ] {
+            let mut out = String::new();
+            super::push_json_string(&mut out, text);
+            assert_eq!(
+                out,
+                serde_json::to_string(text).expect("a string"),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Instructions per request in the server (callgrind) for the same tool,
+# `time.now`, called over HTTP (POST /api/cos/tools/call, a new requestId
+# each time) and over Agent Tools MCP (tools/call of time_now, 2025 era):
+# what the MCP path adds, independent of the machine's noise.
+#
+#   bench/mcp-instructions.sh [PORTOS_BIN]     # default: target/release/portos
+#   KEEP=1 bench/mcp-instructions.sh           # keep the callgrind files
+#
+# One server under `valgrind --tool=callgrind --instr-atstart=no`, Agent
+# Tools enabled with readPortos; wrk (8 connections) warms both paths for
+# 3 s each, then collection is switched on for 8 s of each path in turn,
+# dumped separately, and each total divided by the requests wrk counted.
+# Prerequisites: valgrind and wrk (Debian packages). 127.0.0.1 only.
+set -euo pipefail
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BIN="${1:-$BENCH_DIR/../target/release/portos}"
+PORT="${PORT:-18095}"
+SECONDS_MEASURED="${SECONDS_MEASURED:-8}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/portos-mcp-instructions.XXXXXX")"
+PID=""
+cleanup() {
+    [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    [ -n "${KEEP:-}" ] && echo "# callgrind files kept in $WORK" || rm -rf "$WORK"
+}
+trap cleanup EXIT
+for tool in valgrind callgrind_control wrk curl; do
+    command -v "$tool" >/dev/null || { echo "mcp-instructions: $tool is missing" >&2; exit 2; }
+done
+[ -x "$BIN" ] || { echo "mcp-instructions: no binary at $BIN" >&2; exit 2; }
+
+url="http://127.0.0.1:$PORT"
+valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$WORK/cg.out" \
+    "$BIN" --bind "127.0.0.1:$PORT" --data-dir "$WORK/data" --outbound-only none >"$WORK/server.log" 2>&1 &
+PID=$!
+for _ in $(seq 300); do
+    curl -fsS -o /dev/null "$url/api/auth/status" 2>/dev/null && break
+    sleep 0.2
+done
+curl -fsS -o /dev/null -X PUT "$url/api/settings/agent-context" -H 'content-type: application/json' \
+    -d '{"enabled":true,"actions":{"readPortos":true}}'
+
+http=(-s "$BENCH_DIR/wrk/call-fresh.lua" "$url" -- /api/cos/tools/call)
+mcp=(-s "$BENCH_DIR/wrk/mcp-call.lua" "$url" -- /api/agent-context/mcp time_now)
+wrk -t1 -c8 -d3s "${http[@]}" "warm-http-$$" >/dev/null
+wrk -t1 -c8 -d3s "${mcp[@]}" >/dev/null
+
+# measure NAME WRK_ARGS...: one dump of NAME's requests; prints the count.
+measure() {
+    local name="$1"
+    shift
+    callgrind_control -i on "$PID" >/dev/null
+    local line
+    line="$(wrk -t1 -c8 -d"${SECONDS_MEASURED}s" "$@" | grep '^RESULT')"
+    callgrind_control -i off "$PID" >/dev/null
+    callgrind_control -d "$name" "$PID" >/dev/null
+    grep -q ' errors=0 status_errors=0' <<<"$line" || { echo "mcp-instructions: $name: $line" >&2; exit 1; }
+    sed -E 's/.*requests=([0-9]+).*/\1/' <<<"$line"
+}
+http_requests="$(measure http "${http[@]}" "http-$$")"
+mcp_requests="$(measure mcp "${mcp[@]}")"
+total() { awk '/^totals:/ { print $2 }' "$1"; }
+http_total="$(total "$WORK/cg.out.1")"
+mcp_total="$(total "$WORK/cg.out.2")"
+echo "# instructions per request in the server (callgrind), time.now"
+echo "http $((http_total / http_requests))"
+echo "mcp $((mcp_total / mcp_requests))"
