@@ -91,6 +91,19 @@ impl ServerProcess {
         ServerProcess::start_in(data_dir, extra_args)
     }
 
+    /// Starts the real binary with a fresh data directory whose instance
+    /// password is `password` (writes over HTTP need a session).
+    pub fn start_protected(password: &str) -> ServerProcess {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let output = set_password(data_dir.path(), &[], password);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        ServerProcess::start_in(data_dir, &[])
+    }
+
     /// Starts the binary on an existing data directory (restart tests).
     pub fn start_in(data_dir: tempfile::TempDir, extra_args: &[&str]) -> ServerProcess {
         ServerProcess::start_with_env(data_dir, extra_args, &[])

@@ -19,6 +19,7 @@ use futures::future::BoxFuture;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::StoreError;
+use super::announcements::Announcements;
 use super::pool::Losses;
 use super::sql::Connection;
 
@@ -52,19 +53,9 @@ pub struct HeldConnection {
     made_at: u64,
     /// `None` once the connection is lost (or handed back).
     connection: Mutex<Option<Connection>>,
-    /// Announcements waiting for the commit, in the order they were made.
-    after_commit: Mutex<Announcements>,
+    /// Announcements waiting for the commit.
+    after_commit: Announcements,
     _permit: OwnedSemaphorePermit,
-}
-
-/// What a call announced, waiting for its commit.
-#[derive(Default)]
-struct Announcements(Vec<BoxFuture<'static, ()>>);
-
-impl std::fmt::Debug for Announcements {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} announcement(s)", self.0.len())
-    }
 }
 
 /// Holds `announce` back until the transaction of the call running on this
@@ -74,11 +65,7 @@ impl std::fmt::Debug for Announcements {
 pub fn after_commit(announce: BoxFuture<'static, ()>) -> Option<BoxFuture<'static, ()>> {
     match HELD.try_with(Arc::clone) {
         Ok(held) => {
-            held.after_commit
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .0
-                .push(announce);
+            held.after_commit.hold(announce);
             None
         }
         // Not a PostgreSQL write: a SQLite write's session holds it instead.
@@ -135,7 +122,7 @@ impl Holdings {
             holdings: Arc::clone(self),
             made_at,
             connection: Mutex::new(Some(connection)),
-            after_commit: Mutex::default(),
+            after_commit: Announcements::default(),
             _permit: permit,
         }))
     }
@@ -187,22 +174,9 @@ impl HeldConnection {
         })?
     }
 
-    /// Sends what the call announced, in order, now that its transaction
-    /// committed (on a task of its own: the answer does not wait on it).
+    /// Sends what the call announced, now that its transaction committed.
     pub(super) fn committed(&self) {
-        let Announcements(announcements) = std::mem::take(
-            &mut *self
-                .after_commit
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        if !announcements.is_empty() {
-            tokio::spawn(async move {
-                for announce in announcements {
-                    announce.await;
-                }
-            });
-        }
+        self.after_commit.committed();
     }
 
     /// A piece of the call's store work, in a savepoint: undone alone if it

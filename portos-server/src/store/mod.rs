@@ -12,6 +12,7 @@
 //! Each component (the runtime, then each of the application's domains)
 //! brings its own versioned migrations ([`Schema`]).
 
+mod announcements;
 mod batch;
 pub mod changes;
 mod copy;

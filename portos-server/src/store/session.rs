@@ -10,12 +10,13 @@
 //! the same task and of work it hands to [`detached`](super::detached).
 
 use std::future::Future;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use futures::future::BoxFuture;
 
 use super::StoreError;
+use super::announcements::Announcements;
 use super::batch::SessionId;
 use super::sql::Connection;
 use super::worker::Durable;
@@ -34,8 +35,8 @@ pub(super) struct Session {
     /// The store it belongs to (its connection's address): work on another
     /// store is not routed into it.
     store: usize,
-    /// Announcements waiting for the commit, in the order they were made.
-    announcements: Mutex<Vec<BoxFuture<'static, ()>>>,
+    /// Announcements waiting for the commit.
+    announcements: Announcements,
 }
 
 impl Session {
@@ -44,7 +45,7 @@ impl Session {
         Arc::new(Session {
             id: NEXT.fetch_add(1, Ordering::Relaxed),
             store: store_key(durable),
-            announcements: Mutex::default(),
+            announcements: Announcements::default(),
         })
     }
 
@@ -63,22 +64,9 @@ impl Session {
         SESSION.scope(Arc::clone(self), future).await
     }
 
-    /// Sends what the call announced, in order, now that it committed (on a
-    /// task of its own: the answer does not wait on it).
+    /// Sends what the call announced, now that it committed.
     pub(super) fn committed(&self) {
-        let announcements = std::mem::take(
-            &mut *self
-                .announcements
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
-        if !announcements.is_empty() {
-            tokio::spawn(async move {
-                for announce in announcements {
-                    announce.await;
-                }
-            });
-        }
+        self.announcements.committed();
     }
 }
 
@@ -87,11 +75,7 @@ impl Session {
 pub(super) fn hold(announce: BoxFuture<'static, ()>) -> Option<BoxFuture<'static, ()>> {
     match SESSION.try_with(Arc::clone) {
         Ok(session) => {
-            session
-                .announcements
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(announce);
+            session.announcements.hold(announce);
             None
         }
         Err(_) => Some(announce),

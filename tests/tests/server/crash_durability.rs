@@ -144,20 +144,9 @@ async fn a_sigkill_during_writes_loses_nothing_acknowledged() {
     assert!(counts.values().all(|count| *count == 1));
 }
 
-/// A signed-in server for the tool-call test: writes over HTTP need a
-/// session, and the session outlives a restart (it is in the store).
+/// The tool-call test's password: writes over HTTP need a session, and the
+/// session outlives a restart (it is in the store).
 const PASSWORD: &str = "durable calls password";
-
-fn protected_server() -> ServerProcess {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let output = portos_tests::set_password(dir.path(), &[], PASSWORD);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    ServerProcess::start_in(dir, &[])
-}
 
 /// `brain.capture` of write `n` with requestId `capture-{n}`: the status
 /// and the envelope, or `None` when the server was gone.
@@ -217,7 +206,7 @@ async fn captures(client: &Client, server: &ServerProcess, token: &str) -> BTree
 #[tokio::test]
 async fn a_sigkill_during_tool_writes_keeps_every_acknowledged_result() {
     let client = portos_tests::http_client();
-    let server = protected_server();
+    let server = ServerProcess::start_protected(PASSWORD);
     let token = portos_tests::login(&client, &server, PASSWORD).await;
     let base = server.url("").trim_end_matches('/').to_owned();
     let answered = Arc::new(Mutex::new(BTreeMap::<usize, Value>::new()));

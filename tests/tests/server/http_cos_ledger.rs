@@ -8,17 +8,6 @@ use serde_json::{Value, json};
 
 const PASSWORD: &str = "ledger test password";
 
-fn protected_server() -> ServerProcess {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let output = portos_tests::set_password(dir.path(), &[], PASSWORD);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    ServerProcess::start_in(dir, &[])
-}
-
 /// A signed-in client of one server.
 struct Session {
     client: Client,
@@ -28,7 +17,7 @@ struct Session {
 
 impl Session {
     async fn open() -> Session {
-        let server = protected_server();
+        let server = ServerProcess::start_protected(PASSWORD);
         let client = portos_tests::http_client();
         let body: Value = client
             .post(server.url("/api/auth/login"))

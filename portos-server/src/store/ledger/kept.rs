@@ -8,7 +8,7 @@ use portos_core::registry::RegistryLimits;
 
 use super::{PRUNE_EVERY, now_ms};
 use crate::store::StoreError;
-use crate::store::sql::{Connection, OptionalExtension, params};
+use crate::store::sql::{self, Connection, OptionalExtension, Row, params};
 
 /// A row of `tool_calls`.
 pub(super) struct CallRow {
@@ -46,24 +46,30 @@ impl CallRow {
     }
 }
 
+impl CallRow {
+    /// The row whose columns (`seq, fingerprint, state, lease_until_ms,
+    /// expires_at_ms, name, failed, output, error`) start at `first`.
+    pub(super) fn read(row: &Row<'_>, first: usize) -> Result<CallRow, sql::Error> {
+        Ok(CallRow {
+            seq: row.get(first)?,
+            fingerprint: row.get(first + 1)?,
+            state: row.get(first + 2)?,
+            lease_until_ms: row.get(first + 3)?,
+            expires_at_ms: row.get(first + 4)?,
+            name: row.get(first + 5)?,
+            failed: row.get::<_, Option<i64>>(first + 6)?.unwrap_or(0) != 0,
+            output: row.get(first + 7)?,
+            error: row.get(first + 8)?,
+        })
+    }
+}
+
 pub(super) fn read_row(c: &Connection, request_id: &str) -> Result<Option<CallRow>, StoreError> {
     Ok(c.query_row(
         "SELECT seq, fingerprint, state, lease_until_ms, expires_at_ms, name, failed, output, error
          FROM tool_calls WHERE request_id = ?1",
         [request_id],
-        |row| {
-            Ok(CallRow {
-                seq: row.get(0)?,
-                fingerprint: row.get(1)?,
-                state: row.get(2)?,
-                lease_until_ms: row.get(3)?,
-                expires_at_ms: row.get(4)?,
-                name: row.get(5)?,
-                failed: row.get::<_, Option<i64>>(6)?.unwrap_or(0) != 0,
-                output: row.get(7)?,
-                error: row.get(8)?,
-            })
-        },
+        |row| CallRow::read(row, 0),
     )
     .optional()?)
 }

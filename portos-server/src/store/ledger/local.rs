@@ -53,20 +53,7 @@ impl LocalCalls {
                  FROM tool_calls WHERE expires_at_ms > ?1 ORDER BY seq DESC LIMIT ?2",
             )?;
             let rows = statement.query_map(params![now, max], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    CallRow {
-                        seq: row.get(1)?,
-                        fingerprint: row.get(2)?,
-                        state: row.get(3)?,
-                        lease_until_ms: row.get(4)?,
-                        expires_at_ms: row.get(5)?,
-                        name: row.get(6)?,
-                        failed: row.get::<_, Option<i64>>(7)?.unwrap_or(0) != 0,
-                        output: row.get(8)?,
-                        error: row.get(9)?,
-                    },
-                ))
+                Ok((row.get::<_, String>(0)?, CallRow::read(row, 1)?))
             })?;
             let mut recalled = Vec::new();
             for entry in rows {
