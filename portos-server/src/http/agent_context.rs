@@ -10,7 +10,7 @@ use std::net::{IpAddr, SocketAddr};
 use axum::Json;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::contract::{FieldIssue, ValidationFailure};
 use portos_core::inventory::{OutcomeSpec, RouteIo};
@@ -256,7 +256,7 @@ impl FromRequest<App> for McpPost {
         }
         // A version header that is not a 2025 revision selects 2026-07-28,
         // which answers an unknown version itself (with the ones it speaks).
-        let version = headers.get("mcp-protocol-version");
+        let version = headers.get(&MCP_PROTOCOL_VERSION);
         let modern_header =
             version.is_some_and(|version| version.to_str().map_or(true, modern::header_is_modern));
         if let Some(version) = version
@@ -270,19 +270,19 @@ impl FromRequest<App> for McpPost {
                 "Unsupported MCP-Protocol-Version",
             ));
         }
-        let header_text = |name: &str| {
+        let header_text = |name: &HeaderName| {
             headers
                 .get(name)
                 .map(|value| HeaderText::from_bytes(value.as_bytes()))
         };
         let mirrored = MirroredHeaders {
-            protocol_version: header_text("mcp-protocol-version"),
-            method: header_text("mcp-method"),
-            name: header_text("mcp-name"),
+            protocol_version: version.map(|value| HeaderText::from_bytes(value.as_bytes())),
+            method: header_text(&MCP_METHOD),
+            name: header_text(&MCP_NAME),
         };
         let meta = CallMeta {
             idempotency_key: headers
-                .get("idempotency-key")
+                .get(&IDEMPOTENCY_KEY)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned),
         };
@@ -494,15 +494,29 @@ fn strip_port(authority: &str) -> &str {
     }
 }
 
+/// The MCP transport's headers, named once (a look-up by a `&str` name
+/// checks and folds the name on every request).
+static MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+static MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+static MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
+static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+
 fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
-    let accept: String = headers
-        .get_all(header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect::<Vec<_>>()
-        .join(",")
-        .to_ascii_lowercase();
-    accept.contains("application/json") && accept.contains("text/event-stream")
+    // Each type in any of the Accept headers (text ones), in any case; a
+    // type cannot span two headers, so they are read one by one, as is.
+    let names = |needle: &str| {
+        headers
+            .get_all(header::ACCEPT)
+            .iter()
+            .filter(|value| value.to_str().is_ok())
+            .any(|value| {
+                value
+                    .as_bytes()
+                    .windows(needle.len())
+                    .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
+            })
+    };
+    names("application/json") && names("text/event-stream")
 }
 
 /// An Agent Tools settings change as the application's settings observer
@@ -522,6 +536,25 @@ fn settings_changed(enabled: bool) -> SettingsChange {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn accept_names_json_and_sse_in_any_header_and_case() {
+        let accept = |values: &[&[u8]]| {
+            let mut headers = HeaderMap::new();
+            for value in values {
+                headers.append(
+                    header::ACCEPT,
+                    HeaderValue::from_bytes(value).expect("a header value"),
+                );
+            }
+            accepts_json_and_sse(&headers)
+        };
+        assert!(accept(&[b"application/json, text/event-stream"]));
+        assert!(accept(&[b"Text/Event-Stream", b"APPLICATION/JSON;q=0.9"]));
+        assert!(!accept(&[b"application/json"]));
+        assert!(!accept(&[b"text/event-stream", b"application/\xffjson"]));
+        assert!(!accept(&[]));
+    }
 
     #[test]
     fn loopback_names() {

@@ -278,7 +278,14 @@ impl McpServer {
                 Ok(request_id) => request_id,
                 Err(issue) => return CallOutcome::Reply(invalid_call(&issue)),
             },
-            None => format!("agent-mcp:{}", uuid::Uuid::new_v4()),
+            None => {
+                let mut buffer = uuid::Uuid::encode_buffer();
+                let id = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut buffer);
+                let mut request_id = String::with_capacity(10 + id.len());
+                request_id.push_str("agent-mcp:");
+                request_id.push_str(id);
+                request_id
+            }
         };
         let arguments = match arguments {
             None => Map::new(),
