@@ -20,6 +20,10 @@
 #          each time, with a session cookie (a UI write needs one): the
 #          capture, its ledger row and on PostgreSQL the claim and the kept
 #          result, one transaction.
+# Then the same two calls on `pg-peer` (bench/pg-peer: axum, tokio-postgres
+# with 8 pooled connections, one INSERT … ON CONFLICT DO NOTHING RETURNING
+# per read, one transaction with the capture for a write, read back on a
+# conflict), the simplest correct design doing the same work.
 # The servers and the database share core SERVER_CPU (every replica and
 # every PostgreSQL process is pinned there); wrk runs on LOAD_CPU, one wrk
 # per replica at once, CONNECTIONS connections spread over them. Printed:
@@ -30,6 +34,7 @@
 # Knobs: DURATION=10 WARMUP=3 CONNECTIONS=32 SERVER_CPU=0 LOAD_CPU=1
 # BASE_PORT=18180 (servers; PostgreSQL on BASE_PORT+50) REPLICAS="1 2 3"
 # PORTOS_BIN=/path/to/portos (else the release build of the workspace),
+# PEER_BIN=/path/to/pg-peer (else the release build of bench/),
 # PG_SETTINGS="-c synchronous_commit=off" (more server settings, to see what
 # a setting changes), KEEP_WORK=1 (keep the servers' and PostgreSQL's logs).
 set -euo pipefail
@@ -92,6 +97,11 @@ if [ -z "${PORTOS_BIN:-}" ]; then
     PORTOS_BIN="$ROOT/target/release/portos"
 fi
 
+if [ -z "${PEER_BIN:-}" ]; then
+    (cd "$BENCH_DIR" && cargo build --release -p pg-peer >&2)
+    PEER_BIN="${CARGO_TARGET_DIR:-$BENCH_DIR/target}/release/pg-peer"
+fi
+
 # PostgreSQL on SERVER_CPU, as the servers.
 mkdir -p "$WORK/pg"
 [ "$(id -u)" != 0 ] || chown postgres "$WORK/pg"
@@ -148,6 +158,23 @@ start_replica() {
     done
     cat "$WORK/$name.log" >&2
     die "$name did not start"
+}
+
+# start_peer URL: the peer pinned to SERVER_CPU on the next port.
+start_peer() {
+    local port="$NEXT_PORT"
+    NEXT_PORT=$((NEXT_PORT + 1))
+    taskset -c "$SERVER_CPU" "$PEER_BIN" "127.0.0.1:$port" "$1" >"$WORK/peer.log" 2>&1 &
+    SERVERS+=("$!")
+    for _ in $(seq 100); do
+        curl -fsS -o /dev/null "http://127.0.0.1:$port/api/system/health" 2>/dev/null && {
+            URLS+=("http://127.0.0.1:$port")
+            return 0
+        }
+        sleep 0.1
+    done
+    cat "$WORK/peer.log" >&2
+    die "pg-peer did not start"
 }
 
 cookie_of() {
@@ -232,3 +259,11 @@ for count in $REPLICAS; do
     stop_servers
     URLS=()
 done
+
+"${PSQL[@]}" -c "CREATE DATABASE bench_peer" >/dev/null
+start_peer "postgres://postgres@127.0.0.1:$PG_PORT/bench_peer"
+COOKIES=("peer=none")
+load peer-read time.now '{}'
+load peer-write brain.capture '{"text":"a thought to keep"}'
+stop_servers
+URLS=()
