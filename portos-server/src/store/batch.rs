@@ -61,7 +61,7 @@ const BATCH_WINDOW: Duration = Duration::from_millis(2);
 #[cfg(not(test))]
 pub(super) const SESSION_LIMIT: Duration = Duration::from_secs(10);
 #[cfg(test)]
-pub(super) const SESSION_LIMIT: Duration = Duration::from_millis(300);
+pub(super) const SESSION_LIMIT: Duration = Duration::from_secs(1);
 
 /// An open transaction that write calls share.
 struct Batch {

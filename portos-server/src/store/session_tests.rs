@@ -48,10 +48,12 @@ fn keep_note(text: &'static str) -> super::session::Keep {
 async fn a_sessions_work_and_its_kept_result_commit_together_and_others_wait() {
     let (_dir, store) = store_with_table().await;
     let (go_on, wait) = tokio::sync::oneshot::channel::<()>();
+    let (changed, has_changed) = tokio::sync::oneshot::channel::<()>();
     let session_store = store.clone();
     let session = tokio::spawn(async move {
         let call = async {
             insert(&session_store, "call's change").await.expect("in");
+            let _ = changed.send(());
             // Work of another task, meanwhile: it waits for the commit.
             wait.await.expect("told to go on");
             insert(&session_store, "call's second change")
@@ -62,7 +64,9 @@ async fn a_sessions_work_and_its_kept_result_commit_together_and_others_wait() {
             .write_session(call, |_| keep_note("kept result"))
             .await
     });
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    has_changed.await.expect("the call changed something");
+    // Past the window in which other work joins the call's transaction.
+    tokio::time::sleep(Duration::from_millis(20)).await;
     let outside = tokio::spawn({
         let store = store.clone();
         async move { notes(&store).await }
@@ -154,17 +158,19 @@ async fn a_session_holding_the_store_too_long_is_rolled_back() {
 async fn run_blocking_waits_for_an_open_session() {
     let (_dir, store) = store_with_table().await;
     let (go_on, wait) = tokio::sync::oneshot::channel::<()>();
+    let (changed, has_changed) = tokio::sync::oneshot::channel::<()>();
     let session = tokio::spawn({
         let store = store.clone();
         async move {
             let call = async {
                 insert(&store, "call").await.expect("in");
+                let _ = changed.send(());
                 wait.await.expect("go on");
             };
             store.write_session(call, |()| keep_note("kept")).await
         }
     });
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    has_changed.await.expect("the call changed something");
     let blocking = std::thread::spawn({
         let store = store.clone();
         move || {
