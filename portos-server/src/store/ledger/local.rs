@@ -109,9 +109,9 @@ impl CallJournal for LocalCalls {
 /// Keeps `call`'s result (a row of its own, the newest; a row left by an
 /// earlier run of this requestId, whose fingerprint expired since, makes
 /// way for it). Every [`PRUNE_EVERY`] rows the limits are applied, in one
-/// index walk shared by that many calls: results beyond the newest
-/// `max_results` leave only their fingerprint, and fingerprints past their
-/// expiry or beyond the newest `max_tombstones` go. (In between, a few more
+/// pass shared by that many calls: results beyond the newest `max_results`
+/// leave only their fingerprint, and fingerprints past their expiry or
+/// beyond the newest `max_tombstones` go. (In between, a few more
 /// results than `max_results` may be in the table; the registry keeps the
 /// newest `max_results` of them at start-up, as it would have in memory.)
 fn keep(c: &Connection, call: &JournaledCall, kept: &KeptResult) -> Result<(), StoreError> {
@@ -147,12 +147,90 @@ fn keep(c: &Connection, call: &JournaledCall, kept: &KeptResult) -> Result<(), S
              )",
             [max_results],
         )?;
+        // Each delete walks only what it deletes: rows expire in the order
+        // they were kept (a fixed retention), so the expired ones are the
+        // oldest, below the first that has not expired; and the newest
+        // `max_tombstones` are the last that many sequence numbers (a row
+        // kept again leaves a gap, so at times a few fewer stay).
         c.execute(
-            "DELETE FROM tool_calls WHERE expires_at_ms <= ?1 OR seq <= (
-                 SELECT seq FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET ?2
+            "DELETE FROM tool_calls WHERE seq < coalesce(
+                 (SELECT seq FROM tool_calls WHERE expires_at_ms > ?1 ORDER BY seq LIMIT 1),
+                 ?2
              )",
-            params![now, max_fingerprints],
+            params![now, seq + 1],
+        )?;
+        c.execute(
+            "DELETE FROM tool_calls WHERE seq <= ?1",
+            [seq.saturating_sub(max_fingerprints)],
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use portos_core::contract::ToolResult;
+    use portos_core::registry::{Fingerprint, JournaledCall, RegistryLimits};
+
+    use super::{KeptResult, LocalCalls, PRUNE_EVERY, keep};
+    use crate::store::Store;
+
+    fn call(n: i64, limits: RegistryLimits) -> JournaledCall {
+        JournaledCall {
+            request_id: Arc::from(format!("call-{n}")),
+            fingerprint: Fingerprint::from_hex(&format!("{n:064x}")).expect("64 hex digits"),
+            limits,
+        }
+    }
+
+    #[test]
+    fn the_limits_hold_at_every_prune_and_what_is_kept_is_recalled() {
+        let store = Store::open_in_memory(&[]).expect("store");
+        let limits = RegistryLimits {
+            max_results: 2,
+            max_tombstones: 5,
+            retention: std::time::Duration::from_secs(3600),
+        };
+        let result = KeptResult::of(&ToolResult::from_adapter_error(
+            "x".to_owned(),
+            "t.write".to_owned(),
+            "failed on purpose",
+        ));
+        let rows = PRUNE_EVERY * 2;
+        store
+            .run_blocking(|c| {
+                for n in 1..=rows {
+                    keep(c, &call(n, limits), &result)?;
+                }
+                Ok(())
+            })
+            .expect("kept");
+        let (kept, all): (i64, i64) = store
+            .run_blocking(|c| {
+                Ok(c.query_row(
+                    "SELECT count(*) FILTER (WHERE state = 'kept'), count(*) FROM tool_calls",
+                    [],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )?)
+            })
+            .expect("counted");
+        assert_eq!((kept, all), (2, 5), "pruned at the last row");
+        let recalled = LocalCalls::of(&store)
+            .expect("a journal")
+            .recall(limits)
+            .expect("recalled");
+        let ids: Vec<&str> = recalled.iter().map(|r| r.request_id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["call-124", "call-125", "call-126", "call-127", "call-128"]
+        );
+        assert_eq!(
+            recalled.iter().filter(|r| r.result.is_some()).count(),
+            2,
+            "the two newest keep their results"
+        );
+        assert!(recalled[4].fingerprint == call(128, limits).fingerprint);
+    }
 }
