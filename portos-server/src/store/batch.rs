@@ -20,48 +20,15 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::StoreError;
-use super::session::Keep;
+use super::durable::Durable;
 use super::sql::Connection;
-use super::worker::{Deliver, Durable, MAX_GROUP, Work};
-
-/// A write call's session, unique within its process.
-pub(super) type SessionId = u64;
-
-/// A piece of a session's work, told whether its session was rolled back
-/// (then it must not run: it answers that the call did not happen).
-pub(super) type SessionWork = Box<dyn FnOnce(&mut Connection, Undone) -> Deliver + Send>;
-
-/// Whether a session's transaction was rolled back before this piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Undone(pub(super) bool);
-
-/// A session's end: its kept result, and who is told how it ended.
-pub(super) struct End {
-    pub(super) keep: Keep,
-    /// `Ok` once the result is committed and durable.
-    pub(super) answer: Box<dyn FnOnce(Result<(), StoreError>) + Send>,
-}
-
-/// What the store's thread is sent.
-pub(super) enum Message {
-    /// Work of its own, committing what it commits.
-    Work(Work),
-    /// A piece of a write call's work.
-    Piece(SessionId, SessionWork),
-    /// A write call's end: its kept result.
-    End(SessionId, End),
-}
+use super::work::{
+    Deliver, End, Keep, MAX_GROUP, Message, SESSION_LIMIT, SessionId, SessionWork, Undone, Work,
+    rolled_back,
+};
 
 /// How long a batch takes in other calls after it opened.
 const BATCH_WINDOW: Duration = Duration::from_millis(2);
-
-/// How long a batch may keep its transaction open (and the rest of the
-/// store's work waiting) before it is rolled back. (Shorter in unit tests,
-/// which wait for it.)
-#[cfg(not(test))]
-pub(super) const SESSION_LIMIT: Duration = Duration::from_secs(10);
-#[cfg(test)]
-pub(super) const SESSION_LIMIT: Duration = Duration::from_secs(1);
 
 /// An open transaction that write calls share.
 struct Batch {
@@ -241,7 +208,7 @@ impl Batches {
         answers: &mut Vec<Deliver>,
     ) {
         if self.undone.remove(&id) {
-            (end.answer)(Err(super::session::rolled_back()));
+            (end.answer)(Err(rolled_back()));
             return;
         }
         let End { keep, answer } = end;

@@ -16,6 +16,7 @@ mod announcements;
 mod batch;
 pub mod changes;
 mod copy;
+mod durable;
 mod held;
 mod ledger;
 mod migrations;
@@ -25,6 +26,7 @@ mod session;
 #[cfg(test)]
 mod session_tests;
 pub mod sql;
+mod work;
 mod worker;
 
 use std::path::{Path, PathBuf};
@@ -33,8 +35,8 @@ use std::sync::Arc;
 use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
 
-use batch::{End, Message, SessionWork, Undone};
 pub use copy::{Copied, CopyError, copy_into_postgres};
+use durable::Durable;
 use held::Holdings;
 pub use held::after_commit;
 pub use ledger::{LocalCalls, SharedCalls};
@@ -43,7 +45,8 @@ use pool::Pool;
 pub use runtime_schema::RUNTIME_SCHEMA;
 use session::Session;
 pub use sql::{Connection, Engine};
-use worker::{Deliver, Durable, Worker};
+use work::{Deliver, End, Message, SessionWork, Undone};
+use worker::Worker;
 
 /// Every schema linked into the binary ([`store_schema!`](crate::store_schema)):
 /// a crate that keeps tables declares them where its SQL lives, and every
@@ -369,7 +372,7 @@ impl Store {
     pub(crate) async fn write_session<T, F>(
         &self,
         call: F,
-        keep: impl FnOnce(&T) -> session::Keep,
+        keep: impl FnOnce(&T) -> work::Keep,
     ) -> Result<T, StoreError>
     where
         F: Future<Output = T>,
@@ -411,7 +414,7 @@ where
 {
     Box::new(move |connection, Undone(undone)| {
         let result = if undone {
-            Err(session::rolled_back())
+            Err(work::rolled_back())
         } else {
             match connection.begin() {
                 Ok(()) => {

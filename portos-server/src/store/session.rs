@@ -15,19 +15,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures::future::BoxFuture;
 
-use super::StoreError;
 use super::announcements::Announcements;
-use super::batch::SessionId;
-use super::sql::Connection;
-use super::worker::Durable;
+use super::durable::Durable;
+use super::work::SessionId;
 
 tokio::task_local! {
     /// The session of the write call running on this task, if any.
     static SESSION: Arc<Session>;
 }
-
-/// What a session keeps at its end (its call's result), in its transaction.
-pub(crate) type Keep = Box<dyn FnOnce(&mut Connection) -> Result<(), StoreError> + Send>;
 
 /// One write call's session.
 pub(super) struct Session {
@@ -96,12 +91,4 @@ pub(super) fn carried<F: Future>(future: F) -> impl Future<Output = F::Output> {
 
 fn store_key(durable: &Arc<Durable>) -> usize {
     Arc::as_ptr(durable).addr()
-}
-
-/// What a piece of a rolled-back session answers.
-pub(super) fn rolled_back() -> StoreError {
-    StoreError::Unavailable(format!(
-        "the call's transaction was undone: a write call in it held the store longer than {} s",
-        super::batch::SESSION_LIMIT.as_secs()
-    ))
 }

@@ -37,7 +37,7 @@ async fn notes(store: &Store) -> Vec<String> {
         .expect("listed")
 }
 
-fn keep_note(text: &'static str) -> super::session::Keep {
+fn keep_note(text: &'static str) -> super::work::Keep {
     Box::new(move |c: &mut Connection| {
         c.execute("INSERT INTO notes (text) VALUES (?1)", [text])?;
         Ok(())
@@ -129,7 +129,7 @@ async fn a_session_holding_the_store_too_long_is_rolled_back() {
     let (_dir, store) = store_with_table().await;
     let call = async {
         insert(&store, "too slow").await.expect("in");
-        tokio::time::sleep(super::batch::SESSION_LIMIT * 2).await;
+        tokio::time::sleep(super::work::SESSION_LIMIT * 2).await;
         insert(&store, "after the rollback").await
     };
     let started = std::time::Instant::now();
@@ -146,7 +146,7 @@ async fn a_session_holding_the_store_too_long_is_rolled_back() {
         "the call is told it did not happen: {result:?}"
     );
     assert!(outside.await.expect("ran").is_ok());
-    assert!(started.elapsed() >= super::batch::SESSION_LIMIT);
+    assert!(started.elapsed() >= super::work::SESSION_LIMIT);
     assert_eq!(
         notes(&store).await,
         ["outside"],
