@@ -30,19 +30,19 @@ use super::work::{
 /// How long a batch takes in other calls after it opened.
 const BATCH_WINDOW: Duration = Duration::from_millis(2);
 
-/// An open transaction that write calls share.
+/// An open transaction that write calls share. Its calls still running
+/// (it commits when none is left) are the connection's to know
+/// ([`Durable::join_batch`]): work from other threads asks there.
 struct Batch {
     opened: Instant,
-    /// Its calls whose end has not come yet: it commits when none is left.
-    running: HashSet<SessionId>,
     /// Answers waiting for its commit: its calls' ends, and work that ran
     /// in it.
     held: Vec<Deliver>,
 }
 
 impl Batch {
-    fn accepting(&self) -> bool {
-        self.opened.elapsed() < BATCH_WINDOW && self.running.len() < MAX_GROUP
+    fn accepting(&self, durable: &Durable) -> bool {
+        self.opened.elapsed() < BATCH_WINDOW && durable.batch_len() < MAX_GROUP
     }
 }
 
@@ -65,23 +65,34 @@ pub(super) struct Batches {
 
 impl Batches {
     /// Whether `message` may run now.
-    fn admits(&self, message: &Message) -> bool {
+    fn admits(&self, message: &Message, durable: &Durable) -> bool {
         let Some(batch) = &self.open else {
             return true;
         };
         match message {
             Message::Piece(id, _) | Message::End(id, _) => {
-                batch.running.contains(id) || self.undone.contains(id) || batch.accepting()
+                durable.in_batch(Some(*id)) == Some(true)
+                    || self.undone.contains(id)
+                    || batch.accepting(durable)
             }
-            Message::Work(_) => batch.accepting(),
+            Message::Work(_) => batch.accepting(durable),
         }
     }
 
     /// The next message that may run; waits for one when `block`. `None`:
     /// nothing now (or, when blocking, the queue is closed).
-    pub(super) fn next(&mut self, pending: &mpsc::Receiver<Message>, block: bool) -> Option<Next> {
+    pub(super) fn next(
+        &mut self,
+        pending: &mpsc::Receiver<Message>,
+        block: bool,
+        durable: &Durable,
+    ) -> Option<Next> {
         loop {
-            if self.waiting.front().is_some_and(|front| self.admits(front)) {
+            if self
+                .waiting
+                .front()
+                .is_some_and(|front| self.admits(front, durable))
+            {
                 return self.waiting.pop_front().map(Next::Run);
             }
             let message = match (block, &self.open) {
@@ -96,7 +107,7 @@ impl Batches {
                     }
                 }
             };
-            if self.admits(&message) {
+            if self.admits(&message, durable) {
                 return Some(Next::Run(message));
             }
             self.waiting.push_back(message);
@@ -166,12 +177,10 @@ impl Batches {
             answers.extend(catch_unwind(AssertUnwindSafe(|| work(connection, Undone(true)))).ok());
             return;
         }
-        if let Some(batch) = &mut self.open {
+        if self.open.is_some() {
             let ran = catch_unwind(AssertUnwindSafe(|| work(connection, Undone(false))));
             unwind(connection, 1);
-            if batch.running.insert(id) {
-                durable.set_batch(Some(batch.running.clone()));
-            }
+            durable.join_batch(id);
             answers.extend(ran.ok());
             return;
         }
@@ -183,11 +192,9 @@ impl Batches {
         let ran = catch_unwind(AssertUnwindSafe(|| work(connection, Undone(false))));
         unwind(connection, 1);
         if ran.is_ok() && changes(connection) > before {
-            let running = HashSet::from([id]);
-            durable.set_batch(Some(running.clone()));
+            durable.join_batch(id);
             self.open = Some(Batch {
                 opened: Instant::now(),
-                running,
                 held: Vec::new(),
             });
         } else if connection.end(ran.is_ok()).is_err() {
@@ -213,14 +220,7 @@ impl Batches {
         }
         let End { keep, answer } = end;
         let Some(batch) = &mut self.open else {
-            let kept = match connection.begin() {
-                Ok(()) => {
-                    let kept = guarded(keep, connection);
-                    let ended = connection.end(kept.is_ok()).map_err(StoreError::from);
-                    kept.and(ended)
-                }
-                Err(error) => Err(error.into()),
-            };
+            let kept = super::in_transaction(connection, |connection| guarded(keep, connection));
             unwind(connection, 0);
             answers.push(told(answer, kept));
             return;
@@ -229,12 +229,9 @@ impl Batches {
         unwind(connection, 1);
         match kept {
             Ok(()) => {
-                batch.running.remove(&id);
                 batch.held.push(told(answer, Ok(())));
-                if batch.running.is_empty() {
+                if durable.leave_batch(id) == 0 {
                     self.commit(connection, durable, answers);
-                } else {
-                    durable.set_batch(Some(batch.running.clone()));
                 }
             }
             Err(error) => {
@@ -268,7 +265,7 @@ impl Batches {
                 );
             }
         }
-        durable.set_batch(None);
+        durable.close_batch();
     }
 
     /// Rolls the open batch back: its calls still running are undone, and
@@ -278,9 +275,8 @@ impl Batches {
             return;
         };
         unwind(connection, 0);
-        self.undone.extend(batch.running);
+        self.undone.extend(durable.close_batch());
         fail(batch.held, why);
-        durable.set_batch(None);
     }
 
     /// The queue closed: an open batch was never answered, so it is rolled

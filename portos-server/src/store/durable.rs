@@ -18,10 +18,11 @@ use super::work::SessionId;
 #[derive(Debug)]
 pub(super) struct Durable {
     connection: Mutex<Connection>,
-    /// The sessions of the batch whose transaction is open on the
-    /// connection, if one is (kept by the store's thread while it holds the
-    /// connection): work from other threads waits for its end, unless it
-    /// is one of them.
+    /// The write calls (sessions) of the batch whose transaction is open on
+    /// the connection and whose end has not come yet, if a batch is open:
+    /// the store's thread changes it while it holds the connection; work
+    /// from other threads waits for the batch's end, unless it is one of
+    /// them.
     batch: Mutex<Option<HashSet<SessionId>>>,
     batch_ended: Condvar,
     /// Set by the connection's commit hook.
@@ -73,10 +74,7 @@ impl Durable {
             .connection
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        self.committed.store(false, Ordering::Release);
-        let value = work(&mut guard);
-        let synced = self.sync();
-        (value, synced)
+        self.grouped(&mut guard, work)
     }
 
     /// [`Durable::group`] for work from outside the store's thread: it
@@ -92,31 +90,34 @@ impl Durable {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let inside = loop {
-            match &*self.batch.lock().unwrap_or_else(PoisonError::into_inner) {
+            match self.in_batch(session) {
                 None => break false,
-                Some(members) if session.is_some_and(|id| members.contains(&id)) => break true,
-                Some(_) => {}
+                Some(true) => break true,
+                Some(false) => {}
             }
             guard = self
                 .batch_ended
                 .wait(guard)
                 .unwrap_or_else(PoisonError::into_inner);
         };
-        self.committed.store(false, Ordering::Release);
-        let value = if inside {
-            match guard.begin() {
-                Ok(()) => {
-                    let value = work(&mut guard);
-                    let ended = guard.end(value.is_ok()).map_err(super::StoreError::from);
-                    value.and_then(|value| ended.map(|()| value))
-                }
-                Err(error) => Err(error.into()),
+        self.grouped(&mut guard, |connection| {
+            if inside {
+                super::in_transaction(connection, work)
+            } else {
+                work(connection)
             }
-        } else {
-            work(&mut guard)
-        };
-        let synced = self.sync();
-        (value, synced)
+        })
+    }
+
+    /// `work` on the locked connection, then the fsync of what it committed.
+    fn grouped<R>(
+        &self,
+        connection: &mut Connection,
+        work: impl FnOnce(&mut Connection) -> R,
+    ) -> (R, std::io::Result<()>) {
+        self.committed.store(false, Ordering::Release);
+        let value = work(connection);
+        (value, self.sync())
     }
 
     /// Fsyncs the WAL if anything committed since the flag was cleared.
@@ -133,15 +134,45 @@ impl Durable {
         synced
     }
 
-    /// Notes the open batch's sessions (`None`: no batch is open, which
-    /// wakes the work waiting for its end). Called by the store's thread
-    /// while it holds the connection.
-    pub(super) fn set_batch(&self, members: Option<HashSet<SessionId>>) {
-        let ended = members.is_none();
-        *self.batch.lock().unwrap_or_else(PoisonError::into_inner) = members;
-        if ended {
-            self.batch_ended.notify_all();
-        }
+    /// `None` when no batch is open; else whether `session` is one of its
+    /// calls still running.
+    pub(super) fn in_batch(&self, session: Option<SessionId>) -> Option<bool> {
+        self.members()
+            .as_ref()
+            .map(|running| session.is_some_and(|id| running.contains(&id)))
+    }
+
+    /// How many calls of the open batch are still running (0: none open).
+    pub(super) fn batch_len(&self) -> usize {
+        self.members().as_ref().map_or(0, HashSet::len)
+    }
+
+    /// Opens a batch for `session`'s transaction, or takes `session` into
+    /// the open one.
+    pub(super) fn join_batch(&self, session: SessionId) {
+        self.members()
+            .get_or_insert_with(HashSet::new)
+            .insert(session);
+    }
+
+    /// `session` has ended; how many of the batch's calls still run.
+    pub(super) fn leave_batch(&self, session: SessionId) -> usize {
+        self.members().as_mut().map_or(0, |running| {
+            running.remove(&session);
+            running.len()
+        })
+    }
+
+    /// The batch committed or rolled back: the work waiting for its end
+    /// goes on. Its calls still running are handed back.
+    pub(super) fn close_batch(&self) -> HashSet<SessionId> {
+        let running = self.members().take().unwrap_or_default();
+        self.batch_ended.notify_all();
+        running
+    }
+
+    fn members(&self) -> std::sync::MutexGuard<'_, Option<HashSet<SessionId>>> {
+        self.batch.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether the last group committed anything (tests).

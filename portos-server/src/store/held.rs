@@ -186,13 +186,8 @@ impl HeldConnection {
         R: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
     {
-        self.run_raw(move |connection| {
-            connection.begin()?;
-            let result = work(connection);
-            connection.end(result.is_ok())?;
-            result
-        })
-        .await
+        self.run_raw(move |connection| super::in_transaction(connection, work))
+            .await
     }
 }
 

@@ -416,19 +416,24 @@ where
         let result = if undone {
             Err(work::rolled_back())
         } else {
-            match connection.begin() {
-                Ok(()) => {
-                    let result = work(connection);
-                    let ended = connection.end(result.is_ok()).map_err(StoreError::from);
-                    result.and_then(|value| ended.map(|()| value))
-                }
-                Err(error) => Err(error.into()),
-            }
+            in_transaction(connection, work)
         };
         Box::new(move |synced: Result<(), &std::io::Error>| {
             answer(synced.map_err(not_durable).and(result));
         }) as Deliver
     })
+}
+
+/// `work` in a transaction of its own, or in a savepoint inside one already
+/// open: kept if it succeeds, undone alone if it fails.
+fn in_transaction<R>(
+    connection: &mut Connection,
+    work: impl FnOnce(&mut Connection) -> Result<R, StoreError>,
+) -> Result<R, StoreError> {
+    connection.begin()?;
+    let result = work(connection);
+    let ended = connection.end(result.is_ok());
+    result.and_then(|value| ended.map(|()| value).map_err(StoreError::from))
 }
 
 /// Runs `work` on a task of its own and waits for it, so it goes to its end

@@ -49,13 +49,13 @@ impl Worker {
 fn serve(durable: &Durable, pending: &mpsc::Receiver<Message>) {
     let mut answers: Vec<Deliver> = Vec::with_capacity(MAX_GROUP);
     let mut batches = Batches::default();
-    while let Some(first) = batches.next(pending, true) {
+    while let Some(first) = batches.next(pending, true, durable) {
         let ((), synced) = durable.group(|connection| {
             let mut next = Some(first);
             while let Some(message) = next.take() {
                 batches.run(message, connection, durable, &mut answers);
                 if answers.len() < MAX_GROUP {
-                    next = batches.next(pending, false);
+                    next = batches.next(pending, false, durable);
                 }
             }
         });
