@@ -1,5 +1,8 @@
 //! The brain inbox's table and every SQL statement on it. `seq` orders the
-//! captures (newest is highest) independently of clock changes.
+//! captures (newest is highest) independently of clock changes. On a
+//! shared PostgreSQL store two captures committed at once can take the same
+//! `seq`, so listings break ties by `id`: a page boundary never skips or
+//! repeats one.
 
 use portos_server::store::sql::{Connection, Row, params};
 use portos_server::store::{Schema, StoreError};
@@ -55,7 +58,7 @@ pub fn search(
     let mut statement = connection.prepare_cached(&format!(
         "SELECT {CAPTURE_COLUMNS} FROM brain_captures
          WHERE instr(portos_fold(text), ?1) > 0
-         ORDER BY seq DESC LIMIT ?2"
+         ORDER BY seq DESC, id DESC LIMIT ?2"
     ))?;
     let rows = statement.query_map(params![needle, limit], capture_from)?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -69,7 +72,7 @@ pub fn latest(
 ) -> Result<Vec<Capture>, StoreError> {
     let mut statement = connection.prepare_cached(&format!(
         "SELECT {CAPTURE_COLUMNS} FROM brain_captures
-         ORDER BY seq DESC LIMIT ?1 OFFSET ?2"
+         ORDER BY seq DESC, id DESC LIMIT ?1 OFFSET ?2"
     ))?;
     let rows = statement.query_map(params![limit, offset], capture_from)?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
