@@ -156,13 +156,26 @@ async fn capture(
     token: &str,
     n: usize,
 ) -> Option<(StatusCode, Value)> {
+    let text = format!("durable capture {n:04}");
+    try_capture(client, base, token, n, &text).await
+}
+
+/// `brain.capture` of `text` under requestId `capture-{n}`, or `None` when
+/// the server was gone.
+async fn try_capture(
+    client: &Client,
+    base: &str,
+    token: &str,
+    n: usize,
+    text: &str,
+) -> Option<(StatusCode, Value)> {
     let response = client
         .post(format!("{base}/api/cos/tools/call"))
         .bearer_auth(token)
         .json(&json!({
             "requestId": format!("capture-{n}"),
             "name": "brain.capture",
-            "arguments": { "text": format!("durable capture {n:04}") },
+            "arguments": { "text": text },
         }))
         .send()
         .await
@@ -294,4 +307,27 @@ async fn a_sigkill_during_tool_writes_keeps_every_acknowledged_result() {
             .filter(|(_, count)| **count > 1)
             .collect::<Vec<_>>()
     );
+
+    // Once more after another SIGKILL: the refusals survive as well. The
+    // oldest call's result is past the 500 kept, its fingerprint is not
+    // (EXPIRED, nothing runs); the newest under other arguments is a
+    // CONFLICT; the newest as it was replays.
+    let data_dir = restarted.kill();
+    let again = ServerProcess::start_in(data_dir, &[]);
+    let base = again.url("").trim_end_matches('/').to_owned();
+    let (status, expired) = capture(&client, &base, &token, 0).await.expect("answered");
+    assert_eq!(status, StatusCode::CONFLICT, "{expired}");
+    assert_eq!(expired["code"], "TOOL_IDEMPOTENCY_EXPIRED", "{expired}");
+    let newest = WRITES - 1;
+    let (status, conflict) = try_capture(&client, &base, &token, newest, "other words")
+        .await
+        .expect("answered");
+    assert_eq!(status, StatusCode::CONFLICT, "{conflict}");
+    assert_eq!(conflict["code"], "TOOL_IDEMPOTENCY_CONFLICT", "{conflict}");
+    let (status, replay) = capture(&client, &base, &token, newest)
+        .await
+        .expect("answered");
+    assert_eq!(status, StatusCode::OK, "{replay}");
+    assert_eq!(replay["duplicate"], true, "{replay}");
+    assert_eq!(captures(&client, &again, &token).await.len(), WRITES);
 }
