@@ -38,6 +38,9 @@
 # PG_SETTINGS="-c synchronous_commit=off" (more server settings, to see what
 # a setting changes), KEEP_WORK=1 (keep the servers' and PostgreSQL's logs).
 set -euo pipefail
+# Every server here runs with an outbound policy that allows no destination
+# (docs/security.md): a benchmark never makes one connect anywhere.
+export PORTOS_OUTBOUND_ONLY=none HOMELAB_OUTBOUND_ONLY=none
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH_DIR/.." && pwd)"
@@ -138,16 +141,12 @@ pg_ticks() {
     echo $((own + children))
 }
 
-# start_replica NAME ARGS...: a portos pinned to SERVER_CPU on the next port.
-NEXT_PORT="$BASE_PORT"
-URLS=()
-start_replica() {
-    local name="$1"
-    shift
-    local port="$NEXT_PORT"
-    NEXT_PORT=$((NEXT_PORT + 1))
-    PORTOS_PASSWORD="$PASSWORD" taskset -c "$SERVER_CPU" "$PORTOS_BIN" --bind "127.0.0.1:$port" "$@" \
-        >"$WORK/$name.log" 2>&1 &
+# launch NAME PORT COMMAND...: COMMAND (a server listening on PORT) pinned
+# to SERVER_CPU; its URL is added to URLS once it answers.
+launch() {
+    local name="$1" port="$2"
+    shift 2
+    taskset -c "$SERVER_CPU" "$@" >"$WORK/$name.log" 2>&1 &
     SERVERS+=("$!")
     for _ in $(seq 100); do
         curl -fsS -o /dev/null "http://127.0.0.1:$port/api/system/health" 2>/dev/null && {
@@ -160,21 +159,22 @@ start_replica() {
     die "$name did not start"
 }
 
-# start_peer URL: the peer pinned to SERVER_CPU on the next port.
+# start_replica NAME ARGS...: a portos on the next port.
+NEXT_PORT="$BASE_PORT"
+URLS=()
+start_replica() {
+    local name="$1"
+    shift
+    local port="$NEXT_PORT"
+    NEXT_PORT=$((NEXT_PORT + 1))
+    launch "$name" "$port" env PORTOS_PASSWORD="$PASSWORD" "$PORTOS_BIN" --bind "127.0.0.1:$port" "$@"
+}
+
+# start_peer URL: the peer on the next port.
 start_peer() {
     local port="$NEXT_PORT"
     NEXT_PORT=$((NEXT_PORT + 1))
-    taskset -c "$SERVER_CPU" "$PEER_BIN" "127.0.0.1:$port" "$1" >"$WORK/peer.log" 2>&1 &
-    SERVERS+=("$!")
-    for _ in $(seq 100); do
-        curl -fsS -o /dev/null "http://127.0.0.1:$port/api/system/health" 2>/dev/null && {
-            URLS+=("http://127.0.0.1:$port")
-            return 0
-        }
-        sleep 0.1
-    done
-    cat "$WORK/peer.log" >&2
-    die "pg-peer did not start"
+    launch peer "$port" "$PEER_BIN" "127.0.0.1:$port" "$1"
 }
 
 cookie_of() {

@@ -76,6 +76,9 @@
 # Every process it starts is stopped on exit (also on Ctrl-C); the temporary
 # data directory is removed. Traffic goes to 127.0.0.1 only.
 set -euo pipefail
+# Every server here runs with an outbound policy that allows no destination
+# (docs/security.md): a benchmark never makes one connect anywhere.
+export PORTOS_OUTBOUND_ONLY=none HOMELAB_OUTBOUND_ONLY=none
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH_DIR/.." && pwd)"

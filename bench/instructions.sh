@@ -16,6 +16,9 @@
 # Prerequisites: valgrind (Debian: apt-get install -y valgrind), the release
 # builds of portos and of bench/ (bench/http-load.sh builds them).
 set -euo pipefail
+# Every server here runs with an outbound policy that allows no destination
+# (docs/security.md): a benchmark never makes one connect anywhere.
+export PORTOS_OUTBOUND_ONLY=none HOMELAB_OUTBOUND_ONLY=none
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH_DIR/.." && pwd)"
