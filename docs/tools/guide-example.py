@@ -15,8 +15,12 @@ framework as `../portos/...`). Then:
                                                    only write the crate under DIR
 
 The crate takes this repository's Cargo.lock (so it resolves the versions
-CI tested) and its target directory (CARGO_TARGET_DIR, default
-`target/`), so the dependencies the workspace built are not built again.
+CI tested), its pinned toolchain (rust-toolchain.toml: outside the
+repository rustup would pick its default one), its development profile
+(PROFILE below) and its target directory (CARGO_TARGET_DIR, default
+`target/`), so the dependencies the workspace built are not built again:
+any of the three differing makes every dependency a new build, which on CI
+doubled the target directory's size.
 """
 
 import os
@@ -32,6 +36,13 @@ PAGE = REPO / "docs" / "build-your-own-server.md"
 FENCE = re.compile(r"^```(\w+) file=(\S+)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 # What the binary must list: the page's own route.
 ROUTE = "/api/books"
+# The workspace's `[profile.dev]` (Cargo.toml), which a crate outside it
+# does not inherit.
+PROFILE = [
+    'profile.dev.debug="line-tables-only"',
+    'profile.dev.package."*".opt-level=1',
+    'profile.dev.package."*".debug=false',
+]
 
 
 def files(page: str) -> dict[str, str]:
@@ -58,6 +69,7 @@ def extract(root: Path) -> Path:
         target.write_text(text)
     (root / "portos").symlink_to(REPO, target_is_directory=True)
     shutil.copy(REPO / "Cargo.lock", crate / "Cargo.lock")
+    shutil.copy(REPO / "rust-toolchain.toml", crate / "rust-toolchain.toml")
     return crate
 
 
@@ -85,8 +97,11 @@ def main() -> None:
     # undeclared member of the repository's workspace.
     with tempfile.TemporaryDirectory(prefix="guide-example-") as root:
         crate = extract(Path(root))
-        run(["cargo", "test"], crate)
-        routes = run(["cargo", "run", "--quiet", "--", "--dump-routes"], crate, echo=False)
+        profile = [arg for setting in PROFILE for arg in ("--config", setting)]
+        run(["cargo", *profile, "test"], crate)
+        routes = run(
+            ["cargo", *profile, "run", "--quiet", "--", "--dump-routes"], crate, echo=False
+        )
         if ROUTE not in routes:
             sys.exit(f"guide-example: the binary does not list {ROUTE}")
         print("guide-example: the page's server builds, passes its test and lists its route")

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::idempotency::{Admission, SharedResult};
 use super::journal::JournaledCall;
-use super::shared::{CallLedger, Claim, Claimed, Pending};
+use super::shared::{CallLedger, Claim, Claimed, Kept, Pending};
 use super::{
     CallBudget, DynamicCall, DynamicTool, DynamicTools, Fingerprint, RegisteredTool, Registry,
     Resolved,
@@ -155,11 +155,15 @@ impl Registry {
                             Claimed::Fresh(mut held) => {
                                 let run = AssertUnwindSafe(held.run(adapter)).catch_unwind();
                                 let result = Arc::new(normalized(&id, name, run.await.ok()));
-                                held.keep(&result).await?;
-                                for observer in observers.iter() {
-                                    observer(&result);
+                                match held.keep(&result).await? {
+                                    Kept::This => {
+                                        for observer in observers.iter() {
+                                            observer(&result);
+                                        }
+                                        Ok((result, false))
+                                    }
+                                    Kept::Earlier(kept) => Ok((Arc::new(kept), true)),
                                 }
-                                Ok((result, false))
                             }
                         }
                     }
@@ -361,7 +365,7 @@ impl Registry {
                 return Ok(Arc::unwrap_or_clone(pending.await?.0));
             }
             return ledger
-                .retained(Arc::from(request_id))
+                .retained(Arc::from(request_id), self.calls.limits())
                 .await?
                 .ok_or_else(call_not_found);
         }

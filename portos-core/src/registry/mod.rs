@@ -32,7 +32,7 @@ pub use dynamic::{
 pub use fingerprint::Fingerprint;
 pub use job::PreparedCall;
 pub use journal::{CallJournal, JournaledCall, Recalled};
-pub use shared::{CallLedger, Claim, Claimed, ClaimedCall};
+pub use shared::{CallLedger, Claim, Claimed, ClaimedCall, Kept};
 
 use crate::context::StateMap;
 use crate::contract::{Policy, ToolResult};

@@ -27,14 +27,22 @@ pub trait CallLedger: Send + Sync + 'static {
     /// `..._EXPIRED`). While another server runs the call, this waits for its
     /// result, up to a bound; past it (or without the database) the refusal is
     /// `SERVICE_UNAVAILABLE` and nothing ran.
+    ///
+    /// A ledger may answer a read's claim at once and settle it when the
+    /// result is kept ([`ClaimedCall::keep`] answering [`Kept::Earlier`]):
+    /// a read changes nothing, so running it for a requestId the cluster
+    /// already knows costs only the run, and saves a round trip on every
+    /// other call.
     fn claim(&self, claim: Claim) -> BoxFuture<'static, Result<Claimed, ToolError>>;
 
     /// The kept result of `request_id` (`GET /calls/:requestId`), waiting
-    /// (bounded) for a call another server is running; `None` when the
-    /// cluster keeps no result for it.
+    /// (bounded) for a write another server is running; `None` when the
+    /// cluster keeps no result for it (under `limits`: past the newest
+    /// `max_results`, a result is gone).
     fn retained(
         &self,
         request_id: Arc<str>,
+        limits: RegistryLimits,
     ) -> BoxFuture<'static, Result<Option<ToolResult>, ToolError>>;
 }
 
@@ -77,8 +85,21 @@ pub trait ClaimedCall: Send {
 
     /// Keeps `result` for replays on every server and ends the claim. An
     /// `Err` means nothing of the call was kept (a write's changes are
-    /// undone with it): the caller is told the call did not happen.
-    fn keep(self: Box<Self>, result: &ToolResult) -> BoxFuture<'static, Result<(), ToolError>>;
+    /// undone with it): the caller is told the call did not happen; it is
+    /// also the refusal (`TOOL_IDEMPOTENCY_CONFLICT`, `..._EXPIRED`) of a
+    /// read whose claim was answered before the ledger looked.
+    fn keep(self: Box<Self>, result: &ToolResult) -> BoxFuture<'static, Result<Kept, ToolError>>;
+}
+
+/// What keeping a result came to.
+#[derive(Debug)]
+pub enum Kept {
+    /// This run's result is the one kept.
+    This,
+    /// Another run of the same call (a read, on some server) was kept
+    /// first: every caller is answered that one, as a replay, and this
+    /// run's result is dropped.
+    Earlier(ToolResult),
 }
 
 /// A call running in this process: its result, and whether it was a replay

@@ -8,11 +8,9 @@
 
 use std::time::Duration;
 
-use portos_core::registry::CallLedger;
-
 use crate::app::App;
+use crate::store::StoreError;
 use crate::store::changes::{self, Change};
-use crate::store::{SharedCalls, StoreError};
 
 /// How often a server with tools-room members says so.
 const HEARTBEAT: Duration = Duration::from_secs(3);
@@ -66,11 +64,8 @@ pub(super) async fn called_elsewhere(app: &App, request_id: String) -> Result<()
     if !app.events.tools_room_has_members() {
         return Ok(());
     }
-    let Some(ledger) = SharedCalls::of(&app.store) else {
-        return Ok(());
-    };
     // Kept before it was announced: read at once.
-    if let Ok(Some(result)) = ledger.retained(request_id.into()).await {
+    if let Ok(result) = app.registry.retained(&request_id).await {
         app.events.called_elsewhere(&result).await;
     }
     Ok(())

@@ -625,9 +625,9 @@ async fn changes_to_one_goal_made_at_once_on_two_replicas_both_land() {
     }
 }
 
-/// Past the newest 500 kept results every call evicts the oldest; calls
-/// finishing at once on several replicas must not trip over each other's
-/// evictions (they deadlocked, and some calls failed, under load).
+/// Past the newest 500 kept results the oldest are gone; calls finishing
+/// at once on several replicas must not trip over each other's clearing of
+/// them (evictions deadlocked, and some calls failed, under load).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn calls_past_the_kept_limit_on_three_replicas_all_answer() {
     let cluster = PgCluster::start();
@@ -663,22 +663,107 @@ async fn calls_past_the_kept_limit_on_three_replicas_all_answer() {
         failed.len(),
         failed.first()
     );
-    // Keeps that commit at the same moment do not see each other's result,
-    // so a few more than 500 may stay kept; the next call's keep trims the
-    // kept results back to the newest 500.
-    let one_more = json!({ "requestId": "one-more", "name": "time.now" });
-    let (status, body) = call(&client, &urls[0], "", &one_more)
+    // The newest 500 results of the cluster replay, on any replica; the
+    // one before them is gone (the order is the table's, as calls that
+    // finish at once on three replicas have no other).
+    let nth_newest = |n: usize| {
+        let database = url.rsplit('/').next().expect("a database name");
+        cluster
+            .psql(
+                database,
+                &format!("SELECT request_id FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET {n}"),
+            )
+            .trim()
+            .to_owned()
+    };
+    let (oldest_kept, newest_gone) = (nth_newest(499), nth_newest(500));
+    let again = |request_id: &str| json!({ "requestId": request_id, "name": "time.now" });
+    let (status, body) = call(&client, &urls[1], "", &again(&oldest_kept))
         .await
         .expect("answered");
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(
-        count(
-            &cluster,
-            &url,
-            "SELECT count(*) FROM tool_calls WHERE state = 'kept'"
-        ),
-        500
+    assert_eq!(body["duplicate"], true, "{oldest_kept} is kept");
+    let (status, body) = call(&client, &urls[2], "", &again(&newest_gone))
+        .await
+        .expect("answered");
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "TOOL_IDEMPOTENCY_EXPIRED", "{newest_gone}");
+    // And the table does not grow: results past the newest 500 are
+    // cleared every 64 calls (a few more may wait for the next clearing).
+    let kept = count(
+        &cluster,
+        &url,
+        "SELECT count(*) FROM tool_calls WHERE state = 'kept'",
     );
+    assert!((500..=500 + 2 * 64 + 48).contains(&kept), "{kept} kept");
+}
+
+/// A read is not claimed before it runs: duplicates of one requestId sent
+/// at once to three replicas may each run it, and one result is kept. Every
+/// caller is answered that one, exactly one of them as the run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_read_raced_on_three_replicas_answers_every_caller_the_one_kept_result() {
+    let cluster = PgCluster::start();
+    let url = cluster.url(&cluster.create_database());
+    let client = portos_tests::http_client();
+    let replicas: Vec<ServerProcess> = (0..3)
+        .map(|_| ServerProcess::start(&["--database-url", &url]))
+        .collect();
+    let urls: Vec<String> = replicas
+        .iter()
+        .map(|replica| replica.url("/api/cos/tools/call"))
+        .collect();
+    let mut calls = tokio::task::JoinSet::new();
+    for n in 0..600 {
+        let (client, url) = (client.clone(), urls[n % 3].clone());
+        calls.spawn(async move {
+            let request_id = format!("raced-{}", n % 50);
+            let body = json!({ "requestId": request_id, "name": "time.now" });
+            (request_id, call(&client, &url, "", &body).await)
+        });
+    }
+    let mut results: HashMap<String, Value> = HashMap::new();
+    let mut runs: HashMap<String, usize> = HashMap::new();
+    while let Some(answer) = calls.join_next().await {
+        let (request_id, answer) = answer.expect("joined");
+        let (status, body) = answer.expect("every replica answers");
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["requestId"], request_id.as_str());
+        if body["duplicate"] == false {
+            *runs.entry(request_id.clone()).or_default() += 1;
+        }
+        let seen = results
+            .entry(request_id.clone())
+            .or_insert_with(|| body["result"].clone());
+        assert_eq!(
+            *seen, body["result"],
+            "every caller of {request_id} gets one result"
+        );
+    }
+    assert_eq!(results.len(), 50);
+    assert!(
+        runs.len() == 50 && runs.values().all(|&n| n == 1),
+        "one answer per requestId is the run: {runs:?}"
+    );
+    // The kept one is what every replica's retained route answers, and the
+    // requestId is taken for any other call.
+    for replica in &replicas {
+        let kept: Value = client
+            .get(replica.url("/api/cos/tools/calls/raced-7"))
+            .send()
+            .await
+            .expect("request")
+            .json()
+            .await
+            .expect("JSON");
+        assert_eq!(kept["result"], results["raced-7"]);
+        let other = json!({ "requestId": "raced-7", "name": "goals.list" });
+        let (status, body) = call(&client, &replica.url("/api/cos/tools/call"), "", &other)
+            .await
+            .expect("answered");
+        assert_eq!(status, StatusCode::CONFLICT, "{body}");
+        assert_eq!(body["code"], "TOOL_IDEMPOTENCY_CONFLICT");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

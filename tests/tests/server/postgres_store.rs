@@ -416,7 +416,7 @@ async fn a_write_announces_only_what_commits() {
 
 /// A write running on one server is not visible to another until it
 /// commits; asked for its result meanwhile, the other server waits for it
-/// (as it does for a read, and as one server does) instead of answering
+/// (as one server does) instead of answering
 /// that there is none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_running_elsewhere_is_waited_for_not_missed() {
@@ -453,7 +453,7 @@ async fn a_write_running_elsewhere_is_waited_for_not_missed() {
         .await
         .expect("the adapter's output");
 
-    let asked = tokio::spawn(asking.retained("slow-write".into()));
+    let asked = tokio::spawn(asking.retained("slow-write".into(), RegistryLimits::default()));
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert!(!asked.is_finished(), "the other server waits for the write");
     let result =
@@ -470,7 +470,7 @@ async fn a_write_running_elsewhere_is_waited_for_not_missed() {
     // Nothing running and nothing kept: none.
     assert!(
         asking
-            .retained("never-sent".into())
+            .retained("never-sent".into(), RegistryLimits::default())
             .await
             .expect("no error")
             .is_none()

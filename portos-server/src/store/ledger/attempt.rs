@@ -1,38 +1,20 @@
-//! One try at a claim: the insert of the call's row, or the row found.
+//! One try at a write's claim: the insert of the call's row, first
+//! statement of a transaction that stays open, or the row found.
+
+use portos_core::registry::RegistryLimits;
 
 use super::kept::{CallRow, read_row};
-use super::{CLAIM_LOCK_TIMEOUT, LEASE, WORK_LOCK_TIMEOUT, millis};
+use super::{CLAIM_LOCK_TIMEOUT, WORK_LOCK_TIMEOUT};
 use crate::store::StoreError;
-use crate::store::held::HeldConnection;
 use crate::store::sql::{Connection, OptionalExtension, params};
-use std::sync::Arc;
-
-pub(super) enum Attempt {
-    Claimed {
-        seq: i64,
-        /// A write's connection, its transaction open.
-        held: Option<Arc<HeldConnection>>,
-    },
-    Found(CallRow),
-    /// Another server's claim has not committed yet.
-    Busy,
-}
 
 pub(super) enum RawAttempt {
+    /// The row is inserted (its `seq`); the transaction is open.
     Claimed(i64),
     /// The row that was there (`None`: it went away meanwhile).
     Found(Option<CallRow>),
+    /// Another server's claim has not committed yet.
     Busy,
-}
-
-impl From<RawAttempt> for Attempt {
-    fn from(raw: RawAttempt) -> Attempt {
-        match raw {
-            RawAttempt::Claimed(seq) => Attempt::Claimed { seq, held: None },
-            RawAttempt::Found(Some(row)) => Attempt::Found(row),
-            RawAttempt::Found(None) | RawAttempt::Busy => Attempt::Busy,
-        }
-    }
 }
 
 pub(super) struct ClaimArgs {
@@ -40,44 +22,29 @@ pub(super) struct ClaimArgs {
     pub(super) fingerprint: String,
     pub(super) now_ms: i64,
     pub(super) retention_ms: i64,
-    pub(super) write: bool,
+    pub(super) limits: RegistryLimits,
 }
 
 impl ClaimArgs {
-    /// Inserts the claim's row, or finds the one there. A write's claim
-    /// is the first statement of its transaction, which stays open; a
-    /// read's is one statement on its own (it waits, unbounded, only for a
-    /// write of the same requestId to end: a conflict then).
+    /// Inserts the claim's row as the first statement of a transaction
+    /// that stays open, or finds the row there (and ends the transaction).
     pub(super) fn attempt(&self, c: &mut Connection) -> Result<RawAttempt, StoreError> {
-        let lease = if self.write {
-            0
-        } else {
-            self.now_ms + millis(LEASE)
-        };
-        let insert = |c: &Connection| {
-            c.query_row(
+        c.begin_with(CLAIM_LOCK_TIMEOUT)?;
+        let inserted = c
+            .query_row(
                 "INSERT INTO tool_calls (request_id, fingerprint, state, lease_until_ms, expires_at_ms)
-                 VALUES (?1, ?2, 'running', ?3, ?4)
+                 VALUES (?1, ?2, 'running', 0, ?3)
                  ON CONFLICT (request_id) DO NOTHING
                  RETURNING seq",
                 params![
                     self.request_id,
                     self.fingerprint,
-                    lease,
                     self.now_ms + self.retention_ms
                 ],
                 |row| row.get::<_, i64>(0),
             )
-            .optional()
-        };
-        if !self.write {
-            return Ok(match insert(c)? {
-                Some(seq) => RawAttempt::Claimed(seq),
-                None => RawAttempt::Found(read_row(c, &self.request_id)?),
-            });
-        }
-        c.begin_with(CLAIM_LOCK_TIMEOUT)?;
-        match insert(c) {
+            .optional();
+        match inserted {
             Ok(Some(seq)) => {
                 // The adapter's own statements wait for locks as long as a
                 // call may reasonably take, not the claim's 200 ms.
@@ -86,7 +53,11 @@ impl ClaimArgs {
             }
             Ok(None) => {
                 c.end(false)?;
-                Ok(RawAttempt::Found(read_row(c, &self.request_id)?))
+                Ok(RawAttempt::Found(read_row(
+                    c,
+                    &self.request_id,
+                    self.limits,
+                )?))
             }
             Err(error) => {
                 c.end(false)?;

@@ -1,23 +1,23 @@
-//! A claim this server runs: a write's, its transaction held open until
-//! the result is kept; a read's, committed, with a lease renewed meanwhile.
+//! A call this server runs: a write's claim, its transaction held open
+//! until the result is kept; a read, claimed only when its result is kept.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use portos_core::AdapterOutcome;
 use portos_core::contract::{ToolError, ToolResult};
-use portos_core::registry::{ClaimedCall, RegistryLimits};
+use portos_core::registry::{ClaimedCall, Kept, RegistryLimits};
 
-use super::kept::{KeptResult, keep_result};
-use super::{LEASE, RENEW_EVERY, millis, now_ms, unavailable};
-use crate::store::Store;
+use super::kept::{CallRow, KeptResult, Verdict, keep_write, max_results, prunes_after};
+use super::{Ledger, WAIT, millis, now_ms, still_running, unavailable};
 use crate::store::held::HeldConnection;
-use crate::store::sql::params;
 
 /// A write's claim: its transaction is open on `held` until the result is
 /// kept (committed with everything the adapter stored) or the call fails.
 pub(super) struct WriteClaim {
+    pub(super) ledger: Arc<Ledger>,
     pub(super) held: Arc<HeldConnection>,
     pub(super) seq: i64,
     pub(super) limits: RegistryLimits,
@@ -32,12 +32,17 @@ impl ClaimedCall for WriteClaim {
         async move { held.scope(adapter).await }.boxed()
     }
 
-    fn keep(self: Box<Self>, result: &ToolResult) -> BoxFuture<'static, Result<(), ToolError>> {
+    fn keep(self: Box<Self>, result: &ToolResult) -> BoxFuture<'static, Result<Kept, ToolError>> {
         let kept = KeptResult::of(result);
-        let WriteClaim { held, seq, limits } = *self;
+        let WriteClaim {
+            ledger,
+            held,
+            seq,
+            limits,
+        } = *self;
         async move {
             held.run_raw(move |c| {
-                let written = keep_result(c, seq, &kept, limits);
+                let written = keep_write(c, seq, &kept);
                 match written {
                     Ok(()) => Ok(c.end(true)?),
                     Err(error) => {
@@ -49,16 +54,23 @@ impl ClaimedCall for WriteClaim {
             .await
             .map_err(unavailable)?;
             held.committed();
-            Ok(())
+            if prunes_after(seq) {
+                ledger.prune(limits);
+            }
+            Ok(Kept::This)
         }
         .boxed()
     }
 }
 
-/// A read's claim: committed, with a lease renewed while the adapter runs.
+/// A read: nothing is claimed before it runs (it changes nothing, so a
+/// duplicate running meanwhile on another server costs only its run); its
+/// result is kept in one statement, unless the requestId was taken
+/// meanwhile, and then what the row says is the answer.
 pub(super) struct ReadClaim {
-    pub(super) store: Store,
-    pub(super) seq: i64,
+    pub(super) ledger: Arc<Ledger>,
+    pub(super) request_id: Arc<str>,
+    pub(super) fingerprint: String,
     pub(super) limits: RegistryLimits,
 }
 
@@ -67,54 +79,81 @@ impl ClaimedCall for ReadClaim {
         &mut self,
         adapter: BoxFuture<'static, AdapterOutcome>,
     ) -> BoxFuture<'static, AdapterOutcome> {
-        let store = self.store.clone();
-        let seq = self.seq;
-        async move {
-            let renew = renew_lease(store, seq);
-            tokio::pin!(renew);
-            let mut adapter = adapter;
-            tokio::select! {
-                biased;
-                outcome = &mut adapter => return outcome,
-                () = &mut renew => {}
-            }
-            adapter.await
-        }
-        .boxed()
+        adapter
     }
 
-    fn keep(self: Box<Self>, result: &ToolResult) -> BoxFuture<'static, Result<(), ToolError>> {
-        let kept = KeptResult::of(result);
-        let ReadClaim { store, seq, limits } = *self;
-        async move {
-            store
-                // Each of its statements stands alone (no transaction to
-                // begin and end: fewer round trips on the hot path).
-                .run(move |c| keep_result(c, seq, &kept, limits))
-                .await
-                .map_err(unavailable)
-        }
-        .boxed()
+    fn keep(self: Box<Self>, result: &ToolResult) -> BoxFuture<'static, Result<Kept, ToolError>> {
+        self.keep_read(KeptResult::of(result)).boxed()
     }
 }
 
-/// Renews a read's lease until the claim is no longer this server's (then
-/// it ends; the run goes on, and its result is kept if the row is still
-/// there).
-pub(super) async fn renew_lease(store: Store, seq: i64) {
-    loop {
-        tokio::time::sleep(RENEW_EVERY).await;
-        let lease = now_ms() + millis(LEASE);
-        let renewed = store
-            .run(move |c| {
-                Ok(c.execute(
-                    "UPDATE tool_calls SET lease_until_ms = ?2 WHERE seq = ?1 AND state = 'running'",
-                    params![seq, lease],
-                )?)
-            })
-            .await;
-        if matches!(renewed, Ok(0)) {
-            return;
+impl ReadClaim {
+    async fn keep_read(self, kept: KeptResult) -> Result<Kept, ToolError> {
+        let ReadClaim {
+            ledger,
+            request_id,
+            fingerprint,
+            limits,
+        } = self;
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(2);
+        let failed = i64::from(kept.failed);
+        loop {
+            let open = ledger.connections.get().await.map_err(unavailable)?;
+            let now = now_ms();
+            let inserted = open
+                .client
+                .query_opt(
+                    &open.keep_read,
+                    &[
+                        &&*request_id,
+                        &fingerprint,
+                        &(now + millis(limits.retention)),
+                        &kept.name,
+                        &failed,
+                        &kept.output,
+                        &kept.error,
+                    ],
+                )
+                .await
+                .map_err(lost)?;
+            if let Some(row) = inserted {
+                if prunes_after(row.try_get(0).map_err(lost)?) {
+                    ledger.prune(limits);
+                }
+                return Ok(Kept::This);
+            }
+            let found = open
+                .client
+                .query_opt(&open.read_row, &[&&*request_id, &max_results(limits)])
+                .await
+                .map_err(lost)?;
+            if let Some(row) = found {
+                match CallRow::from_pg(&row).map_err(lost)?.verdict(
+                    &request_id,
+                    &fingerprint,
+                    limits,
+                    now,
+                ) {
+                    Verdict::Replay(result) => return Ok(Kept::Earlier(result)),
+                    Verdict::Refused(error) => return Err(error),
+                    Verdict::Stale(seq) => {
+                        ledger.forget(seq).await.map_err(unavailable)?;
+                        continue;
+                    }
+                    Verdict::Running => {}
+                }
+            }
+            if started.elapsed() >= WAIT {
+                return Err(still_running());
+            }
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_millis(100));
         }
     }
+}
+
+/// A statement of the ledger's own connection failed.
+fn lost(error: tokio_postgres::Error) -> ToolError {
+    unavailable(crate::store::sql::Error::from(error).into())
 }

@@ -53,7 +53,7 @@ impl LocalCalls {
                  FROM tool_calls WHERE expires_at_ms > ?1 ORDER BY seq DESC LIMIT ?2",
             )?;
             let rows = statement.query_map(params![now, max], |row| {
-                Ok((row.get::<_, String>(0)?, CallRow::read(row, 1)?))
+                Ok((row.get::<_, String>(0)?, CallRow::read(row, 1, false)?))
             })?;
             let mut recalled = Vec::new();
             for entry in rows {

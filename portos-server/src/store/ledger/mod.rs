@@ -9,15 +9,22 @@
 //!   with it. Another server's insert of the same requestId waits on that
 //!   row (PostgreSQL's unique index), so the run is exclusive; if the server
 //!   dies, the database rolls everything back and the next claim runs it.
-//! - A **read** changes nothing, so its claim commits at once (state
-//!   `running`) with a lease the server renews while the adapter runs; a
-//!   duplicate waits for the result, and takes the claim over if the lease
-//!   runs out (its server died).
+//! - A **read** changes nothing, so it is not claimed before it runs: its
+//!   result is inserted once it has one, in one statement on the ledger's
+//!   own asynchronous connections (`connections`). If the requestId is
+//!   taken by then (a duplicate that ran at once elsewhere, or an earlier
+//!   call), the row decides: its kept result is the answer (a replay), or
+//!   the refusal it calls for.
+//! - The newest `max_results` kept results are live; [`kept::READ_ROW`]
+//!   counts the newer ones, so a result past the limit is gone at once,
+//!   and every [`PRUNE_EVERY`] calls one server clears the table
+//!   ([`kept::PRUNE`]): a call pays no walk over the kept results.
 //! - A duplicate never waits without end: past [`WAIT`] it is answered
 //!   503 `SERVICE_UNAVAILABLE`, and nothing ran for it.
 
 mod attempt;
 mod claimed;
+mod connections;
 mod kept;
 mod local;
 
@@ -27,19 +34,15 @@ use std::time::{Duration, Instant};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use portos_core::contract::{ErrorCode, ToolError, ToolResult};
-use portos_core::registry::{CallLedger, Claim, Claimed};
+use portos_core::registry::{CallLedger, Claim, Claimed, RegistryLimits};
 
-use super::sql::params;
 use super::{Backend, Store, StoreError};
-use attempt::{Attempt, ClaimArgs, RawAttempt};
+use attempt::{ClaimArgs, RawAttempt};
 use claimed::{ReadClaim, WriteClaim};
-use kept::read_row;
+use connections::Connections;
+use kept::{CallRow, PRUNE, Verdict, max_fingerprints, max_results};
 pub use local::LocalCalls;
 
-/// How long a read's claim stays valid without its server renewing it.
-const LEASE: Duration = Duration::from_secs(10);
-/// How often a running read's server renews its lease.
-const RENEW_EVERY: Duration = Duration::from_secs(3);
 /// How long a duplicate waits for another server's run before it is told
 /// to ask again later.
 const WAIT: Duration = Duration::from_secs(30);
@@ -49,79 +52,95 @@ const CLAIM_LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '200ms'";
 /// How long a write's own statements may wait for a lock another
 /// transaction holds (then the statement fails, and the call with it).
 const WORK_LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '30s'";
-/// Every this many claims, fingerprints past their 24 hours or beyond the
-/// newest 10,000 are deleted (one index walk shared by many calls).
+/// Every this many calls, results beyond the newest `max_results` are
+/// cleared, and fingerprints past their 24 hours or beyond the newest
+/// 10,000 deleted (one index walk shared by many calls).
 const PRUNE_EVERY: i64 = 64;
 
 /// The ledger of a PostgreSQL store.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SharedCalls {
+    ledger: Arc<Ledger>,
+}
+
+/// What the calls a ledger answers hold on to.
+#[derive(Debug)]
+struct Ledger {
     store: Store,
+    connections: Connections,
 }
 
 impl SharedCalls {
     /// The ledger of `store`, if several servers may share it (PostgreSQL);
-    /// a SQLite store belongs to one server, whose memory is exact.
+    /// a SQLite store belongs to one server, whose memory is exact. Its
+    /// connections are made when first used.
     pub fn of(store: &Store) -> Option<Arc<SharedCalls>> {
-        store.is_shared().then(|| {
-            Arc::new(SharedCalls {
+        let Backend::Postgres { pool, .. } = &store.backend else {
+            return None;
+        };
+        Some(Arc::new(SharedCalls {
+            ledger: Arc::new(Ledger {
+                connections: Connections::new(pool.url()),
                 store: store.clone(),
-            })
-        })
+            }),
+        }))
     }
+}
 
+impl Ledger {
     async fn claim_here(self: Arc<Self>, claim: Claim) -> Result<Claimed, ToolError> {
+        let fingerprint = claim.fingerprint.to_hex();
+        if !claim.write {
+            return Ok(Claimed::Fresh(Box::new(ReadClaim {
+                ledger: self,
+                request_id: claim.request_id,
+                fingerprint,
+                limits: claim.limits,
+            })));
+        }
         let started = Instant::now();
         let mut pause = Duration::from_millis(2);
-        let fingerprint = claim.fingerprint.to_hex();
         loop {
-            let attempt = self
-                .attempt(&claim, &fingerprint)
+            let Backend::Postgres { holdings, .. } = &self.store.backend else {
+                return Err(unavailable(StoreError::Worker(
+                    "the ledger needs PostgreSQL".to_owned(),
+                )));
+            };
+            let held = holdings.hold().await.map_err(unavailable)?;
+            let now = now_ms();
+            let args = ClaimArgs {
+                request_id: claim.request_id.to_string(),
+                fingerprint: fingerprint.clone(),
+                now_ms: now,
+                retention_ms: millis(claim.limits.retention),
+                limits: claim.limits,
+            };
+            match held
+                .run_raw(move |c| args.attempt(c))
                 .await
-                .map_err(unavailable)?;
-            match attempt {
-                Attempt::Claimed { seq, held } => {
-                    return Ok(Claimed::Fresh(match held {
-                        Some(held) => Box::new(WriteClaim {
-                            held,
-                            seq,
-                            limits: claim.limits,
-                        }),
-                        None => Box::new(ReadClaim {
-                            store: self.store.clone(),
-                            seq,
-                            limits: claim.limits,
-                        }),
-                    }));
+                .map_err(unavailable)?
+            {
+                RawAttempt::Claimed(seq) => {
+                    return Ok(Claimed::Fresh(Box::new(WriteClaim {
+                        ledger: Arc::clone(&self),
+                        held,
+                        seq,
+                        limits: claim.limits,
+                    })));
                 }
-                Attempt::Found(row) => {
-                    if row.fingerprint != fingerprint {
-                        return Err(conflict());
-                    }
-                    match row.state.as_str() {
-                        "kept" => return Ok(Claimed::Kept(row.into_result(&claim.request_id))),
-                        // A fingerprint past its 24 hours whose result is
-                        // gone is forgotten: the call is new again.
-                        "evicted" if row.expires_at_ms <= now_ms() => {
-                            self.forget(row.seq).await.map_err(unavailable)?;
+                RawAttempt::Found(Some(row)) => {
+                    drop(held);
+                    match row.verdict(&claim.request_id, &fingerprint, claim.limits, now) {
+                        Verdict::Replay(result) => return Ok(Claimed::Kept(result)),
+                        Verdict::Refused(error) => return Err(error),
+                        Verdict::Stale(seq) => {
+                            self.forget(seq).await.map_err(unavailable)?;
                             continue;
                         }
-                        "evicted" => return Err(expired()),
-                        _ => {}
-                    }
-                    // A read still running: taken over if its server
-                    // stopped renewing the lease (it died).
-                    if row.lease_until_ms < now_ms()
-                        && self.take_over(row.seq).await.map_err(unavailable)?
-                    {
-                        return Ok(Claimed::Fresh(Box::new(ReadClaim {
-                            store: self.store.clone(),
-                            seq: row.seq,
-                            limits: claim.limits,
-                        })));
+                        Verdict::Running => {}
                     }
                 }
-                Attempt::Busy => {}
+                RawAttempt::Found(None) | RawAttempt::Busy => {}
             }
             if started.elapsed() >= WAIT {
                 return Err(still_running());
@@ -131,75 +150,56 @@ impl SharedCalls {
         }
     }
 
-    /// One try at the claim: a write's on a connection it then holds, a
-    /// read's on the pool.
-    async fn attempt(&self, claim: &Claim, fingerprint: &str) -> Result<Attempt, StoreError> {
-        let args = ClaimArgs {
-            request_id: claim.request_id.to_string(),
-            fingerprint: fingerprint.to_owned(),
-            now_ms: now_ms(),
-            retention_ms: millis(claim.limits.retention),
-            write: claim.write,
-        };
-        if !claim.write {
-            return self.store.run(move |c| Ok(args.attempt(c)?.into())).await;
-        }
-        let Backend::Postgres { holdings, .. } = &self.store.backend else {
-            return Err(StoreError::Worker("the ledger needs PostgreSQL".to_owned()));
-        };
-        let held = holdings.hold().await?;
-        Ok(match held.run_raw(move |c| args.attempt(c)).await? {
-            RawAttempt::Claimed(seq) => Attempt::Claimed {
-                seq,
-                held: Some(held),
-            },
-            RawAttempt::Found(Some(row)) => Attempt::Found(row),
-            RawAttempt::Found(None) | RawAttempt::Busy => Attempt::Busy,
-        })
-    }
-
-    /// Deletes an expired fingerprint.
+    /// Deletes the row `seq` that holds nothing live: past its expiry, or a
+    /// claim whose server stopped renewing it (unless it was renewed since).
     async fn forget(&self, seq: i64) -> Result<(), StoreError> {
-        self.store
-            .run(move |c| {
-                c.execute(
-                    "DELETE FROM tool_calls WHERE seq = ?1 AND state = 'evicted'",
-                    [seq],
-                )?;
-                Ok(())
-            })
+        let open = self.connections.get().await?;
+        open.client
+            .execute(
+                "DELETE FROM tool_calls
+                 WHERE seq = $1 AND (state <> 'running' OR lease_until_ms < $2)",
+                &[&seq, &now_ms()],
+            )
             .await
+            .map_err(super::sql::Error::from)?;
+        Ok(())
     }
 
-    /// Takes over a read whose server stopped renewing its lease.
-    async fn take_over(&self, seq: i64) -> Result<bool, StoreError> {
-        let now = now_ms();
-        let lease = now + millis(LEASE);
-        self.store
-            .run(move |c| {
-                Ok(c.execute(
-                    "UPDATE tool_calls SET lease_until_ms = ?2
-                     WHERE seq = ?1 AND state = 'running' AND lease_until_ms < ?3",
-                    params![seq, lease, now],
-                )? == 1)
-            })
-            .await
+    /// Clears, in the background, what the limits let go ([`PRUNE`]); a
+    /// prune that fails leaves it to the next.
+    fn prune(self: &Arc<Self>, limits: RegistryLimits) {
+        let ledger = Arc::clone(self);
+        tokio::spawn(async move {
+            let Ok(open) = ledger.connections.get().await else {
+                return;
+            };
+            let [results, fingerprints] = PRUNE;
+            let _ = open.client.execute(results, &[&max_results(limits)]).await;
+            let _ = open
+                .client
+                .execute(fingerprints, &[&now_ms(), &max_fingerprints(limits)])
+                .await;
+        });
     }
 
     async fn retained_here(
         self: Arc<Self>,
         request_id: Arc<str>,
+        limits: RegistryLimits,
     ) -> Result<Option<ToolResult>, ToolError> {
         let started = Instant::now();
         loop {
-            let id = request_id.to_string();
-            let row = self
-                .store
-                .run(move |c| read_row(c, &id))
+            let open = self.connections.get().await.map_err(unavailable)?;
+            let row = open
+                .client
+                .query_opt(&open.read_row, &[&&*request_id, &max_results(limits)])
                 .await
-                .map_err(unavailable)?;
+                .and_then(|row| row.as_ref().map(CallRow::from_pg).transpose())
+                .map_err(|error| unavailable(super::sql::Error::from(error).into()))?;
             match row {
-                Some(row) if row.state == "kept" => return Ok(Some(row.into_result(&request_id))),
+                Some(row) if row.is_live(limits) => {
+                    return Ok(Some(row.into_result(&request_id)));
+                }
                 Some(row) if row.state == "running" && row.lease_until_ms >= now_ms() => {}
                 Some(_) => return Ok(None),
                 // A write's claim is not visible until it commits: a write
@@ -226,14 +226,17 @@ impl SharedCalls {
 
 impl CallLedger for SharedCalls {
     fn claim(&self, claim: Claim) -> BoxFuture<'static, Result<Claimed, ToolError>> {
-        Arc::new(self.clone()).claim_here(claim).boxed()
+        Arc::clone(&self.ledger).claim_here(claim).boxed()
     }
 
     fn retained(
         &self,
         request_id: Arc<str>,
+        limits: RegistryLimits,
     ) -> BoxFuture<'static, Result<Option<ToolResult>, ToolError>> {
-        Arc::new(self.clone()).retained_here(request_id).boxed()
+        Arc::clone(&self.ledger)
+            .retained_here(request_id, limits)
+            .boxed()
     }
 }
 
@@ -269,14 +272,14 @@ fn still_running() -> ToolError {
     )
 }
 
-fn conflict() -> ToolError {
+pub(super) fn conflict() -> ToolError {
     ToolError::new(
         ErrorCode::ToolIdempotencyConflict,
         "requestId was already used for a different tool call",
     )
 }
 
-fn expired() -> ToolError {
+pub(super) fn expired() -> ToolError {
     ToolError::new(
         ErrorCode::ToolIdempotencyExpired,
         "requestId result has expired and cannot be replayed safely",

@@ -16,6 +16,7 @@ use std::ops::Deref;
 
 pub use dialect::{PRELUDE as POSTGRES_PRELUDE, numbered_parameters, postgres_migration};
 pub(crate) use postgres::listen as postgres_listen;
+pub(crate) use tls::connect_async as postgres_connect_async;
 pub use value::{ConversionError, FromSql, ToSql, Value, ValueRef};
 
 /// Which engine a connection (and so a store) runs on.

@@ -30,6 +30,27 @@ pub(super) fn connect(url: &str) -> Result<Client> {
     }
 }
 
+/// As [`connect`], for the asynchronous client (the call ledger's hot
+/// statements): the connection is driven by a task of its own on the
+/// current runtime, and ends with it.
+pub(crate) async fn connect_async(url: &str) -> Result<tokio_postgres::Client> {
+    let target = Target::parse(url);
+    let config: tokio_postgres::Config = target.url.parse()?;
+    Ok(match target.tls {
+        None => {
+            let (client, connection) = config.connect(tokio_postgres::NoTls).await?;
+            tokio::spawn(connection);
+            client
+        }
+        Some(roots) => {
+            let tls = MakeRustlsConnect::new(client_config(roots)?);
+            let (client, connection) = config.connect(tls).await?;
+            tokio::spawn(connection);
+            client
+        }
+    })
+}
+
 /// Where the certificates that vouch for the server come from.
 #[derive(Debug, PartialEq, Eq)]
 enum Roots {
