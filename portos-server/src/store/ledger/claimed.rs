@@ -10,7 +10,7 @@ use portos_core::AdapterOutcome;
 use portos_core::contract::{ToolError, ToolResult};
 use portos_core::registry::{ClaimedCall, Kept, RegistryLimits};
 
-use super::kept::{CallRow, KeptResult, Verdict, keep_write, max_results, prunes_after};
+use super::kept::{CallRow, KeptResult, Verdict, keep_write, max_results};
 use super::{Ledger, WAIT, millis, now_ms, still_running, unavailable};
 use crate::store::held::HeldConnection;
 
@@ -54,9 +54,7 @@ impl ClaimedCall for WriteClaim {
             .await
             .map_err(unavailable)?;
             held.committed();
-            if prunes_after(seq) {
-                ledger.prune(limits);
-            }
+            ledger.prune_after(seq, limits);
             Ok(Kept::This)
         }
         .boxed()
@@ -118,9 +116,7 @@ impl ReadClaim {
                 .await
                 .map_err(lost)?;
             if let Some(row) = inserted {
-                if prunes_after(row.try_get(0).map_err(lost)?) {
-                    ledger.prune(limits);
-                }
+                ledger.prune_after(row.try_get(0).map_err(lost)?, limits);
                 return Ok(Kept::This);
             }
             let found = open

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Statement};
 
-use super::kept::READ_ROW;
+use super::kept::{FORGET_FINGERPRINTS, PRUNE_RESULTS, READ_ROW};
 use crate::store::StoreError;
 use crate::store::sql::{self, postgres_connect_async};
 
@@ -53,6 +53,8 @@ pub(super) struct Open {
     pub(super) client: Client,
     pub(super) keep_read: Statement,
     pub(super) read_row: Statement,
+    pub(super) prune_results: Statement,
+    pub(super) forget_fingerprints: Statement,
 }
 
 impl Connections {
@@ -120,10 +122,18 @@ impl Open {
                 &[Type::TEXT, Type::INT8],
             )
             .await?;
+        let prune_results = client
+            .prepare_typed(PRUNE_RESULTS, &[Type::INT8, Type::INT8])
+            .await?;
+        let forget_fingerprints = client
+            .prepare_typed(FORGET_FINGERPRINTS, &[Type::INT8])
+            .await?;
         Ok(Open {
             client,
             keep_read,
             read_row,
+            prune_results,
+            forget_fingerprints,
         })
     }
 }

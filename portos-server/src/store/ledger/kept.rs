@@ -25,15 +25,15 @@ pub(super) struct CallRow {
     pub(super) newer_kept: i64,
 }
 
-/// The row of a requestId (`?1`) and the kept results newer than it,
-/// counted up to `?2` (the newest `max_results` are kept: an older result
-/// is gone, whether or not a prune has cleared it yet). The columns are
-/// those [`CallRow::read`] reads.
+/// The row of a requestId (`?1`) and, if its result is kept, the kept
+/// results newer than it, counted up to `?2` (the newest `max_results` are
+/// kept: an older result is gone, whether or not a prune has cleared it
+/// yet). The columns are those [`CallRow::read`] reads.
 pub(super) const READ_ROW: &str = "SELECT seq, fingerprint, state, lease_until_ms, expires_at_ms,
             name, failed, output, error,
-            (SELECT count(*) FROM (
-                 SELECT 1 FROM tool_calls AS n WHERE n.state = 'kept' AND n.seq > c.seq LIMIT ?2
-             ) AS newer)
+            CASE WHEN c.state = 'kept' THEN (SELECT count(*) FROM (
+                SELECT 1 FROM tool_calls AS n WHERE n.state = 'kept' AND n.seq > c.seq LIMIT ?2
+            ) AS newer) ELSE 0 END
      FROM tool_calls AS c WHERE request_id = ?1";
 
 /// What the row of a requestId says of a call with `fingerprint`.
@@ -57,6 +57,11 @@ impl CallRow {
         self.state == "kept" && self.newer_kept < max_results(limits)
     }
 
+    /// As the registry's own stores judge a requestId
+    /// (docs/reference.md#idempotency): a kept result replays for the same
+    /// call and conflicts with another; a fingerprint past its expiry is
+    /// forgotten; one still remembered is expired for the same call and a
+    /// conflict for another.
     pub(super) fn verdict(
         self,
         request_id: &str,
@@ -64,22 +69,28 @@ impl CallRow {
         limits: RegistryLimits,
         now_ms: i64,
     ) -> Verdict {
-        if self.fingerprint != fingerprint {
-            return Verdict::Refused(conflict());
-        }
+        let same = self.fingerprint == fingerprint;
         if self.state == "running" {
-            return if self.lease_until_ms < now_ms {
+            return if !same {
+                Verdict::Refused(conflict())
+            } else if self.lease_until_ms < now_ms {
                 Verdict::Stale(self.seq)
             } else {
                 Verdict::Running
             };
         }
         if self.is_live(limits) {
-            Verdict::Replay(self.into_result(request_id))
+            if same {
+                Verdict::Replay(self.into_result(request_id))
+            } else {
+                Verdict::Refused(conflict())
+            }
         } else if self.expires_at_ms <= now_ms {
             Verdict::Stale(self.seq)
-        } else {
+        } else if same {
             Verdict::Refused(expired())
+        } else {
+            Verdict::Refused(conflict())
         }
     }
 
@@ -154,7 +165,7 @@ pub(super) fn read_row(
 
 /// Writes a write's result into its claim's row (in the claim's
 /// transaction). What falls out of the newest results is left to
-/// [`PRUNE`]: [`READ_ROW`] already tells it gone.
+/// [`PRUNE_RESULTS`]: [`READ_ROW`] already tells it gone.
 pub(super) fn keep_write(c: &Connection, seq: i64, result: &KeptResult) -> Result<(), StoreError> {
     c.execute(
         "UPDATE tool_calls SET state = 'kept', name = ?2, failed = ?3, output = ?4, error = ?5
@@ -164,34 +175,47 @@ pub(super) fn keep_write(c: &Connection, seq: i64, result: &KeptResult) -> Resul
     Ok(())
 }
 
-/// Every [`PRUNE_EVERY`] calls, one call's server clears what the limits
-/// of docs/reference.md#idempotency let go, in two statements: results
-/// beyond the newest `max_results` (`$1`) leave only their fingerprint;
-/// fingerprints past their expiry (`$2`, now) or beyond the newest
-/// `max_fingerprints` (`$3`) go. Rows another call holds (locked) are left
-/// to the next prune: waiting on them deadlocked when two plans locked rows
-/// in different orders.
-pub(super) const PRUNE: [&str; 2] = [
-    "UPDATE tool_calls SET state = 'evicted', output = NULL, error = NULL, name = NULL
-     WHERE seq IN (
-         SELECT seq FROM tool_calls
-         WHERE state = 'kept' AND seq <= (
-             SELECT seq FROM tool_calls WHERE state = 'kept' ORDER BY seq DESC LIMIT 1 OFFSET $1
-         )
-         FOR UPDATE SKIP LOCKED
-     )",
-    "DELETE FROM tool_calls WHERE seq IN (
-         SELECT seq FROM tool_calls
-         WHERE state = 'evicted' AND (expires_at_ms <= $1 OR seq <= (
-             SELECT seq FROM tool_calls ORDER BY seq DESC LIMIT 1 OFFSET $2
-         ))
-         FOR UPDATE SKIP LOCKED
-     )",
-];
+/// Every [`PRUNE_EVERY`] calls, one call's server clears the output of the
+/// results that fell past the newest `max_results` (`$1`) since the last
+/// clearing: the fingerprint stays. The row stays `kept` (what
+/// [`READ_ROW`] counts is every result, cleared or not) and only unindexed
+/// columns change, so PostgreSQL updates the row in place, without new
+/// index entries: moving rows to another state made each clearing cost more
+/// than the inserts it followed. The rows looked at are the
+/// [`CLEAR_WINDOW`] below the limit; a row outside it (a clearing that
+/// failed or was skipped) keeps its output until its fingerprint goes.
+/// Two servers clearing at once take the rows in the same order, so one
+/// waits for the other and finds them cleared; nothing else locks kept
+/// rows.
+pub(super) const PRUNE_RESULTS: &str =
+    "UPDATE tool_calls SET name = NULL, output = NULL, error = NULL
+     FROM (
+         SELECT seq AS last FROM tool_calls WHERE state = 'kept'
+         ORDER BY state DESC, seq DESC OFFSET $1 LIMIT 1
+     ) AS past
+     WHERE state = 'kept' AND seq <= past.last AND seq > past.last - $2 AND name IS NOT NULL";
 
-/// Whether the call `seq` is the one to prune after.
-pub(super) fn prunes_after(seq: i64) -> bool {
-    seq % PRUNE_EVERY == 0
+/// How many rows below the limit a clearing looks at: a few clearings'
+/// worth of calls.
+pub(super) const CLEAR_WINDOW: i64 = 4 * PRUNE_EVERY;
+
+/// Every [`FORGET_EVERY`] calls, the rows beyond the newest
+/// `max_fingerprints` (`$1`) are deleted (the walk to the limit is down
+/// the table's key). Between two of these a few more fingerprints are
+/// remembered (and answered as expired) than the limit says; a
+/// fingerprint past its expiry is forgotten when it is looked up
+/// ([`CallRow::verdict`]).
+pub(super) const FORGET_FINGERPRINTS: &str = "DELETE FROM tool_calls
+     WHERE seq <= (SELECT seq FROM tool_calls ORDER BY seq DESC OFFSET $1 LIMIT 1)";
+
+/// Every this many calls, fingerprints beyond the newest
+/// `max_fingerprints` go (a walk over all of them, so rarer than
+/// [`PRUNE_EVERY`]).
+pub(super) const FORGET_EVERY: i64 = 1024;
+
+/// What clearing, if any, falls to the call `seq`: (results, fingerprints).
+pub(super) fn prunes_after(seq: i64) -> (bool, bool) {
+    (seq % PRUNE_EVERY == 0, seq % FORGET_EVERY == 0)
 }
 
 pub(super) fn max_results(limits: RegistryLimits) -> i64 {
@@ -221,5 +245,73 @@ impl KeptResult {
                 .map(|output| output.text().to_owned()),
             error: result.error.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_000_000;
+
+    fn row(state: &str, newer_kept: i64, expires_at_ms: i64) -> CallRow {
+        CallRow {
+            seq: 7,
+            fingerprint: "f".to_owned(),
+            state: state.to_owned(),
+            lease_until_ms: 0,
+            expires_at_ms,
+            name: Some("time.now".to_owned()),
+            failed: false,
+            output: Some("{}".to_owned()),
+            error: None,
+            newer_kept,
+        }
+    }
+
+    fn judged(row: CallRow, fingerprint: &str) -> String {
+        match row.verdict("r", fingerprint, RegistryLimits::default(), NOW) {
+            Verdict::Replay(_) => "replay".to_owned(),
+            Verdict::Refused(error) => error.code.as_str().to_owned(),
+            Verdict::Stale(seq) => format!("stale {seq}"),
+            Verdict::Running => "running".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_row_is_judged_as_the_registry_judges_its_own_stores() {
+        let later = NOW + 1;
+        // Among the newest 500 kept: replay, or a conflict; its expiry does
+        // not matter while the result is kept.
+        assert_eq!(judged(row("kept", 499, later), "f"), "replay");
+        assert_eq!(judged(row("kept", 499, NOW), "f"), "replay");
+        assert_eq!(
+            judged(row("kept", 0, later), "g"),
+            "TOOL_IDEMPOTENCY_CONFLICT"
+        );
+        // 500 newer kept: gone, whether or not a prune cleared it yet.
+        for state in ["kept", "evicted"] {
+            assert_eq!(
+                judged(row(state, 500, later), "f"),
+                "TOOL_IDEMPOTENCY_EXPIRED"
+            );
+            assert_eq!(
+                judged(row(state, 500, later), "g"),
+                "TOOL_IDEMPOTENCY_CONFLICT"
+            );
+            // Past its expiry the fingerprint is forgotten, for any call.
+            assert_eq!(judged(row(state, 500, NOW), "f"), "stale 7");
+            assert_eq!(judged(row(state, 500, NOW), "g"), "stale 7");
+        }
+        // A read an earlier build claimed: waited for while its lease
+        // holds, forgotten after.
+        let mut running = row("running", 0, later);
+        running.lease_until_ms = later;
+        assert_eq!(judged(running, "f"), "running");
+        assert_eq!(judged(row("running", 0, later), "f"), "stale 7");
+        assert_eq!(
+            judged(row("running", 0, later), "g"),
+            "TOOL_IDEMPOTENCY_CONFLICT"
+        );
     }
 }

@@ -15,10 +15,13 @@
 //!   taken by then (a duplicate that ran at once elsewhere, or an earlier
 //!   call), the row decides: its kept result is the answer (a replay), or
 //!   the refusal it calls for.
-//! - The newest `max_results` kept results are live; [`kept::READ_ROW`]
-//!   counts the newer ones, so a result past the limit is gone at once,
-//!   and every [`PRUNE_EVERY`] calls one server clears the table
-//!   ([`kept::PRUNE`]): a call pays no walk over the kept results.
+//! - A row is `running` (a write's claim, inside its transaction) or
+//!   `kept`. The newest `max_results` kept results are live;
+//!   [`kept::READ_ROW`] counts the newer ones, so a result past the limit
+//!   is gone at once, and every [`PRUNE_EVERY`] calls one server clears
+//!   the outputs past it in the background ([`kept::PRUNE_RESULTS`], and
+//!   rarer, deletes the fingerprints past theirs): a call pays no walk over
+//!   the table.
 //! - A duplicate never waits without end: past [`WAIT`] it is answered
 //!   503 `SERVICE_UNAVAILABLE`, and nothing ran for it.
 
@@ -40,7 +43,7 @@ use super::{Backend, Store, StoreError};
 use attempt::{ClaimArgs, RawAttempt};
 use claimed::{ReadClaim, WriteClaim};
 use connections::Connections;
-use kept::{CallRow, PRUNE, Verdict, max_fingerprints, max_results};
+use kept::{CLEAR_WINDOW, CallRow, Verdict, max_fingerprints, max_results, prunes_after};
 pub use local::LocalCalls;
 
 /// How long a duplicate waits for another server's run before it is told
@@ -53,8 +56,7 @@ const CLAIM_LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '200ms'";
 /// transaction holds (then the statement fails, and the call with it).
 const WORK_LOCK_TIMEOUT: &str = "SET LOCAL lock_timeout = '30s'";
 /// Every this many calls, results beyond the newest `max_results` are
-/// cleared, and fingerprints past their 24 hours or beyond the newest
-/// 10,000 deleted (one index walk shared by many calls).
+/// cleared (one index walk shared by many calls).
 const PRUNE_EVERY: i64 = 64;
 
 /// The ledger of a PostgreSQL store.
@@ -165,20 +167,32 @@ impl Ledger {
         Ok(())
     }
 
-    /// Clears, in the background, what the limits let go ([`PRUNE`]); a
-    /// prune that fails leaves it to the next.
-    fn prune(self: &Arc<Self>, limits: RegistryLimits) {
+    /// Clears, in the background, what the limits let go if the call
+    /// `seq` is one to do it ([`kept::PRUNE_RESULTS`],
+    /// [`kept::FORGET_FINGERPRINTS`]); a clearing that fails leaves it to
+    /// the next.
+    fn prune_after(self: &Arc<Self>, seq: i64, limits: RegistryLimits) {
+        let (results, fingerprints) = prunes_after(seq);
+        if !results && !fingerprints {
+            return;
+        }
         let ledger = Arc::clone(self);
         tokio::spawn(async move {
             let Ok(open) = ledger.connections.get().await else {
                 return;
             };
-            let [results, fingerprints] = PRUNE;
-            let _ = open.client.execute(results, &[&max_results(limits)]).await;
-            let _ = open
-                .client
-                .execute(fingerprints, &[&now_ms(), &max_fingerprints(limits)])
-                .await;
+            if results {
+                let _ = open
+                    .client
+                    .execute(&open.prune_results, &[&max_results(limits), &CLEAR_WINDOW])
+                    .await;
+            }
+            if fingerprints {
+                let _ = open
+                    .client
+                    .execute(&open.forget_fingerprints, &[&max_fingerprints(limits)])
+                    .await;
+            }
         });
     }
 
