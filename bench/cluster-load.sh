@@ -32,6 +32,8 @@
 # /proc/PID/stat of every server and PostgreSQL process.
 #
 # Knobs: DURATION=10 WARMUP=3 CONNECTIONS=32 SERVER_CPU=0 LOAD_CPU=1
+# PG_CPU=SERVER_CPU (PG_CPU=0 SERVER_CPU=1 LOAD_CPU=1 gives the database a
+# core of its own, the servers sharing the other with wrk)
 # BASE_PORT=18180 (servers; PostgreSQL on BASE_PORT+50) REPLICAS="1 2 3"
 # PORTOS_BIN=/path/to/portos (else the release build of the workspace),
 # PEER_BIN=/path/to/pg-peer (else the release build of bench/),
@@ -48,6 +50,7 @@ DURATION="${DURATION:-10}"
 WARMUP="${WARMUP:-3}"
 CONNECTIONS="${CONNECTIONS:-32}"
 SERVER_CPU="${SERVER_CPU:-0}"
+PG_CPU="${PG_CPU:-$SERVER_CPU}"
 LOAD_CPU="${LOAD_CPU:-1}"
 BASE_PORT="${BASE_PORT:-18180}"
 REPLICAS="${REPLICAS:-1 2 3}"
@@ -105,11 +108,11 @@ if [ -z "${PEER_BIN:-}" ]; then
     PEER_BIN="${CARGO_TARGET_DIR:-$BENCH_DIR/target}/release/pg-peer"
 fi
 
-# PostgreSQL on SERVER_CPU, as the servers.
+# PostgreSQL on PG_CPU (by default SERVER_CPU, with the servers).
 mkdir -p "$WORK/pg"
 [ "$(id -u)" != 0 ] || chown postgres "$WORK/pg"
 "${AS_PG[@]}" "$PG_BIN/initdb" -D "$WORK/pg" -U postgres --auth=trust >/dev/null
-taskset -c "$SERVER_CPU" "${AS_PG[@]}" "$PG_BIN/pg_ctl" -D "$WORK/pg" -w -l "$WORK/pg/log" \
+taskset -c "$PG_CPU" "${AS_PG[@]}" "$PG_BIN/pg_ctl" -D "$WORK/pg" -w -l "$WORK/pg/log" \
     -o "-p $PG_PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=200 ${PG_SETTINGS:-}" start >/dev/null
 POSTMASTER="$(head -n 1 "$WORK/pg/postmaster.pid")"
 PSQL=("$PG_BIN/psql" -X -q -h 127.0.0.1 -p "$PG_PORT" -U postgres)
@@ -239,7 +242,7 @@ run_set() {
     load "$label-write" brain.capture '{"text":"a thought to keep"}'
 }
 
-echo "# $(nproc) cores, servers and PostgreSQL on core $SERVER_CPU, wrk on core $LOAD_CPU; $CONNECTIONS connections; ${DURATION}s runs"
+echo "# $(nproc) cores, servers on core $SERVER_CPU, PostgreSQL on core $PG_CPU, wrk on core $LOAD_CPU; $CONNECTIONS connections; ${DURATION}s runs"
 echo "# $("$PG_BIN/postgres" --version) ${PG_SETTINGS:-}; portos: $PORTOS_BIN"
 printf "%-14s %8s %10s %9s %10s %9s %9s %7s\n" variant replicas "req/s" "p99 ms" "server us" "db us" "total us" errors
 
