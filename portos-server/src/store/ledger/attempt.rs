@@ -48,7 +48,7 @@ impl ClaimArgs {
             Ok(Some(seq)) => {
                 // The adapter's own statements wait for locks as long as a
                 // call may reasonably take, not the claim's 200 ms.
-                c.execute_batch(WORK_LOCK_TIMEOUT)?;
+                c.execute_before_next(WORK_LOCK_TIMEOUT)?;
                 Ok(RawAttempt::Claimed(seq))
             }
             Ok(None) => {

@@ -340,11 +340,17 @@ impl Connection {
         })
     }
 
-    /// Begins a transaction, or a savepoint inside the one open.
+    /// Begins a transaction, or a savepoint inside the one open. On
+    /// PostgreSQL it goes out with the next statement (and not at all if
+    /// none comes before it ends).
     pub(crate) fn begin(&mut self) -> Result<()> {
-        match self.depth {
-            0 => self.execute_batch("BEGIN")?,
-            depth => self.execute_batch(&format!("SAVEPOINT portos_{depth}"))?,
+        let begin = match self.depth {
+            0 => "BEGIN".to_owned(),
+            depth => format!("SAVEPOINT portos_{depth}"),
+        };
+        match &self.inner {
+            Inner::Sqlite(connection) => connection.execute_batch(&begin)?,
+            Inner::Postgres(connection) => connection.defer(&begin),
         }
         self.depth += 1;
         Ok(())
@@ -367,13 +373,48 @@ impl Connection {
         begun
     }
 
+    /// Runs `sql` (statements without parameters, such as `SET LOCAL …`)
+    /// before the next statement; on PostgreSQL it goes out with it, in
+    /// the same round trip.
+    pub(crate) fn execute_before_next(&self, sql: &str) -> Result<()> {
+        match &self.inner {
+            Inner::Sqlite(connection) => Ok(connection.execute_batch(sql)?),
+            Inner::Postgres(connection) => {
+                connection.defer(sql);
+                Ok(())
+            }
+        }
+    }
+
     /// Ends what [`Connection::begin`] began last: commits it (releases the
-    /// savepoint) or rolls it back.
+    /// savepoint) or rolls it back. On PostgreSQL a release goes out with
+    /// the next statement, and a transaction or savepoint that never went
+    /// out is simply dropped.
     pub(crate) fn end(&mut self, commit: bool) -> Result<()> {
         let Some(depth) = self.depth.checked_sub(1) else {
             return Ok(());
         };
         self.depth = depth;
+        if let Inner::Postgres(connection) = &self.inner {
+            return match (depth, commit) {
+                (0, true) if connection.take_back("BEGIN") => Ok(()),
+                (0, true) => connection.batch("COMMIT"),
+                // Everything held back is undone by the rollback anyway.
+                (0, false) if connection.discard() => Ok(()),
+                (0, false) => connection.batch("ROLLBACK"),
+                (depth, commit) => {
+                    let savepoint = format!("SAVEPOINT portos_{depth}");
+                    if connection.take_back(&savepoint) {
+                        Ok(())
+                    } else if commit {
+                        connection.defer(&format!("RELEASE {savepoint}"));
+                        Ok(())
+                    } else {
+                        connection.batch(&format!("ROLLBACK TO {savepoint}; RELEASE {savepoint}"))
+                    }
+                }
+            };
+        }
         match (depth, commit) {
             (0, true) => self.execute_batch("COMMIT"),
             (0, false) => self.execute_batch("ROLLBACK"),

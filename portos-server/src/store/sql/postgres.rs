@@ -19,6 +19,11 @@ const STATEMENT_CACHE: usize = 512;
 pub(super) struct PgConnection {
     client: RefCell<Client>,
     statements: RefCell<HashMap<String, Statement>>,
+    /// Statements without parameters held back to go out in one round trip
+    /// with the next thing sent (`BEGIN`, `SAVEPOINT`, `RELEASE`, `SET
+    /// LOCAL`): a write call's transaction is mostly these, each once a
+    /// round trip of its own.
+    pending: RefCell<String>,
 }
 
 impl PgConnection {
@@ -27,6 +32,7 @@ impl PgConnection {
         Ok(PgConnection {
             client: RefCell::new(client),
             statements: RefCell::new(HashMap::new()),
+            pending: RefCell::new(String::new()),
         })
     }
 
@@ -80,12 +86,63 @@ impl PgConnection {
         Ok(statement)
     }
 
+    /// Runs `sql` (statements without parameters), after what is held back,
+    /// in one round trip.
     pub(super) fn batch(&self, sql: &str) -> Result<()> {
-        Ok(self.client.borrow_mut().batch_execute(sql)?)
+        let pending = self.pending.take();
+        let mut client = self.client.borrow_mut();
+        if pending.is_empty() {
+            Ok(client.batch_execute(sql)?)
+        } else {
+            Ok(client.batch_execute(&format!("{pending}; {sql}"))?)
+        }
+    }
+
+    /// Holds `sql` back to go out with the next thing sent.
+    pub(super) fn defer(&self, sql: &str) {
+        let mut pending = self.pending.borrow_mut();
+        if !pending.is_empty() {
+            pending.push_str("; ");
+        }
+        pending.push_str(sql);
+    }
+
+    /// Takes `sql` back if it is the last thing held back (it never went
+    /// out, and neither did anything after it): whether it was.
+    pub(super) fn take_back(&self, sql: &str) -> bool {
+        let mut pending = self.pending.borrow_mut();
+        let Some(before) = pending.strip_suffix(sql) else {
+            return false;
+        };
+        let kept = if before.is_empty() {
+            0
+        } else if let Some(before) = before.strip_suffix("; ") {
+            before.len()
+        } else {
+            return false;
+        };
+        pending.truncate(kept);
+        true
+    }
+
+    /// Drops what is held back; whether it held a `BEGIN` (then the
+    /// transaction never reached the server).
+    pub(super) fn discard(&self) -> bool {
+        self.pending.take().starts_with("BEGIN")
+    }
+
+    /// Sends what is held back, before a statement with parameters.
+    fn flush(&self) -> Result<()> {
+        let pending = self.pending.take();
+        if !pending.is_empty() {
+            self.client.borrow_mut().batch_execute(&pending)?;
+        }
+        Ok(())
     }
 
     pub(super) fn execute(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<usize> {
         refuse_nul(values)?;
+        self.flush()?;
         let statement = &self.prepared(sql, values)?;
         let changed = self
             .client
@@ -96,6 +153,7 @@ impl PgConnection {
 
     pub(super) fn query(&self, sql: &str, values: &[ValueRef<'_>]) -> Result<Vec<Row>> {
         refuse_nul(values)?;
+        self.flush()?;
         let statement = &self.prepared(sql, values)?;
         Ok(self
             .client
