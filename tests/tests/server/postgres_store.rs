@@ -217,6 +217,45 @@ fn the_sql_layer_reads_the_same(store: &portos_server::store::Store) {
             let count: i64 =
                 connection.query_row("SELECT count(*) FROM sql_kinds", [], |row| row.get(0))?;
             assert_eq!(count, 3, "a dropped transaction is rolled back");
+            {
+                let insert = "INSERT INTO sql_kinds (name, n, r, flag) VALUES (?1, 0, 0.0, 0)";
+                let mut outer = connection.transaction()?;
+                outer.execute(insert, ["kept"])?;
+                {
+                    let inner = outer.savepoint()?;
+                    inner.execute(insert, ["undone"])?;
+                }
+                {
+                    let inner = outer.savepoint()?;
+                    assert!(
+                        inner
+                            .execute("INSERT INTO no_such_table VALUES (1)", [])
+                            .is_err()
+                    );
+                }
+                // A savepoint nothing ran in, committed and dropped.
+                outer.savepoint()?.commit()?;
+                drop(outer.savepoint()?);
+                {
+                    let mut inner = outer.savepoint()?;
+                    inner.execute(insert, ["nested"])?;
+                    inner.savepoint()?.commit()?;
+                    inner.commit()?;
+                }
+                outer.commit()?;
+                // And a transaction nothing ran in.
+                connection.transaction()?.commit()?;
+                drop(connection.transaction()?);
+            }
+            let saved = connection
+                .prepare_cached("SELECT name FROM sql_kinds WHERE n = 0 ORDER BY name")?
+                .query_map([], |row| row.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            assert_eq!(
+                saved,
+                ["kept", "nested"],
+                "a dropped or failed savepoint undoes only its own work"
+            );
             let none = connection
                 .query_row("SELECT name FROM sql_kinds WHERE name = ?1", ["z"], |row| {
                     row.get::<_, String>(0)

@@ -448,6 +448,14 @@ impl Transaction<'_> {
         self.open = false;
         self.connection.end(true)
     }
+
+    /// A savepoint inside this transaction, itself a [`Transaction`]:
+    /// committed, its work joins this one; dropped, only its work is
+    /// undone (a statement of it that failed included), and this one goes
+    /// on.
+    pub fn savepoint(&mut self) -> Result<Transaction<'_>> {
+        self.connection.transaction()
+    }
 }
 
 impl Deref for Transaction<'_> {
