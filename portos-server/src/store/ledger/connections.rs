@@ -20,10 +20,12 @@ use super::kept::{FORGET_FINGERPRINTS, PRUNE_RESULTS, READ_ROW};
 use crate::store::StoreError;
 use crate::store::sql::{self, postgres_connect_async};
 
-/// Connections per server: each is one database backend working through
-/// the statements pipelined on it, so a few keep a database's cores busy
-/// (the database must allow them beside the store's own, docs/scaling.md).
-pub(super) const CONNECTIONS: usize = 4;
+/// Connections per server, each made when first used: each is one
+/// database backend working through the statements pipelined on it. Fewer,
+/// with more pipelined on each, cost more (measured, docs/benchmarks.md:
+/// 4 gave 4,650 reads/s where 8 gave 5,830 and 16 about the same as 8).
+/// The database must allow them beside the store's own (docs/scaling.md).
+pub(super) const CONNECTIONS: usize = 8;
 
 /// A read's result, kept in one statement unless the requestId is taken.
 const KEEP_READ: &str = "INSERT INTO tool_calls
