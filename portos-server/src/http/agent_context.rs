@@ -509,14 +509,21 @@ fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
             .get_all(header::ACCEPT)
             .iter()
             .filter(|value| value.to_str().is_ok())
-            .any(|value| {
-                value
-                    .as_bytes()
-                    .windows(needle.len())
-                    .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
-            })
+            .any(|value| contains_ignoring_case(value.as_bytes(), needle.as_bytes()))
     };
     names("application/json") && names("text/event-stream")
+}
+
+/// Whether `haystack` holds `needle` (lower case), in any case. Only the
+/// places whose first byte matches are compared (an MCP call asks this
+/// twice of its Accept header).
+fn contains_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    haystack.windows(needle.len()).any(|window| {
+        window[0].to_ascii_lowercase() == first && window.eq_ignore_ascii_case(needle)
+    })
 }
 
 /// An Agent Tools settings change as the application's settings observer

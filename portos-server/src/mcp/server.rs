@@ -571,26 +571,22 @@ fn list_params_ok(params: Option<&Map<String, Value>>) -> bool {
 
 /// `tools/call`: `{ name 1..120, arguments?: object, _meta? }`.
 pub(super) fn call_params(params: Option<Map<String, Value>>) -> Option<(String, Option<Value>)> {
-    let mut params = params?;
-    if params
-        .keys()
-        .any(|key| !matches!(key.as_str(), "name" | "arguments" | "_meta"))
-    {
-        return None;
+    // One pass taking the map apart (removing keys one by one from the
+    // ordered map cost more than the rest of this).
+    let (mut name, mut arguments) = (None, None);
+    for (key, value) in params? {
+        match (key.as_str(), value) {
+            ("name", Value::String(text))
+                if (1..=MAX_NAME_CHARS).contains(&text.chars().count()) =>
+            {
+                name = Some(text);
+            }
+            ("arguments", value @ Value::Object(_)) => arguments = Some(value),
+            ("_meta", Value::Object(_)) => {}
+            _ => return None,
+        }
     }
-    if !params.get("_meta").is_none_or(Value::is_object) {
-        return None;
-    }
-    let name = match params.remove("name") {
-        Some(Value::String(name)) if (1..=MAX_NAME_CHARS).contains(&name.chars().count()) => name,
-        _ => return None,
-    };
-    let arguments = match params.remove("arguments") {
-        None => None,
-        Some(arguments @ Value::Object(_)) => Some(arguments),
-        Some(_) => return None,
-    };
-    Some((name, arguments))
+    Some((name?, arguments))
 }
 
 #[cfg(test)]
