@@ -625,6 +625,19 @@ async fn changes_to_one_goal_made_at_once_on_two_replicas_both_land() {
     }
 }
 
+/// Three servers on the database at `url`, without a password, and the
+/// call route of each.
+fn open_replicas(url: &str) -> (Vec<ServerProcess>, Vec<String>) {
+    let replicas: Vec<ServerProcess> = (0..3)
+        .map(|_| ServerProcess::start(&["--database-url", url]))
+        .collect();
+    let urls = replicas
+        .iter()
+        .map(|replica| replica.url("/api/cos/tools/call"))
+        .collect();
+    (replicas, urls)
+}
+
 /// Past the newest 500 kept results the oldest are gone; calls finishing
 /// at once on several replicas must not trip over each other's clearing of
 /// them (evictions deadlocked, and some calls failed, under load).
@@ -633,13 +646,7 @@ async fn calls_past_the_kept_limit_on_three_replicas_all_answer() {
     let cluster = PgCluster::start();
     let url = cluster.url(&cluster.create_database());
     let client = portos_tests::http_client();
-    let replicas: Vec<ServerProcess> = (0..3)
-        .map(|_| ServerProcess::start(&["--database-url", &url]))
-        .collect();
-    let urls: Vec<String> = replicas
-        .iter()
-        .map(|replica| replica.url("/api/cos/tools/call"))
-        .collect();
+    let (_replicas, urls) = open_replicas(&url);
     let gate = Arc::new(Semaphore::new(48));
     let mut calls = tokio::task::JoinSet::new();
     for n in 0..3000 {
@@ -712,13 +719,7 @@ async fn a_read_raced_on_three_replicas_answers_every_caller_the_one_kept_result
     let cluster = PgCluster::start();
     let url = cluster.url(&cluster.create_database());
     let client = portos_tests::http_client();
-    let replicas: Vec<ServerProcess> = (0..3)
-        .map(|_| ServerProcess::start(&["--database-url", &url]))
-        .collect();
-    let urls: Vec<String> = replicas
-        .iter()
-        .map(|replica| replica.url("/api/cos/tools/call"))
-        .collect();
+    let (replicas, urls) = open_replicas(&url);
     let mut calls = tokio::task::JoinSet::new();
     for n in 0..600 {
         let (client, url) = (client.clone(), urls[n % 3].clone());
