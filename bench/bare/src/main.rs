@@ -125,7 +125,10 @@ struct Output {
 
 async fn call(Json(call): Json<Call>) -> Result<Json<Answer>, StatusCode> {
     // The envelope's literal checks, as portos makes them.
-    if call.kind.as_deref().is_some_and(|kind| kind != "portos_tool_call")
+    if call
+        .kind
+        .as_deref()
+        .is_some_and(|kind| kind != "portos_tool_call")
         || call.version.is_some_and(|version| version != 1)
     {
         return Err(StatusCode::BAD_REQUEST);

@@ -104,9 +104,7 @@ fn parse_args() -> Result<Config, String> {
             config.close = true;
             continue;
         }
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let number = |value: &str| {
             value
                 .parse::<usize>()
@@ -224,7 +222,11 @@ impl Stats {
 /// The parts of every request that do not change: the head up to the
 /// `Content-Length` value (POST) or the whole request (GET).
 fn fixed_head(config: &Config) -> String {
-    let method = if config.mode == Mode::Get { "GET" } else { "POST" };
+    let method = if config.mode == Mode::Get {
+        "GET"
+    } else {
+        "POST"
+    };
     let mut head = format!(
         "{method} {} HTTP/1.1\r\nHost: {}\r\n",
         config.path, config.host
@@ -261,7 +263,9 @@ async fn connection(config: Arc<Config>, index: usize, deadline: Instant) -> Sta
     while Instant::now() < deadline {
         let taken = config
             .budget
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(1));
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(1)
+            });
         if taken.is_err() {
             break;
         }

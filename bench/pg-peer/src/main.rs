@@ -132,7 +132,10 @@ fn refused(status: StatusCode, code: &str) -> Refusal {
 }
 
 async fn call(State(pool): State<Pool>, Json(call): Json<Call>) -> Result<Json<Value>, Refusal> {
-    if call.kind.as_deref().is_some_and(|kind| kind != "portos_tool_call")
+    if call
+        .kind
+        .as_deref()
+        .is_some_and(|kind| kind != "portos_tool_call")
         || call.version.is_some_and(|version| version != 1)
     {
         return Err(refused(StatusCode::BAD_REQUEST, "VALIDATION_ERROR"));
@@ -164,7 +167,10 @@ async fn call(State(pool): State<Pool>, Json(call): Json<Call>) -> Result<Json<V
                 .prepare_cached(CAPTURE)
                 .await
                 .map_err(unavailable)?;
-            let keep = transaction.prepare_cached(KEEP).await.map_err(unavailable)?;
+            let keep = transaction
+                .prepare_cached(KEEP)
+                .await
+                .map_err(unavailable)?;
             let id: i64 = transaction
                 .query_one(&capture, &[&text])
                 .await
@@ -172,7 +178,10 @@ async fn call(State(pool): State<Pool>, Json(call): Json<Call>) -> Result<Json<V
                 .get(0);
             let output = json!({ "ok": true, "id": id.to_string(), "summary": format!("Captured \"{text}\"") });
             let kept = transaction
-                .query_opt(&keep, &[&call.request_id, &fingerprint, &output.to_string()])
+                .query_opt(
+                    &keep,
+                    &[&call.request_id, &fingerprint, &output.to_string()],
+                )
                 .await
                 .map_err(unavailable)?
                 .is_some();

@@ -6,10 +6,13 @@
 //! rmcp-time 127.0.0.1:18082     # POST http://127.0.0.1:18082/mcp, GET /health
 //! ```
 //!
-//! The tool answers a small structured object (the time as RFC 3339, the Unix
-//! milliseconds), about what portos's `time.now` returns, so the two
-//! servers do comparable work per call (in UTC: the baseline has no user
-//! time zone to read).
+//! The tool does the work of portos's `time.now` over MCP: the same result
+//! fields (ok, iso, timezone, date, dayOfWeek, time, summary) formatted with
+//! jiff's strftime, in the same envelope (`portos_tool_result`, a fresh
+//! `agent-mcp:` UUID requestId), so the two servers return the same
+//! structured content (in UTC: the baseline has no user time zone to read).
+//! What it does not do is portos's contract around the tool: checks,
+//! fingerprint and idempotency.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -58,26 +61,52 @@ impl ServerHandler for TimeServer {
         if request.name != "time_now" {
             return Err(ErrorData::invalid_params("unknown tool", None));
         }
-        let now = jiff::Timestamp::now();
-        let output = json!({
+        // The work of portos's `time.now` over MCP: the same result fields,
+        // formatted the plain way, in the same envelope with a fresh id.
+        let now = jiff::Timestamp::now().to_zoned_datetime(jiff::tz::TimeZone::UTC);
+        let time = now.strftime("%-I:%M %p").to_string();
+        let result = json!({
             "ok": true,
-            "iso": now.to_string(),
-            "unixMs": now.as_millisecond(),
-            "summary": format!("It is {} UTC", now.strftime("%H:%M")),
+            "iso": now.strftime("%Y-%m-%dT%H:%M:%S%:z").to_string(),
+            "timezone": "Etc/UTC",
+            "date": now.strftime("%Y-%m-%d").to_string(),
+            "dayOfWeek": now.strftime("%A").to_string(),
+            "summary": format!("It is {time} on {} (Etc/UTC).", now.strftime("%A, %B %-d, %Y")),
+            "time": time,
+        });
+        let output = json!({
+            "type": "portos_tool_result",
+            "requestId": format!("agent-mcp:{}", uuid::Uuid::new_v4()),
+            "name": "time.now",
+            "version": 1,
+            "state": "completed",
+            "duplicate": false,
+            "result": result,
         });
         Ok(CallToolResult::structured(output).into())
     }
 }
 
 fn main() -> ExitCode {
-    let bind: SocketAddr = match std::env::args().nth(1).as_deref().unwrap_or("127.0.0.1:18082").parse() {
+    let bind: SocketAddr = match std::env::args()
+        .nth(1)
+        .as_deref()
+        .unwrap_or("127.0.0.1:18082")
+        .parse()
+    {
         Ok(bind) => bind,
         Err(error) => {
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("rmcp-time: bad address: {error}\n").as_bytes());
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                format!("rmcp-time: bad address: {error}\n").as_bytes(),
+            );
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(_) => return ExitCode::FAILURE,
     };
