@@ -10,8 +10,8 @@ use portos_core::AdapterOutcome;
 use portos_core::contract::{ToolError, ToolResult};
 use portos_core::registry::{ClaimedCall, Kept, RegistryLimits};
 
-use super::kept::{CallRow, KeptResult, Verdict, keep_write, max_results};
-use super::{Ledger, WAIT, millis, now_ms, still_running, unavailable};
+use super::kept::{KeptResult, Verdict, keep_write};
+use super::{Ledger, WAIT, lost, millis, now_ms, still_running, unavailable};
 use crate::store::held::HeldConnection;
 
 /// A write's claim: its transaction is open on `held` until the result is
@@ -119,18 +119,9 @@ impl ReadClaim {
                 ledger.prune_after(row.try_get(0).map_err(lost)?, limits);
                 return Ok(Kept::This);
             }
-            let found = open
-                .client
-                .query_opt(&open.read_row, &[&&*request_id, &max_results(limits)])
-                .await
-                .map_err(lost)?;
+            let found = open.read_row(&request_id, limits).await.map_err(lost)?;
             if let Some(row) = found {
-                match CallRow::from_pg(&row).map_err(lost)?.verdict(
-                    &request_id,
-                    &fingerprint,
-                    limits,
-                    now,
-                ) {
+                match row.verdict(&request_id, &fingerprint, limits, now) {
                     Verdict::Replay(result) => return Ok(Kept::Earlier(result)),
                     Verdict::Refused(error) => return Err(error),
                     Verdict::Stale(seq) => {
@@ -147,9 +138,4 @@ impl ReadClaim {
             pause = (pause * 2).min(Duration::from_millis(100));
         }
     }
-}
-
-/// A statement of the ledger's own connection failed.
-fn lost(error: tokio_postgres::Error) -> ToolError {
-    unavailable(crate::store::sql::Error::from(error).into())
 }

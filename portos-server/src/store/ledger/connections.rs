@@ -16,7 +16,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio_postgres::types::Type;
 use tokio_postgres::{Client, Statement};
 
-use super::kept::{FORGET_FINGERPRINTS, PRUNE_RESULTS, READ_ROW};
+use portos_core::registry::RegistryLimits;
+
+use super::kept::{CallRow, FORGET_FINGERPRINTS, PRUNE_RESULTS, READ_ROW, max_results};
 use crate::store::StoreError;
 use crate::store::sql::{self, postgres_connect_async};
 
@@ -102,6 +104,20 @@ impl Slot {
 }
 
 impl Open {
+    /// The row of `request_id` as [`READ_ROW`] reads it.
+    pub(super) async fn read_row(
+        &self,
+        request_id: &str,
+        limits: RegistryLimits,
+    ) -> Result<Option<CallRow>, tokio_postgres::Error> {
+        self.client
+            .query_opt(&self.read_row, &[&request_id, &max_results(limits)])
+            .await?
+            .as_ref()
+            .map(CallRow::from_pg)
+            .transpose()
+    }
+
     async fn connect(url: &str) -> Result<Open, sql::Error> {
         let client = postgres_connect_async(url).await?;
         let keep_read = client

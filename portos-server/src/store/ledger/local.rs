@@ -17,7 +17,7 @@ use futures::future::BoxFuture;
 use portos_core::contract::{ErrorCode, ToolError, ToolResult};
 use portos_core::registry::{CallJournal, Fingerprint, JournaledCall, Recalled, RegistryLimits};
 
-use super::kept::{CallRow, KeptResult};
+use super::kept::{CallRow, KeptResult, max_fingerprints, max_results};
 use super::{PRUNE_EVERY, millis, now_ms};
 use crate::store::sql::{Connection, params};
 use crate::store::{Store, StoreError};
@@ -44,7 +44,7 @@ impl LocalCalls {
     /// with its result while kept. It writes nothing (a dump opens the
     /// store read-only); expired rows go when later writes prune.
     pub fn recall(&self, limits: RegistryLimits) -> Result<Vec<Recalled>, StoreError> {
-        let max = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
+        let max = max_fingerprints(limits);
         self.store.run_blocking(move |c| {
             let now = now_ms();
             let mut statement = c.prepare(
@@ -137,8 +137,8 @@ fn keep(c: &Connection, call: &JournaledCall, kept: &KeptResult) -> Result<(), S
             |row| row.get(0),
         )?;
     if seq % PRUNE_EVERY == 0 {
-        let max_results = i64::try_from(limits.max_results).unwrap_or(i64::MAX);
-        let max_fingerprints = i64::try_from(limits.max_tombstones).unwrap_or(i64::MAX);
+        let max_results = max_results(limits);
+        let max_fingerprints = max_fingerprints(limits);
         c.execute(
             "UPDATE tool_calls SET state = 'evicted', name = NULL, output = NULL, error = NULL
              WHERE state = 'kept' AND seq <= (

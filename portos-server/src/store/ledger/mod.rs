@@ -43,7 +43,7 @@ use super::{Backend, Store, StoreError};
 use attempt::{ClaimArgs, RawAttempt};
 use claimed::{ReadClaim, WriteClaim};
 use connections::Connections;
-use kept::{CLEAR_WINDOW, CallRow, Verdict, max_fingerprints, max_results, prunes_after};
+use kept::{CLEAR_WINDOW, Verdict, max_fingerprints, max_results, prunes_after};
 pub use local::LocalCalls;
 
 /// How long a duplicate waits for another server's run before it is told
@@ -204,12 +204,7 @@ impl Ledger {
         let started = Instant::now();
         loop {
             let open = self.connections.get().await.map_err(unavailable)?;
-            let row = open
-                .client
-                .query_opt(&open.read_row, &[&&*request_id, &max_results(limits)])
-                .await
-                .and_then(|row| row.as_ref().map(CallRow::from_pg).transpose())
-                .map_err(|error| unavailable(super::sql::Error::from(error).into()))?;
+            let row = open.read_row(&request_id, limits).await.map_err(lost)?;
             match row {
                 Some(row) if row.is_live(limits) => {
                     return Ok(Some(row.into_result(&request_id)));
@@ -277,6 +272,11 @@ fn unavailable(error: StoreError) -> ToolError {
         format!("The call could not be recorded in the shared store: {error}")
     };
     ToolError::new(ErrorCode::ServiceUnavailable, message)
+}
+
+/// A statement of the ledger's own connection failed.
+fn lost(error: tokio_postgres::Error) -> ToolError {
+    unavailable(super::sql::Error::from(error).into())
 }
 
 fn still_running() -> ToolError {
