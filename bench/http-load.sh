@@ -54,11 +54,12 @@
 #
 # MODE=mcp (not part of `all`): portos's POST /api/agent-context/mcp
 # (tools/call of time_now and of the context tool context_profile, Agent
-# Tools enabled with readPortos) side by side with bare POST /call and with
+# Tools enabled with readPortos) side by side with bare POST /mcp (the same
+# JSON-RPC request and result, typed, nothing else), bare POST /call and
 # rmcp-time (the official Rust MCP SDK, rmcp 3.x, stateless Streamable HTTP
 # with JSON responses, the same time_now; bench/rmcp-time) on port RMCP_PORT
-# (default 18082), driven by wrk. Targets: portos MCP >= 0.7x bare and >= 2x
-# rmcp.
+# (default 18082), driven by wrk, at both revisions. Targets: portos MCP
+# >= 0.7x bare MCP and >= 2x rmcp.
 #
 # MODE=jobs (not part of `all`): the homelab example server (release build
 # of tests/homelab) on port HOMELAB_PORT (default 18083), no hosts, driven by
@@ -609,11 +610,13 @@ mcp() {
     expect_status 200 -X POST "$rmcp/mcp" -H 'content-type: application/json' -H "$accept" \
         -H 'mcp-protocol-version: 2025-11-25' -d "$call"
     grep -q '"structuredContent"' "$WORK/body" || die "rmcp-time: $(cat "$WORK/body")"
+    expect_status 200 -X POST "$bare/mcp" -H 'content-type: application/json' -H "$accept" -d "$call"
+    grep -q '"structuredContent"' "$WORK/body" || die "bare /mcp: $(cat "$WORK/body")"
     # The 2026-07-28 era: per-request `_meta` and the mirrored headers.
     local modern='"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}'
     call="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"time_now\",\"arguments\":{},$modern}}"
     local url
-    for url in "$portos/api/agent-context/mcp" "$rmcp/mcp"; do
+    for url in "$portos/api/agent-context/mcp" "$rmcp/mcp" "$bare/mcp"; do
         expect_status 200 -X POST "$url" -H 'content-type: application/json' -H "$accept" \
             -H 'mcp-protocol-version: 2026-07-28' -H 'mcp-method: tools/call' -H 'mcp-name: time_now' -d "$call"
         grep -q '"resultType":"complete"' "$WORK/body" || die "2026-07-28 at $url: $(cat "$WORK/body")"
@@ -622,6 +625,8 @@ mcp() {
     # shellcheck disable=SC2154 # set by start_server
     {
         measure_wrk bare_post "$PID_bare" call-fresh.lua "$bare" /call "bare-$stamp"
+        measure_wrk bare_mcp "$PID_bare" mcp-call.lua "$bare" /mcp time_now
+        measure_wrk bare_mcp_2026 "$PID_bare" mcp-call.lua "$bare" /mcp time_now 2026-07-28
         measure_wrk portos_mcp_time "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp time_now
         measure_wrk portos_mcp_context "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp context_profile
         measure_wrk rmcp_time "$PID_rmcp" mcp-call.lua "$rmcp" /mcp time_now
@@ -638,6 +643,8 @@ mcp() {
         }
         END {
             names["bare_post"] = "bare POST /call (JSON in, JSON out)"
+            names["bare_mcp"] = "bare POST /mcp tools/call (the same JSON-RPC)"
+            names["bare_mcp_2026"] = "bare POST /mcp 2026-07-28 tools/call"
             names["portos_mcp_time"] = "portos MCP tools/call time_now"
             names["portos_mcp_context"] = "portos MCP tools/call context_profile"
             names["rmcp_time"] = "rmcp 3.x stateless tools/call time_now"
@@ -647,11 +654,12 @@ mcp() {
             for (i = 1; i <= NR; i++)
                 printf "| %s | %.0f | %.2f | %.2f | %d | %d |\n", names[label[i]], rps[label[i]], p50[i], p99[i], scpu[label[i]], lcpu[label[i]]
             printf "\n| ratio | value | target | met |\n|---|---:|---:|---|\n"
-            ratio("portos MCP time_now / bare", "portos_mcp_time", "bare_post", 0.7)
-            ratio("portos MCP context_profile / bare", "portos_mcp_context", "bare_post", 0.7)
+            ratio("portos MCP time_now / bare MCP", "portos_mcp_time", "bare_mcp", 0.7)
+            ratio("portos MCP context_profile / bare MCP", "portos_mcp_context", "bare_mcp", 0.7)
             ratio("portos MCP time_now / rmcp", "portos_mcp_time", "rmcp_time", 2.0)
             ratio("portos MCP context_profile / rmcp", "portos_mcp_context", "rmcp_time", 2.0)
-            ratio("portos MCP 2026-07-28 time_now / bare", "portos_mcp_time_2026", "bare_post", 0.7)
+            ratio("portos MCP 2026-07-28 time_now / bare MCP 2026-07-28", "portos_mcp_time_2026", "bare_mcp_2026", 0.7)
+            ratio("portos MCP time_now / bare POST /call (no JSON-RPC)", "portos_mcp_time", "bare_post", 0.7)
             ratio("portos MCP 2026-07-28 time_now / rmcp 2026-07-28", "portos_mcp_time_2026", "rmcp_time_2026", 2.0)
         }
         function ratio(name, a, b, target,   r) {

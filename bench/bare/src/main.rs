@@ -14,6 +14,15 @@
 //!   `name`. So both servers parse the same bytes into typed values and
 //!   write an answer of the same size; what portos does beyond that (the
 //!   registry: validation, idempotency, the adapter) is what is measured.
+//! - `POST /mcp`: the same for an MCP `tools/call` (stateless Streamable
+//!   HTTP, JSON response): parses the JSON-RPC request into typed values
+//!   (`jsonrpc`, `id`, `method`, `params` with `name`, `arguments` and the
+//!   2026-07-28 revision's `_meta`), checks the version and the method, and
+//!   answers the JSON-RPC result portos answers for `time_now`: the result
+//!   envelope written once as the text content and once as
+//!   `structuredContent` (and `resultType` and the server's `_meta` when
+//!   the request carried the 2026-07-28 revision's `_meta`). It reads no MCP header and keeps no session: the framing and
+//!   nothing else.
 //! - `GET /tools`: `304` when `If-None-Match` equals [`ETAG`], else `200`
 //!   with a small JSON body; both carry `ETag` and `Cache-Control` as portos's
 //!   catalog does.
@@ -68,6 +77,7 @@ fn main() -> ExitCode {
         };
         let app = Router::new()
             .route("/call", post(call))
+            .route("/mcp", post(mcp))
             .route("/tools", get(tools));
         eprintln!("bare listening on http://{bind}");
         match axum::serve(listener, app)
@@ -141,14 +151,113 @@ async fn call(Json(call): Json<Call>) -> Result<Json<Answer>, StatusCode> {
         version: 1,
         state: "completed",
         duplicate,
-        result: Output {
-            ok: true,
-            iso: "2026-01-01T12:00:00+00:00",
-            timezone: "UTC",
-            date: "2026-01-01",
-            day_of_week: "Thursday",
-            time: "12:00 PM",
-            summary: "It is 12:00 PM on Thursday, January 1, 2026 (UTC).",
+        result: TIME_NOW,
+    }))
+}
+
+/// A `time.now` output of the size portos answers.
+const TIME_NOW: Output = Output {
+    ok: true,
+    iso: "2026-01-01T12:00:00+00:00",
+    timezone: "UTC",
+    date: "2026-01-01",
+    day_of_week: "Thursday",
+    time: "12:00 PM",
+    summary: "It is 12:00 PM on Thursday, January 1, 2026 (UTC).",
+};
+
+/// An MCP `tools/call` request: what a JSON-RPC server must read of it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    jsonrpc: String,
+    id: Value,
+    method: String,
+    params: CallParams,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallParams {
+    name: String,
+    #[serde(default)]
+    arguments: Map<String, Value>,
+    /// The 2026-07-28 revision's per-request protocol version and
+    /// capabilities.
+    #[serde(rename = "_meta", default)]
+    meta: Option<Map<String, Value>>,
+}
+
+#[derive(Serialize)]
+struct Reply {
+    jsonrpc: &'static str,
+    id: Value,
+    result: CallResult,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallResult {
+    content: [TextContent; 1],
+    structured_content: Answer,
+    is_error: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result_type: Option<&'static str>,
+    /// The 2026-07-28 revision's server identity on every result.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<ResultMeta>,
+}
+
+#[derive(Serialize)]
+struct ResultMeta {
+    #[serde(rename = "io.modelcontextprotocol/serverInfo")]
+    server_info: ServerInfo,
+}
+
+#[derive(Serialize)]
+struct ServerInfo {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct TextContent {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: String,
+}
+
+async fn mcp(Json(request): Json<Request>) -> Result<Json<Reply>, StatusCode> {
+    if request.jsonrpc != "2.0" || request.method != "tools/call" {
+        return Err(StatusCode::BAD_REQUEST);
+    }
+    let params = request.params;
+    let modern = params.meta.is_some();
+    let answer = Answer {
+        kind: "portos_tool_result",
+        // As long as portos's `agent-mcp:<uuid>` requestId.
+        request_id: "agent-mcp:00000000-0000-4000-8000-000000000000".to_owned(),
+        name: params.name,
+        version: 1,
+        state: "completed",
+        duplicate: params.arguments.contains_key("duplicate"),
+        result: TIME_NOW,
+    };
+    let text = serde_json::to_string(&answer).map_err(|_| StatusCode::INTERNAL_SERVER_ERROR)?;
+    Ok(Json(Reply {
+        jsonrpc: "2.0",
+        id: request.id,
+        result: CallResult {
+            content: [TextContent { kind: "text", text }],
+            structured_content: answer,
+            is_error: false,
+            result_type: modern.then_some("complete"),
+            meta: modern.then_some(ResultMeta {
+                server_info: ServerInfo {
+                    name: "bare",
+                    version: "0.0.0",
+                },
+            }),
         },
     }))
 }
