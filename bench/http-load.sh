@@ -627,6 +627,7 @@ mcp() {
         measure_wrk bare_post "$PID_bare" call-fresh.lua "$bare" /call "bare-$stamp"
         measure_wrk bare_mcp "$PID_bare" mcp-call.lua "$bare" /mcp time_now
         measure_wrk bare_mcp_2026 "$PID_bare" mcp-call.lua "$bare" /mcp time_now 2026-07-28
+        measure_wrk portos_http_time "$PID_portos" call-fresh.lua "$portos" /api/cos/tools/call "mcp-$stamp"
         measure_wrk portos_mcp_time "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp time_now
         measure_wrk portos_mcp_context "$PID_portos" mcp-call.lua "$portos" /api/agent-context/mcp context_profile
         measure_wrk rmcp_time "$PID_rmcp" mcp-call.lua "$rmcp" /mcp time_now
@@ -640,19 +641,21 @@ mcp() {
         {
             label[NR] = $1; rps[$1] = field($0, "rps"); p50[NR] = field($0, "p50_us") / 1000
             p99[NR] = field($0, "p99_us") / 1000; scpu[$1] = field($0, "server_cpu"); lcpu[$1] = field($0, "load_cpu")
+            us[$1] = field($0, "server_us_per_request")
         }
         END {
             names["bare_post"] = "bare POST /call (JSON in, JSON out)"
             names["bare_mcp"] = "bare POST /mcp tools/call (the same JSON-RPC)"
             names["bare_mcp_2026"] = "bare POST /mcp 2026-07-28 tools/call"
+            names["portos_http_time"] = "portos POST /api/cos/tools/call time.now"
             names["portos_mcp_time"] = "portos MCP tools/call time_now"
             names["portos_mcp_context"] = "portos MCP tools/call context_profile"
             names["rmcp_time"] = "rmcp 3.x stateless tools/call time_now"
             names["portos_mcp_time_2026"] = "portos MCP 2026-07-28 tools/call time_now"
             names["rmcp_time_2026"] = "rmcp 3.x 2026-07-28 tools/call time_now"
-            printf "| variant | requests/s | p50 ms | p99 ms | server CPU %% | wrk CPU %% |\n|---|---:|---:|---:|---:|---:|\n"
+            printf "| variant | requests/s | server µs/request | p50 ms | p99 ms | server CPU %% | wrk CPU %% |\n|---|---:|---:|---:|---:|---:|---:|\n"
             for (i = 1; i <= NR; i++)
-                printf "| %s | %.0f | %.2f | %.2f | %d | %d |\n", names[label[i]], rps[label[i]], p50[i], p99[i], scpu[label[i]], lcpu[label[i]]
+                printf "| %s | %.0f | %.1f | %.2f | %.2f | %d | %d |\n", names[label[i]], rps[label[i]], us[label[i]], p50[i], p99[i], scpu[label[i]], lcpu[label[i]]
             printf "\n| ratio | value | target | met |\n|---|---:|---:|---|\n"
             ratio("portos MCP time_now / bare MCP", "portos_mcp_time", "bare_mcp", 0.7)
             ratio("portos MCP context_profile / bare MCP", "portos_mcp_context", "bare_mcp", 0.7)
@@ -661,6 +664,10 @@ mcp() {
             ratio("portos MCP 2026-07-28 time_now / bare MCP 2026-07-28", "portos_mcp_time_2026", "bare_mcp_2026", 0.7)
             ratio("portos MCP time_now / bare POST /call (no JSON-RPC)", "portos_mcp_time", "bare_post", 0.7)
             ratio("portos MCP 2026-07-28 time_now / rmcp 2026-07-28", "portos_mcp_time_2026", "rmcp_time_2026", 2.0)
+            r = us["portos_mcp_time"] / us["portos_http_time"]
+            printf "| server CPU per call, portos MCP time_now / HTTP time.now | %.2f | ≤ 1.25 | %s |\n", r, (r <= 1.25 ? "yes" : "no")
+            r = us["portos_mcp_time_2026"] / us["portos_http_time"]
+            printf "| server CPU per call, portos MCP 2026-07-28 time_now / HTTP time.now | %.2f | ≤ 1.25 | %s |\n", r, (r <= 1.25 ? "yes" : "no")
         }
         function ratio(name, a, b, target,   r) {
             r = rps[a] / rps[b]

@@ -247,7 +247,8 @@ impl FromRequest<App> for McpPost {
     type Rejection = Response;
 
     async fn from_request(request: Request, app: &App) -> Result<McpPost, Response> {
-        let headers = request.headers();
+        let (parts, body) = request.into_parts();
+        let headers = &parts.headers;
         if !accepts_json_and_sse(headers) {
             return Err(jsonrpc_status(
                 StatusCode::NOT_ACCEPTABLE,
@@ -270,23 +271,13 @@ impl FromRequest<App> for McpPost {
                 "Unsupported MCP-Protocol-Version",
             ));
         }
-        let header_text = |name: &HeaderName| {
-            headers
-                .get(name)
-                .map(|value| HeaderText::from_bytes(value.as_bytes()))
-        };
-        let mirrored = MirroredHeaders {
-            protocol_version: version.map(|value| HeaderText::from_bytes(value.as_bytes())),
-            method: header_text(&MCP_METHOD),
-            name: header_text(&MCP_NAME),
-        };
         let meta = CallMeta {
             idempotency_key: headers
                 .get(&IDEMPOTENCY_KEY)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned),
         };
-        let bytes = axum::body::to_bytes(request.into_body(), app.config.body_limit)
+        let bytes = axum::body::to_bytes(body, app.config.body_limit)
             .await
             .map_err(|_| {
                 ApiError::new(
@@ -304,13 +295,28 @@ impl FromRequest<App> for McpPost {
                 Ok(McpPost {
                     meta,
                     message,
-                    mirrored: modern.then_some(mirrored),
+                    mirrored: modern.then(|| mirrored_headers(headers)),
                 })
             }
             Err(rejected) => {
                 Err((StatusCode::BAD_REQUEST, Json(rejected.to_response())).into_response())
             }
         }
+    }
+}
+
+/// The headers a 2026-07-28 request mirrors its body in (read only for
+/// such a request).
+fn mirrored_headers(headers: &HeaderMap) -> MirroredHeaders {
+    let text = |name: &HeaderName| {
+        headers
+            .get(name)
+            .map(|value| HeaderText::from_bytes(value.as_bytes()))
+    };
+    MirroredHeaders {
+        protocol_version: text(&MCP_PROTOCOL_VERSION),
+        method: text(&MCP_METHOD),
+        name: text(&MCP_NAME),
     }
 }
 
@@ -502,11 +508,19 @@ static MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
 
 fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
+    let accept = headers.get_all(header::ACCEPT);
+    // The value MCP clients send, compared whole first.
+    if accept.iter().any(|value| {
+        value
+            .as_bytes()
+            .eq_ignore_ascii_case(b"application/json, text/event-stream")
+    }) {
+        return true;
+    }
     // Each type in any of the Accept headers (text ones), in any case; a
     // type cannot span two headers, so they are read one by one, as is.
     let names = |needle: &str| {
-        headers
-            .get_all(header::ACCEPT)
+        accept
             .iter()
             .filter(|value| value.to_str().is_ok())
             .any(|value| contains_ignoring_case(value.as_bytes(), needle.as_bytes()))

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
+use serde::de::{MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 pub const PARSE_ERROR: i64 = -32700;
@@ -17,6 +18,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 
 const MAX_ID_CHARS: usize = 200;
 const MAX_METHOD_CHARS: usize = 120;
+/// A `tools/call` names its tool in 1 to this many characters.
+pub const MAX_TOOL_NAME_CHARS: usize = 120;
 
 /// One accepted message.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,10 +30,47 @@ pub enum Message {
         method: String,
         params: Option<Map<String, Value>>,
     },
+    /// A `tools/call` request whose params are only a valid `name`, an
+    /// `arguments` object and a `_meta` object, read straight into them:
+    /// the message an agent sends most. It is the `Request` that
+    /// [`Message::into_general`] makes of it, for code that reads any
+    /// method's params.
+    ToolCall { id: Value, call: CallParams },
     /// A call without an id: nothing is answered.
     Notification { method: String },
     /// An answer from the client (we never ask, so it is only acknowledged).
     Response,
+}
+
+/// The params of a [`Message::ToolCall`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallParams {
+    /// 1 to [`MAX_TOOL_NAME_CHARS`] characters.
+    pub name: String,
+    pub arguments: Option<Map<String, Value>>,
+    pub meta: Option<Map<String, Value>>,
+}
+
+impl Message {
+    /// The message with its params as a map, whatever its method.
+    pub fn into_general(self) -> Message {
+        let Message::ToolCall { id, call } = self else {
+            return self;
+        };
+        let mut params = Map::new();
+        params.insert("name".to_owned(), Value::String(call.name));
+        if let Some(arguments) = call.arguments {
+            params.insert("arguments".to_owned(), Value::Object(arguments));
+        }
+        if let Some(meta) = call.meta {
+            params.insert("_meta".to_owned(), Value::Object(meta));
+        }
+        Message::Request {
+            id,
+            method: "tools/call".to_owned(),
+            params: Some(params),
+        }
+    }
 }
 
 /// Why a body is not a message, as the JSON-RPC error to send back (id null).
@@ -124,9 +164,10 @@ pub fn classify(value: Value) -> Result<Message, Rejected> {
 
 /// The usual message, a valid request, read straight into its parts
 /// rather than through a tree of the whole body (a fifth of an MCP call's
-/// cost went there). Anything else, or anything unusual (a repeated or
-/// unknown key, a `null` where a value must be), is `None`, for the
-/// general path to accept or refuse exactly as it always has.
+/// cost went there), and a `tools/call`'s params into theirs, in the same
+/// pass. Anything else, or anything unusual (a repeated or unknown key, a
+/// `null` where a value must be), is `None`, for the general path to accept
+/// or refuse exactly as it always has.
 fn parse_request(bytes: &[u8]) -> Option<Message> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -138,7 +179,7 @@ fn parse_request(bytes: &[u8]) -> Option<Message> {
         #[serde(borrow)]
         method: Cow<'a, str>,
         #[serde(default)]
-        params: Present,
+        params: PresentParams,
     }
     let request: Request<'_> = serde_json::from_slice(bytes).ok()?;
     let id = request.id.0.filter(valid_id)?;
@@ -146,16 +187,179 @@ fn parse_request(bytes: &[u8]) -> Option<Message> {
     if request.jsonrpc != "2.0" || chars == 0 || chars > MAX_METHOD_CHARS {
         return None;
     }
-    let params = match request.params.0 {
-        None => None,
-        Some(Value::Object(params)) => Some(params),
-        Some(_) => return None,
+    let params = match (request.method == "tools/call", request.params.0) {
+        (
+            true,
+            Some(Params::Call {
+                name: Some(Value::String(name)),
+                arguments,
+                meta,
+            }),
+        ) if valid_tool_name(&name)
+            && arguments.as_ref().is_none_or(Value::is_object)
+            && meta.as_ref().is_none_or(Value::is_object) =>
+        {
+            let call = CallParams {
+                name,
+                arguments: into_object(arguments),
+                meta: into_object(meta),
+            };
+            return Some(Message::ToolCall { id, call });
+        }
+        (_, params) => params.map(Params::into_map),
     };
     Some(Message::Request {
         id,
         method: request.method.into_owned(),
         params,
     })
+}
+
+fn valid_tool_name(name: &str) -> bool {
+    (1..=MAX_TOOL_NAME_CHARS).contains(&name.chars().count())
+}
+
+fn into_object(value: Option<Value>) -> Option<Map<String, Value>> {
+    match value {
+        Some(Value::Object(object)) => Some(object),
+        _ => None,
+    }
+}
+
+/// A request's params as the quick path reads them: the keys of a
+/// `tools/call` (each at most once) in their places, any other object as a
+/// map. Anything but an object (`null` included) fails the quick parse.
+enum Params {
+    Call {
+        name: Option<Value>,
+        arguments: Option<Value>,
+        meta: Option<Value>,
+    },
+    Map(Map<String, Value>),
+}
+
+impl Params {
+    fn into_map(self) -> Map<String, Value> {
+        match self {
+            Params::Map(map) => map,
+            Params::Call {
+                name,
+                arguments,
+                meta,
+            } => {
+                let mut map = Map::new();
+                for (key, value) in [("name", name), ("arguments", arguments), ("_meta", meta)] {
+                    if let Some(value) = value {
+                        map.insert(key.to_owned(), value);
+                    }
+                }
+                map
+            }
+        }
+    }
+}
+
+/// The params when the key is there (`null` fails the quick parse, where
+/// `Option` alone would read it as absent).
+#[derive(Default)]
+struct PresentParams(Option<Params>);
+
+impl<'de> Deserialize<'de> for PresentParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<PresentParams, D::Error> {
+        deserializer
+            .deserialize_map(ParamsVisitor)
+            .map(|params| PresentParams(Some(params)))
+    }
+}
+
+struct ParamsVisitor;
+
+impl<'de> Visitor<'de> for ParamsVisitor {
+    type Value = Params;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Params, A::Error> {
+        let (mut name, mut arguments, mut meta) = (None, None, None);
+        while let Some(key) = access.next_key::<ParamsKey>()? {
+            let slot = match &key {
+                ParamsKey::Name => &mut name,
+                ParamsKey::Arguments => &mut arguments,
+                ParamsKey::Meta => &mut meta,
+                ParamsKey::Other(_) => &mut None,
+            };
+            if slot.is_none() && !matches!(key, ParamsKey::Other(_)) {
+                *slot = Some(access.next_value()?);
+                continue;
+            }
+            // Another key, or one repeated: the rest is read as any object
+            // is (a repeated key's last value wins).
+            let mut map = Params::Call {
+                name,
+                arguments,
+                meta,
+            }
+            .into_map();
+            map.insert(key.into_string(), access.next_value()?);
+            while let Some((key, value)) = access.next_entry()? {
+                map.insert(key, value);
+            }
+            return Ok(Params::Map(map));
+        }
+        Ok(Params::Call {
+            name,
+            arguments,
+            meta,
+        })
+    }
+}
+
+/// A key of the params, the keys of a `tools/call` known without copying.
+enum ParamsKey {
+    Name,
+    Arguments,
+    Meta,
+    Other(String),
+}
+
+impl ParamsKey {
+    fn into_string(self) -> String {
+        match self {
+            ParamsKey::Name => "name".to_owned(),
+            ParamsKey::Arguments => "arguments".to_owned(),
+            ParamsKey::Meta => "_meta".to_owned(),
+            ParamsKey::Other(key) => key,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamsKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ParamsKey, D::Error> {
+        deserializer.deserialize_str(ParamsKeyVisitor)
+    }
+}
+
+struct ParamsKeyVisitor;
+
+impl Visitor<'_> for ParamsKeyVisitor {
+    type Value = ParamsKey;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<ParamsKey, E> {
+        Ok(match key {
+            "name" => ParamsKey::Name,
+            "arguments" => ParamsKey::Arguments,
+            "_meta" => ParamsKey::Meta,
+            other => ParamsKey::Other(other.to_owned()),
+        })
+    }
 }
 
 /// A key's value when the key is there, `null` included (`Option` alone
@@ -226,10 +430,17 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"time_now","arguments":{}}}"#,
             r#"{"params":{"a":[1,{"b":null}]},"method":"ping","id":"x\"y","jsonrpc":"2.0"}"#,
             r#"{"jsonrpc":"2.0","id":-1.5e3,"method":"m\u00e9thode"}"#,
+            r#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"_meta":{"v":"x"},"arguments":{"a":[1]},"name":"t\u00e9"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}"#,
+            // Left to the general path's reading of the params.
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","task":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"","arguments":null}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x","name":"y"}}"#,
+            r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"name":"x"}}"#,
         ] {
             let quick = parse_request(text.as_bytes()).expect("a request");
             let value: Value = serde_json::from_str(text).expect("JSON");
-            assert_eq!(Ok(quick), classify(value), "{text}");
+            assert_eq!(Ok(quick.into_general()), classify(value), "{text}");
         }
         // What it leaves to the general path, which answers as it always did.
         for text in [
@@ -245,6 +456,49 @@ mod tests {
             parse(br#"{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}"#),
             Ok(Message::Request { method, .. }) if method == "b"
         ));
+    }
+
+    /// Exactly the valid, plain `tools/call` params are read into their
+    /// parts; the rest is a general request, for the method to judge.
+    #[test]
+    fn a_tool_call_is_read_into_its_params_only_when_they_are_valid() {
+        let call = |params: &str| {
+            parse(
+                format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#)
+                    .as_bytes(),
+            )
+            .expect("a message")
+        };
+        assert_eq!(
+            call(r#"{"name":"time_now","arguments":{"a":1},"_meta":{}}"#),
+            Message::ToolCall {
+                id: json!(1),
+                call: CallParams {
+                    name: "time_now".to_owned(),
+                    arguments: json!({"a": 1}).as_object().cloned(),
+                    meta: Some(Map::new()),
+                },
+            }
+        );
+        let long = format!(r#"{{"name":"{}"}}"#, "n".repeat(MAX_TOOL_NAME_CHARS));
+        assert!(matches!(call(&long), Message::ToolCall { .. }));
+        let too_long = format!(r#"{{"name":"{}"}}"#, "n".repeat(MAX_TOOL_NAME_CHARS + 1));
+        for general in [
+            too_long.as_str(),
+            r#"{"name":""}"#,
+            r#"{"name":1}"#,
+            r#"{"arguments":{}}"#,
+            r#"{"name":"x","arguments":[]}"#,
+            r#"{"name":"x","arguments":null}"#,
+            r#"{"name":"x","_meta":null}"#,
+            r#"{"name":"x","task":{}}"#,
+            r#"{"name":"x","other":1}"#,
+        ] {
+            assert!(
+                matches!(call(general), Message::Request { .. }),
+                "{general}"
+            );
+        }
     }
 
     #[test]

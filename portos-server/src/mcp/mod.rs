@@ -5,6 +5,7 @@
 
 pub mod jsonrpc;
 pub mod modern;
+mod reply;
 pub mod server;
 pub mod tasks;
 pub mod tasks_2025;

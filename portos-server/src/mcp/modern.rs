@@ -16,9 +16,9 @@
 use base64::Engine;
 use serde_json::{Map, Value, json};
 
-use super::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND, Message};
+use super::jsonrpc::{CallParams, INVALID_PARAMS, METHOD_NOT_FOUND, Message};
 use super::server::{CallMeta, CallOutcome, McpServer, call_params};
-use super::tasks::{TASKS_EXTENSION, declares_tasks, task};
+use super::tasks::{TASKS_EXTENSION, declares_tasks, meta_declares_tasks, task};
 
 /// The revisions served the 2026 way (per-request metadata, no handshake).
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
@@ -62,6 +62,10 @@ pub fn message_is_modern(message: &Message) -> bool {
             .as_ref()
             .and_then(|params| params.get("_meta"))
             .and_then(Value::as_object)
+            .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY)),
+        Message::ToolCall { call, .. } => call
+            .meta
+            .as_ref()
             .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY)),
         Message::Notification { .. } | Message::Response => false,
     }
@@ -153,8 +157,12 @@ impl McpServer {
         headers: Option<&MirroredHeaders>,
         meta: &CallMeta,
     ) -> Option<(ReplyStatus, String)> {
-        let Message::Request { id, method, params } = message else {
-            return None;
+        let (id, method, params) = match message {
+            Message::ToolCall { id, call } => {
+                return Some(self.call_modern(id, call, headers, meta).await);
+            }
+            Message::Request { id, method, params } => (id, method, params),
+            Message::Notification { .. } | Message::Response => return None,
         };
         if let Err(refusal) = check(&method, params.as_ref(), headers) {
             return Some((refusal.status(), refusal.into_response(&id)));
@@ -182,18 +190,7 @@ impl McpServer {
                 }
                 match call_params(params) {
                     Some((name, arguments)) => {
-                        let meta_out = self.result_meta();
-                        let response = match self
-                            .call_tool_or_task(&name, arguments, meta, tasks)
-                            .await
-                        {
-                            CallOutcome::Reply(reply) => reply.into_response(&id, Some(&meta_out)),
-                            CallOutcome::Task(job) => {
-                                super::jsonrpc::result_response(&id, task(&job, false, &meta_out))
-                                    .to_string()
-                            }
-                        };
-                        return Some((ReplyStatus::Ok, response));
+                        return Some(self.answer_call(&id, &name, arguments, meta, tasks).await);
                     }
                     None => Err(Refusal::new(INVALID_PARAMS, "Invalid tools/call params")),
                 }
@@ -221,6 +218,45 @@ impl McpServer {
             ),
             Err(refusal) => (refusal.status(), refusal.into_response(&id)),
         })
+    }
+
+    /// A `tools/call` read into its params ([`Message::ToolCall`]): the
+    /// checks and the answer of the general path, without its map.
+    async fn call_modern(
+        &self,
+        id: Value,
+        call: CallParams,
+        headers: Option<&MirroredHeaders>,
+        meta: &CallMeta,
+    ) -> (ReplyStatus, String) {
+        let call_meta = call.meta.as_ref();
+        if let Err(refusal) = check_parts("tools/call", call_meta, Some(&call.name), headers) {
+            return (refusal.status(), refusal.into_response(&id));
+        }
+        let tasks = meta_declares_tasks(call_meta);
+        let arguments = call.arguments.map(Value::Object);
+        self.answer_call(&id, &call.name, arguments, meta, tasks)
+            .await
+    }
+
+    /// A checked `tools/call`: its result, or its task when the request
+    /// declared the extension and the tool is long-running.
+    async fn answer_call(
+        &self,
+        id: &Value,
+        name: &str,
+        arguments: Option<Value>,
+        meta: &CallMeta,
+        tasks: bool,
+    ) -> (ReplyStatus, String) {
+        let meta_out = self.result_meta();
+        let response = match self.call_tool_or_task(name, arguments, meta, tasks).await {
+            CallOutcome::Reply(reply) => reply.into_response(id, Some(&meta_out)),
+            CallOutcome::Task(job) => {
+                super::jsonrpc::result_response(id, task(&job, false, &meta_out)).to_string()
+            }
+        };
+        (ReplyStatus::Ok, response)
     }
 
     /// `server/discover`: the revisions, the capabilities, who answers.
@@ -279,6 +315,21 @@ fn check(
     let meta = params
         .and_then(|params| params.get("_meta"))
         .and_then(Value::as_object);
+    // A body without the named value is refused by the method itself.
+    let named = named_key(method)
+        .and_then(|key| params?.get(key))
+        .and_then(Value::as_str);
+    check_parts(method, meta, named, headers)
+}
+
+/// [`check`] of a request's `_meta` and of the value its method names in
+/// the `Mcp-Name` header (see [`named_key`]), when the body has it.
+fn check_parts(
+    method: &str,
+    meta: Option<&Map<String, Value>>,
+    named: Option<&str>,
+    headers: Option<&MirroredHeaders>,
+) -> Result<(), Refusal> {
     let version = meta
         .and_then(|meta| meta.get(PROTOCOL_VERSION_KEY))
         .and_then(Value::as_str);
@@ -294,7 +345,7 @@ fn check(
         ));
     };
     if let Some(headers) = headers {
-        check_headers(headers, version, method, params)?;
+        check_headers(headers, version, method, named)?;
     }
     if !MODERN_VERSIONS.contains(&version) {
         let mut refusal = Refusal::new(
@@ -311,7 +362,7 @@ fn check_headers(
     headers: &MirroredHeaders,
     version: &str,
     method: &str,
-    params: Option<&Map<String, Value>>,
+    named: Option<&str>,
 ) -> Result<(), Refusal> {
     agree(
         "MCP-Protocol-Version",
@@ -320,22 +371,20 @@ fn check_headers(
         false,
     )?;
     agree("Mcp-Method", headers.method.as_ref(), method, false)?;
-    let named = match method {
+    if let Some(value) = named {
+        agree("Mcp-Name", headers.name.as_ref(), value, true)?;
+    }
+    Ok(())
+}
+
+/// The params key whose value a method mirrors in the `Mcp-Name` header.
+fn named_key(method: &str) -> Option<&'static str> {
+    match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
         "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
-    };
-    if let Some(key) = named {
-        // A body without the value is refused by the method itself.
-        if let Some(value) = params
-            .and_then(|params| params.get(key))
-            .and_then(Value::as_str)
-        {
-            agree("Mcp-Name", headers.name.as_ref(), value, true)?;
-        }
     }
-    Ok(())
 }
 
 /// A required header present and equal to the body's value (an encoded

@@ -4,7 +4,6 @@
 //! `initialize` (version negotiation), `ping`, `tools/list`, `tools/call`. Tool
 //! failures are results with `isError`, never JSON-RPC errors.
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use portos_core::contract::{FieldIssue, check_request_id, json_type};
@@ -15,7 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::config::AgentContextConfig;
 use super::context_tools::{Outcome, cap};
-use super::jsonrpc::{self, INVALID_PARAMS, METHOD_NOT_FOUND, Message};
+use super::jsonrpc::{self, INVALID_PARAMS, MAX_TOOL_NAME_CHARS, METHOD_NOT_FOUND, Message};
+use super::reply::{ToolReply, error_result};
 use crate::app::App;
 
 /// The protocol revision this server speaks natively.
@@ -23,9 +23,6 @@ pub const PROTOCOL_VERSION: &str = "2025-11-25";
 /// Every revision `initialize` accepts (and `MCP-Protocol-Version` may name).
 pub const SUPPORTED_VERSIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
 pub const SCHEMA_VERSION: u32 = 5;
-/// Error texts are cut to this many characters.
-const MAX_ERROR_CHARS: usize = 500;
-const MAX_NAME_CHARS: usize = 120;
 
 /// Where the configuration is read: the in-memory copy (the HTTP server,
 /// which is the only writer of its store), or the store itself on every
@@ -142,8 +139,16 @@ impl McpServer {
     /// Answers one message, rendered as JSON text; `None` for notifications
     /// and responses.
     pub async fn handle(&self, message: Message, meta: &CallMeta) -> Option<String> {
-        let Message::Request { id, method, params } = message else {
-            return None;
+        let (id, method, params) = match message {
+            // The usual message: a plain call (no `task`; a `_meta` says
+            // nothing to this revision).
+            Message::ToolCall { id, call } => {
+                let arguments = call.arguments.map(Value::Object);
+                let reply = self.call_tool(&call.name, arguments, meta).await;
+                return Some(reply.into_response(&id, None));
+            }
+            Message::Request { id, method, params } => (id, method, params),
+            Message::Notification { .. } | Message::Response => return None,
         };
         if let Some(response) = self
             .handle_task_2025(&id, &method, params.as_ref(), meta)
@@ -232,7 +237,7 @@ impl McpServer {
                     .call(&self.app.store, name, arguments.as_ref(), &config)
                     .await
                 {
-                    Outcome::Output(output) => ToolReply::structured(output.to_string(), false),
+                    Outcome::Output(output) => ToolReply::structured(&output, false),
                     Outcome::Refused(message) => error_result(&message),
                 },
             );
@@ -267,7 +272,7 @@ impl McpServer {
         let Some(canonical) = linked.or_else(dynamic) else {
             return CallOutcome::Reply(error_result(&format!(
                 "Unknown or ungranted tool: {}",
-                cap(name, MAX_NAME_CHARS)
+                cap(name, MAX_TOOL_NAME_CHARS)
             )));
         };
         // The envelope is built, not parsed: the name is canonical and the
@@ -304,12 +309,7 @@ impl McpServer {
         }
         CallOutcome::Reply(
             match self.app.registry.answer(&authority, call, None).await {
-                Ok(result) => match serde_json::to_string(&result) {
-                    Ok(text) => ToolReply::structured(text, !result.is_completed()),
-                    Err(error) => {
-                        error_result(&format!("The result could not be written: {error}"))
-                    }
-                },
+                Ok(result) => ToolReply::structured(&result, !result.is_completed()),
                 Err(error) => error_result(&error.message),
             },
         )
@@ -354,10 +354,7 @@ pub enum CallOutcome {
 /// A final job's result as a `tools/call` result.
 pub(super) fn job_reply(job: &Job) -> ToolReply {
     match &job.result {
-        Some(result) => match serde_json::to_string(result) {
-            Ok(text) => ToolReply::structured(text, !result.is_completed()),
-            Err(error) => error_result(&format!("The result could not be written: {error}")),
-        },
+        Some(result) => ToolReply::structured(result, !result.is_completed()),
         None => error_result(&format!("The job has not ended ({})", job.state.as_str())),
     }
 }
@@ -367,114 +364,6 @@ pub(super) fn job_error(error: &JobError) -> ToolReply {
         JobError::Refused(error) => error_result(&error.message),
         JobError::Store(error) => error_result(&format!("The job could not be recorded: {error}")),
     }
-}
-
-/// A `tools/call` result (docs/reference.md#mcp-results). A tool's output is
-/// kept as the JSON text it was written as once: the response carries it twice
-/// (as the `content` text and as `structuredContent`), and building a `Value`
-/// tree to write it twice cost more than the call it reports (see
-/// docs/benchmarks.md, Agent Tools MCP).
-#[derive(Debug)]
-pub enum ToolReply {
-    /// `output` is a JSON object's text, as serde_json wrote it.
-    Structured { output: String, is_error: bool },
-    /// A refusal: only a text, always `isError`.
-    Refused(String),
-}
-
-impl ToolReply {
-    fn structured(output: String, is_error: bool) -> ToolReply {
-        ToolReply::Structured { output, is_error }
-    }
-
-    /// The JSON-RPC response carrying this result, as JSON text. `modern`
-    /// is the 2026-07-28 result's `_meta` (that revision also names the
-    /// kind of result, `resultType`); `None` writes the 2025 form.
-    pub fn into_response(self, id: &Value, modern: Option<&Value>) -> String {
-        let (text, is_error, structured) = match &self {
-            ToolReply::Structured { output, is_error } => (output, *is_error, Some(output)),
-            ToolReply::Refused(message) => (message, true, None),
-        };
-        let mut out = String::with_capacity(
-            text.len() + text.len() / 8 + structured.map_or(0, String::len) + 192,
-        );
-        out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-        out.push_str(&id.to_string());
-        out.push_str(r#","result":{"#);
-        if modern.is_some() {
-            out.push_str(r#""resultType":"complete","#);
-        }
-        if is_error {
-            out.push_str(r#""isError":true,"#);
-        }
-        out.push_str(r#""content":[{"type":"text","text":"#);
-        push_json_string(&mut out, text);
-        out.push_str("}]");
-        if let Some(structured) = structured {
-            out.push_str(r#","structuredContent":"#);
-            out.push_str(structured);
-        }
-        if let Some(meta) = modern {
-            out.push_str(r#","_meta":"#);
-            out.push_str(&meta.to_string());
-        }
-        out.push_str("}}");
-        out
-    }
-}
-
-/// Writes `text` to `out` as a JSON string, byte for byte as serde_json
-/// would. One pass over a table of the bytes JSON escapes (`"`, `\\` and
-/// the control characters), copying the runs between them: the text content
-/// of a result is its structured content's JSON text, whose only such bytes
-/// are its own strings' quotes and backslashes.
-fn push_json_string(out: &mut String, text: &str) {
-    out.push('"');
-    let bytes = text.as_bytes();
-    let (mut run, mut at) = (0, 0);
-    while at < bytes.len() {
-        let escape = JSON_ESCAPES[usize::from(bytes[at])];
-        if escape == 0 {
-            at += 1;
-            continue;
-        }
-        // `at` is an ASCII byte's index: a character boundary.
-        out.push_str(&text[run..at]);
-        if escape == b'u' {
-            // Writing to a `String` cannot fail.
-            let _ = write!(out, "\\u{:04x}", bytes[at]);
-        } else {
-            out.push('\\');
-            out.push(char::from(escape));
-        }
-        at += 1;
-        run = at;
-    }
-    out.push_str(&text[run..]);
-    out.push('"');
-}
-
-/// For each byte: 0 when JSON keeps it as it is, else the letter of its
-/// escape (`u`: `\\u00XX`).
-static JSON_ESCAPES: [u8; 256] = {
-    let mut table = [0_u8; 256];
-    let mut byte = 0;
-    while byte < 0x20 {
-        table[byte] = b'u';
-        byte += 1;
-    }
-    table[0x08] = b'b';
-    table[0x09] = b't';
-    table[0x0a] = b'n';
-    table[0x0c] = b'f';
-    table[0x0d] = b'r';
-    table[b'"' as usize] = b'"';
-    table[b'\\' as usize] = b'\\';
-    table
-};
-
-fn error_result(message: &str) -> ToolReply {
-    ToolReply::Refused(cap(message, MAX_ERROR_CHARS))
 }
 
 /// `initialize`: strict params; the requested version when supported,
@@ -577,7 +466,7 @@ pub(super) fn call_params(params: Option<Map<String, Value>>) -> Option<(String,
     for (key, value) in params? {
         match (key.as_str(), value) {
             ("name", Value::String(text))
-                if (1..=MAX_NAME_CHARS).contains(&text.chars().count()) =>
+                if (1..=MAX_TOOL_NAME_CHARS).contains(&text.chars().count()) =>
             {
                 name = Some(text);
             }
@@ -613,26 +502,6 @@ mod tests {
         let bad = json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": ""}});
         assert!(initialize(bad.as_object(), "t", "i", false).is_err());
         assert!(initialize(None, "t", "i", false).is_err());
-    }
-
-    #[test]
-    fn a_text_is_written_as_serde_json_writes_it() {
-        let mut every_control: String = (0_u8..0x20).map(char::from).collect();
-        every_control.push_str("\u{7f} é 😀 \u{2028}");
-        for text in [
-            "",
-            "plain",
-            r#"{"ok":true,"summary":"a \"quoted\" word, a back\\slash"}"#,
-            every_control.as_str(),
-        ] {
-            let mut out = String::new();
-            super::push_json_string(&mut out, text);
-            assert_eq!(
-                out,
-                serde_json::to_string(text).expect("a string"),
-                "{text:?}"
-            );
-        }
     }
 
     #[test]

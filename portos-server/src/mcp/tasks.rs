@@ -20,9 +20,16 @@ const CONFIRM_KEY: &str = "confirm";
 
 /// Whether the request's own capabilities declare the tasks extension.
 pub fn declares_tasks(params: Option<&Map<String, Value>>) -> bool {
-    params
-        .and_then(|params| params.get("_meta"))
-        .and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
+    meta_declares_tasks(
+        params
+            .and_then(|params| params.get("_meta"))
+            .and_then(Value::as_object),
+    )
+}
+
+/// Whether a request's `_meta` declares the tasks extension.
+pub fn meta_declares_tasks(meta: Option<&Map<String, Value>>) -> bool {
+    meta.and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
         .and_then(|capabilities| capabilities.get("extensions"))
         .and_then(|extensions| extensions.get(TASKS_EXTENSION))
         .is_some_and(Value::is_object)
