@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Instructions per request in the server (callgrind) for the same tool,
 # `time.now`, called over HTTP (POST /api/cos/tools/call, a new requestId
-# each time) and over Agent Tools MCP (tools/call of time_now, 2025 era):
+# each time) and over Agent Tools MCP (tools/call of time_now, at the 2025
+# revision and at 2026-07-28, with its `_meta` and mirrored headers):
 # what the MCP path adds, independent of the machine's noise.
 #
 #   bench/mcp-instructions.sh [PORTOS_BIN]     # default: target/release/portos
 #   KEEP=1 bench/mcp-instructions.sh           # keep the callgrind files
 #
 # One server under `valgrind --tool=callgrind --instr-atstart=no`, Agent
-# Tools enabled with readPortos; wrk (8 connections) warms both paths for
+# Tools enabled with readPortos; wrk (8 connections) warms each path for
 # 3 s each, then collection is switched on for 8 s of each path in turn,
 # dumped separately, and each total divided by the requests wrk counted.
 # Prerequisites: valgrind and wrk (Debian packages). 127.0.0.1 only.
@@ -43,8 +44,10 @@ curl -fsS -o /dev/null -X PUT "$url/api/settings/agent-context" -H 'content-type
 
 http=(-s "$BENCH_DIR/wrk/call-fresh.lua" "$url" -- /api/cos/tools/call)
 mcp=(-s "$BENCH_DIR/wrk/mcp-call.lua" "$url" -- /api/agent-context/mcp time_now)
+mcp_2026=("${mcp[@]}" 2026-07-28)
 wrk -t1 -c8 -d3s "${http[@]}" "warm-http-$$" >/dev/null
 wrk -t1 -c8 -d3s "${mcp[@]}" >/dev/null
+wrk -t1 -c8 -d3s "${mcp_2026[@]}" >/dev/null
 
 # measure NAME WRK_ARGS...: one dump of NAME's requests; prints the count.
 measure() {
@@ -60,9 +63,12 @@ measure() {
 }
 http_requests="$(measure http "${http[@]}" "http-$$")"
 mcp_requests="$(measure mcp "${mcp[@]}")"
+mcp_2026_requests="$(measure mcp-2026 "${mcp_2026[@]}")"
 total() { awk '/^totals:/ { print $2 }' "$1"; }
 http_total="$(total "$WORK/cg.out.1")"
 mcp_total="$(total "$WORK/cg.out.2")"
+mcp_2026_total="$(total "$WORK/cg.out.3")"
 echo "# instructions per request in the server (callgrind), time.now"
 echo "http $((http_total / http_requests))"
 echo "mcp $((mcp_total / mcp_requests))"
+echo "mcp-2026-07-28 $((mcp_2026_total / mcp_2026_requests))"

@@ -10,6 +10,8 @@ use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
+use super::request_meta::RequestMeta;
+
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
@@ -48,7 +50,7 @@ pub struct CallParams {
     /// 1 to [`MAX_TOOL_NAME_CHARS`] characters.
     pub name: String,
     pub arguments: Option<Map<String, Value>>,
-    pub meta: Option<Map<String, Value>>,
+    pub meta: Option<RequestMeta>,
 }
 
 impl Message {
@@ -63,7 +65,7 @@ impl Message {
             params.insert("arguments".to_owned(), Value::Object(arguments));
         }
         if let Some(meta) = call.meta {
-            params.insert("_meta".to_owned(), Value::Object(meta));
+            params.insert("_meta".to_owned(), Value::Object(meta.into_map()));
         }
         Message::Request {
             id,
@@ -195,14 +197,11 @@ fn parse_request(bytes: &[u8]) -> Option<Message> {
                 arguments,
                 meta,
             }),
-        ) if valid_tool_name(&name)
-            && arguments.as_ref().is_none_or(Value::is_object)
-            && meta.as_ref().is_none_or(Value::is_object) =>
-        {
+        ) if valid_tool_name(&name) && arguments.as_ref().is_none_or(Value::is_object) => {
             let call = CallParams {
                 name,
                 arguments: into_object(arguments),
-                meta: into_object(meta),
+                meta,
             };
             return Some(Message::ToolCall { id, call });
         }
@@ -228,12 +227,13 @@ fn into_object(value: Option<Value>) -> Option<Map<String, Value>> {
 
 /// A request's params as the quick path reads them: the keys of a
 /// `tools/call` (each at most once) in their places, any other object as a
-/// map. Anything but an object (`null` included) fails the quick parse.
+/// map. Anything but an object (`null` included), or a `_meta` that is not
+/// one, fails the quick parse.
 enum Params {
     Call {
         name: Option<Value>,
         arguments: Option<Value>,
-        meta: Option<Value>,
+        meta: Option<RequestMeta>,
     },
     Map(Map<String, Value>),
 }
@@ -247,6 +247,7 @@ impl Params {
                 arguments,
                 meta,
             } => {
+                let meta = meta.map(|meta| Value::Object(meta.into_map()));
                 let mut map = Map::new();
                 for (key, value) in [("name", name), ("arguments", arguments), ("_meta", meta)] {
                     if let Some(value) = value {
@@ -286,29 +287,24 @@ impl<'de> Visitor<'de> for ParamsVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Params, A::Error> {
         let (mut name, mut arguments, mut meta) = (None, None, None);
         while let Some(key) = access.next_key::<ParamsKey>()? {
-            let slot = match &key {
-                ParamsKey::Name => &mut name,
-                ParamsKey::Arguments => &mut arguments,
-                ParamsKey::Meta => &mut meta,
-                ParamsKey::Other(_) => &mut None,
-            };
-            if slot.is_none() && !matches!(key, ParamsKey::Other(_)) {
-                *slot = Some(access.next_value()?);
-                continue;
+            match key {
+                ParamsKey::Name if name.is_none() => name = Some(access.next_value()?),
+                ParamsKey::Arguments if arguments.is_none() => {
+                    arguments = Some(access.next_value()?);
+                }
+                ParamsKey::Meta if meta.is_none() => meta = Some(access.next_value()?),
+                key => {
+                    return read_as_map(
+                        access,
+                        key,
+                        Params::Call {
+                            name,
+                            arguments,
+                            meta,
+                        },
+                    );
+                }
             }
-            // Another key, or one repeated: the rest is read as any object
-            // is (a repeated key's last value wins).
-            let mut map = Params::Call {
-                name,
-                arguments,
-                meta,
-            }
-            .into_map();
-            map.insert(key.into_string(), access.next_value()?);
-            while let Some((key, value)) = access.next_entry()? {
-                map.insert(key, value);
-            }
-            return Ok(Params::Map(map));
         }
         Ok(Params::Call {
             name,
@@ -316,6 +312,21 @@ impl<'de> Visitor<'de> for ParamsVisitor {
             meta,
         })
     }
+}
+
+/// Another key, or one repeated: the rest of the params is read as any
+/// object is (a repeated key's last value wins).
+fn read_as_map<'de, A: MapAccess<'de>>(
+    mut access: A,
+    key: ParamsKey,
+    read: Params,
+) -> Result<Params, A::Error> {
+    let mut map = read.into_map();
+    map.insert(key.into_string(), access.next_value()?);
+    while let Some((key, value)) = access.next_entry()? {
+        map.insert(key, value);
+    }
+    Ok(Params::Map(map))
 }
 
 /// A key of the params, the keys of a `tools/call` known without copying.
@@ -476,7 +487,7 @@ mod tests {
                 call: CallParams {
                     name: "time_now".to_owned(),
                     arguments: json!({"a": 1}).as_object().cloned(),
-                    meta: Some(Map::new()),
+                    meta: Some(RequestMeta::Other(Map::new())),
                 },
             }
         );

@@ -6,6 +6,7 @@
 pub mod jsonrpc;
 pub mod modern;
 mod reply;
+pub mod request_meta;
 pub mod server;
 pub mod tasks;
 pub mod tasks_2025;

@@ -13,19 +13,22 @@
 //! The guards of docs/reference.md#mcp-transport (loopback, Origin, Host,
 //! disabled, grants) run before either era's handling.
 
+use std::borrow::Cow;
+
 use base64::Engine;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{CallParams, INVALID_PARAMS, METHOD_NOT_FOUND, Message};
+use super::reply::{ResultMeta, ServerInfo};
+use super::request_meta::RequestMeta;
 use super::server::{CallMeta, CallOutcome, McpServer, call_params};
-use super::tasks::{TASKS_EXTENSION, declares_tasks, meta_declares_tasks, task};
+use super::tasks::{TASKS_EXTENSION, capabilities_declare_tasks, declares_tasks, task};
 
 /// The revisions served the 2026 way (per-request metadata, no handshake).
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
 
-/// `_meta` keys of the revision.
-pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+pub use super::request_meta::{CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
+/// The `_meta` key of a result naming the server.
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 
 /// A header that is missing or disagrees with the body.
@@ -63,10 +66,9 @@ pub fn message_is_modern(message: &Message) -> bool {
             .and_then(|params| params.get("_meta"))
             .and_then(Value::as_object)
             .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY)),
-        Message::ToolCall { call, .. } => call
-            .meta
-            .as_ref()
-            .is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_KEY)),
+        Message::ToolCall { call, .. } => {
+            call.meta.as_ref().is_some_and(RequestMeta::names_a_version)
+        }
         Message::Notification { .. } | Message::Response => false,
     }
 }
@@ -229,11 +231,16 @@ impl McpServer {
         headers: Option<&MirroredHeaders>,
         meta: &CallMeta,
     ) -> (ReplyStatus, String) {
-        let call_meta = call.meta.as_ref();
-        if let Err(refusal) = check_parts("tools/call", call_meta, Some(&call.name), headers) {
+        let version = call.meta.as_ref().and_then(RequestMeta::protocol_version);
+        let capabilities = call
+            .meta
+            .as_ref()
+            .and_then(RequestMeta::client_capabilities);
+        let named = Some(call.name.as_str());
+        if let Err(refusal) = check_parts("tools/call", version, capabilities, named, headers) {
             return (refusal.status(), refusal.into_response(&id));
         }
-        let tasks = meta_declares_tasks(call_meta);
+        let tasks = capabilities_declare_tasks(capabilities);
         let arguments = call.arguments.map(Value::Object);
         self.answer_call(&id, &call.name, arguments, meta, tasks)
             .await
@@ -249,10 +256,10 @@ impl McpServer {
         meta: &CallMeta,
         tasks: bool,
     ) -> (ReplyStatus, String) {
-        let meta_out = self.result_meta();
         let response = match self.call_tool_or_task(name, arguments, meta, tasks).await {
-            CallOutcome::Reply(reply) => reply.into_response(id, Some(&meta_out)),
+            CallOutcome::Reply(reply) => reply.into_response(id, Some(&self.call_result_meta())),
             CallOutcome::Task(job) => {
+                let meta_out = self.result_meta();
                 super::jsonrpc::result_response(id, task(&job, false, &meta_out)).to_string()
             }
         };
@@ -292,6 +299,16 @@ impl McpServer {
         })
     }
 
+    /// The `_meta` of a `tools/call` result, written as it is.
+    pub(super) fn call_result_meta(&self) -> ResultMeta<'_> {
+        ResultMeta {
+            server_info: Some(ServerInfo {
+                name: &self.app().identity.agent_tools_name,
+                version: env!("CARGO_PKG_VERSION"),
+            }),
+        }
+    }
+
     pub(super) fn result_meta(&self) -> Value {
         json!({
             SERVER_INFO_KEY: {
@@ -315,28 +332,30 @@ fn check(
     let meta = params
         .and_then(|params| params.get("_meta"))
         .and_then(Value::as_object);
-    // A body without the named value is refused by the method itself.
-    let named = named_key(method)
-        .and_then(|key| params?.get(key))
-        .and_then(Value::as_str);
-    check_parts(method, meta, named, headers)
-}
-
-/// [`check`] of a request's `_meta` and of the value its method names in
-/// the `Mcp-Name` header (see [`named_key`]), when the body has it.
-fn check_parts(
-    method: &str,
-    meta: Option<&Map<String, Value>>,
-    named: Option<&str>,
-    headers: Option<&MirroredHeaders>,
-) -> Result<(), Refusal> {
     let version = meta
         .and_then(|meta| meta.get(PROTOCOL_VERSION_KEY))
         .and_then(Value::as_str);
     let capabilities = meta
         .and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
-        .is_some_and(Value::is_object);
-    let (Some(version), true) = (version, capabilities) else {
+        .and_then(Value::as_object);
+    // A body without the named value is refused by the method itself.
+    let named = named_key(method)
+        .and_then(|key| params?.get(key))
+        .and_then(Value::as_str);
+    check_parts(method, version, capabilities, named, headers)
+}
+
+/// [`check`] of what a request's `_meta` names (its version when a string,
+/// the client's capabilities when an object) and of the value its method
+/// names in the `Mcp-Name` header (see [`named_key`]), when the body has it.
+fn check_parts(
+    method: &str,
+    version: Option<&str>,
+    capabilities: Option<&Map<String, Value>>,
+    named: Option<&str>,
+    headers: Option<&MirroredHeaders>,
+) -> Result<(), Refusal> {
+    let (Some(version), true) = (version, capabilities.is_some()) else {
         return Err(Refusal::new(
             INVALID_PARAMS,
             format!(
@@ -407,7 +426,7 @@ fn agree(
     let value = if may_be_encoded {
         decode(text).ok_or_else(|| mismatch(format!("{header} header is not valid base64")))?
     } else {
-        text.clone()
+        Cow::Borrowed(text.as_str())
     };
     if value == body {
         Ok(())
@@ -421,17 +440,17 @@ fn agree(
 }
 
 /// `=?base64?{standard base64 of UTF-8}?=`, or the text itself.
-fn decode(text: &str) -> Option<String> {
+fn decode(text: &str) -> Option<Cow<'_, str>> {
     let Some(encoded) = text
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
     else {
-        return Some(text.to_owned());
+        return Some(Cow::Borrowed(text));
     };
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(encoded)
         .ok()?;
-    String::from_utf8(bytes).ok()
+    String::from_utf8(bytes).ok().map(Cow::Owned)
 }
 
 /// A method whose only parameter is `_meta`.

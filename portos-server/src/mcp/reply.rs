@@ -25,6 +25,25 @@ pub enum ToolReply {
     Refused(String),
 }
 
+/// The `_meta` of a 2026-07-28 result: who answers (see
+/// [`super::modern::SERVER_INFO_KEY`]). Typed, as it is written on every
+/// call: building it as a `Value` and writing that cost more than the
+/// rest of the response.
+#[derive(Debug, Default, Serialize)]
+pub struct ResultMeta<'a> {
+    #[serde(
+        rename = "io.modelcontextprotocol/serverInfo",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub server_info: Option<ServerInfo<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ServerInfo<'a> {
+    pub name: &'a str,
+    pub version: &'a str,
+}
+
 /// A refusal as a tool result, its text cut to [`MAX_ERROR_CHARS`].
 pub(super) fn error_result(message: &str) -> ToolReply {
     ToolReply::Refused(cap(message, MAX_ERROR_CHARS))
@@ -51,7 +70,7 @@ impl ToolReply {
     /// The JSON-RPC response carrying this result, as JSON text. `modern`
     /// is the 2026-07-28 result's `_meta` (that revision also names the
     /// kind of result, `resultType`); `None` writes the 2025 form.
-    pub fn into_response(self, id: &Value, modern: Option<&Value>) -> String {
+    pub fn into_response(self, id: &Value, modern: Option<&ResultMeta<'_>>) -> String {
         let (text, is_error, structured) = match &self {
             ToolReply::Structured { output, is_error } => {
                 (output.as_slice(), *is_error, Some(output))
@@ -78,7 +97,9 @@ impl ToolReply {
         }
         if let Some(meta) = modern {
             out.extend_from_slice(br#","_meta":"#);
-            write_value(&mut out, meta);
+            if serde_json::to_writer(&mut out, meta).is_err() {
+                out.extend_from_slice(b"{}");
+            }
         }
         out.extend_from_slice(b"}}");
         // Only whole UTF-8 texts (serde_json's and the refusal's) and ASCII
@@ -268,7 +289,12 @@ mod tests {
                 "structuredContent": output,
             }})
         );
-        let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "n"}});
+        let meta = ResultMeta {
+            server_info: Some(ServerInfo {
+                name: "n",
+                version: "1",
+            }),
+        };
         let refused = error_result("no \u{1} way").into_response(&json!(3), Some(&meta));
         assert_eq!(
             serde_json::from_str::<Value>(&refused).expect("JSON"),
@@ -276,7 +302,7 @@ mod tests {
                 "resultType": "complete",
                 "isError": true,
                 "content": [{"type": "text", "text": "no \u{1} way"}],
-                "_meta": meta,
+                "_meta": {super::super::modern::SERVER_INFO_KEY: {"name": "n", "version": "1"}},
             }})
         );
     }

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::jsonrpc::INVALID_PARAMS;
 use super::modern::{CLIENT_CAPABILITIES_KEY, Refusal};
+use super::reply::ResultMeta;
 use super::server::{McpServer, job_reply};
 use crate::jobs::{Job, JobError, JobState};
 
@@ -20,16 +21,17 @@ const CONFIRM_KEY: &str = "confirm";
 
 /// Whether the request's own capabilities declare the tasks extension.
 pub fn declares_tasks(params: Option<&Map<String, Value>>) -> bool {
-    meta_declares_tasks(
+    capabilities_declare_tasks(
         params
             .and_then(|params| params.get("_meta"))
+            .and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
             .and_then(Value::as_object),
     )
 }
 
-/// Whether a request's `_meta` declares the tasks extension.
-pub fn meta_declares_tasks(meta: Option<&Map<String, Value>>) -> bool {
-    meta.and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
+/// Whether a request's client capabilities declare the tasks extension.
+pub fn capabilities_declare_tasks(capabilities: Option<&Map<String, Value>>) -> bool {
+    capabilities
         .and_then(|capabilities| capabilities.get("extensions"))
         .and_then(|extensions| extensions.get(TASKS_EXTENSION))
         .is_some_and(Value::is_object)
@@ -101,7 +103,7 @@ pub fn task(job: &Job, detailed: bool, meta: &Value) -> Value {
 
 /// The `CallToolResult` a final job answers.
 fn call_result(job: &Job) -> Value {
-    let response = job_reply(job).into_response(&Value::Null, Some(&json!({})));
+    let response = job_reply(job).into_response(&Value::Null, Some(&ResultMeta::default()));
     serde_json::from_str::<Value>(&response)
         .ok()
         .and_then(|mut response| response.get_mut("result").map(Value::take))
