@@ -308,11 +308,7 @@ impl FromRequest<App> for McpPost {
 /// The headers a 2026-07-28 request mirrors its body in (read only for
 /// such a request).
 fn mirrored_headers(headers: &HeaderMap) -> MirroredHeaders {
-    let text = |name: &HeaderName| {
-        headers
-            .get(name)
-            .map(|value| HeaderText::from_bytes(value.as_bytes()))
-    };
+    let text = |name: &HeaderName| headers.get(name).map(HeaderText::from_value);
     MirroredHeaders {
         protocol_version: text(&MCP_PROTOCOL_VERSION),
         method: text(&MCP_METHOD),

@@ -15,6 +15,7 @@
 
 use std::borrow::Cow;
 
+use axum::http::HeaderValue;
 use base64::Engine;
 use serde_json::{Map, Value, json};
 
@@ -82,24 +83,35 @@ pub struct MirroredHeaders {
     pub name: Option<HeaderText>,
 }
 
-/// A header's value: text, or bytes that are not visible ASCII.
+/// A header's value: text (visible ASCII, spaces and tabs), or bytes that
+/// are not. The value is kept as the request carried it (a shared buffer,
+/// no copy) and read trimmed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HeaderText {
-    Text(String),
+    Text(HeaderValue),
     Invalid,
 }
 
 impl HeaderText {
+    pub fn from_value(value: &HeaderValue) -> HeaderText {
+        let visible = |byte: &u8| *byte == b'\t' || (b' '..=b'~').contains(byte);
+        if value.as_bytes().iter().all(visible) {
+            HeaderText::Text(value.clone())
+        } else {
+            HeaderText::Invalid
+        }
+    }
+
     pub fn from_bytes(bytes: &[u8]) -> HeaderText {
-        match std::str::from_utf8(bytes) {
-            Ok(text)
-                if text
-                    .bytes()
-                    .all(|b| b == b'\t' || (b' '..=b'~').contains(&b)) =>
-            {
-                HeaderText::Text(text.trim().to_owned())
-            }
-            _ => HeaderText::Invalid,
+        HeaderValue::from_bytes(bytes)
+            .map_or(HeaderText::Invalid, |value| HeaderText::from_value(&value))
+    }
+
+    /// The text without surrounding whitespace; `None` when invalid.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            HeaderText::Text(value) => value.to_str().ok().map(str::trim),
+            HeaderText::Invalid => None,
         }
     }
 }
@@ -418,15 +430,17 @@ fn agree(
         |detail: String| Refusal::new(HEADER_MISMATCH, format!("Header mismatch: {detail}"));
     let text = match given {
         None => return Err(mismatch(format!("{header} header is required"))),
-        Some(HeaderText::Invalid) => {
-            return Err(mismatch(format!("{header} header has invalid characters")));
-        }
-        Some(HeaderText::Text(text)) => text,
+        Some(given) => match given.text() {
+            Some(text) => text,
+            None => {
+                return Err(mismatch(format!("{header} header has invalid characters")));
+            }
+        },
     };
     let value = if may_be_encoded {
         decode(text).ok_or_else(|| mismatch(format!("{header} header is not valid base64")))?
     } else {
-        Cow::Borrowed(text.as_str())
+        Cow::Borrowed(text)
     };
     if value == body {
         Ok(())
@@ -485,7 +499,7 @@ mod tests {
     }
 
     fn headers(version: &str, method: &str, name: Option<&str>) -> MirroredHeaders {
-        let text = |value: &str| Some(HeaderText::Text(value.to_owned()));
+        let text = |value: &str| Some(HeaderText::from_bytes(value.as_bytes()));
         MirroredHeaders {
             protocol_version: text(version),
             method: text(method),
@@ -600,9 +614,10 @@ mod tests {
     #[test]
     fn header_text() {
         assert_eq!(
-            HeaderText::from_bytes(b"  tools/list "),
-            HeaderText::Text("tools/list".to_owned())
+            HeaderText::from_bytes(b"  tools/list ").text(),
+            Some("tools/list")
         );
+        assert_eq!(HeaderText::from_bytes(b"a\tb").text(), Some("a\tb"));
         assert_eq!(
             HeaderText::from_bytes("caf\u{e9}".as_bytes()),
             HeaderText::Invalid

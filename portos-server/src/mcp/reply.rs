@@ -77,8 +77,12 @@ impl ToolReply {
             }
             ToolReply::Refused(message) => (message.as_bytes(), true, None),
         };
-        let mut out =
-            Vec::with_capacity(escaped_capacity(text) + structured.map_or(0, Vec::len) + FRAMING);
+        let mut out = Vec::with_capacity(
+            escaped_capacity(text)
+                + structured.map_or(0, Vec::len)
+                + FRAMING
+                + modern.map_or(0, |_| MODERN_FRAMING),
+        );
         out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
         write_value(&mut out, id);
         out.extend_from_slice(br#","result":{"#);
@@ -127,8 +131,13 @@ fn escaped_capacity(text: &[u8]) -> usize {
 }
 
 /// The room of the response around the text and the structured content
-/// (the id, the keys, a 2026-07-28 `_meta`).
+/// (the id, the keys).
 const FRAMING: usize = 160;
+
+/// What a 2026-07-28 result adds: `resultType` and the server's `_meta`
+/// (growing the response for them cost more than the allocator's slower
+/// path for a larger first buffer).
+const MODERN_FRAMING: usize = 160;
 
 /// Writes `bytes` (a UTF-8 text) to `out` as a JSON string, byte for byte
 /// as serde_json would write the text.
