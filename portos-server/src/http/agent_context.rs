@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use portos_core::contract::{FieldIssue, ValidationFailure};
 use portos_core::inventory::{OutcomeSpec, RouteIo};
 use portos_core::portos_route;
+use schemars::{Schema, SchemaGenerator, json_schema};
 use serde_json::Value;
 
 use super::io::schema_of;
@@ -291,7 +292,17 @@ impl FromRequest<App> for McpPost {
             Ok(message) => {
                 // A body naming its version the 2026 way is served that way
                 // (and told if its headers are missing), header or not.
-                let modern = modern_header || modern::message_is_modern(&message);
+                let body_modern = modern::message_is_modern(&message);
+                // A header naming no revision this server knows, over a
+                // body that names none either, is an unsupported version as
+                // step 6 says (not a 2026 request missing its `_meta`).
+                if modern_header && !body_modern && !version.is_some_and(names_modern_revision) {
+                    return Err(jsonrpc_status(
+                        StatusCode::BAD_REQUEST,
+                        "Unsupported MCP-Protocol-Version",
+                    ));
+                }
+                let modern = modern_header || body_modern;
                 Ok(McpPost {
                     meta,
                     message,
@@ -303,6 +314,13 @@ impl FromRequest<App> for McpPost {
             }
         }
     }
+}
+
+/// Whether a version header names a revision served the 2026 way.
+fn names_modern_revision(version: &HeaderValue) -> bool {
+    version
+        .to_str()
+        .is_ok_and(|version| modern::MODERN_VERSIONS.contains(&version.trim()))
 }
 
 /// The headers a 2026-07-28 request mirrors its body in (read only for
@@ -319,10 +337,43 @@ fn mirrored_headers(headers: &HeaderMap) -> MirroredHeaders {
 impl RouteInput for McpPost {
     fn describe(io: &mut RouteIo) {
         io.request = Some(schema_of::<Value>());
-        io.error(400, "JSONRPC_INVALID");
-        io.error(406, "JSONRPC_NOT_ACCEPTABLE");
+        // The transport's refusals are JSON-RPC errors, not the REST error
+        // shape (docs/reference.md#mcp-transport steps 5-7).
+        io.outcomes.push(OutcomeSpec {
+            status: 400,
+            description: "A message that is not one valid JSON-RPC message (-32700, -32600) or an unsupported MCP-Protocol-Version (-32600), with `id: null`; at MCP 2026-07-28 also that revision's refusals of metadata, headers and version",
+            schema: Some(jsonrpc_error_schema),
+        });
+        io.outcomes.push(OutcomeSpec {
+            status: 406,
+            description: "Accept does not name both application/json and text/event-stream (-32600, `id: null`)",
+            schema: Some(jsonrpc_error_schema),
+        });
         io.error(413, "PAYLOAD_TOO_LARGE");
     }
+}
+
+/// The schema of a JSON-RPC error response.
+fn jsonrpc_error_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "required": ["jsonrpc", "id", "error"],
+        "properties": {
+            "jsonrpc": { "type": "string", "enum": ["2.0"] },
+            "id": {
+                "description": "The request's id (a string or a number), or null when the message could not be read"
+            },
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": { "type": "integer" },
+                    "message": { "type": "string" },
+                    "data": {}
+                }
+            }
+        }
+    })
 }
 
 /// A JSON-RPC response (200), or 202 for a notification or a response.

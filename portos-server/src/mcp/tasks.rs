@@ -8,8 +8,9 @@
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::INVALID_PARAMS;
-use super::modern::{CLIENT_CAPABILITIES_KEY, Refusal};
+use super::modern::Refusal;
 use super::reply::ResultMeta;
+use super::request_meta::CLIENT_CAPABILITIES_KEY;
 use super::server::{McpServer, job_reply};
 use crate::jobs::{Job, JobError, JobState};
 
