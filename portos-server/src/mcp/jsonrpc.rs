@@ -34,9 +34,8 @@ pub enum Message {
     },
     /// A `tools/call` request whose params are only a valid `name`, an
     /// `arguments` object and a `_meta` object, read straight into them:
-    /// the message an agent sends most. It is the `Request` that
-    /// [`Message::into_general`] makes of it, for code that reads any
-    /// method's params.
+    /// the message an agent sends most. It means exactly what the same
+    /// `Request` with those params would.
     ToolCall { id: Value, call: CallParams },
     /// A call without an id: nothing is answered.
     Notification { method: String },
@@ -54,7 +53,10 @@ pub struct CallParams {
 }
 
 impl Message {
-    /// The message with its params as a map, whatever its method.
+    /// The message with its params as a map, whatever its method: the
+    /// `Request` the general path reads (the tests compare the two paths
+    /// through it).
+    #[cfg(test)]
     pub fn into_general(self) -> Message {
         let Message::ToolCall { id, call } = self else {
             return self;
@@ -214,7 +216,9 @@ fn parse_request(bytes: &[u8]) -> Option<Message> {
     })
 }
 
-fn valid_tool_name(name: &str) -> bool {
+/// `tools/call`'s rule for a tool's name (1 to [`MAX_TOOL_NAME_CHARS`]
+/// characters), on both paths.
+pub fn valid_tool_name(name: &str) -> bool {
     (1..=MAX_TOOL_NAME_CHARS).contains(&name.chars().count())
 }
 

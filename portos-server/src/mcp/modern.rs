@@ -102,6 +102,7 @@ impl HeaderText {
         }
     }
 
+    #[cfg(test)]
     pub fn from_bytes(bytes: &[u8]) -> HeaderText {
         HeaderValue::from_bytes(bytes)
             .map_or(HeaderText::Invalid, |value| HeaderText::from_value(&value))
@@ -269,7 +270,7 @@ impl McpServer {
         tasks: bool,
     ) -> (ReplyStatus, String) {
         let response = match self.call_tool_or_task(name, arguments, meta, tasks).await {
-            CallOutcome::Reply(reply) => reply.into_response(id, Some(&self.call_result_meta())),
+            CallOutcome::Reply(reply) => reply.into_response(id, Some(&self.server_meta())),
             CallOutcome::Task(job) => {
                 let meta_out = self.result_meta();
                 super::jsonrpc::result_response(id, task(&job, false, &meta_out)).to_string()
@@ -311,8 +312,8 @@ impl McpServer {
         })
     }
 
-    /// The `_meta` of a `tools/call` result, written as it is.
-    pub(super) fn call_result_meta(&self) -> ResultMeta<'_> {
+    /// The `_meta` of every 2026-07-28 result: who answers.
+    pub(super) fn server_meta(&self) -> ResultMeta<'_> {
         ResultMeta {
             server_info: Some(ServerInfo {
                 name: &self.app().identity.agent_tools_name,
@@ -321,13 +322,9 @@ impl McpServer {
         }
     }
 
+    /// [`McpServer::server_meta`] as a tree, for results built as one.
     pub(super) fn result_meta(&self) -> Value {
-        json!({
-            SERVER_INFO_KEY: {
-                "name": self.app().identity.agent_tools_name,
-                "version": env!("CARGO_PKG_VERSION"),
-            }
-        })
+        serde_json::to_value(self.server_meta()).unwrap_or_default()
     }
 }
 

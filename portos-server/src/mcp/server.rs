@@ -465,11 +465,7 @@ pub(super) fn call_params(params: Option<Map<String, Value>>) -> Option<(String,
     let (mut name, mut arguments) = (None, None);
     for (key, value) in params? {
         match (key.as_str(), value) {
-            ("name", Value::String(text))
-                if (1..=MAX_TOOL_NAME_CHARS).contains(&text.chars().count()) =>
-            {
-                name = Some(text);
-            }
+            ("name", Value::String(text)) if jsonrpc::valid_tool_name(&text) => name = Some(text),
             ("arguments", value @ Value::Object(_)) => arguments = Some(value),
             ("_meta", Value::Object(_)) => {}
             _ => return None,
