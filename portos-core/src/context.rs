@@ -17,6 +17,12 @@ pub struct Authority {
     pub scope: Scope,
     pub capabilities: Capabilities,
     pub authenticated: bool,
+    /// The most the caller's credential allows, whatever its scope holds:
+    /// a remote caller's access token carries scopes that map to
+    /// capabilities, and a tool needing one the token lacks is refused even
+    /// when the principal is granted it. `None`: no such limit (a session,
+    /// a local agent).
+    pub credential: Option<Capabilities>,
 }
 
 impl Authority {
@@ -26,6 +32,7 @@ impl Authority {
             scope,
             capabilities: Capabilities::NONE,
             authenticated: false,
+            credential: None,
         }
     }
 
@@ -37,6 +44,21 @@ impl Authority {
             capabilities,
             ..self
         }
+    }
+
+    /// The same caller, limited to what its credential carries (see
+    /// [`Authority::credential`]).
+    pub fn limited_to(self, credential: Capabilities) -> Authority {
+        Authority {
+            credential: Some(credential),
+            ..self
+        }
+    }
+
+    /// Whether the caller's credential allows a tool needing `required`.
+    pub fn credential_allows(&self, required: &[crate::contract::Capability]) -> bool {
+        self.credential
+            .is_none_or(|credential| credential.has_all(required))
     }
 
     /// The same caller, signed in or not (a principal whose scope asks a

@@ -56,6 +56,7 @@ pub mod mcp;
 pub mod mounts;
 pub mod outbound;
 pub mod redact;
+pub mod remote;
 pub mod route_list;
 pub mod serve;
 pub mod settings;

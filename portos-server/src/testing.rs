@@ -23,6 +23,8 @@
 //! # }
 //! ```
 
+pub mod issuer;
+
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 

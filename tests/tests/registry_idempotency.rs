@@ -136,6 +136,7 @@ const UI: Authority = Authority {
     scope: portos_words::UI,
     capabilities: Capabilities::NONE,
     authenticated: true,
+    credential: None,
 };
 
 fn writer_mind() -> Authority {

@@ -558,6 +558,7 @@ async fn mind_and_agent_writes_need_no_session() {
         scope: portos_words::MIND,
         capabilities: grants(&[WRITE]),
         authenticated: false,
+        credential: None,
     };
     let result = run(
         &registry,
@@ -591,6 +592,7 @@ async fn voice_has_only_the_scope_check() {
         scope: portos_words::VOICE,
         capabilities: Capabilities::NONE,
         authenticated: false,
+        credential: None,
     };
     let result = run(&registry, authority, call("r2", "pipe_recent", json!({}))).await;
     assert_eq!(result.state, ToolState::Completed);

@@ -62,6 +62,11 @@ impl Capabilities {
         Capabilities(self.0 & other.0)
     }
 
+    /// Every capability either set holds.
+    pub fn union(self, other: Capabilities) -> Capabilities {
+        Capabilities(self.0 | other.0)
+    }
+
     /// Normalizes any JSON value: non-objects grant nothing, and only keys
     /// whose value is exactly `true` are granted. Unknown keys are ignored.
     pub fn from_json(value: &serde_json::Value) -> Capabilities {

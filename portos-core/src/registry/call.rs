@@ -432,6 +432,11 @@ fn authorize(
         Guard::SignedIn if !policy.side_effect.is_read() && !authority.authenticated => {
             Err(ToolError::new(ErrorCode::ToolAuthRequired, sign_in_refusal))
         }
+        // The credential narrows what the scope allows, never widens it.
+        _ if !authority.credential_allows(&policy.required_capabilities) => Err(ToolError::new(
+            ErrorCode::ToolCapabilityDenied,
+            format!("Tool '{name}' needs a capability the caller's access token does not carry"),
+        )),
         _ => Ok(()),
     }
 }

@@ -471,11 +471,11 @@ impl Jobs {
                 .fail(&row.job_id, "The job's principal is unknown")
                 .await;
         };
-        let authority = Authority {
-            scope,
-            capabilities: self.capabilities_of(&row.principal),
-            authenticated: row.authenticated,
-        };
+        // The caller's credential (a remote token's scopes) was checked
+        // when the job was submitted; a resumed job runs on the grants.
+        let authority = Authority::of(scope)
+            .granted(self.capabilities_of(&row.principal))
+            .signed_in(row.authenticated);
         let arguments = match serde_json::from_str(&row.arguments) {
             Ok(serde_json::Value::Object(arguments)) => arguments,
             _ => {

@@ -1,0 +1,57 @@
+//! The protected resource metadata (RFC 9728) of a server in remote mode:
+//! which resource it is, which authorization server issues its tokens,
+//! which scopes it knows, how tokens are presented. Served where RFC 9728
+//! §3.1 derives it from the resource identifier (the well-known path
+//! inserted before the resource's path) and at the root form.
+
+use serde_json::{Value, json};
+
+use super::RemoteConfig;
+
+/// The well-known path of RFC 9728.
+pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+
+/// The metadata's absolute URL and its path here, from the resource
+/// identifier: `https://host/mcp` → `https://host/.well-known/oauth-protected-resource/mcp`.
+pub fn location(resource: &str) -> Result<(String, String), String> {
+    let url = reqwest::Url::parse(resource)
+        .map_err(|error| format!("`{resource}` is not a URL ({error})"))?;
+    let origin = url.origin().ascii_serialization();
+    let path = format!("{WELL_KNOWN}{}", url.path().trim_end_matches('/'));
+    Ok((format!("{origin}{path}"), path))
+}
+
+/// The metadata document.
+pub fn document(config: &RemoteConfig, resource_name: &str) -> Value {
+    json!({
+        "resource": config.resource,
+        "authorization_servers": [config.issuer],
+        "scopes_supported": config.scopes.scopes().collect::<Vec<_>>(),
+        "bearer_methods_supported": ["header"],
+        "resource_name": resource_name,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_well_known_path_goes_before_the_resource_path() {
+        assert_eq!(
+            location("https://tools.example/api/agent-context/mcp").expect("a URL"),
+            (
+                "https://tools.example/.well-known/oauth-protected-resource/api/agent-context/mcp"
+                    .to_owned(),
+                "/.well-known/oauth-protected-resource/api/agent-context/mcp".to_owned()
+            )
+        );
+        assert_eq!(
+            location("https://tools.example:8443/").expect("a URL"),
+            (
+                "https://tools.example:8443/.well-known/oauth-protected-resource".to_owned(),
+                WELL_KNOWN.to_owned()
+            )
+        );
+    }
+}
