@@ -126,6 +126,8 @@ pub struct AppState {
     pub settings_observer: Arc<dyn crate::settings::SettingsObserver>,
     /// The documents, each computed once.
     pub documents: Documents,
+    /// Remote mode, when configured (docs/remote.md).
+    pub remote: Option<Arc<crate::remote::RemoteAuth>>,
 }
 
 impl std::fmt::Debug for AppState {

@@ -434,6 +434,17 @@ impl ServerBuilder {
             store.run_blocking(move |connection| ApiAccessCache::load(connection, apis))?;
         let agent_context = store.run_blocking(|connection| AgentContextCache::load(connection))?;
         let documents = self.documents();
+        let remote = match &self.config.remote {
+            Some(config) => Some(Arc::new(
+                crate::remote::RemoteAuth::new(
+                    config.clone(),
+                    &self.config.outbound,
+                    &self.identity.name,
+                )
+                .map_err(StartError::Application)?,
+            )),
+            None => None,
+        };
         let jobs = crate::jobs::Jobs::new(
             registry.clone(),
             store.clone(),
@@ -461,6 +472,7 @@ impl ServerBuilder {
             context_tools: self.context_tools,
             settings_observer: self.settings_observer,
             documents,
+            remote,
         })))
     }
 }

@@ -94,7 +94,7 @@ pub struct RuntimeArgs {
     #[arg(long, value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
-    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, outbound-allow, outbound-only, outbound-hosts, and the application's).
+    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, outbound-allow, outbound-only, outbound-hosts, remote-issuer, remote-resource, remote-scopes, remote-clock-skew, and the application's).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
@@ -120,6 +120,29 @@ pub struct RuntimeArgs {
     /// outbound policy.
     #[arg(long, value_name = "LIST")]
     pub outbound_hosts: Option<String>,
+
+    /// Remote mode (docs/remote.md): the authorization server whose access
+    /// tokens the MCP endpoint and the tool routes accept, from any
+    /// address (its issuer URL, e.g. https://auth.example.com/realms/lab).
+    /// Off by default: loopback and the password gate.
+    #[arg(long, value_name = "URL")]
+    pub remote_issuer: Option<String>,
+
+    /// Remote mode: this server's resource identifier, the URL clients
+    /// reach its MCP endpoint at; tokens must name it in `aud`.
+    #[arg(long, value_name = "URL")]
+    pub remote_resource: Option<String>,
+
+    /// Remote mode: which token scope grants which capabilities,
+    /// `scope=capability+capability,…` (default: each capability is a
+    /// scope of its own name).
+    #[arg(long, value_name = "MAP")]
+    pub remote_scopes: Option<String>,
+
+    /// Remote mode: how far the issuer's clock may be off, in seconds
+    /// (default 60, at most 600).
+    #[arg(long, value_name = "SECONDS")]
+    pub remote_clock_skew: Option<u64>,
 
     /// Set the instance password from the first line of standard input, then exit.
     #[arg(long, group = "dump")]
@@ -195,7 +218,7 @@ pub struct RuntimeArgs {
 
 /// The runtime's flags that an environment variable can set, and the
 /// variable's name after the application's prefix (`PORTOS_BIND`).
-const FROM_ENVIRONMENT: [(&str, &str); 11] = [
+const FROM_ENVIRONMENT: [(&str, &str); 15] = [
     ("bind", "BIND"),
     ("data_dir", "DATA_DIR"),
     ("database_url", "DATABASE_URL"),
@@ -206,6 +229,10 @@ const FROM_ENVIRONMENT: [(&str, &str); 11] = [
     ("outbound_allow", "OUTBOUND_ALLOW"),
     ("outbound_only", "OUTBOUND_ONLY"),
     ("outbound_hosts", "OUTBOUND_HOSTS"),
+    ("remote_issuer", "REMOTE_ISSUER"),
+    ("remote_resource", "REMOTE_RESOURCE"),
+    ("remote_scopes", "REMOTE_SCOPES"),
+    ("remote_clock_skew", "REMOTE_CLOCK_SKEW"),
     ("password", "PASSWORD"),
 ];
 
@@ -351,6 +378,13 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
         cli.outbound_only.clone().or(file.outbound_only),
         cli.outbound_hosts.clone().or(file.outbound_hosts),
     )?;
+    let remote = crate::remote::RemoteSettings {
+        issuer: cli.remote_issuer.clone().or(file.remote_issuer),
+        resource: cli.remote_resource.clone().or(file.remote_resource),
+        scopes: cli.remote_scopes.clone().or(file.remote_scopes),
+        clock_skew_seconds: cli.remote_clock_skew.or(file.remote_clock_skew),
+    }
+    .resolve()?;
     Ok(Config {
         app: defaults.app,
         bind: cli.bind.or(file.bind).unwrap_or(defaults.bind),
@@ -372,6 +406,7 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
                 std::time::Duration::from_secs(hours.saturating_mul(3600))
             }),
         outbound,
+        remote,
     })
 }
 

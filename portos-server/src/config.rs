@@ -37,6 +37,10 @@ pub struct Config {
     /// Where the server may send requests (`crate::outbound`): public
     /// addresses by default.
     pub outbound: crate::outbound::OutboundPolicy,
+    /// Remote mode (docs/remote.md): the MCP endpoint and the tool routes
+    /// answer any address that brings an access token from this issuer;
+    /// `None` (the default): loopback and the password gate, as ever.
+    pub remote: Option<crate::remote::RemoteConfig>,
 }
 
 impl Default for Config {
@@ -61,6 +65,7 @@ impl Config {
             body_limit: DEFAULT_BODY_LIMIT,
             session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
             outbound: crate::outbound::OutboundPolicy::public_only(),
+            remote: None,
         }
     }
 
@@ -121,11 +126,15 @@ pub struct FileConfig {
     pub outbound_allow: Option<String>,
     pub outbound_only: Option<String>,
     pub outbound_hosts: Option<String>,
+    pub remote_issuer: Option<String>,
+    pub remote_resource: Option<String>,
+    pub remote_scopes: Option<String>,
+    pub remote_clock_skew: Option<u64>,
 }
 
 /// The runtime's key names in the file; every other key is the
 /// application's.
-const RUNTIME_KEYS: [&str; 9] = [
+const RUNTIME_KEYS: [&str; 13] = [
     "bind",
     "data-dir",
     "database-url",
@@ -135,6 +144,10 @@ const RUNTIME_KEYS: [&str; 9] = [
     "outbound-allow",
     "outbound-only",
     "outbound-hosts",
+    "remote-issuer",
+    "remote-resource",
+    "remote-scopes",
+    "remote-clock-skew",
 ];
 
 #[derive(Debug, thiserror::Error)]

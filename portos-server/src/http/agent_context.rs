@@ -19,6 +19,7 @@ use schemars::{Schema, SchemaGenerator, json_schema};
 use serde_json::Value;
 
 use super::io::schema_of;
+use super::remote_gate::RemoteClient;
 use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
 use crate::agent_tools::config::{AgentContextSettings, AgentContextView};
 use crate::app::App;
@@ -26,6 +27,7 @@ use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
 use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
 use crate::mcp::server::SUPPORTED_VERSIONS;
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
+use crate::remote::RemoteCaller;
 use crate::settings;
 use crate::settings::SettingsChange;
 use crate::store::changes::{self, Change};
@@ -129,13 +131,20 @@ async fn manifest(State(app): State<App>, _local: LocalCaller) -> Json<Value> {
 async fn mcp_post(
     State(app): State<App>,
     _agent: ActiveAgent,
+    RemoteClient(caller): RemoteClient,
     McpPost {
         meta,
         message,
         mirrored,
     }: McpPost,
 ) -> McpAnswer {
-    let server = McpServer::new(app, ConfigReads::Cached);
+    let mut server = McpServer::new(app.clone(), ConfigReads::Cached);
+    if let Some(caller) = &caller {
+        server = server.limited_to(caller.capabilities);
+        if let Some(refused) = scope_refusal(&app, &server, caller, &message) {
+            return McpAnswer::Refused(refused);
+        }
+    }
     let answer = match mirrored {
         Some(mirrored) => server
             .handle_modern(message, Some(&mirrored), &meta)
@@ -150,6 +159,30 @@ async fn mcp_post(
         Some((status, response)) => McpAnswer::Reply(status, response),
         None => McpAnswer::Accepted,
     }
+}
+
+/// Remote mode: a `tools/call` of a tool the principal is granted but the
+/// caller's token does not carry the scopes of is refused with HTTP 403 and
+/// the `insufficient_scope` challenge naming them (the MCP revision's step-up
+/// authorization), before anything runs.
+fn scope_refusal(
+    app: &App,
+    server: &McpServer,
+    caller: &RemoteCaller,
+    message: &jsonrpc::Message,
+) -> Option<Response> {
+    let remote = app.remote.as_ref()?;
+    let name = match message {
+        jsonrpc::Message::ToolCall { call, .. } => call.name.as_str(),
+        jsonrpc::Message::Request { method, params, .. } if method == "tools/call" => {
+            params.as_ref()?.get("name")?.as_str()?
+        }
+        _ => return None,
+    };
+    let needed = server.granted_tool_needs(name, &app.agent_context.current())?;
+    let refusal = remote.insufficient(caller, &needed)?;
+    let challenge = remote.challenge(&refusal);
+    Some(refusal.into_response(&challenge))
 }
 
 /// 2026-07-28 over HTTP: the revision's refusals are 400 (metadata,
@@ -188,11 +221,21 @@ async fn mcp_delete(_agent: ActiveAgent) -> PostOnly {
 #[derive(Clone, Copy, Debug)]
 pub struct LocalCaller;
 
-impl<S: Send + Sync> FromRequestParts<S> for LocalCaller {
+impl FromRequestParts<App> for LocalCaller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<LocalCaller, ApiError> {
-        local_only(parts).map(|()| LocalCaller)
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<LocalCaller, ApiError> {
+        admitted(parts, app).map(|()| LocalCaller)
+    }
+}
+
+/// The transport checks of a request: a remote caller's (remote mode, a
+/// valid token: any peer, the resource's own Origin and Host besides
+/// loopback ones), else a local caller's.
+fn admitted(parts: &Parts, app: &App) -> Result<(), ApiError> {
+    match (&app.remote, parts.extensions.get::<RemoteCaller>()) {
+        (Some(remote), Some(_)) => remote_origin_and_host(parts, &remote.config().resource),
+        _ => local_only(parts),
     }
 }
 
@@ -212,7 +255,7 @@ impl FromRequestParts<App> for ActiveAgent {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<ActiveAgent, ApiError> {
-        local_only(parts)?;
+        admitted(parts, app)?;
         if !app.agent_context.current().active() {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
@@ -380,6 +423,8 @@ fn jsonrpc_error_schema(_: &mut SchemaGenerator) -> Schema {
 pub enum McpAnswer {
     Reply(StatusCode, String),
     Accepted,
+    /// Refused at the HTTP level (remote mode's `insufficient_scope`).
+    Refused(Response),
 }
 
 impl IntoResponse for McpAnswer {
@@ -395,6 +440,7 @@ impl IntoResponse for McpAnswer {
             )
                 .into_response(),
             McpAnswer::Accepted => StatusCode::ACCEPTED.into_response(),
+            McpAnswer::Refused(response) => response,
         }
     }
 }
@@ -488,6 +534,46 @@ fn local_only(parts: &Parts) -> Result<(), ApiError> {
             StatusCode::FORBIDDEN,
             "AGENT_CONTEXT_HOST_REJECTED",
             "Agent context answers only requests addressed to a loopback host name (localhost, 127.0.0.1, [::1])",
+        ));
+    }
+    Ok(())
+}
+
+/// A remote caller's request: from any peer, but its `Origin` (when sent)
+/// and `Host` must be loopback ones or the resource's own, so a page on
+/// another site cannot use a browser's way in (DNS rebinding).
+fn remote_origin_and_host(parts: &Parts, resource: &str) -> Result<(), ApiError> {
+    let resource = reqwest::Url::parse(resource).ok();
+    let resource_host = resource.as_ref().and_then(|url| url.host_str());
+    let resource_origin = resource
+        .as_ref()
+        .map(|url| url.origin().ascii_serialization());
+    let headers = &parts.headers;
+    if let Some(origin) = headers
+        .get(header::ORIGIN)
+        .map(|v| v.to_str().unwrap_or(""))
+        && !origin_host(origin).is_some_and(is_loopback_name)
+        && !resource_origin.is_some_and(|own| own.eq_ignore_ascii_case(origin))
+    {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "AGENT_CONTEXT_ORIGIN_REJECTED",
+            "Agent context accepts loopback origins and its resource's own only",
+        ));
+    }
+    let host_ok = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(strip_port)
+        .is_some_and(|host| {
+            is_loopback_name(host)
+                || resource_host.is_some_and(|own| own.eq_ignore_ascii_case(host))
+        });
+    if !host_ok {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "AGENT_CONTEXT_HOST_REJECTED",
+            "Agent context answers only requests addressed to a loopback host name or its resource's host",
         ));
     }
     Ok(())

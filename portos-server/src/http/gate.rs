@@ -20,6 +20,7 @@ use futures::future::Either;
 use super::ApiError;
 use crate::api_access::ApiAccessCache;
 use crate::auth::{Auth, AuthContext, AuthMethod};
+use crate::remote::RemoteCaller;
 
 /// What the gate consults: the password and sessions, and which API groups
 /// the owner exposed.
@@ -29,6 +30,8 @@ pub struct GateState {
     pub api_access: ApiAccessCache,
     /// Which paths pass without credentials.
     pub classifier: portos_core::inventory::Classifier,
+    /// Remote mode's surface and tokens, when configured.
+    pub remote: Option<super::remote_gate::RemoteGate>,
 }
 
 /// What the gate decides without waiting: let the request through with
@@ -38,6 +41,8 @@ enum Verdict {
     Pass(AuthContext),
     Refuse(Response),
     Authenticate,
+    /// Remote mode's surface: a token (or a session) is checked.
+    Remote,
 }
 
 /// The checks of docs/reference.md#authentication-gate that need no waiting, in
@@ -45,6 +50,15 @@ enum Verdict {
 /// requests, then a session this process already knows to be live.
 fn verdict(state: &GateState, request: &Request) -> Verdict {
     let auth = &state.auth;
+    if let Some(remote) = &state.remote {
+        let path = request.uri().path();
+        if remote.covers(path) {
+            return Verdict::Remote;
+        }
+        if remote.is_metadata(path) && request.method() == axum::http::Method::GET {
+            return Verdict::Refuse(remote.metadata_response());
+        }
+    }
     // An exposable API group answers only when exposed, password or not; an
     // exposed group without `requireAuth` is public.
     if let Some((api, exposure)) = state.api_access.for_path(request.uri().path()) {
@@ -123,18 +137,44 @@ pub async fn gate(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let context = match verdict(&state, &request) {
-        Verdict::Pass(context) => context,
-        Verdict::Refuse(response) => return response,
-        Verdict::Authenticate => {
-            match check_credentials(&state, request.headers(), request.uri().path()).await {
-                Ok(context) => context,
-                Err(response) => return response,
-            }
+    let verdict = verdict(&state, &request);
+    match settle(&state, verdict, request.headers(), request.uri()).await {
+        Ok((context, caller)) => {
+            admit(&mut request, context, caller);
+            next.run(request).await
         }
-    };
-    request.extensions_mut().insert(context);
-    next.run(request).await
+        Err(response) => response,
+    }
+}
+
+/// What a verdict comes to once its checks are done: the request's context
+/// (and remote caller), or its refusal.
+async fn settle(
+    state: &GateState,
+    verdict: Verdict,
+    headers: &HeaderMap,
+    uri: &axum::http::Uri,
+) -> Result<(AuthContext, Option<RemoteCaller>), Response> {
+    match verdict {
+        Verdict::Pass(context) => Ok((context, None)),
+        Verdict::Refuse(response) => Err(response),
+        Verdict::Authenticate => check_credentials(state, headers, uri.path())
+            .await
+            .map(|context| (context, None)),
+        Verdict::Remote => match &state.remote {
+            Some(remote) => remote.check(&state.auth, headers, uri).await,
+            None => Err(ApiError::not_found().into_response()),
+        },
+    }
+}
+
+/// Hands the gate's findings to the handlers.
+fn admit(request: &mut Request, context: AuthContext, caller: Option<RemoteCaller>) {
+    let extensions = request.extensions_mut();
+    extensions.insert(context);
+    if let Some(caller) = caller {
+        extensions.insert(caller);
+    }
 }
 
 /// The gate as a layer: the same checks as [`gate`], without its cost on
@@ -196,18 +236,16 @@ where
                 Either::Left(self.inner.call(request).map(into_axum))
             }
             Verdict::Refuse(response) => Either::Right(Box::pin(async move { Ok(response) })),
-            Verdict::Authenticate => {
+            verdict @ (Verdict::Authenticate | Verdict::Remote) => {
                 // The service that was made ready goes with the request; a
                 // clone stays for the next one (tower's rule for `call`).
                 let clone = self.inner.clone();
                 let mut inner = std::mem::replace(&mut self.inner, clone);
                 let state = self.state.clone();
                 Either::Right(Box::pin(async move {
-                    let checked =
-                        check_credentials(&state, request.headers(), request.uri().path()).await;
-                    match checked {
-                        Ok(context) => {
-                            request.extensions_mut().insert(context);
+                    match settle(&state, verdict, request.headers(), request.uri()).await {
+                        Ok((context, caller)) => {
+                            admit(&mut request, context, caller);
                             inner.call(request).await.map(IntoResponse::into_response)
                         }
                         Err(response) => Ok(response),
@@ -228,6 +266,16 @@ fn session_token_str<'h>(headers: &'h HeaderMap, cookie: &str) -> Option<&'h str
     if let Some(token) = authorization(headers).and_then(|value| strip_scheme(value, "bearer")) {
         return Some(token.trim());
     }
+    cookie_value(headers, cookie)
+}
+
+/// The session cookie's value, if the request carries a non-empty one.
+pub(super) fn session_cookie<'h>(headers: &'h HeaderMap, cookie: &str) -> Option<&'h str> {
+    cookie_value(headers, cookie).filter(|value| !value.is_empty())
+}
+
+/// The value of the cookie named `cookie`.
+fn cookie_value<'h>(headers: &'h HeaderMap, cookie: &str) -> Option<&'h str> {
     headers
         .get_all(header::COOKIE)
         .iter()

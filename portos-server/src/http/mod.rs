@@ -14,6 +14,7 @@ pub mod gate;
 pub mod io;
 mod jobs;
 pub mod query;
+pub mod remote_gate;
 mod route;
 mod schema_gate;
 mod settings;
@@ -83,6 +84,10 @@ pub fn service(
         auth: app.auth.clone(),
         api_access: app.api_access.clone(),
         classifier: app.classifier,
+        remote: app.remote.clone().map(|auth| remote_gate::RemoteGate {
+            auth,
+            tools: app.mounts.tools().path.to_owned(),
+        }),
     }));
     let socket_layer = app.socket_layer.clone();
     let routes = route::mount(Router::new(), &app.mounts)?

@@ -20,10 +20,12 @@ use serde_json::Value;
 
 use super::body::{JsonBody, json_bytes};
 use super::io::schema_of;
+use super::remote_gate::RemoteClient;
 use super::{ApiError, RouteErrors, RouteInput, RouteOutput};
 use crate::app::App;
 use crate::auth::AuthContext;
 use crate::jobs::{Job, JobError};
+use crate::remote::RemoteCaller;
 
 /// The tool catalog by scope, intent and format, with a strong ETag; an
 /// exactly matching `If-None-Match` answers 304.
@@ -64,21 +66,45 @@ async fn catalog(
 async fn call(
     State(app): State<App>,
     Extension(auth): Extension<AuthContext>,
+    RemoteClient(caller): RemoteClient,
     CallRequest(call): CallRequest,
 ) -> Result<ToolAnswer, CallRefusal> {
     // The caller speaks for the HTTP principal; only the gate can vouch for
     // whether it is signed in. On a
     // passwordless install nobody is authenticated, so only reads pass.
-    let authority = Authority::of(app.principals.http).signed_in(auth.authenticated);
+    let mut authority = Authority::of(app.principals.http).signed_in(auth.authenticated);
+    // A remote caller's token narrows what it may call.
+    if let Some(caller) = &caller {
+        authority = authority.limited_to(caller.capabilities);
+    }
+    let name = call.name.clone();
+    let refused = |error: ToolError| CallRefusal {
+        challenge: caller
+            .as_ref()
+            .filter(|_| error.code == ErrorCode::ToolCapabilityDenied)
+            .and_then(|caller| scope_challenge(&app, caller, &name)),
+        error,
+    };
     if app.jobs.is_job(&call.name) {
         return match app.jobs.submit(authority, call).await {
             Ok(job) => Ok(ToolAnswer::Job(Box::new(job), app.mounts.tools().path)),
-            Err(JobError::Refused(error)) => Err(CallRefusal(error)),
+            Err(JobError::Refused(error)) => Err(refused(error)),
             Err(JobError::Store(error)) => Ok(ToolAnswer::Fault(ApiError::from(error))),
         };
     }
-    let answer = app.registry.answer(&authority, call, None).await?;
-    Ok(ToolAnswer::Result(answer))
+    match app.registry.answer(&authority, call, None).await {
+        Ok(answer) => Ok(ToolAnswer::Result(answer)),
+        Err(error) => Err(refused(error)),
+    }
+}
+
+/// The `insufficient_scope` challenge for a remote caller refused a tool
+/// its token lacks the scopes of (RFC 6750 §3.1), beside the contract's 403.
+fn scope_challenge(app: &App, caller: &RemoteCaller, name: &str) -> Option<HeaderValue> {
+    let remote = app.remote.as_ref()?;
+    let tool = app.registry.resolve(name)?;
+    let refusal = remote.insufficient(caller, &tool.policy.required_capabilities)?;
+    HeaderValue::from_str(&remote.challenge(&refusal)).ok()
 }
 
 // Which results are kept: docs/reference.md#idempotency.
@@ -296,7 +322,11 @@ impl RouteOutput for ToolAnswer {
 }
 
 /// What the registry refuses a call with, before any adapter runs.
-struct CallRefusal(ToolError);
+struct CallRefusal {
+    error: ToolError,
+    /// Remote mode: the `WWW-Authenticate` of a capability refusal.
+    challenge: Option<HeaderValue>,
+}
 
 /// The codes an HTTP call can be refused with (docs/reference.md#call-pipeline
 /// check order). Not `TOOL_CAPABILITY_DENIED`: the HTTP principal holds no
@@ -312,21 +342,21 @@ const CALL_REFUSALS: [ErrorCode; 7] = [
     ErrorCode::ToolIdempotencyExpired,
 ];
 
-impl From<ToolError> for CallRefusal {
-    fn from(error: ToolError) -> CallRefusal {
-        CallRefusal(error)
-    }
-}
-
 impl From<CallRefusal> for ApiError {
-    fn from(CallRefusal(error): CallRefusal) -> ApiError {
-        ApiError::from(error)
+    fn from(refusal: CallRefusal) -> ApiError {
+        ApiError::from(refusal.error)
     }
 }
 
 impl IntoResponse for CallRefusal {
     fn into_response(self) -> Response {
-        ApiError::from(self).into_response()
+        let mut response = ApiError::from(self.error).into_response();
+        if let Some(challenge) = self.challenge {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, challenge);
+        }
+        response
     }
 }
 

@@ -7,7 +7,9 @@
 use std::sync::Arc;
 
 use portos_core::contract::{FieldIssue, check_request_id, json_type};
-use portos_core::{Authority, CatalogFormat, CatalogQuery, CatalogScope, ToolCall};
+use portos_core::{
+    Authority, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope, ToolCall,
+};
 
 use crate::jobs::{Job, JobError, Viewer};
 use serde_json::{Map, Value, json};
@@ -44,11 +46,53 @@ pub struct CallMeta {
 pub struct McpServer {
     app: App,
     reads: ConfigReads,
+    /// What the client's credential allows at most (remote mode: its
+    /// access token's scopes); `None` for a local client.
+    credential: Option<Capabilities>,
 }
 
 impl McpServer {
     pub fn new(app: App, reads: ConfigReads) -> McpServer {
-        McpServer { app, reads }
+        McpServer {
+            app,
+            reads,
+            credential: None,
+        }
+    }
+
+    /// The same server answering a client whose credential allows at most
+    /// `credential`: it lists and calls only the granted tools the
+    /// credential allows too.
+    #[must_use]
+    pub fn limited_to(self, credential: Capabilities) -> McpServer {
+        McpServer {
+            credential: Some(credential),
+            ..self
+        }
+    }
+
+    /// The grants the client may use: the principal's, narrowed by the
+    /// client's credential.
+    fn grants(&self, config: &AgentContextConfig) -> Capabilities {
+        let granted = config.grants();
+        self.credential
+            .map_or(granted, |credential| granted.intersect(credential))
+    }
+
+    /// The capabilities a linked agent tool needs, when the principal is
+    /// granted it (whatever the client's credential allows): what a remote
+    /// client's token must carry to call it.
+    pub fn granted_tool_needs(
+        &self,
+        name: &str,
+        config: &AgentContextConfig,
+    ) -> Option<Vec<Capability>> {
+        self.app
+            .registry
+            .resolve(name)
+            .filter(|tool| tool.policy.scopes.contains(&self.app.principals.mcp))
+            .filter(|tool| config.grants().has_all(&tool.policy.required_capabilities))
+            .map(|tool| tool.policy.required_capabilities.clone())
     }
 
     pub(super) fn app(&self) -> &App {
@@ -125,7 +169,7 @@ impl McpServer {
         };
         // The served catalog memo already holds this body; MCP catalogs
         // list only granted tools.
-        let served = self.app.catalogs.catalog(&query, config.grants());
+        let served = self.app.catalogs.catalog(&query, self.grants(config));
         serde_json::from_str::<Value>(served.to_json())
             .ok()
             .and_then(|mut body| body.get_mut("tools").map(Value::take))
@@ -254,7 +298,7 @@ impl McpServer {
         meta: &CallMeta,
         tasks: bool,
     ) -> CallOutcome {
-        let grants = config.grants();
+        let grants = self.grants(config);
         let registry = &self.app.registry;
         let linked = registry
             .resolve(name)
@@ -303,7 +347,10 @@ impl McpServer {
             }
         };
         let call = ToolCall::new(request_id, canonical.as_ref(), arguments);
-        let authority = Authority::of(self.app.principals.mcp).granted(grants);
+        let mut authority = Authority::of(self.app.principals.mcp).granted(grants);
+        if let Some(credential) = self.credential {
+            authority = authority.limited_to(credential);
+        }
         if self.app.jobs.is_job(&call.name) {
             return self.call_job(authority, call, tasks).await;
         }

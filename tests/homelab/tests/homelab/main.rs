@@ -10,3 +10,4 @@ mod documents;
 mod http;
 mod in_process;
 mod jobs;
+mod remote;

@@ -1,0 +1,119 @@
+//! The gate of remote mode (docs/remote.md): on the remote surface (the
+//! MCP endpoint and the tool routes) a request is let through with a valid
+//! access token, whatever its address, or with a live session of this
+//! server's own sign-in (a person at the web UI); never anonymously. The
+//! protected resource metadata passes without credentials.
+
+use std::sync::Arc;
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::auth::{Auth, AuthContext, AuthMethod};
+use crate::remote::{RemoteAuth, RemoteCaller};
+
+/// Where Agent Tools MCP is served.
+pub const MCP_PATH: &str = "/api/agent-context/mcp";
+
+/// Remote mode as the gate applies it.
+#[derive(Debug)]
+pub struct RemoteGate {
+    pub auth: Arc<RemoteAuth>,
+    /// The tool routes' mount (`/api/tools`): it and everything under it.
+    pub tools: String,
+}
+
+impl RemoteGate {
+    /// Whether `path` needs a token (or a session).
+    pub fn covers(&self, path: &str) -> bool {
+        path == MCP_PATH
+            || path
+                .strip_prefix(self.tools.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
+    /// Whether `path` is where the metadata is served.
+    pub fn is_metadata(&self, path: &str) -> bool {
+        self.auth
+            .metadata_paths()
+            .iter()
+            .any(|served| served == path)
+    }
+
+    /// The metadata document, for a GET of one of its paths.
+    pub fn metadata_response(&self) -> Response {
+        (
+            StatusCode::OK,
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                ),
+                (
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static("max-age=3600"),
+                ),
+            ],
+            self.auth.metadata().to_owned(),
+        )
+            .into_response()
+    }
+
+    /// The caller of a request on the remote surface, or its refusal: a
+    /// live session when the request brings a session cookie and no
+    /// Authorization header (and a password is set), else the access token.
+    pub async fn check(
+        &self,
+        auth: &Auth,
+        headers: &HeaderMap,
+        uri: &Uri,
+    ) -> Result<(AuthContext, Option<RemoteCaller>), Response> {
+        if auth.enabled()
+            && !headers.contains_key(header::AUTHORIZATION)
+            && let Some(token) = super::gate::session_cookie(headers, auth.cookie())
+            && auth.session_is_valid(token).await.unwrap_or(false)
+        {
+            let context = AuthContext {
+                enabled: true,
+                authenticated: true,
+                method: Some(AuthMethod::Session),
+            };
+            return Ok((context, None));
+        }
+        match self.auth.authenticate(headers, uri).await {
+            Ok(caller) => Ok((
+                AuthContext {
+                    enabled: auth.enabled(),
+                    authenticated: true,
+                    method: None,
+                },
+                Some(caller),
+            )),
+            Err(refusal) => {
+                let challenge = self.auth.challenge(&refusal);
+                Err(refusal.into_response(&challenge))
+            }
+        }
+    }
+}
+
+/// The remote caller the gate found, if any (remote mode, a valid token).
+#[derive(Clone, Debug)]
+pub struct RemoteClient(pub Option<RemoteCaller>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for RemoteClient {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<RemoteClient, std::convert::Infallible> {
+        Ok(RemoteClient(
+            parts.extensions.get::<RemoteCaller>().cloned(),
+        ))
+    }
+}
+
+// Remote mode's refusals are documented by docs/remote.md, not by the
+// route documents, which stay the same whether it is on or off.
+impl super::RouteInput for RemoteClient {}
