@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
         "mounts",
         "outbound",
         "redact",
+        "remote",
     ],
     &["route_list", "store"],
     &["settings"],

@@ -181,8 +181,7 @@ fn scope_refusal(
     };
     let needed = server.granted_tool_needs(name, &app.agent_context.current())?;
     let refusal = remote.insufficient(caller, &needed)?;
-    let challenge = remote.challenge(&refusal);
-    Some(refusal.into_response(&challenge))
+    Some(super::remote_gate::refusal_response(remote, &refusal))
 }
 
 /// 2026-07-28 over HTTP: the revision's refusals are 400 (metadata,

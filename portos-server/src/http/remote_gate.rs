@@ -9,8 +9,9 @@ use std::sync::Arc;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
+use super::ApiError;
 use crate::auth::{Auth, AuthContext, AuthMethod};
-use crate::remote::{RemoteAuth, RemoteCaller};
+use crate::remote::{Refusal, RemoteAuth, RemoteCaller};
 
 /// Where Agent Tools MCP is served.
 pub const MCP_PATH: &str = "/api/agent-context/mcp";
@@ -89,12 +90,25 @@ impl RemoteGate {
                 },
                 Some(caller),
             )),
-            Err(refusal) => {
-                let challenge = self.auth.challenge(&refusal);
-                Err(refusal.into_response(&challenge))
-            }
+            Err(refusal) => Err(refusal_response(&self.auth, &refusal)),
         }
     }
+}
+
+/// A refusal of remote mode as the response: its status, its challenge
+/// (none for a 503, which asks to try again instead) and the contract's
+/// error body.
+pub fn refusal_response(auth: &RemoteAuth, refusal: &Refusal) -> Response {
+    let status = refusal.status();
+    let mut response =
+        ApiError::new(status, refusal.body_code(), refusal.description()).into_response();
+    let headers = response.headers_mut();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+    } else if let Ok(value) = HeaderValue::from_str(&auth.challenge(refusal)) {
+        headers.insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
 }
 
 /// The remote caller the gate found, if any (remote mode, a valid token).

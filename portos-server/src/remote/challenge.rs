@@ -1,13 +1,11 @@
 //! Why a request in remote mode is refused, and the challenge that says so
 //! (RFC 6750 §3, RFC 9728 §5.1): every `WWW-Authenticate` names the
 //! protected resource metadata, so a client that knows nothing yet can find
-//! the issuer; the body is the contract's error shape.
+//! the issuer. (The HTTP layer writes the response: `http::remote_gate`.)
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 
 use super::jwt::TokenError;
-use crate::http::ApiError;
 
 /// Why a request was refused before anything ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,28 +69,13 @@ impl Refusal {
     }
 
     /// The contract's error code of the body.
-    fn body_code(&self) -> &'static str {
+    pub fn body_code(&self) -> &'static str {
         match self {
             Refusal::NoToken | Refusal::InvalidToken(_) => "AUTH_REQUIRED",
             Refusal::Malformed(_) | Refusal::TokenInQuery => "INVALID_AUTHORIZATION",
             Refusal::InsufficientScope(_) => "INSUFFICIENT_SCOPE",
             Refusal::KeysUnavailable(_) => "AUTHORIZATION_UNAVAILABLE",
         }
-    }
-
-    /// The response: status, challenge (none for a 503, which asks to try
-    /// again instead) and the contract's body.
-    pub fn into_response(self, challenge: &str) -> Response {
-        let status = self.status();
-        let mut response =
-            ApiError::new(status, self.body_code(), self.description()).into_response();
-        let headers = response.headers_mut();
-        if status == StatusCode::SERVICE_UNAVAILABLE {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
-        } else if let Ok(value) = HeaderValue::from_str(challenge) {
-            headers.insert(header::WWW_AUTHENTICATE, value);
-        }
-        response
     }
 }
 
