@@ -501,4 +501,78 @@ mod tests {
         let accepted = accept(&key, &sign(&key, &header(&key), &listed)).expect("accepted");
         assert!(accepted.scopes.is_empty());
     }
+
+    /// One edit of a token's text.
+    #[derive(Clone, Debug)]
+    enum Edit {
+        Flip(usize, u8),
+        Insert(usize, char),
+        Delete(usize),
+        SwapParts(usize, usize),
+    }
+
+    fn edit(token: &str, edit: &Edit) -> String {
+        let mut bytes = token.as_bytes().to_vec();
+        match *edit {
+            Edit::Flip(at, mask) => {
+                let at = at % bytes.len();
+                bytes[at] ^= mask.max(1);
+            }
+            Edit::Insert(at, c) => {
+                let mut buffer = [0; 4];
+                let at = at % (bytes.len() + 1);
+                bytes.splice(at..at, c.encode_utf8(&mut buffer).bytes());
+            }
+            Edit::Delete(at) => {
+                bytes.remove(at % bytes.len());
+            }
+            Edit::SwapParts(a, b) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let mut parts: Vec<&str> = text.split('.').collect();
+                let (a, b) = (a % parts.len(), b % parts.len());
+                parts.swap(a, b);
+                return parts.join(".");
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    fn edits() -> impl proptest::strategy::Strategy<Value = Vec<Edit>> {
+        use proptest::prelude::*;
+        let one = prop_oneof![
+            (any::<usize>(), any::<u8>()).prop_map(|(at, mask)| Edit::Flip(at, mask)),
+            (
+                any::<usize>(),
+                prop_oneof![Just('.'), Just('='), Just('A'), Just('_'), any::<char>()]
+            )
+                .prop_map(|(at, c)| Edit::Insert(at, c)),
+            any::<usize>().prop_map(Edit::Delete),
+            (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::SwapParts(a, b)),
+        ];
+        proptest::collection::vec(one, 1..4)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 4096, ..proptest::test_runner::Config::default() })]
+
+        /// A token changed in any way is refused: only the bytes the
+        /// issuer signed are accepted.
+        #[test]
+        fn no_mutated_token_is_accepted(edits in edits()) {
+            thread_local! {
+                static SIGNED: (TestKey, String) = {
+                    let key = TestKey::es256("k1");
+                    let token = sign(&key, &header(&key), &good_claims());
+                    (key, token)
+                };
+            }
+            SIGNED.with(|(key, token)| {
+                let mutated = edits.iter().fold(token.clone(), |text, change| edit(&text, change));
+                if mutated != *token {
+                    proptest::prop_assert!(accept(key, &mutated).is_err(), "accepted {}", mutated);
+                }
+                Ok(())
+            })?;
+        }
+    }
 }
