@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::contract::{Capabilities, Scope};
 
 /// The server-derived authority of a call. No request body can set it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Authority {
     pub scope: Scope,
     pub capabilities: Capabilities,
@@ -23,6 +23,9 @@ pub struct Authority {
     /// when the principal is granted it. `None`: no such limit (a session,
     /// a local agent).
     pub credential: Option<Capabilities>,
+    /// Whom the caller's credential names (a remote access token's `sub`),
+    /// for the records a call leaves; `None` for a local caller.
+    pub subject: Option<Arc<str>>,
 }
 
 impl Authority {
@@ -33,6 +36,15 @@ impl Authority {
             capabilities: Capabilities::NONE,
             authenticated: false,
             credential: None,
+            subject: None,
+        }
+    }
+
+    /// The same caller, acting for `subject` (see [`Authority::subject`]).
+    pub fn on_behalf_of(self, subject: Arc<str>) -> Authority {
+        Authority {
+            subject: Some(subject),
+            ..self
         }
     }
 

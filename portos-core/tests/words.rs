@@ -178,7 +178,7 @@ async fn each_scope_is_guarded_as_declared() {
     };
     // Grants: a tool runs only with each capability it requires.
     let none = Authority::of(ASSISTANT);
-    let reader_grant = none.granted([READ_BOOKS].into_iter().collect());
+    let reader_grant = none.clone().granted([READ_BOOKS].into_iter().collect());
     assert_eq!(
         code(registry.call(&none, call("g1", "shelf.list")).await),
         ErrorCode::ToolCapabilityDenied.as_str()

@@ -179,7 +179,7 @@ impl DynamicTools for Source {
             }
             self.resolved
                 .lock()
-                .map(|mut seen| seen.push(authority))
+                .map(|mut seen| seen.push(authority.clone()))
                 .ok();
             Ok(Resolved {
                 tool: self.tool(authority.scope),

@@ -132,12 +132,15 @@ fn count(request_id: &str, label: &str) -> ToolCall {
     call(request_id, "idem.count", json!({ "label": label }))
 }
 
-const UI: Authority = Authority {
-    scope: portos_words::UI,
-    capabilities: Capabilities::NONE,
-    authenticated: true,
-    credential: None,
-};
+fn ui() -> Authority {
+    Authority {
+        scope: portos_words::UI,
+        capabilities: Capabilities::NONE,
+        authenticated: true,
+        credential: None,
+        subject: None,
+    }
+}
 
 fn writer_mind() -> Authority {
     portos_words::principal::mind(Capabilities::NONE.with(portos_words::WRITE_PORTOS))
@@ -196,11 +199,11 @@ fn same_apart_from_duplicate(a: &ToolResult, b: &ToolResult) {
 #[tokio::test]
 async fn a_replay_is_a_duplicate_and_does_not_run_the_adapter_again() {
     let registry = registry();
-    let first = run(&registry, UI, count("r1", "a")).await;
+    let first = run(&registry, ui(), count("r1", "a")).await;
     assert!(!first.duplicate);
     assert_eq!(first.state, ToolState::Completed);
     for _ in 0..3 {
-        let replay = run(&registry, UI, count("r1", "a")).await;
+        let replay = run(&registry, ui(), count("r1", "a")).await;
         assert!(replay.duplicate);
         same_apart_from_duplicate(&first, &replay);
     }
@@ -210,10 +213,10 @@ async fn a_replay_is_a_duplicate_and_does_not_run_the_adapter_again() {
 #[tokio::test]
 async fn a_replay_through_an_alias_is_a_replay() {
     let registry = registry();
-    let first = run(&registry, UI, count("r1", "a")).await;
+    let first = run(&registry, ui(), count("r1", "a")).await;
     let replay = run(
         &registry,
-        UI,
+        ui(),
         call("r1", "idem_count", json!({ "label": "a" })),
     )
     .await;
@@ -226,8 +229,8 @@ async fn a_replay_through_an_alias_is_a_replay() {
 #[tokio::test]
 async fn the_request_id_is_compared_after_trimming() {
     let registry = registry();
-    run(&registry, UI, count("  r1  ", "a")).await;
-    let replay = run(&registry, UI, count("r1", "a")).await;
+    run(&registry, ui(), count("  r1  ", "a")).await;
+    let replay = run(&registry, ui(), count("r1", "a")).await;
     assert!(replay.duplicate);
     assert_eq!(replay.request_id, "r1");
     assert_eq!(runs(&registry), 1);
@@ -236,10 +239,10 @@ async fn the_request_id_is_compared_after_trimming() {
 #[tokio::test]
 async fn the_fingerprint_covers_normalized_arguments() {
     let registry = registry();
-    run(&registry, UI, count("r1", "a")).await;
+    run(&registry, ui(), count("r1", "a")).await;
     // The declared default filled in, and another key order: the same call.
     let explicit = call("r1", "idem.count", json!({ "times": 1, "label": "a" }));
-    let replay = run(&registry, UI, explicit).await;
+    let replay = run(&registry, ui(), explicit).await;
     assert!(replay.duplicate);
     assert_eq!(runs(&registry), 1);
 }
@@ -247,24 +250,24 @@ async fn the_fingerprint_covers_normalized_arguments() {
 #[tokio::test]
 async fn a_request_id_from_another_scope_conflicts() {
     let registry = registry();
-    run(&registry, UI, count("r1", "a")).await;
+    run(&registry, ui(), count("r1", "a")).await;
     assert_conflict(&refuse(&registry, writer_mind(), count("r1", "a")).await);
     let agent = portos_words::principal::agent(Capabilities::NONE.with(portos_words::WRITE_PORTOS));
     assert_conflict(&refuse(&registry, agent, count("r1", "a")).await);
     assert_eq!(runs(&registry), 1);
     // The original caller still gets its replay.
-    assert!(run(&registry, UI, count("r1", "a")).await.duplicate);
+    assert!(run(&registry, ui(), count("r1", "a")).await.duplicate);
 }
 
 #[tokio::test]
 async fn different_arguments_or_another_tool_conflict() {
     let registry = registry();
-    let first = run(&registry, UI, count("r1", "a")).await;
-    assert_conflict(&refuse(&registry, UI, count("r1", "b")).await);
+    let first = run(&registry, ui(), count("r1", "a")).await;
+    assert_conflict(&refuse(&registry, ui(), count("r1", "b")).await);
     assert_conflict(
         &refuse(
             &registry,
-            UI,
+            ui(),
             call("r1", "idem.count", json!({ "label": "a", "times": 2 })),
         )
         .await,
@@ -272,13 +275,13 @@ async fn different_arguments_or_another_tool_conflict() {
     assert_conflict(
         &refuse(
             &registry,
-            UI,
+            ui(),
             call("r1", "idem.other", json!({ "label": "a" })),
         )
         .await,
     );
     assert_eq!(runs(&registry), 1);
-    let replay = run(&registry, UI, count("r1", "a")).await;
+    let replay = run(&registry, ui(), count("r1", "a")).await;
     same_apart_from_duplicate(&first, &replay);
 }
 
@@ -300,8 +303,9 @@ async fn a_conflict_is_also_reported_for_a_mind_replay_of_a_mind_call_with_new_a
 #[tokio::test]
 async fn concurrent_duplicates_run_the_adapter_exactly_once() {
     let registry = registry();
+    let person = ui();
     let calls: Vec<_> = (0..8)
-        .map(|_| registry.call(&UI, call("same", "idem.slow", json!({}))))
+        .map(|_| registry.call(&person, call("same", "idem.slow", json!({}))))
         .collect();
     let mut all = std::pin::pin!(futures::future::join_all(calls));
     // One poll admits all eight while the adapter is held at the gate.
@@ -334,7 +338,7 @@ async fn concurrent_duplicates_spawned_at_once_run_the_adapter_exactly_once() {
             tokio::spawn(async move {
                 start.wait().await;
                 registry
-                    .call(&UI, call("spawned", "idem.slow", json!({})))
+                    .call(&ui(), call("spawned", "idem.slow", json!({})))
                     .await
             })
         })
@@ -372,30 +376,30 @@ fn small(max_results: usize) -> RegistryLimits {
 async fn an_evicted_result_is_expired_for_the_same_call_and_conflicting_for_another() {
     let registry = registry_with(small(2));
     for id in ["a", "b", "c"] {
-        run(&registry, UI, count(id, id)).await;
+        run(&registry, ui(), count(id, id)).await;
     }
     assert_eq!(runs(&registry), 3);
     // "a" was the oldest and left the result store, but its fingerprint stays.
-    assert_expired(&refuse(&registry, UI, count("a", "a")).await);
-    assert_conflict(&refuse(&registry, UI, count("a", "other")).await);
+    assert_expired(&refuse(&registry, ui(), count("a", "a")).await);
+    assert_conflict(&refuse(&registry, ui(), count("a", "other")).await);
     assert_conflict(&refuse(&registry, writer_mind(), count("a", "a")).await);
     assert_eq!(runs(&registry), 3, "an evicted call is never run again");
     // The two newest are still replayed.
-    assert!(run(&registry, UI, count("b", "b")).await.duplicate);
-    assert!(run(&registry, UI, count("c", "c")).await.duplicate);
+    assert!(run(&registry, ui(), count("b", "b")).await.duplicate);
+    assert!(run(&registry, ui(), count("c", "c")).await.duplicate);
     assert_eq!(runs(&registry), 3);
 }
 
 #[tokio::test]
 async fn eviction_is_first_in_first_out_not_least_recently_used() {
     let registry = registry_with(small(2));
-    run(&registry, UI, count("a", "a")).await;
-    run(&registry, UI, count("b", "b")).await;
+    run(&registry, ui(), count("a", "a")).await;
+    run(&registry, ui(), count("b", "b")).await;
     // Replaying "a" does not make it younger.
-    assert!(run(&registry, UI, count("a", "a")).await.duplicate);
-    run(&registry, UI, count("c", "c")).await;
-    assert_expired(&refuse(&registry, UI, count("a", "a")).await);
-    assert!(run(&registry, UI, count("b", "b")).await.duplicate);
+    assert!(run(&registry, ui(), count("a", "a")).await.duplicate);
+    run(&registry, ui(), count("c", "c")).await;
+    assert_expired(&refuse(&registry, ui(), count("a", "a")).await);
+    assert!(run(&registry, ui(), count("b", "b")).await.duplicate);
     assert_eq!(runs(&registry), 3);
 }
 
@@ -406,10 +410,10 @@ async fn the_default_result_store_keeps_500_calls() {
     assert_eq!(registry.limits().max_tombstones, 10_000);
     assert_eq!(registry.limits().retention, Duration::from_secs(86_400));
     for index in 0..501 {
-        run(&registry, UI, count(&format!("n{index}"), "x")).await;
+        run(&registry, ui(), count(&format!("n{index}"), "x")).await;
     }
-    assert_expired(&refuse(&registry, UI, count("n0", "x")).await);
-    assert!(run(&registry, UI, count("n1", "x")).await.duplicate);
+    assert_expired(&refuse(&registry, ui(), count("n0", "x")).await);
+    assert!(run(&registry, ui(), count("n1", "x")).await.duplicate);
     assert_eq!(runs(&registry), 501);
 }
 
@@ -418,17 +422,17 @@ async fn the_default_result_store_keeps_500_calls() {
 #[tokio::test(start_paused = true)]
 async fn a_request_id_is_fresh_again_once_both_stores_forgot_it() {
     let registry = registry_with(small(1));
-    run(&registry, UI, count("old", "a")).await;
-    run(&registry, UI, count("pusher", "b")).await; // evicts "old" from the results
-    assert_expired(&refuse(&registry, UI, count("old", "a")).await);
+    run(&registry, ui(), count("old", "a")).await;
+    run(&registry, ui(), count("pusher", "b")).await; // evicts "old" from the results
+    assert_expired(&refuse(&registry, ui(), count("old", "a")).await);
 
     tokio::time::advance(Duration::from_secs(24 * 60 * 60 - 1)).await;
-    assert_expired(&refuse(&registry, UI, count("old", "a")).await);
-    assert_conflict(&refuse(&registry, UI, count("old", "changed")).await);
+    assert_expired(&refuse(&registry, ui(), count("old", "a")).await);
+    assert_conflict(&refuse(&registry, ui(), count("old", "changed")).await);
     assert_eq!(runs(&registry), 2);
 
     tokio::time::advance(Duration::from_secs(2)).await;
-    let again = run(&registry, UI, count("old", "a")).await;
+    let again = run(&registry, ui(), count("old", "a")).await;
     assert!(!again.duplicate);
     assert_eq!(run_number(&again), 3);
     assert_eq!(runs(&registry), 3);
@@ -437,8 +441,8 @@ async fn a_request_id_is_fresh_again_once_both_stores_forgot_it() {
 #[tokio::test(start_paused = true)]
 async fn after_retention_a_forgotten_request_id_takes_any_call() {
     let registry = registry_with(small(1));
-    run(&registry, UI, count("old", "a")).await;
-    run(&registry, UI, count("pusher", "b")).await;
+    run(&registry, ui(), count("old", "a")).await;
+    run(&registry, ui(), count("pusher", "b")).await;
     tokio::time::advance(Duration::from_secs(24 * 60 * 60 + 1)).await;
     let fresh = run(&registry, writer_mind(), count("old", "something else")).await;
     assert!(!fresh.duplicate);
@@ -448,12 +452,12 @@ async fn after_retention_a_forgotten_request_id_takes_any_call() {
 #[tokio::test(start_paused = true)]
 async fn a_retained_result_is_replayed_even_after_the_retention_period() {
     let registry = registry();
-    let first = run(&registry, UI, count("kept", "a")).await;
+    let first = run(&registry, ui(), count("kept", "a")).await;
     tokio::time::advance(Duration::from_secs(25 * 60 * 60)).await;
-    let replay = run(&registry, UI, count("kept", "a")).await;
+    let replay = run(&registry, ui(), count("kept", "a")).await;
     assert!(replay.duplicate);
     same_apart_from_duplicate(&first, &replay);
-    assert_conflict(&refuse(&registry, UI, count("kept", "b")).await);
+    assert_conflict(&refuse(&registry, ui(), count("kept", "b")).await);
     assert_eq!(runs(&registry), 1);
 }
 
@@ -465,11 +469,11 @@ async fn retention_is_configurable() {
         retention: Duration::from_secs(60),
     };
     let registry = registry_with(limits);
-    run(&registry, UI, count("old", "a")).await;
-    run(&registry, UI, count("pusher", "b")).await;
-    assert_expired(&refuse(&registry, UI, count("old", "a")).await);
+    run(&registry, ui(), count("old", "a")).await;
+    run(&registry, ui(), count("pusher", "b")).await;
+    assert_expired(&refuse(&registry, ui(), count("old", "a")).await);
     tokio::time::advance(Duration::from_secs(61)).await;
-    assert!(!run(&registry, UI, count("old", "a")).await.duplicate);
+    assert!(!run(&registry, ui(), count("old", "a")).await.duplicate);
 }
 
 #[tokio::test]
@@ -481,11 +485,11 @@ async fn the_fingerprint_store_is_capped_first_in_first_out() {
     };
     let registry = registry_with(limits);
     for id in ["a", "b", "c"] {
-        run(&registry, UI, count(id, id)).await;
+        run(&registry, ui(), count(id, id)).await;
     }
     // Results hold only "c"; fingerprints hold "b" and "c"; "a" is forgotten.
-    assert_expired(&refuse(&registry, UI, count("b", "b")).await);
-    let fresh = run(&registry, UI, count("a", "a")).await;
+    assert_expired(&refuse(&registry, ui(), count("b", "b")).await);
+    let fresh = run(&registry, ui(), count("a", "a")).await;
     assert!(!fresh.duplicate);
     assert_eq!(runs(&registry), 4);
 }
@@ -495,10 +499,10 @@ async fn the_fingerprint_store_is_capped_first_in_first_out() {
 #[tokio::test]
 async fn a_failed_call_is_retained_and_replays_as_failed() {
     let registry = registry();
-    let first = run(&registry, UI, call("f1", "idem.fail", json!({}))).await;
+    let first = run(&registry, ui(), call("f1", "idem.fail", json!({}))).await;
     assert_eq!(first.state, ToolState::Failed);
     assert_eq!(first.error.as_deref(), Some("run 1 failed"));
-    let replay = run(&registry, UI, call("f1", "idem.fail", json!({}))).await;
+    let replay = run(&registry, ui(), call("f1", "idem.fail", json!({}))).await;
     assert!(replay.duplicate);
     assert_eq!(replay.state, ToolState::Failed);
     assert_eq!(replay.error.as_deref(), Some("run 1 failed"));
@@ -511,9 +515,9 @@ async fn a_failed_call_is_retained_and_replays_as_failed() {
 #[tokio::test]
 async fn a_reported_failure_is_retained_with_its_result() {
     let registry = registry();
-    let first = run(&registry, UI, call("f2", "idem.report", json!({}))).await;
+    let first = run(&registry, ui(), call("f2", "idem.report", json!({}))).await;
     assert_eq!(first.state, ToolState::Failed);
-    let replay = run(&registry, UI, call("f2", "idem.report", json!({}))).await;
+    let replay = run(&registry, ui(), call("f2", "idem.report", json!({}))).await;
     assert!(replay.duplicate);
     same_apart_from_duplicate(&first, &replay);
     assert_eq!(replay.error.as_deref(), Some("Nothing to do."));
@@ -525,8 +529,8 @@ async fn a_reported_failure_is_retained_with_its_result() {
 #[tokio::test]
 async fn retained_returns_the_stored_envelope_with_duplicate_false() {
     let registry = registry();
-    let first = run(&registry, UI, count("g1", "a")).await;
-    run(&registry, UI, count("g1", "a")).await; // a replay does not change the stored one
+    let first = run(&registry, ui(), count("g1", "a")).await;
+    run(&registry, ui(), count("g1", "a")).await; // a replay does not change the stored one
     let stored = registry.retained("g1").await.expect("retained");
     assert!(!stored.duplicate);
     assert_eq!(stored, first);
@@ -546,8 +550,8 @@ async fn retained_of_an_unknown_call_is_tool_call_not_found() {
 #[tokio::test]
 async fn retained_reads_only_the_result_store() {
     let registry = registry_with(small(1));
-    run(&registry, UI, count("a", "a")).await;
-    run(&registry, UI, count("b", "b")).await;
+    run(&registry, ui(), count("a", "a")).await;
+    run(&registry, ui(), count("b", "b")).await;
     // "a" is still remembered as a fingerprint, but has no result to show.
     let error = registry.retained("a").await.expect_err("evicted");
     assert_eq!(error.code, ErrorCode::ToolCallNotFound);
@@ -565,7 +569,7 @@ async fn a_refused_call_leaves_nothing_to_read() {
     .await;
     refuse(
         &registry,
-        UI,
+        ui(),
         call("invalid", "idem.count", json!({ "label": 1 })),
     )
     .await;
@@ -578,7 +582,9 @@ async fn a_refused_call_leaves_nothing_to_read() {
 #[tokio::test]
 async fn retained_waits_for_a_call_still_in_flight() {
     let registry = registry();
-    let mut running = std::pin::pin!(registry.call(&UI, call("slow-1", "idem.slow", json!({}))));
+    let person = ui();
+    let mut running =
+        std::pin::pin!(registry.call(&person, call("slow-1", "idem.slow", json!({}))));
     assert!(futures::poll!(running.as_mut()).is_pending());
     let mut reading = std::pin::pin!(registry.retained("slow-1"));
     assert!(

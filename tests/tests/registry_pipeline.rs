@@ -293,7 +293,7 @@ async fn resolution_comes_before_every_other_check() {
     ] {
         let error = refuse(
             &registry,
-            authority,
+            authority.clone(),
             call("r1", "pipe.nope", json!({ "bad": [] })),
         )
         .await;
@@ -559,6 +559,7 @@ async fn mind_and_agent_writes_need_no_session() {
         capabilities: grants(&[WRITE]),
         authenticated: false,
         credential: None,
+        subject: None,
     };
     let result = run(
         &registry,
@@ -593,6 +594,7 @@ async fn voice_has_only_the_scope_check() {
         capabilities: Capabilities::NONE,
         authenticated: false,
         credential: None,
+        subject: None,
     };
     let result = run(&registry, authority, call("r2", "pipe_recent", json!({}))).await;
     assert_eq!(result.state, ToolState::Completed);
@@ -774,13 +776,13 @@ async fn a_conflicting_replay_with_invalid_arguments_is_a_400_not_a_409() {
     let authority = portos_words::principal::ui(true);
     run(
         &registry,
-        authority,
+        authority.clone(),
         call("same", "pipe.write", json!({ "target": { "count": 1 } })),
     )
     .await;
     let error = refuse(
         &registry,
-        authority,
+        authority.clone(),
         call("same", "pipe.write", json!({ "target": { "count": "x" } })),
     )
     .await;

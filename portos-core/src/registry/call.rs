@@ -208,7 +208,8 @@ impl Registry {
         call: ToolCall,
         budget: Option<Arc<CallBudget>>,
     ) -> Result<Admitted, ToolError> {
-        let Resolved { tool, authority } = source.resolve(self, *authority, &call.name).await?;
+        let Resolved { tool, authority } =
+            source.resolve(self, authority.clone(), &call.name).await?;
         self.authorize(tool.name(), &tool.spec.policy, &authority)?;
         if !tool.spec.available {
             return Err(ToolError::new(
@@ -241,7 +242,7 @@ impl Registry {
         bound: BoundCall,
     ) -> BoxFuture<'static, AdapterOutcome> {
         let ctx = ToolContext::new(
-            *authority,
+            authority.clone(),
             request_id,
             self.shutdown.clone(),
             self.state.clone(),

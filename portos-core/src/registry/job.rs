@@ -75,7 +75,7 @@ impl Registry {
         let (tool, bound, fingerprint) = self.check(authority, name, arguments)?;
         Ok(PreparedCall {
             descriptor: tool.descriptor,
-            authority: *authority,
+            authority: authority.clone(),
             bound,
             fingerprint,
         })

@@ -140,7 +140,8 @@ async fn mcp_post(
 ) -> McpAnswer {
     let mut server = McpServer::new(app.clone(), ConfigReads::Cached);
     if let Some(caller) = &caller {
-        server = server.limited_to(caller.capabilities);
+        server = server.for_remote(caller);
+        audit(caller, &message);
         if let Some(refused) = scope_refusal(&app, &server, caller, &message) {
             return McpAnswer::Refused(refused);
         }
@@ -161,6 +162,30 @@ async fn mcp_post(
     }
 }
 
+/// Remote mode's audit trail: who called which tool (the log at `info`).
+fn audit(caller: &RemoteCaller, message: &jsonrpc::Message) {
+    if let Some(name) = called_tool(message) {
+        tracing::info!(
+            subject = %caller.subject,
+            client_id = caller.client_id.as_deref().unwrap_or(""),
+            tool = name,
+            transport = "mcp",
+            "remote tool call"
+        );
+    }
+}
+
+/// The tool a `tools/call` message names.
+fn called_tool(message: &jsonrpc::Message) -> Option<&str> {
+    match message {
+        jsonrpc::Message::ToolCall { call, .. } => Some(call.name.as_str()),
+        jsonrpc::Message::Request { method, params, .. } if method == "tools/call" => {
+            params.as_ref()?.get("name")?.as_str()
+        }
+        _ => None,
+    }
+}
+
 /// Remote mode: a `tools/call` of a tool the principal is granted but the
 /// caller's token does not carry the scopes of is refused with HTTP 403 and
 /// the `insufficient_scope` challenge naming them (the MCP revision's step-up
@@ -172,13 +197,7 @@ fn scope_refusal(
     message: &jsonrpc::Message,
 ) -> Option<Response> {
     let remote = app.remote.as_ref()?;
-    let name = match message {
-        jsonrpc::Message::ToolCall { call, .. } => call.name.as_str(),
-        jsonrpc::Message::Request { method, params, .. } if method == "tools/call" => {
-            params.as_ref()?.get("name")?.as_str()?
-        }
-        _ => return None,
-    };
+    let name = called_tool(message)?;
     let needed = server.granted_tool_needs(name, &app.agent_context.current())?;
     let refusal = remote.insufficient(caller, &needed)?;
     Some(super::remote_gate::refusal_response(remote, &refusal))

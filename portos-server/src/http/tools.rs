@@ -75,7 +75,17 @@ async fn call(
     let mut authority = Authority::of(app.principals.http).signed_in(auth.authenticated);
     // A remote caller's token narrows what it may call.
     if let Some(caller) = &caller {
-        authority = authority.limited_to(caller.capabilities);
+        authority = authority
+            .limited_to(caller.capabilities)
+            .on_behalf_of(caller.subject.clone());
+        tracing::info!(
+            subject = %caller.subject,
+            client_id = caller.client_id.as_deref().unwrap_or(""),
+            tool = call.name,
+            request_id = call.request_id,
+            transport = "http",
+            "remote tool call"
+        );
     }
     let name = call.name.clone();
     let refused = |error: ToolError| CallRefusal {

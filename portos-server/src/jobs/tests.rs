@@ -218,7 +218,7 @@ async fn the_same_request_id_answers_the_same_job_after_a_restart() {
     let first = start(&store);
     let job = first
         .jobs
-        .submit(person, call("same-id", COUNT.name, 7))
+        .submit(person.clone(), call("same-id", COUNT.name, 7))
         .await
         .expect("a job");
     assert!(!job.duplicate);
@@ -229,7 +229,7 @@ async fn the_same_request_id_answers_the_same_job_after_a_restart() {
     let second = start(&store);
     let again = second
         .jobs
-        .submit(person, call("same-id", COUNT.name, 7))
+        .submit(person.clone(), call("same-id", COUNT.name, 7))
         .await
         .expect("the same job");
     assert!(again.duplicate);

@@ -49,6 +49,8 @@ pub struct McpServer {
     /// What the client's credential allows at most (remote mode: its
     /// access token's scopes); `None` for a local client.
     credential: Option<Capabilities>,
+    /// Whom the client's credential names (remote mode: its token's `sub`).
+    subject: Option<Arc<str>>,
 }
 
 impl McpServer {
@@ -57,16 +59,18 @@ impl McpServer {
             app,
             reads,
             credential: None,
+            subject: None,
         }
     }
 
-    /// The same server answering a client whose credential allows at most
-    /// `credential`: it lists and calls only the granted tools the
-    /// credential allows too.
+    /// The same server answering a remote client (remote mode): it lists
+    /// and calls only the granted tools the client's token allows too, and
+    /// its calls act for the token's subject.
     #[must_use]
-    pub fn limited_to(self, credential: Capabilities) -> McpServer {
+    pub fn for_remote(self, caller: &crate::remote::RemoteCaller) -> McpServer {
         McpServer {
-            credential: Some(credential),
+            credential: Some(caller.capabilities),
+            subject: Some(caller.subject.clone()),
             ..self
         }
     }
@@ -350,6 +354,9 @@ impl McpServer {
         let mut authority = Authority::of(self.app.principals.mcp).granted(grants);
         if let Some(credential) = self.credential {
             authority = authority.limited_to(credential);
+        }
+        if let Some(subject) = &self.subject {
+            authority = authority.on_behalf_of(subject.clone());
         }
         if self.app.jobs.is_job(&call.name) {
             return self.call_job(authority, call, tasks).await;

@@ -276,7 +276,9 @@ async fn grants_decide_and_aliases_resolve() {
     let f = fixture();
     let read_only =
         portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
-    let digest = f.call_as(read_only, "feeds_digest", json!({})).await;
+    let digest = f
+        .call_as(read_only.clone(), "feeds_digest", json!({}))
+        .await;
     assert_eq!(digest.expect("granted").name, "feeds.digest");
     let refused = f
         .call_as(read_only, "feeds_mark_read", json!({ "all": true }))

@@ -348,7 +348,7 @@ async fn grants_and_scopes_govern_goals() {
         portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
     let error = f
         .call_as(
-            read_only,
+            read_only.clone(),
             "goals.update-progress",
             json!({ "goalQuery": "spanish", "progress": 90 }),
         )
@@ -357,7 +357,7 @@ async fn grants_and_scopes_govern_goals() {
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);
     let error = f
         .call_as(
-            read_only,
+            read_only.clone(),
             "goals.log-note",
             json!({ "goalQuery": "spanish", "note": "x" }),
         )

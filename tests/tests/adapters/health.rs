@@ -442,7 +442,11 @@ async fn grants_and_scopes_govern_health() {
     let read_only =
         portos_words::principal::agent(Capabilities::NONE.with(portos_words::READ_PORTOS));
     let error = f
-        .call_as(read_only, "health.log.drink", json!({ "name": "beer" }))
+        .call_as(
+            read_only.clone(),
+            "health.log.drink",
+            json!({ "name": "beer" }),
+        )
         .await
         .expect_err("writes need writePortos");
     assert_eq!(error.code, ErrorCode::ToolCapabilityDenied);

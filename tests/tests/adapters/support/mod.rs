@@ -73,7 +73,7 @@ impl RegistryFixture {
 
     /// One call as the fixture's authority, which must be allowed.
     pub async fn call(&self, name: &str, arguments: Value) -> ToolResult {
-        self.call_as(self.authority, name, arguments)
+        self.call_as(self.authority.clone(), name, arguments)
             .await
             .expect("the call is allowed")
     }

@@ -64,7 +64,7 @@ impl DynamicRun for RecipeRun {
                 revision,
                 step: String::new(),
                 definition: definition.clone(),
-                caller: call.authority,
+                caller: call.authority.clone(),
                 authority: call.authority,
                 budget,
                 cancel: call.cancel.clone(),
@@ -137,11 +137,11 @@ impl Children for RecipeChildren {
             return Err(stop(StopKind::Aborted, CANCELLED));
         }
         let scope = self.caller.scope;
-        self.authority = live_authority(&self.store, self.caller)
+        self.authority = live_authority(&self.store, self.caller.clone())
             .await
-            .unwrap_or(Authority {
+            .unwrap_or_else(|_| Authority {
                 capabilities: portos_core::Capabilities::NONE,
-                ..self.caller
+                ..self.caller.clone()
             });
         if !self.authority.capabilities.has(access_capability(scope)) {
             return Err(stop(StopKind::Refused, ACCESS_REVOKED));
