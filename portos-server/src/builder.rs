@@ -277,14 +277,18 @@ impl ServerBuilder {
             self.mounts.tools().path,
             &keys,
         );
-        Documents::new(
+        let documents = Documents::new(
             &self.identity.name,
             &self.identity.version,
             words,
             self.config.bind,
             self.classifier(),
             self.mounts.clone(),
-        )
+        );
+        match &self.config.remote {
+            Some(remote) => documents.with_remote(remote),
+            None => documents,
+        }
     }
 
     /// Serve from an already opened store instead of the configured data

@@ -94,6 +94,8 @@ pub struct Documents {
     /// The last public document and the choices it was built for: they
     /// change rarely, and the document is the same until they do.
     public_openapi: Mutex<Option<(ApiAccess, Arc<str>)>>,
+    /// Remote mode, when on: the internal document says so.
+    remote: Option<crate::remote::openapi::RemoteDocs>,
 }
 
 /// The document in `slot`, built on first use; a clone shares the bytes.
@@ -129,7 +131,17 @@ impl Documents {
             asyncapi: OnceLock::new(),
             internal_openapi: OnceLock::new(),
             public_openapi: Mutex::new(None),
+            remote: None,
         }
+    }
+
+    /// The same documents for a server in remote mode: the internal OpenAPI
+    /// document adds the protected resource metadata and the challenges of
+    /// the MCP endpoint and the tool routes (docs/remote.md).
+    #[must_use]
+    pub fn with_remote(mut self, config: &crate::remote::RemoteConfig) -> Documents {
+        self.remote = Some(crate::remote::openapi::RemoteDocs::new(config));
+        self
     }
 
     /// The route inventory document (`--dump-routes`), with the exposable
@@ -180,6 +192,10 @@ impl Documents {
                     },
                     |route| Some(Placement::by_domain(route, inventory.classifier())),
                 );
+            let mut document = document;
+            if let Some(remote) = &self.remote {
+                remote.annotate(&mut document, self.mounts.tools().path);
+            }
             Ok(self.words.render(&document.to_string()))
         })
     }

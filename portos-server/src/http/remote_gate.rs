@@ -13,8 +13,7 @@ use super::ApiError;
 use crate::auth::{Auth, AuthContext, AuthMethod};
 use crate::remote::{Refusal, RemoteAuth, RemoteCaller};
 
-/// Where Agent Tools MCP is served.
-pub const MCP_PATH: &str = "/api/agent-context/mcp";
+pub use crate::remote::MCP_PATH;
 
 /// Remote mode as the gate applies it.
 #[derive(Debug)]

@@ -13,6 +13,7 @@ pub mod issuer;
 pub mod jwt;
 pub mod keys;
 pub mod metadata;
+pub mod openapi;
 
 use std::sync::Arc;
 
@@ -25,6 +26,10 @@ use issuer::IssuerKeys;
 use jwt::Expectations;
 
 use crate::outbound::{OutboundClient, OutboundPolicy};
+
+/// Where Agent Tools MCP is served: remote mode's surface with the tool
+/// routes.
+pub const MCP_PATH: &str = "/api/agent-context/mcp";
 
 /// A caller who presented a valid access token.
 #[derive(Clone, Debug, PartialEq, Eq)]

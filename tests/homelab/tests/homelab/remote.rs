@@ -138,6 +138,26 @@ async fn the_metadata_points_clients_to_the_issuer() {
             })
         );
     }
+    // The internal OpenAPI document says so (and only in remote mode).
+    let document: Value = remote
+        .client
+        .get(remote.server.url("/api/api-docs/internal/openapi.json"))
+        .send()
+        .await
+        .expect("answered")
+        .json()
+        .await
+        .expect("JSON");
+    assert!(document["paths"][METADATA_PATH]["get"].is_object());
+    assert_eq!(
+        document["paths"]["/api/agent-context/mcp"]["post"]["security"],
+        json!([{ "remoteAccessToken": [] }])
+    );
+    assert!(
+        document["paths"]["/api/tools/call"]["post"]["responses"]["403"]["x-portos-error-codes"]
+            .as_array()
+            .is_some_and(|codes| codes.contains(&json!("TOOL_CAPABILITY_DENIED")))
+    );
     // Without a token: 401 naming the metadata and the scopes.
     let answer = remote.mcp(None, "tools/list", json!({})).await;
     assert_eq!(answer.status, StatusCode::UNAUTHORIZED);

@@ -1,0 +1,286 @@
+//! Remote mode in the internal OpenAPI document: the protected resource
+//! metadata's paths, the access token as a security scheme, and on every
+//! operation of the remote surface its requirement and the challenges it
+//! answers (401, 403, 503 with `WWW-Authenticate` or `Retry-After`). Added
+//! only when remote mode is on, so the document is unchanged when it is off.
+
+use serde_json::{Map, Value, json};
+
+use super::{MCP_PATH, RemoteConfig, metadata};
+
+/// The security scheme's name in `components.securitySchemes`.
+const SCHEME: &str = "remoteAccessToken";
+
+/// What the document says about remote mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteDocs {
+    issuer: String,
+    resource: String,
+    scopes: Vec<String>,
+    metadata_url: String,
+    metadata_paths: Vec<String>,
+}
+
+impl RemoteDocs {
+    pub fn new(config: &RemoteConfig) -> RemoteDocs {
+        let (metadata_url, metadata_path) =
+            metadata::location(&config.resource).unwrap_or_default();
+        let mut metadata_paths = vec![metadata_path];
+        if metadata_paths[0] != metadata::WELL_KNOWN {
+            metadata_paths.push(metadata::WELL_KNOWN.to_owned());
+        }
+        RemoteDocs {
+            issuer: config.issuer.clone(),
+            resource: config.resource.clone(),
+            scopes: config.scopes.scopes().map(str::to_owned).collect(),
+            metadata_url,
+            metadata_paths,
+        }
+    }
+
+    /// Adds remote mode to an OpenAPI 3.0.3 `document` whose tool routes
+    /// are mounted at `tools`.
+    pub fn annotate(&self, document: &mut Value, tools: &str) {
+        self.add_scheme(document);
+        if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
+            for (path, item) in paths.iter_mut() {
+                let on_surface = path == MCP_PATH
+                    || path
+                        .strip_prefix(tools)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+                if !on_surface {
+                    continue;
+                }
+                let Some(operations) = item.as_object_mut() else {
+                    continue;
+                };
+                for (method, operation) in operations.iter_mut() {
+                    let denial = match (path.as_str(), method.as_str()) {
+                        (MCP_PATH, "post") => Some("INSUFFICIENT_SCOPE"),
+                        (call, "post") if call.strip_prefix(tools) == Some("/call") => {
+                            Some("TOOL_CAPABILITY_DENIED")
+                        }
+                        _ => None,
+                    };
+                    self.annotate_operation(operation, denial);
+                }
+            }
+            for (index, path) in self.metadata_paths.iter().enumerate() {
+                paths.insert(path.clone(), self.metadata_operation(index));
+            }
+        }
+    }
+
+    fn add_scheme(&self, document: &mut Value) {
+        let Some(root) = document.as_object_mut() else {
+            return;
+        };
+        let components = root
+            .entry("components")
+            .or_insert_with(|| json!({}))
+            .as_object_mut();
+        let Some(components) = components else {
+            return;
+        };
+        let schemes = components
+            .entry("securitySchemes")
+            .or_insert_with(|| json!({}));
+        if let Some(schemes) = schemes.as_object_mut() {
+            schemes.insert(
+                SCHEME.to_owned(),
+                json!({
+                    "type": "http",
+                    "scheme": "bearer",
+                    "bearerFormat": "JWT",
+                    "description": format!(
+                        "Remote mode: an access token (RFC 9068 JWT) from {}, issued for {} (`aud`), with the scopes the call needs ({}). Clients find the issuer in the protected resource metadata: {}",
+                        self.issuer,
+                        self.resource,
+                        self.scopes.join(", "),
+                        self.metadata_url
+                    ),
+                }),
+            );
+        }
+    }
+
+    fn annotate_operation(&self, operation: &mut Value, denial: Option<&'static str>) {
+        let Some(operation) = operation.as_object_mut() else {
+            return;
+        };
+        operation.insert("security".to_owned(), json!([{ SCHEME: [] }]));
+        let responses = operation
+            .entry("responses")
+            .or_insert_with(|| json!({}))
+            .as_object_mut();
+        let Some(responses) = responses else {
+            return;
+        };
+        challenge(
+            responses,
+            "401",
+            "AUTH_REQUIRED",
+            "Remote mode: no access token (the challenge names the protected resource metadata and the scopes), or a refused one (`error=\"invalid_token\"`)",
+        );
+        if let Some(code) = denial {
+            challenge(
+                responses,
+                "403",
+                code,
+                "Remote mode: the access token lacks scopes the tool needs (`error=\"insufficient_scope\"`, `scope` naming them)",
+            );
+        }
+        challenge(
+            responses,
+            "400",
+            "INVALID_AUTHORIZATION",
+            "Remote mode: a token in the query string, or an Authorization header that is not one Bearer token (`error=\"invalid_request\"`)",
+        );
+        responses.entry("503").or_insert_with(|| {
+            json!({
+                "description": "Remote mode: the authorization server's keys cannot be fetched (`AUTHORIZATION_UNAVAILABLE`); try again after `Retry-After`",
+                "headers": { "Retry-After": { "schema": { "type": "integer" } } },
+                "content": error_content(),
+                "x-portos-error-codes": ["AUTHORIZATION_UNAVAILABLE"],
+            })
+        });
+    }
+
+    fn metadata_operation(&self, index: usize) -> Value {
+        json!({
+            "get": {
+                "operationId": format!("get_oauth_protected_resource_{index}"),
+                "summary": "Protected resource metadata (RFC 9728)",
+                "description": "Remote mode: which resource this is, which authorization server issues its tokens, the scopes it knows and how tokens are presented. Served without credentials; every challenge's `resource_metadata` names it.",
+                "tags": ["oauth"],
+                "security": [],
+                "responses": {
+                    "200": {
+                        "description": "The metadata",
+                        "content": { "application/json": { "schema": metadata_schema() } },
+                    }
+                },
+            }
+        })
+    }
+}
+
+/// Adds a challenge to `responses[status]` (creating it with the contract's
+/// error body when the operation had none): the `WWW-Authenticate` header,
+/// the code, and a sentence.
+fn challenge(responses: &mut Map<String, Value>, status: &str, code: &str, description: &str) {
+    let response = responses.entry(status).or_insert_with(|| {
+        json!({
+            "description": code,
+            "content": error_content(),
+            "x-portos-error-codes": [],
+        })
+    });
+    let Some(response) = response.as_object_mut() else {
+        return;
+    };
+    let sentence = response
+        .get("description")
+        .and_then(Value::as_str)
+        .map_or_else(
+            || description.to_owned(),
+            |before| format!("{before}. {description}"),
+        );
+    response.insert("description".to_owned(), Value::String(sentence));
+    let headers = response.entry("headers").or_insert_with(|| json!({}));
+    if let Some(headers) = headers.as_object_mut() {
+        headers.insert(
+            "WWW-Authenticate".to_owned(),
+            json!({
+                "description": "A Bearer challenge (RFC 6750, RFC 9728): `resource_metadata`, and `scope`, `error`, `error_description` as they apply",
+                "schema": { "type": "string" },
+            }),
+        );
+    }
+    if let Some(codes) = response
+        .get_mut("x-portos-error-codes")
+        .and_then(Value::as_array_mut)
+        && !codes.iter().any(|known| known == code)
+    {
+        codes.push(Value::String(code.to_owned()));
+    }
+}
+
+fn error_content() -> Value {
+    json!({ "application/json": { "schema": { "$ref": "#/components/schemas/PortosError" } } })
+}
+
+fn metadata_schema() -> Value {
+    let list = json!({ "type": "array", "items": { "type": "string" } });
+    json!({
+        "type": "object",
+        "required": ["resource", "authorization_servers", "scopes_supported", "bearer_methods_supported"],
+        "properties": {
+            "resource": { "type": "string", "description": "This server's resource identifier (RFC 8707)" },
+            "authorization_servers": list,
+            "scopes_supported": list,
+            "bearer_methods_supported": list,
+            "resource_name": { "type": "string" },
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::RemoteSettings;
+
+    #[test]
+    fn only_the_surface_is_annotated() {
+        let config = RemoteSettings {
+            issuer: Some("https://as.example".to_owned()),
+            resource: Some("https://tools.example/api/agent-context/mcp".to_owned()),
+            scopes: Some("r=readPortos".to_owned()),
+            clock_skew_seconds: None,
+        }
+        .resolve()
+        .expect("valid")
+        .expect("on");
+        let mut document = json!({
+            "openapi": "3.0.3",
+            "paths": {
+                "/api/agent-context/mcp": { "post": { "responses": { "403": { "description": "AGENT_CONTEXT_LOCAL_ONLY", "x-portos-error-codes": ["AGENT_CONTEXT_LOCAL_ONLY"] } } } },
+                "/api/tools/call": { "post": { "responses": {} } },
+                "/api/toolsmith": { "get": { "responses": {} } },
+                "/api/settings/agent-context": { "get": { "responses": {} } },
+            },
+        });
+        RemoteDocs::new(&config).annotate(&mut document, "/api/tools");
+        let paths = &document["paths"];
+        assert_eq!(
+            paths["/api/agent-context/mcp"]["post"]["security"],
+            json!([{ SCHEME: [] }])
+        );
+        assert_eq!(
+            paths["/api/agent-context/mcp"]["post"]["responses"]["403"]["x-portos-error-codes"],
+            json!(["AGENT_CONTEXT_LOCAL_ONLY", "INSUFFICIENT_SCOPE"])
+        );
+        assert_eq!(
+            paths["/api/tools/call"]["post"]["responses"]["403"]["x-portos-error-codes"],
+            json!(["TOOL_CAPABILITY_DENIED"])
+        );
+        assert!(
+            paths["/api/tools/call"]["post"]["responses"]["401"]["headers"]["WWW-Authenticate"]
+                .is_object()
+        );
+        assert!(paths["/api/toolsmith"]["get"].get("security").is_none());
+        assert!(
+            paths["/api/settings/agent-context"]["get"]
+                .get("security")
+                .is_none()
+        );
+        assert!(
+            paths["/.well-known/oauth-protected-resource/api/agent-context/mcp"]["get"].is_object()
+        );
+        assert!(paths["/.well-known/oauth-protected-resource"]["get"].is_object());
+        assert_eq!(
+            document["components"]["securitySchemes"][SCHEME]["bearerFormat"],
+            "JWT"
+        );
+    }
+}
