@@ -32,9 +32,15 @@ use crate::remote::RemoteCaller;
 #[portos_route(method = "GET", mount = "tools", path = "", summary = "Tool catalog")]
 async fn catalog(
     State(app): State<App>,
+    RemoteClient(caller): RemoteClient,
     request: CatalogRequest,
 ) -> Result<CatalogAnswer, CatalogFault> {
-    let grants = app.grants.current().for_catalog(request.query.scope);
+    let mut grants = app.grants.current().for_catalog(request.query.scope);
+    // A remote caller's `granted` is what its principal is granted and its
+    // token allows.
+    if let Some(caller) = &caller {
+        grants = grants.intersect(caller.capabilities);
+    }
     let catalog = app.catalogs.catalog(&request.query, grants);
     // A matching `If-None-Match` is the ETag, byte for byte: answered with
     // the request's own header value (no copy, no validation of the text).

@@ -247,6 +247,26 @@ async fn the_tool_routes_take_tokens_too() {
         .await
         .expect("answered");
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    // The catalog's `granted` at the agent's scope is what the owner
+    // granted and the token allows.
+    let catalog: Value = remote
+        .client
+        .get(remote.server.url("/api/tools?scope=assistant"))
+        .bearer_auth(remote.token("lab:read"))
+        .send()
+        .await
+        .expect("answered")
+        .json()
+        .await
+        .expect("JSON");
+    let granted = |name: &str| {
+        catalog["tools"]
+            .as_array()
+            .and_then(|tools| tools.iter().find(|tool| tool["name"] == name))
+            .map(|tool| tool["granted"].clone())
+    };
+    assert_eq!(granted("lab.hosts.list"), Some(json!(true)));
+    assert_eq!(granted("lab.hosts.add"), Some(json!(false)));
     let added = call(remote.token("lab:write"), "remote-2").await;
     assert_eq!(added.status, StatusCode::OK, "{}", added.body);
     assert_eq!(added.body["state"], "completed");
