@@ -88,6 +88,11 @@ groups = call("GET", "/api/settings/api-access")["apis"]
 call("PUT", "/api/settings/api-access",
      {group["id"]: {"exposed": True, "requireAuth": True} for group in groups})
 print("run.sh: exposed", ", ".join(group["id"] for group in groups))
+# Agent Tools on, with a read granted, so the MCP endpoint answers what its
+# document says it answers (not only 403 AGENT_CONTEXT_DISABLED).
+call("PUT", "/api/settings/agent-context",
+     {"enabled": True, "scopes": ["navigation"], "actions": {"readPortos": True}})
+print("run.sh: Agent Tools enabled")
 PY
 
 export SCHEMATHESIS_PASSWORD=$password
@@ -97,6 +102,7 @@ for doc in internal/openapi.json openapi.json; do
   "$st" --config-file tests/schemathesis/schemathesis.toml run \
     "$url/api/api-docs/$doc" --url "$url" \
     --checks all --phases examples,coverage,fuzzing \
-    --max-examples "${MAX_EXAMPLES:-10}" --seed "${SEED:-20261204}" || status=1
+    --max-examples "${MAX_EXAMPLES:-10}" --seed "${SEED:-20261204}" \
+    ${ST_EXTRA:-} || status=1
 done
 exit $status

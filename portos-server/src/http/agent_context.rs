@@ -397,7 +397,7 @@ fn mirrored_headers(headers: &HeaderMap) -> MirroredHeaders {
 
 impl RouteInput for McpPost {
     fn describe(io: &mut RouteIo) {
-        io.request = Some(schema_of::<Value>());
+        io.request = Some(jsonrpc_message_schema);
         // The transport's refusals are JSON-RPC errors, not the REST error
         // shape (docs/reference.md#mcp-transport steps 5-7).
         io.outcomes.push(OutcomeSpec {
@@ -412,6 +412,27 @@ impl RouteInput for McpPost {
         });
         io.error(413, "PAYLOAD_TOO_LARGE");
     }
+}
+
+/// The schema of one JSON-RPC 2.0 message a client sends: a request (with
+/// an `id`), a notification (without), or a response to the server. What
+/// each method's `params` must hold is MCP's (docs/mcp.md); a message that
+/// is not valid JSON-RPC is a 400.
+fn jsonrpc_message_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "required": ["jsonrpc"],
+        "properties": {
+            "jsonrpc": { "type": "string", "enum": ["2.0"] },
+            "id": {
+                "description": "A string or an integer: a request (absent: a notification, answered 202)"
+            },
+            "method": { "type": "string", "minLength": 1 },
+            "params": { "type": "object" },
+            "result": { "description": "A response to the server (answered 202)" },
+            "error": { "type": "object" }
+        }
+    })
 }
 
 /// The schema of a JSON-RPC error response.
