@@ -246,9 +246,11 @@ impl Documents {
     /// The Socket.IO event inventory (`--dump-events`).
     pub fn events_json(&self) -> Result<Bytes, String> {
         text_of(&self.events_json, || {
-            Ok(self
-                .words
-                .render(&event_inventory(&self.mounts)?.events_json().to_string()))
+            let mut document = event_inventory(&self.mounts)?.events_json();
+            if let Some(remote) = &self.remote {
+                remote.annotate_events(None, Some(&mut document), &self.called_event());
+            }
+            Ok(self.words.render(&document.to_string()))
         })
     }
 
@@ -265,8 +267,19 @@ impl Documents {
                     host: &host,
                     server_description: &server_description,
                 });
+            let mut document = document;
+            if let Some(remote) = &self.remote {
+                remote.annotate_events(Some(&mut document), None, &self.called_event());
+            }
             Ok(self.words.render(&document.to_string()))
         })
+    }
+}
+
+impl Documents {
+    /// The full name of the tool-call event (`{tools events}:called`).
+    fn called_event(&self) -> String {
+        format!("{}:called", self.mounts.tools().events)
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use portos_core::inventory::PortosEvent;
-use portos_core::{ResultObserver, ToolResult, ToolState, portos_event};
+use portos_core::{Authority, ResultObserver, ToolResult, ToolState, portos_event};
 use schemars::JsonSchema;
 use serde::Serialize;
 use socketioxide::SocketIo;
@@ -33,15 +33,23 @@ pub struct ToolCalled {
     pub state: ToolState,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Remote mode (docs/remote.md): whom the caller's access token names
+    /// (its `sub`). Never set otherwise, so it is in the documents of a
+    /// server in remote mode only (`crate::remote::openapi`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub subject: Option<String>,
 }
 
-impl From<&ToolResult> for ToolCalled {
-    fn from(result: &ToolResult) -> ToolCalled {
+impl ToolCalled {
+    /// The event of `result`, made for `subject` (see [`ToolCalled::subject`]).
+    pub fn of(result: &ToolResult, subject: Option<&str>) -> ToolCalled {
         ToolCalled {
             request_id: result.request_id.clone(),
             name: result.name.clone(),
             state: result.state,
             error: result.error.clone(),
+            subject: subject.map(str::to_owned),
         }
     }
 }
@@ -238,13 +246,13 @@ impl Events {
         let joins = self.tools_joins.clone();
         let relay = self.relay.clone();
         let names = self.names.clone();
-        Arc::new(move |result: &ToolResult| {
+        Arc::new(move |result: &ToolResult, authority: &Authority| {
             relay.relay(&result.request_id);
             // Nobody listening is the common case: no task, no payload.
             if !room_has_members(&io, names.room, &joins) {
                 return;
             }
-            let payload = ToolCalled::from(result);
+            let payload = ToolCalled::of(result, authority.subject.as_deref());
             let io = io.clone();
             let (room, called) = (names.room, names.called);
             // The observer runs inside the call; emitting must not hold it up.
@@ -276,12 +284,13 @@ impl Events {
         }
     }
 
-    /// Tells this server's tools room of a call another server ran.
+    /// Tells this server's tools room of a call another server ran (whose
+    /// caller's subject is that server's to tell).
     pub(crate) async fn called_elsewhere(&self, result: &ToolResult) {
         let _ = self
             .io
             .to(self.names.room)
-            .emit(self.names.called, &ToolCalled::from(result))
+            .emit(self.names.called, &ToolCalled::of(result, None))
             .await;
     }
 

@@ -93,7 +93,12 @@ impl Registry {
     fn admit(&self, authority: &Authority, call: ToolCall) -> Result<Admitted, ToolError> {
         let (tool, bound, fingerprint) = self.check(authority, &call.name, call.arguments)?;
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
-        self.admit_run(request_id, fingerprint, tool.name(), &tool.policy, |id| {
+        let admitting = Admitting {
+            authority,
+            name: tool.name(),
+            policy: &tool.policy,
+        };
+        self.admit_run(admitting, request_id, fingerprint, |id| {
             self.adapter_run(authority, id, bound)
         })
     }
@@ -102,22 +107,19 @@ impl Registry {
     /// cluster, its ledger; `adapter` makes the run only if it is fresh.
     fn admit_run(
         &self,
+        admitting: Admitting<'_>,
         request_id: Arc<str>,
         fingerprint: Fingerprint,
-        name: &str,
-        policy: &Policy,
         adapter: impl FnOnce(Arc<str>) -> BoxFuture<'static, AdapterOutcome>,
     ) -> Result<Admitted, ToolError> {
         if let Some(ledger) = &self.ledger {
             let id = request_id.clone();
-            return self.admit_shared(ledger, &request_id, fingerprint, name, policy, || {
-                adapter(id)
-            });
+            return self.admit_shared(ledger, admitting, &request_id, fingerprint, || adapter(id));
         }
         let key = Arc::clone(&request_id);
         let admission = self.calls.admit(&key, fingerprint, || {
             let run = adapter(request_id.clone());
-            self.launch(name, policy, request_id, fingerprint, run)
+            self.launch(admitting, request_id, fingerprint, run)
         })?;
         Ok(admitted(admission))
     }
@@ -129,10 +131,13 @@ impl Registry {
     fn admit_shared(
         &self,
         ledger: &Arc<dyn CallLedger>,
+        Admitting {
+            authority,
+            name,
+            policy,
+        }: Admitting<'_>,
         request_id: &Arc<str>,
         fingerprint: Fingerprint,
-        name: &str,
-        policy: &Policy,
         adapter: impl FnOnce() -> BoxFuture<'static, AdapterOutcome>,
     ) -> Result<Admitted, ToolError> {
         let claim = Claim {
@@ -143,6 +148,7 @@ impl Registry {
         };
         let ledger = Arc::clone(ledger);
         let observers = self.observers.clone();
+        let authority = authority.clone();
         let name = name.to_owned();
         let id = request_id.clone();
         let (pending, duplicate) =
@@ -158,7 +164,7 @@ impl Registry {
                                 match held.keep(&result).await? {
                                     Kept::This => {
                                         for observer in observers.iter() {
-                                            observer(&result);
+                                            observer(&result, &authority);
                                         }
                                         Ok((result, false))
                                     }
@@ -225,13 +231,15 @@ impl Registry {
             &tool.spec.fingerprint_extra,
         );
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
-        self.admit_run(
-            request_id,
-            fingerprint,
-            tool.name(),
-            &tool.spec.policy,
-            |id| self.dynamic_run(&tool, authority, id, arguments, budget),
-        )
+        let observed = authority.clone();
+        let admitting = Admitting {
+            authority: &observed,
+            name: tool.name(),
+            policy: &tool.spec.policy,
+        };
+        self.admit_run(admitting, request_id, fingerprint, |id| {
+            self.dynamic_run(&tool, authority, id, arguments, budget)
+        })
     }
 
     /// A linked tool's adapter run (not started: a future runs when polled).
@@ -291,8 +299,11 @@ impl Registry {
     /// by stopping it.
     fn launch(
         &self,
-        name: &str,
-        policy: &Policy,
+        Admitting {
+            authority,
+            name,
+            policy,
+        }: Admitting<'_>,
         request_id: Arc<str>,
         fingerprint: Fingerprint,
         run: BoxFuture<'static, AdapterOutcome>,
@@ -300,12 +311,13 @@ impl Registry {
         // A panicking adapter is a failed call, not a crash, on every path.
         let run = AssertUnwindSafe(run).catch_unwind().map(Result::ok);
         let observers = self.observers.clone();
+        let authority = authority.clone();
         let name = name.to_owned();
         if policy.side_effect.is_read() {
             return async move {
                 let result = Arc::new(normalized(&request_id, name, run.await));
                 for observer in observers.iter() {
-                    observer(&result);
+                    observer(&result, &authority);
                 }
                 Ok(result)
             }
@@ -341,7 +353,7 @@ impl Registry {
                     Ok(result) => {
                         let result = Arc::new(result);
                         for observer in observers.iter() {
-                            observer(&result);
+                            observer(&result, &authority);
                         }
                         Ok(result)
                     }
@@ -402,6 +414,15 @@ fn normalized(request_id: &str, name: String, outcome: Option<AdapterOutcome>) -
 
 fn call_not_found() -> ToolError {
     ToolError::new(ErrorCode::ToolCallNotFound, "Tool call not found")
+}
+
+/// A call that passed its checks, as it is admitted: who calls (told to
+/// the result observers), which tool, under which policy.
+#[derive(Clone, Copy)]
+struct Admitting<'a> {
+    authority: &'a Authority,
+    name: &'a str,
+    policy: &'a Policy,
 }
 
 /// Scope, then what the scope's guard asks: capabilities for a principal

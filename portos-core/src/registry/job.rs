@@ -98,8 +98,13 @@ impl Registry {
             bound,
             ..
         } = prepared;
-        let ctx = ToolContext::new(authority, request_id.clone(), cancel, self.state.clone())
-            .with_progress(progress);
+        let ctx = ToolContext::new(
+            authority.clone(),
+            request_id.clone(),
+            cancel,
+            self.state.clone(),
+        )
+        .with_progress(progress);
         let run = AssertUnwindSafe(bound.run(ctx)).catch_unwind();
         let observers = self.observers.clone();
         async move {
@@ -111,7 +116,7 @@ impl Registry {
                 Err(_) => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
             };
             for observer in observers.iter() {
-                observer(&result);
+                observer(&result, &authority);
             }
             result
         }

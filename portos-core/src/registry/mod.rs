@@ -127,8 +127,9 @@ pub struct Registry {
     product: Option<Box<str>>,
 }
 
-/// Called with the result of each adapter run, e.g. to announce it.
-pub type ResultObserver = Arc<dyn Fn(&ToolResult) + Send + Sync>;
+/// Called with the result of each adapter run and the authority it ran
+/// under, e.g. to announce it (with whom the caller's credential names).
+pub type ResultObserver = Arc<dyn Fn(&ToolResult, &crate::Authority) + Send + Sync>;
 
 impl Registry {
     pub fn builder() -> RegistryBuilder {

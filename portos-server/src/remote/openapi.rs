@@ -71,6 +71,35 @@ impl RemoteDocs {
         }
     }
 
+    /// Adds the `subject` of a remote caller's tool-call event (named
+    /// `called_event`) to the AsyncAPI document and the event inventory: the
+    /// field a server in remote mode may send.
+    pub fn annotate_events(
+        &self,
+        asyncapi: Option<&mut Value>,
+        events: Option<&mut Value>,
+        called_event: &str,
+    ) {
+        if let Some(schema) =
+            asyncapi.and_then(|document| document.pointer_mut("/components/schemas/ToolCalled"))
+        {
+            add_subject(schema);
+        }
+        if let Some(list) = events
+            .and_then(|document| document.get_mut("events"))
+            .and_then(Value::as_array_mut)
+        {
+            for event in list
+                .iter_mut()
+                .filter(|event| event["event"] == called_event)
+            {
+                if let Some(schema) = event.pointer_mut("/payloadSchemas/server-to-client") {
+                    add_subject(schema);
+                }
+            }
+        }
+    }
+
     fn add_scheme(&self, document: &mut Value) {
         let Some(root) = document.as_object_mut() else {
             return;
@@ -203,6 +232,19 @@ fn challenge(responses: &mut Map<String, Value>, status: &str, code: &str, descr
         && !codes.iter().any(|known| known == code)
     {
         codes.push(Value::String(code.to_owned()));
+    }
+}
+
+/// The optional `subject` property of a tool-call event's payload.
+fn add_subject(schema: &mut Value) {
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        properties.insert(
+            "subject".to_owned(),
+            json!({
+                "type": "string",
+                "description": "Remote mode: whom the caller's access token names (its `sub`); absent for a local caller",
+            }),
+        );
     }
 }
 

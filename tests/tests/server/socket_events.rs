@@ -291,3 +291,49 @@ async fn the_event_documents_list_what_is_emitted() {
         .collect();
     assert!(actions.contains(&"send") && actions.contains(&"receive"));
 }
+
+/// Remote mode (docs/remote.md): a call made with an access token is
+/// announced with whom the token names; a local call without.
+#[tokio::test]
+async fn a_remote_callers_call_is_announced_with_its_subject() {
+    use portos_server::testing::issuer::{TestIssuer, TestKey};
+    const RESOURCE: &str = "http://127.0.0.1/api/agent-context/mcp";
+    let key = TestKey::es256("k1");
+    let issuer = TestIssuer::start(&[&key]).await;
+    let server = ServerProcess::start(&[
+        "--remote-issuer",
+        &issuer.issuer,
+        "--remote-resource",
+        RESOURCE,
+    ]);
+    let socket = Polling::connect(&server).await;
+    socket.send(r#"42["cos:tools:subscribe"]"#).await;
+    socket.expect_event("cos:tools:subscribed").await;
+
+    let http = portos_tests::http_client();
+    let response = http
+        .post(server.url("/api/cos/tools/call"))
+        .bearer_auth(issuer.token(&key, RESOURCE, "readPortos"))
+        .json(&json!({"requestId": "remote-sock-1", "name": "time.now"}))
+        .send()
+        .await
+        .expect("call");
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        socket.expect_event("cos:tools:called").await,
+        json!({"requestId": "remote-sock-1", "name": "time.now", "state": "completed", "subject": "user-1"})
+    );
+    // The documents of a server in remote mode say the field may be there.
+    let asyncapi: Value = http
+        .get(server.url("/api/api-docs/asyncapi.json"))
+        .send()
+        .await
+        .expect("asyncapi")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(
+        asyncapi["components"]["schemas"]["ToolCalled"]["properties"]["subject"]["type"],
+        "string"
+    );
+}
