@@ -4,6 +4,7 @@
 //! with [`RouteErrors`], and [`ApiError`], the one error body.
 
 pub mod access;
+mod agent_caller;
 mod agent_context;
 mod auth;
 pub mod body;
