@@ -44,6 +44,7 @@ fn user() -> Origin {
     Origin {
         actor: Actor::User,
         source: Source::http("POST", "/api/cos/tasks"),
+        subject: None,
     }
 }
 

@@ -954,10 +954,15 @@ struct WildcardServer {
 
 impl WildcardServer {
     fn start() -> WildcardServer {
+        WildcardServer::start_with(&[])
+    }
+
+    fn start_with(args: &[&str]) -> WildcardServer {
         let data_dir = tempfile::tempdir().expect("temp dir");
         let mut child = portos_command()
             .args(["--bind", "0.0.0.0:0", "--data-dir"])
             .arg(data_dir.path())
+            .args(args)
             .args(test_postgres::database_args(data_dir.path()))
             .env("RUST_LOG", "info")
             .env_remove("PORTOS_PASSWORD")
@@ -1059,6 +1064,93 @@ async fn a_non_loopback_peer_is_refused() {
         .await
         .expect("request");
     assert_eq!(health.status(), StatusCode::OK);
+}
+
+/// Remote mode (docs/remote.md): the same non-loopback peer is served with
+/// an access token from the configured issuer, and what its call records
+/// names the token's subject.
+#[tokio::test]
+#[allow(clippy::print_stderr)]
+async fn in_remote_mode_a_token_holder_is_served_from_any_address_and_recorded() {
+    use portos_server::testing::issuer::{TestIssuer, TestKey};
+    if std::env::var_os("PORTOS_TEST_SKIP_NON_LOOPBACK").is_some() {
+        eprintln!("skipped: PORTOS_TEST_SKIP_NON_LOOPBACK is set");
+        return;
+    }
+    let Some(address) = non_loopback_address() else {
+        panic!(
+            "this machine has no non-loopback IPv4 address to connect from; \
+             add one (e.g. a dummy interface) or set PORTOS_TEST_SKIP_NON_LOOPBACK=1"
+        );
+    };
+    let key = TestKey::es256("k1");
+    let issuer = TestIssuer::start(&[&key]).await;
+    // The resource is this machine's address, as a client elsewhere names it.
+    let resource = format!("https://{address}/api/agent-context/mcp");
+    let server = WildcardServer::start_with(&[
+        "--remote-issuer",
+        &issuer.issuer,
+        "--remote-resource",
+        &resource,
+        "--outbound-only",
+        "loopback",
+    ]);
+    let local = portos_tests::http_client();
+    let loopback = format!("http://127.0.0.1:{}", server.port);
+    let response = local
+        .put(format!("{loopback}/api/settings/agent-context"))
+        .json(&json!({"enabled": true, "actions": {"readPortos": true, "writePortos": true}}))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), StatusCode::OK);
+
+    let remote = portos_tests::http_client_builder()
+        .local_address(address)
+        .build()
+        .expect("client");
+    let endpoint = format!("http://{address}:{}/api/agent-context/mcp", server.port);
+    let capture = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "brain_capture", "arguments": {"text": "Order more coffee"}}});
+    let anonymous = remote
+        .post(&endpoint)
+        .header("accept", ACCEPT)
+        .json(&capture)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    assert!(anonymous.headers().contains_key("www-authenticate"));
+
+    let token = issuer.token(&key, &resource, "readPortos writePortos");
+    let answer: Value = remote
+        .post(&endpoint)
+        .bearer_auth(&token)
+        .header("accept", ACCEPT)
+        .json(&capture)
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON-RPC");
+    assert_eq!(
+        answer["result"]["structuredContent"]["state"], "completed",
+        "{answer}"
+    );
+
+    // The ledger row of that capture names the token's subject.
+    let actions: Value = local
+        .get(format!("{loopback}/api/user-actions?type=brain.capture"))
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON");
+    let listed = actions["events"].as_array().expect("events");
+    assert_eq!(listed.len(), 1, "{actions}");
+    assert_eq!(listed[0]["payload"]["subject"], "user-1", "{actions}");
 }
 
 /// Workspaces are the runnable apps of the roster (not the app names found

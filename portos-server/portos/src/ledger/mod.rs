@@ -180,6 +180,9 @@ pub struct NewAction {
     /// Details: what changed, as JSON.
     pub payload: Value,
     pub source: Source,
+    /// Whom a remote caller's access token names (remote mode,
+    /// docs/remote.md), recorded as the payload's `subject`.
+    pub subject: Option<String>,
 }
 
 impl NewAction {
@@ -194,7 +197,16 @@ impl NewAction {
             target_name: None,
             payload: Value::Object(serde_json::Map::new()),
             source: Source::default(),
+            subject: None,
         }
+    }
+
+    /// The remote caller the action was made for, if any (a tool's
+    /// `ctx.authority().subject`).
+    #[must_use]
+    pub fn subject(mut self, subject: Option<&str>) -> NewAction {
+        self.subject = subject.map(str::to_owned);
+        self
     }
 
     #[must_use]
@@ -222,7 +234,10 @@ impl NewAction {
 /// action is recorded if and only if the change commits. Summary, target
 /// name and payload are masked ([`redact`]) before they are stored.
 pub fn record(connection: &Connection, action: &NewAction) -> Result<(), StoreError> {
-    let payload = redact::mask_value(action.payload.clone());
+    let mut payload = redact::mask_value(action.payload.clone());
+    if let Some(subject) = &action.subject {
+        payload = with_subject(payload, subject);
+    }
     connection
         .prepare_cached(
             "INSERT INTO user_actions
@@ -242,6 +257,18 @@ pub fn record(connection: &Connection, action: &NewAction) -> Result<(), StoreEr
             action.source.method,
         ])?;
     Ok(())
+}
+
+/// `payload` with `subject` added: as a key of an object payload, or
+/// beside a payload of another kind (kept as `value`).
+fn with_subject(payload: Value, subject: &str) -> Value {
+    let mut object = match payload {
+        Value::Object(object) => object,
+        Value::Null => serde_json::Map::new(),
+        other => serde_json::Map::from_iter([("value".to_owned(), other)]),
+    };
+    object.insert("subject".to_owned(), Value::String(subject.to_owned()));
+    Value::Object(object)
 }
 
 /// Records the runtime's settings changes (Agent Tools, API Access) as the

@@ -16,6 +16,7 @@ pub async fn capture(
     store: &Store,
     clock: &UserClock,
     scope: Scope,
+    subject: Option<&str>,
     text: String,
 ) -> Result<Capture, StoreError> {
     let now = jiff::Timestamp::now();
@@ -34,7 +35,8 @@ pub async fn capture(
     .payload(serde_json::json!({
         "scope": scope.as_str(),
         "chars": capture.text.chars().count(),
-    }));
+    }))
+    .subject(subject);
     let stored = capture.clone();
     store
         .run(move |connection| {

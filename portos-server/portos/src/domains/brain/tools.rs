@@ -49,7 +49,15 @@ pub async fn capture(
     clock: Shared<UserClock>,
 ) -> Result<Captured, AdapterError> {
     let text = model::capture_text(&args.text).map_err(AdapterError::new)?;
-    let capture = ops::capture(&store, &clock, ctx.authority().scope, text).await?;
+    let authority = ctx.authority();
+    let capture = ops::capture(
+        &store,
+        &clock,
+        authority.scope,
+        authority.subject.as_deref(),
+        text,
+    )
+    .await?;
     Ok(Captured {
         ok: true,
         summary: model::captured_summary(&capture.text),

@@ -413,4 +413,6 @@ fn minutes(elapsed_ms: i64) -> String {
 pub struct Origin {
     pub actor: Actor,
     pub source: Source,
+    /// Remote mode: whom the caller's access token names.
+    pub subject: Option<String>,
 }

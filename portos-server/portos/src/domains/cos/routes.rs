@@ -341,5 +341,6 @@ fn by_user(method: &str, route: &str) -> Origin {
     Origin {
         actor: Actor::User,
         source: Source::http(method, route),
+        subject: None,
     }
 }

@@ -496,6 +496,7 @@ pub fn update_agent(
         let origin = Origin {
             actor: Actor::System,
             source: source.clone(),
+            subject: None,
         };
         ledger::record(
             &transaction,
@@ -638,4 +639,5 @@ fn action(kind: ActionType, origin: &Origin, summary: String, task: &Task) -> Ne
     NewAction::new(kind, origin.actor, summary)
         .target(task.id.clone(), Some(task.description.clone()))
         .source(origin.source.clone())
+        .subject(origin.subject.as_deref())
 }

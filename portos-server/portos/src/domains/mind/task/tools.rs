@@ -118,6 +118,7 @@ pub async fn create_task(
     let origin = Origin {
         actor: crate::shared::actor_of(ctx.authority().scope),
         source: Source::default(),
+        subject: ctx.authority().subject.as_deref().map(str::to_owned),
     };
     let queued = store
         .run(move |connection| {
