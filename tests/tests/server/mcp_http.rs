@@ -1000,19 +1000,28 @@ impl Drop for WildcardServer {
     }
 }
 
-#[tokio::test]
-// The skip is said on stderr, so a skipped run is visible in the test log.
+/// The address to connect from as a non-loopback peer, or `None` when the
+/// run asks to skip such tests (said on stderr, so a skipped run is visible
+/// in the test log). A machine without one fails the test.
 #[allow(clippy::print_stderr)]
-async fn a_non_loopback_peer_is_refused() {
+fn non_loopback_peer_or_skip() -> Option<IpAddr> {
     if std::env::var_os("PORTOS_TEST_SKIP_NON_LOOPBACK").is_some() {
         eprintln!("skipped: PORTOS_TEST_SKIP_NON_LOOPBACK is set");
-        return;
+        return None;
     }
     let Some(address) = non_loopback_address() else {
         panic!(
             "this machine has no non-loopback IPv4 address to connect from; \
              add one (e.g. a dummy interface) or set PORTOS_TEST_SKIP_NON_LOOPBACK=1"
         );
+    };
+    Some(address)
+}
+
+#[tokio::test]
+async fn a_non_loopback_peer_is_refused() {
+    let Some(address) = non_loopback_peer_or_skip() else {
+        return;
     };
     let server = WildcardServer::start();
     let local = portos_tests::http_client();
@@ -1070,18 +1079,10 @@ async fn a_non_loopback_peer_is_refused() {
 /// an access token from the configured issuer, and what its call records
 /// names the token's subject.
 #[tokio::test]
-#[allow(clippy::print_stderr)]
 async fn in_remote_mode_a_token_holder_is_served_from_any_address_and_recorded() {
     use portos_server::testing::issuer::{TestIssuer, TestKey};
-    if std::env::var_os("PORTOS_TEST_SKIP_NON_LOOPBACK").is_some() {
-        eprintln!("skipped: PORTOS_TEST_SKIP_NON_LOOPBACK is set");
+    let Some(address) = non_loopback_peer_or_skip() else {
         return;
-    }
-    let Some(address) = non_loopback_address() else {
-        panic!(
-            "this machine has no non-loopback IPv4 address to connect from; \
-             add one (e.g. a dummy interface) or set PORTOS_TEST_SKIP_NON_LOOPBACK=1"
-        );
     };
     let key = TestKey::es256("k1");
     let issuer = TestIssuer::start(&[&key]).await;
