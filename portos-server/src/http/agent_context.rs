@@ -136,11 +136,11 @@ async fn mcp_post(
         mirrored,
     }: McpPost,
 ) -> McpAnswer {
-    let mut server = McpServer::new(app.clone(), ConfigReads::Cached);
-    if let Some(caller) = &caller {
+    let mut server = McpServer::new(app, ConfigReads::Cached);
+    if let Some(caller) = caller {
+        audit(&caller, &message);
         server = server.for_remote(caller);
-        audit(caller, &message);
-        if let Some(refused) = scope_refusal(&app, &server, caller, &message) {
+        if let Some(refused) = scope_refusal(&server, &message) {
             return McpAnswer::Refused(refused);
         }
     }
@@ -188,16 +188,12 @@ fn called_tool(message: &jsonrpc::Message) -> Option<&str> {
 /// caller's token does not carry the scopes of is refused with HTTP 403 and
 /// the `insufficient_scope` challenge naming them (the MCP revision's step-up
 /// authorization), before anything runs.
-fn scope_refusal(
-    app: &App,
-    server: &McpServer,
-    caller: &RemoteCaller,
-    message: &jsonrpc::Message,
-) -> Option<Response> {
+fn scope_refusal(server: &McpServer, message: &jsonrpc::Message) -> Option<Response> {
+    let (app, caller) = (server.app(), server.remote()?);
     let remote = app.remote.as_ref()?;
     let name = called_tool(message)?;
     let needed = server.granted_tool_needs(name, &app.agent_context.current())?;
-    let refusal = remote.insufficient(caller, &needed)?;
+    let refusal = remote.insufficient(caller, needed)?;
     Some(super::remote_gate::refusal_response(remote, &refusal))
 }
 

@@ -85,10 +85,10 @@ pub fn service(
         auth: app.auth.clone(),
         api_access: app.api_access.clone(),
         classifier: app.classifier,
-        remote: app.remote.clone().map(|auth| remote_gate::RemoteGate {
-            auth,
-            tools: app.mounts.tools().path.to_owned(),
-        }),
+        remote: app
+            .remote
+            .clone()
+            .map(|auth| remote_gate::RemoteGate::new(auth, app.mounts.tools().path)),
     }));
     let socket_layer = app.socket_layer.clone();
     let routes = route::mount(Router::new(), &app.mounts)?

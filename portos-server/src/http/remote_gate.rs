@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
@@ -13,23 +14,28 @@ use super::ApiError;
 use crate::auth::{Auth, AuthContext, AuthMethod};
 use crate::remote::{Refusal, RemoteAuth, RemoteCaller};
 
-pub use crate::remote::MCP_PATH;
-
 /// Remote mode as the gate applies it.
 #[derive(Debug)]
 pub struct RemoteGate {
-    pub auth: Arc<RemoteAuth>,
+    auth: Arc<RemoteAuth>,
     /// The tool routes' mount (`/api/tools`): it and everything under it.
-    pub tools: String,
+    tools: String,
+    /// The metadata document, shared by every answer.
+    metadata: Bytes,
 }
 
 impl RemoteGate {
+    pub fn new(auth: Arc<RemoteAuth>, tools: &str) -> RemoteGate {
+        RemoteGate {
+            metadata: Bytes::copy_from_slice(auth.metadata().as_bytes()),
+            auth,
+            tools: tools.to_owned(),
+        }
+    }
+
     /// Whether `path` needs a token (or a session).
     pub fn covers(&self, path: &str) -> bool {
-        path == MCP_PATH
-            || path
-                .strip_prefix(self.tools.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        crate::remote::on_surface(path, &self.tools)
     }
 
     /// Whether `path` is where the metadata is served.
@@ -54,7 +60,7 @@ impl RemoteGate {
                     HeaderValue::from_static("max-age=3600"),
                 ),
             ],
-            self.auth.metadata().to_owned(),
+            self.metadata.clone(),
         )
             .into_response()
     }

@@ -93,12 +93,13 @@ async fn call(
             "remote tool call"
         );
     }
-    let name = call.name.clone();
+    // Kept only for a remote caller, whose capability refusal names scopes.
+    let remote_call = caller.map(|caller| (caller, call.name.clone()));
     let refused = |error: ToolError| CallRefusal {
-        challenge: caller
+        challenge: remote_call
             .as_ref()
             .filter(|_| error.code == ErrorCode::ToolCapabilityDenied)
-            .and_then(|caller| scope_challenge(&app, caller, &name)),
+            .and_then(|(caller, name)| scope_challenge(&app, caller, name)),
         error,
     };
     if app.jobs.is_job(&call.name) {

@@ -19,6 +19,7 @@ use super::context_tools::{Outcome, cap};
 use super::jsonrpc::{self, INVALID_PARAMS, MAX_TOOL_NAME_CHARS, METHOD_NOT_FOUND, Message};
 use super::reply::{ToolReply, error_result};
 use crate::app::App;
+use crate::remote::RemoteCaller;
 
 /// The protocol revision this server speaks natively.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
@@ -46,11 +47,9 @@ pub struct CallMeta {
 pub struct McpServer {
     app: App,
     reads: ConfigReads,
-    /// What the client's credential allows at most (remote mode: its
-    /// access token's scopes); `None` for a local client.
-    credential: Option<Capabilities>,
-    /// Whom the client's credential names (remote mode: its token's `sub`).
-    subject: Option<Arc<str>>,
+    /// The client when it came with an access token (remote mode): what its
+    /// token allows at most, and whom it names. `None` for a local client.
+    remote: Option<RemoteCaller>,
 }
 
 impl McpServer {
@@ -58,8 +57,7 @@ impl McpServer {
         McpServer {
             app,
             reads,
-            credential: None,
-            subject: None,
+            remote: None,
         }
     }
 
@@ -67,20 +65,38 @@ impl McpServer {
     /// and calls only the granted tools the client's token allows too, and
     /// its calls act for the token's subject.
     #[must_use]
-    pub fn for_remote(self, caller: &crate::remote::RemoteCaller) -> McpServer {
+    pub fn for_remote(self, caller: RemoteCaller) -> McpServer {
         McpServer {
-            credential: Some(caller.capabilities),
-            subject: Some(caller.subject.clone()),
+            remote: Some(caller),
             ..self
         }
+    }
+
+    /// The remote client this server answers, if any.
+    pub fn remote(&self) -> Option<&RemoteCaller> {
+        self.remote.as_ref()
     }
 
     /// The grants the client may use: the principal's, narrowed by the
     /// client's credential.
     fn grants(&self, config: &AgentContextConfig) -> Capabilities {
         let granted = config.grants();
-        self.credential
-            .map_or(granted, |credential| granted.intersect(credential))
+        self.remote
+            .as_ref()
+            .map_or(granted, |caller| granted.intersect(caller.capabilities))
+    }
+
+    /// The linked agent tool `name`, when `grants` grant it.
+    fn granted_tool(
+        &self,
+        name: &str,
+        grants: Capabilities,
+    ) -> Option<&portos_core::registry::RegisteredTool> {
+        self.app
+            .registry
+            .resolve(name)
+            .filter(|tool| tool.policy.scopes.contains(&self.app.principals.mcp))
+            .filter(|tool| grants.has_all(&tool.policy.required_capabilities))
     }
 
     /// The capabilities a linked agent tool needs, when the principal is
@@ -90,16 +106,12 @@ impl McpServer {
         &self,
         name: &str,
         config: &AgentContextConfig,
-    ) -> Option<Vec<Capability>> {
-        self.app
-            .registry
-            .resolve(name)
-            .filter(|tool| tool.policy.scopes.contains(&self.app.principals.mcp))
-            .filter(|tool| config.grants().has_all(&tool.policy.required_capabilities))
-            .map(|tool| tool.policy.required_capabilities.clone())
+    ) -> Option<&[Capability]> {
+        self.granted_tool(name, config.grants())
+            .map(|tool| tool.policy.required_capabilities.as_slice())
     }
 
-    pub(super) fn app(&self) -> &App {
+    pub(crate) fn app(&self) -> &App {
         &self.app
     }
 
@@ -304,10 +316,8 @@ impl McpServer {
     ) -> CallOutcome {
         let grants = self.grants(config);
         let registry = &self.app.registry;
-        let linked = registry
-            .resolve(name)
-            .filter(|tool| tool.policy.scopes.contains(&self.app.principals.mcp))
-            .filter(|tool| grants.has_all(&tool.policy.required_capabilities))
+        let linked = self
+            .granted_tool(name, grants)
             .map(|tool| std::borrow::Cow::Borrowed(tool.name()));
         // A run-time tool (a saved recipe) is looked up, granted and
         // refused by the registry itself, with its own messages.
@@ -352,11 +362,10 @@ impl McpServer {
         };
         let call = ToolCall::new(request_id, canonical.as_ref(), arguments);
         let mut authority = Authority::of(self.app.principals.mcp).granted(grants);
-        if let Some(credential) = self.credential {
-            authority = authority.limited_to(credential);
-        }
-        if let Some(subject) = &self.subject {
-            authority = authority.on_behalf_of(subject.clone());
+        if let Some(caller) = &self.remote {
+            authority = authority
+                .limited_to(caller.capabilities)
+                .on_behalf_of(caller.subject.clone());
         }
         if self.app.jobs.is_job(&call.name) {
             return self.call_job(authority, call, tasks).await;

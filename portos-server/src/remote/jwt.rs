@@ -157,7 +157,6 @@ pub struct Claims {
     pub client_id: Option<String>,
     /// The granted scopes, in the token's order.
     pub scopes: Vec<String>,
-    pub expires_at: i64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -259,7 +258,6 @@ pub fn check_claims(payload: &[u8], expect: &Expectations<'_>) -> Result<Claims,
         subject,
         client_id: claims.client_id,
         scopes,
-        expires_at,
     })
 }
 

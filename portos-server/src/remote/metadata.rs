@@ -11,14 +11,27 @@ use super::RemoteConfig;
 /// The well-known path of RFC 9728.
 pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
-/// The metadata's absolute URL and its path here, from the resource
-/// identifier: `https://host/mcp` → `https://host/.well-known/oauth-protected-resource/mcp`.
-pub fn location(resource: &str) -> Result<(String, String), String> {
+/// Where the metadata is, from the resource identifier: its absolute URL
+/// (`https://host/mcp` → `https://host/.well-known/oauth-protected-resource/mcp`,
+/// what challenges name) and the paths it is served at here (that one's,
+/// then the root form when it differs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    pub url: String,
+    pub paths: Vec<String>,
+}
+
+pub fn location(resource: &str) -> Result<Location, String> {
     let url = reqwest::Url::parse(resource)
         .map_err(|error| format!("`{resource}` is not a URL ({error})"))?;
     let origin = url.origin().ascii_serialization();
     let path = format!("{WELL_KNOWN}{}", url.path().trim_end_matches('/'));
-    Ok((format!("{origin}{path}"), path))
+    let url = format!("{origin}{path}");
+    let mut paths = vec![path];
+    if paths[0] != WELL_KNOWN {
+        paths.push(WELL_KNOWN.to_owned());
+    }
+    Ok(Location { url, paths })
 }
 
 /// The metadata document.
@@ -38,20 +51,20 @@ mod tests {
 
     #[test]
     fn the_well_known_path_goes_before_the_resource_path() {
+        let inserted = "/.well-known/oauth-protected-resource/api/agent-context/mcp";
         assert_eq!(
             location("https://tools.example/api/agent-context/mcp").expect("a URL"),
-            (
-                "https://tools.example/.well-known/oauth-protected-resource/api/agent-context/mcp"
-                    .to_owned(),
-                "/.well-known/oauth-protected-resource/api/agent-context/mcp".to_owned()
-            )
+            Location {
+                url: format!("https://tools.example{inserted}"),
+                paths: vec![inserted.to_owned(), WELL_KNOWN.to_owned()],
+            }
         );
         assert_eq!(
             location("https://tools.example:8443/").expect("a URL"),
-            (
-                "https://tools.example:8443/.well-known/oauth-protected-resource".to_owned(),
-                WELL_KNOWN.to_owned()
-            )
+            Location {
+                url: format!("https://tools.example:8443{WELL_KNOWN}"),
+                paths: vec![WELL_KNOWN.to_owned()],
+            }
         );
     }
 }

@@ -31,6 +31,15 @@ use crate::outbound::{OutboundClient, OutboundPolicy};
 /// routes.
 pub const MCP_PATH: &str = "/api/agent-context/mcp";
 
+/// Whether `path` is on remote mode's surface, where tokens are taken: the
+/// MCP endpoint, and the tool routes' mount `tools` and everything under it.
+pub fn on_surface(path: &str, tools: &str) -> bool {
+    path == MCP_PATH
+        || path
+            .strip_prefix(tools)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// A caller who presented a valid access token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RemoteCaller {
@@ -52,12 +61,9 @@ pub struct RemoteAuth {
     keys: IssuerKeys,
     /// The protected resource metadata, serialized once.
     metadata: Arc<str>,
-    /// Where the metadata is (absolute: the `resource_metadata` of every
-    /// challenge).
-    metadata_url: String,
-    /// The paths the metadata is served at: RFC 9728's, derived from the
-    /// resource identifier, and the root form.
-    metadata_paths: Vec<String>,
+    /// Where the metadata is: its URL (the `resource_metadata` of every
+    /// challenge) and the paths it is served at.
+    location: metadata::Location,
 }
 
 impl RemoteAuth {
@@ -77,11 +83,7 @@ impl RemoteAuth {
         .map_err(|error| {
             format!("cannot make the client that fetches the issuer's keys: {error}")
         })?;
-        let (metadata_url, metadata_path) = metadata::location(&config.resource)?;
-        let mut metadata_paths = vec![metadata_path];
-        if metadata_paths[0] != metadata::WELL_KNOWN {
-            metadata_paths.push(metadata::WELL_KNOWN.to_owned());
-        }
+        let location = metadata::location(&config.resource)?;
         let metadata = metadata::document(&config, resource_name)
             .to_string()
             .into();
@@ -89,8 +91,7 @@ impl RemoteAuth {
             keys: IssuerKeys::new(&config.issuer, client),
             config,
             metadata,
-            metadata_url,
-            metadata_paths,
+            location,
         })
     }
 
@@ -105,12 +106,12 @@ impl RemoteAuth {
 
     /// The paths the metadata is served at.
     pub fn metadata_paths(&self) -> &[String] {
-        &self.metadata_paths
+        &self.location.paths
     }
 
     /// The metadata's URL, as challenges name it.
     pub fn metadata_url(&self) -> &str {
-        &self.metadata_url
+        &self.location.url
     }
 
     /// The caller a request's access token speaks for, or why the request
@@ -172,7 +173,7 @@ impl RemoteAuth {
     /// The `WWW-Authenticate` value of a refusal.
     pub fn challenge(&self, refusal: &Refusal) -> String {
         let supported: Vec<&str> = self.config.scopes.scopes().collect();
-        challenge::www_authenticate(refusal, &self.metadata_url, &supported)
+        challenge::www_authenticate(refusal, &self.location.url, &supported)
     }
 }
 

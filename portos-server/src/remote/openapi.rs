@@ -17,24 +17,18 @@ pub struct RemoteDocs {
     issuer: String,
     resource: String,
     scopes: Vec<String>,
-    metadata_url: String,
-    metadata_paths: Vec<String>,
+    location: metadata::Location,
 }
 
 impl RemoteDocs {
     pub fn new(config: &RemoteConfig) -> RemoteDocs {
-        let (metadata_url, metadata_path) =
-            metadata::location(&config.resource).unwrap_or_default();
-        let mut metadata_paths = vec![metadata_path];
-        if metadata_paths[0] != metadata::WELL_KNOWN {
-            metadata_paths.push(metadata::WELL_KNOWN.to_owned());
-        }
+        // A resource that is not a URL was refused when it was configured.
+        let location = metadata::location(&config.resource).unwrap_or_default();
         RemoteDocs {
             issuer: config.issuer.clone(),
             resource: config.resource.clone(),
             scopes: config.scopes.scopes().map(str::to_owned).collect(),
-            metadata_url,
-            metadata_paths,
+            location,
         }
     }
 
@@ -44,11 +38,7 @@ impl RemoteDocs {
         self.add_scheme(document);
         if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
             for (path, item) in paths.iter_mut() {
-                let on_surface = path == MCP_PATH
-                    || path
-                        .strip_prefix(tools)
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
-                if !on_surface {
+                if !super::on_surface(path, tools) {
                     continue;
                 }
                 let Some(operations) = item.as_object_mut() else {
@@ -65,7 +55,7 @@ impl RemoteDocs {
                     self.annotate_operation(operation, denial);
                 }
             }
-            for (index, path) in self.metadata_paths.iter().enumerate() {
+            for (index, path) in self.location.paths.iter().enumerate() {
                 paths.insert(path.clone(), self.metadata_operation(index));
             }
         }
@@ -126,7 +116,7 @@ impl RemoteDocs {
                         self.issuer,
                         self.resource,
                         self.scopes.join(", "),
-                        self.metadata_url
+                        self.location.url
                     ),
                 }),
             );

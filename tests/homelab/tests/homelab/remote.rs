@@ -9,7 +9,7 @@ use reqwest::StatusCode;
 use reqwest::header::WWW_AUTHENTICATE;
 use serde_json::{Value, json};
 
-use crate::support::{Server, http_client, put};
+use crate::support::{Server, get, http_client, login, put, run};
 
 const RESOURCE: &str = "http://127.0.0.1/api/agent-context/mcp";
 const METADATA_PATH: &str = "/.well-known/oauth-protected-resource/api/agent-context/mcp";
@@ -139,15 +139,14 @@ async fn the_metadata_points_clients_to_the_issuer() {
         );
     }
     // The internal OpenAPI document says so (and only in remote mode).
-    let document: Value = remote
-        .client
-        .get(remote.server.url("/api/api-docs/internal/openapi.json"))
-        .send()
-        .await
-        .expect("answered")
-        .json()
-        .await
-        .expect("JSON");
+    let (status, document) = get(
+        &remote.client,
+        &remote.server,
+        "/api/api-docs/internal/openapi.json",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
     assert!(document["paths"][METADATA_PATH]["get"].is_object());
     assert_eq!(
         document["paths"]["/api/agent-context/mcp"]["post"]["security"],
@@ -249,16 +248,15 @@ async fn the_tool_routes_take_tokens_too() {
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
     // The catalog's `granted` at the agent's scope is what the owner
     // granted and the token allows.
-    let catalog: Value = remote
-        .client
-        .get(remote.server.url("/api/tools?scope=assistant"))
-        .bearer_auth(remote.token("lab:read"))
-        .send()
-        .await
-        .expect("answered")
-        .json()
-        .await
-        .expect("JSON");
+    let reader = remote.token("lab:read");
+    let (status, catalog) = get(
+        &remote.client,
+        &remote.server,
+        "/api/tools?scope=assistant",
+        Some(&reader),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
     let granted = |name: &str| {
         catalog["tools"]
             .as_array()
@@ -369,4 +367,106 @@ async fn every_bad_token_is_refused_and_nothing_runs() {
             .is_some_and(|c| c.contains(r#"error="invalid_request""#))
     );
     assert!(remote.hosts().await.is_empty(), "no bad token ran anything");
+}
+
+/// A person at the web UI keeps working on the tool routes in remote mode
+/// with the session cookie of this server's own sign-in; the same session
+/// sent as a Bearer token is not an access token, and is refused.
+#[tokio::test]
+async fn a_session_cookie_still_works_on_the_tool_routes() {
+    let key = TestKey::es256("lab-key-1");
+    let issuer = TestIssuer::start(&[&key]).await;
+    let server = Server::start_locked(&[
+        "--remote-issuer",
+        &issuer.issuer,
+        "--remote-resource",
+        RESOURCE,
+        "--outbound-only",
+        "loopback",
+    ]);
+    let client = http_client();
+    let session = login(&client, &server).await;
+    let with_cookie = client
+        .get(server.url("/api/tools"))
+        .header("cookie", format!("homelab_session={session}"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(with_cookie.status(), StatusCode::OK);
+    let as_bearer = Answer::of(
+        client
+            .get(server.url("/api/tools"))
+            .bearer_auth(&session)
+            .send()
+            .await
+            .expect("answered"),
+    )
+    .await;
+    assert_eq!(as_bearer.status, StatusCode::UNAUTHORIZED);
+    assert!(
+        as_bearer
+            .challenge
+            .is_some_and(|c| c.contains(r#"error="invalid_token""#))
+    );
+    // Off the remote surface the password gate is as it was.
+    let (status, _) = get(
+        &client,
+        &server,
+        "/api/settings/agent-context",
+        Some(&session),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = get(&client, &server, "/api/settings/agent-context", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+/// Remote mode from the environment (`HOMELAB_REMOTE_*`), and a bad value
+/// refused at start-up with its flag named.
+#[tokio::test]
+async fn remote_mode_reads_its_environment_and_names_a_bad_value() {
+    let key = TestKey::es256("lab-key-1");
+    let issuer = TestIssuer::start(&[&key]).await;
+    let server = Server::start_in(
+        tempfile::tempdir().expect("temp dir"),
+        &["--outbound-only", "loopback"],
+        &[
+            ("HOMELAB_REMOTE_ISSUER", &issuer.issuer),
+            ("HOMELAB_REMOTE_RESOURCE", RESOURCE),
+            ("HOMELAB_REMOTE_SCOPES", "lab:everything=readLab+writeLab"),
+        ],
+    );
+    let client = http_client();
+    let (status, metadata) = get(&client, &server, METADATA_PATH, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(metadata["scopes_supported"], json!(["lab:everything"]));
+
+    let refused = run(&[
+        "--remote-issuer",
+        "http://auth.example",
+        "--remote-resource",
+        RESOURCE,
+        "--dump-routes",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("--remote-issuer") && stderr.contains("https"),
+        "{stderr}"
+    );
+    let unknown = run(&[
+        "--remote-issuer",
+        "https://auth.example",
+        "--remote-resource",
+        RESOURCE,
+        "--remote-scopes",
+        "lab:fly=fly",
+        "--dump-routes",
+    ]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        stderr.contains("`fly`") && stderr.contains("readLab"),
+        "{stderr}"
+    );
 }
