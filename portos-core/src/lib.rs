@@ -147,6 +147,7 @@ pub mod inventory;
 pub mod linked;
 pub mod registry;
 pub mod schema;
+pub mod telemetry;
 
 pub use adapter::{AdapterError, AdapterReturn, ToolInput, ToolOutput};
 pub use catalog::{
@@ -172,8 +173,9 @@ pub use descriptor::{
 pub use linked::TOOLS;
 pub use portos_macros::{portos_event, portos_route, portos_tool, vocabulary};
 pub use registry::{
-    CallBudget, CallLedger, Claim, Claimed, ClaimedCall, PreparedCall, Registry,
-    RegistryBuildError, RegistryBuilder, RegistryLimits, ResultObserver,
+    CallBudget, CallEnd, CallLedger, CallMeter, CallReport, Claim, Claimed, ClaimedCall,
+    MeteredTool, PreparedCall, Registry, RegistryBuildError, RegistryBuilder, RegistryLimits,
+    ResultObserver,
 };
 
 /// Names tool crates so the linker keeps their tools:

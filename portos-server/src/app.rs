@@ -128,6 +128,10 @@ pub struct AppState {
     pub documents: Documents,
     /// Remote mode, when configured (docs/remote.md).
     pub remote: Option<Arc<crate::remote::RemoteAuth>>,
+    /// The runtime's series for `/metrics` (docs/observability.md).
+    pub metrics: Arc<crate::telemetry::Metrics>,
+    /// The application's series, written after the runtime's.
+    pub metric_sources: Vec<Arc<dyn crate::telemetry::MetricSource>>,
 }
 
 impl std::fmt::Debug for AppState {

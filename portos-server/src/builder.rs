@@ -37,6 +37,8 @@ use crate::live_registry::LiveRegistry;
 use crate::mounts::{Mount, Mounts};
 use crate::settings::{NoSettingsObserver, SettingsObserver};
 use crate::store::{Schema, Store};
+use crate::telemetry::tools::ToolMetrics;
+use crate::telemetry::{MetricSource, Metrics};
 
 /// Where every exposable API group must live (the route inventory's
 /// externally-exposable class).
@@ -67,6 +69,7 @@ pub struct ServerBuilder {
     start_jobs: Vec<StartJob>,
     stored_grants: Vec<(portos_core::Scope, &'static str)>,
     mounts: Mounts,
+    metric_sources: Vec<Arc<dyn MetricSource>>,
 }
 
 impl std::fmt::Debug for ServerBuilder {
@@ -101,6 +104,7 @@ impl ServerBuilder {
             start_jobs: Vec::new(),
             stored_grants: Vec::new(),
             mounts: Mounts::default(),
+            metric_sources: Vec::new(),
         }
     }
 
@@ -204,6 +208,15 @@ impl ServerBuilder {
     #[must_use]
     pub fn context_tools(mut self, tools: impl ContextTools) -> Self {
         self.context_tools = Arc::new(tools);
+        self
+    }
+
+    /// Series of the application's own that `/metrics` serves after the
+    /// runtime's (docs/observability.md); their family names must not be
+    /// the runtime's.
+    #[must_use]
+    pub fn metric_source(mut self, source: Arc<dyn MetricSource>) -> Self {
+        self.metric_sources.push(source);
         self
     }
 
@@ -422,7 +435,12 @@ impl ServerBuilder {
         // The routes' `Shared<T>` against the values the tools get (the
         // registry build checks the tools').
         crate::http::missing_state(&self.mounts, registry.state_map())?;
-        let registry = registry.on_result(events.tool_observer()).build()?;
+        let tool_metrics = Arc::new(ToolMetrics::new());
+        let registry = registry
+            .on_result(events.tool_observer())
+            .meter(ToolMetrics::meter(tool_metrics.clone()))
+            .build()?;
+        tool_metrics.bind(&registry);
         LiveRegistry::bind(&registry);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
         let auth = Auth::load(
@@ -477,6 +495,8 @@ impl ServerBuilder {
             settings_observer: self.settings_observer,
             documents,
             remote,
+            metrics: Arc::new(Metrics::new(tool_metrics)),
+            metric_sources: self.metric_sources,
         })))
     }
 }

@@ -94,7 +94,7 @@ pub struct RuntimeArgs {
     #[arg(long, value_name = "BYTES")]
     pub body_limit: Option<usize>,
 
-    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, outbound-allow, outbound-only, outbound-hosts, remote-issuer, remote-resource, remote-scopes, remote-clock-skew, and the application's).
+    /// Optional TOML file with the same settings (kebab-case keys: bind, data-dir, database-url, timezone, body-limit, session-hours, outbound-allow, outbound-only, outbound-hosts, remote-issuer, remote-resource, remote-scopes, remote-clock-skew, otlp-endpoint, and the application's).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
@@ -143,6 +143,15 @@ pub struct RuntimeArgs {
     /// (default 60, at most 600).
     #[arg(long, value_name = "SECONDS")]
     pub remote_clock_skew: Option<u64>,
+
+    /// Export traces (docs/observability.md): the OTLP/HTTP collector's
+    /// base URL, e.g. http://127.0.0.1:4318 (spans go to its /v1/traces).
+    /// Also OpenTelemetry's own OTEL_EXPORTER_OTLP_ENDPOINT;
+    /// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT names the traces URL itself and
+    /// OTEL_SERVICE_NAME the service (default: the application's name).
+    /// Off by default.
+    #[arg(long, value_name = "URL", env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<String>,
 
     /// Set the instance password from the first line of standard input, then exit.
     #[arg(long, group = "dump")]
@@ -274,7 +283,6 @@ pub fn main<A: Application>() -> ExitCode {
 
 /// Builds the server and runs an application's one-shot job on it.
 fn run_command(builder: ServerBuilder, command: Command) -> ExitCode {
-    serve::init_tracing();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -287,7 +295,11 @@ fn run_command(builder: ServerBuilder, command: Command) -> ExitCode {
             );
         }
     };
-    runtime.block_on(async move {
+    let traces = match serve::install_telemetry(&builder, runtime.handle()) {
+        Ok(traces) => traces,
+        Err(message) => return fail(&message, ExitCode::FAILURE),
+    };
+    let code = runtime.block_on(async move {
         let app = match builder.build() {
             Ok(app) => app,
             Err(error) => return fail(&error.to_string(), ExitCode::FAILURE),
@@ -297,7 +309,9 @@ fn run_command(builder: ServerBuilder, command: Command) -> ExitCode {
         // Tell any adapter still running that the process is ending.
         registry.shutdown_token().cancel();
         code
-    })
+    });
+    traces.shutdown();
+    code
 }
 
 fn resolve<A: Application>(cli: &Cli<A::Flags>) -> Result<ServerBuilder, String> {
@@ -385,6 +399,17 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
         clock_skew_seconds: cli.remote_clock_skew.or(file.remote_clock_skew),
     }
     .resolve()?;
+    let traces = crate::telemetry::traces::TraceExport::resolve(
+        cli.otlp_endpoint
+            .as_deref()
+            .or(file.otlp_endpoint.as_deref()),
+        std::env::var(crate::telemetry::traces::TRACES_ENDPOINT_VARIABLE)
+            .ok()
+            .as_deref(),
+        std::env::var(crate::telemetry::traces::SERVICE_NAME_VARIABLE)
+            .ok()
+            .as_deref(),
+    )?;
     Ok(Config {
         app: defaults.app,
         bind: cli.bind.or(file.bind).unwrap_or(defaults.bind),
@@ -407,6 +432,7 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
             }),
         outbound,
         remote,
+        traces,
     })
 }
 

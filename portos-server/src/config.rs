@@ -41,6 +41,9 @@ pub struct Config {
     /// answer any address that brings an access token from this issuer;
     /// `None` (the default): loopback and the password gate, as ever.
     pub remote: Option<crate::remote::RemoteConfig>,
+    /// Where spans are exported (docs/observability.md); `None` (the
+    /// default): nowhere, and no span is recorded.
+    pub traces: Option<crate::telemetry::traces::TraceExport>,
 }
 
 impl Default for Config {
@@ -66,6 +69,7 @@ impl Config {
             session_ttl: Duration::from_secs(DEFAULT_SESSION_HOURS * 3600),
             outbound: crate::outbound::OutboundPolicy::public_only(),
             remote: None,
+            traces: None,
         }
     }
 
@@ -130,11 +134,12 @@ pub struct FileConfig {
     pub remote_resource: Option<String>,
     pub remote_scopes: Option<String>,
     pub remote_clock_skew: Option<u64>,
+    pub otlp_endpoint: Option<String>,
 }
 
 /// The runtime's key names in the file; every other key is the
 /// application's.
-const RUNTIME_KEYS: [&str; 13] = [
+const RUNTIME_KEYS: [&str; 14] = [
     "bind",
     "data-dir",
     "database-url",
@@ -148,6 +153,7 @@ const RUNTIME_KEYS: [&str; 13] = [
     "remote-resource",
     "remote-scopes",
     "remote-clock-skew",
+    "otlp-endpoint",
 ];
 
 #[derive(Debug, thiserror::Error)]

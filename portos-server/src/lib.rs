@@ -62,6 +62,7 @@ pub mod serve;
 pub mod settings;
 mod stdio;
 pub mod store;
+pub mod telemetry;
 pub mod testing;
 
 pub use api_access::ExposableApi;

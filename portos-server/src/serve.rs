@@ -12,7 +12,6 @@ use crate::http;
 /// Builds the server and serves it on a runtime of its own until SIGINT or
 /// SIGTERM (what the command line's default action does).
 pub fn run(builder: ServerBuilder) -> ExitCode {
-    init_tracing();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -20,7 +19,11 @@ pub fn run(builder: ServerBuilder) -> ExitCode {
         Ok(runtime) => runtime,
         Err(error) => return fail(&format!("cannot start the runtime: {error}")),
     };
-    runtime.block_on(async move {
+    let traces = match install_telemetry(&builder, runtime.handle()) {
+        Ok(traces) => traces,
+        Err(message) => return fail(&message),
+    };
+    let code = runtime.block_on(async move {
         let served = match builder.build() {
             Ok(app) => serve(app).await,
             Err(error) => Err(error.to_string()),
@@ -29,7 +32,9 @@ pub fn run(builder: ServerBuilder) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => fail(&message),
         }
-    })
+    });
+    traces.shutdown();
+    code
 }
 
 /// Serves `app` on its configured address until SIGINT or SIGTERM; in-flight
@@ -134,14 +139,20 @@ async fn shutdown_signal() {
     tracing::info!("shutdown requested");
 }
 
-pub(crate) fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
+/// Logs to stderr and, when configured, exports spans from `runtime`
+/// (docs/observability.md).
+pub(crate) fn install_telemetry(
+    builder: &ServerBuilder,
+    runtime: &tokio::runtime::Handle,
+) -> Result<crate::telemetry::traces::Traces, String> {
+    let config = builder.config();
+    let identity = builder.identity();
+    crate::telemetry::traces::install(
+        config.traces.as_ref(),
+        (&config.app, &identity.version),
+        &config.outbound,
+        runtime,
+    )
 }
 
 fn fail(message: &str) -> ExitCode {

@@ -11,7 +11,9 @@
 
 use std::sync::Arc;
 
+use std::io::Write;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
 use tokio::sync::mpsc;
 
 use crate::app::App;
@@ -19,25 +21,35 @@ use crate::builder::ServerBuilder;
 use crate::jobs::TakeOver;
 use crate::mcp::server::{CallMeta, ConfigReads, McpServer};
 use crate::mcp::{jsonrpc, modern};
+use crate::telemetry::mcp::{self as mcp_telemetry, McpObservation, Transport};
+use tracing::Instrument;
 
 /// `--mcp-stdio`: builds the server and runs [`serve`] on a runtime of its
 /// own.
 pub fn run(builder: ServerBuilder) -> std::process::ExitCode {
-    crate::serve::init_tracing();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
     {
         Ok(runtime) => runtime,
         Err(error) => {
-            tracing::error!(%error, "cannot start the runtime");
+            let _ = writeln!(std::io::stderr(), "cannot start the runtime: {error}");
             return std::process::ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(async move {
+    let traces = match crate::serve::install_telemetry(&builder, runtime.handle()) {
+        Ok(traces) => traces,
+        Err(message) => {
+            let _ = writeln!(std::io::stderr(), "{message}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let served = runtime.block_on(async move {
         let app = builder.build().map_err(|error| error.to_string())?;
         serve(app).await
-    }) {
+    });
+    traces.shutdown();
+    match served {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(message) => {
             tracing::error!(%message, "--mcp-stdio stopped");
@@ -111,15 +123,32 @@ pub async fn serve(app: App) -> Result<(), String> {
         let server = server.clone();
         let sender = sender.clone();
         tasks.spawn(async move {
+            let observation = McpObservation::start(
+                &reply,
+                mcp_telemetry::meta_version(&reply),
+                Transport::Stdio,
+            );
+            let span = observation
+                .as_ref()
+                .map_or_else(tracing::Span::none, |observation| {
+                    observation.span().clone()
+                });
             // stdio has no headers: a message's own `_meta` says its era.
-            let response = if modern::message_is_modern(&reply) {
-                server
-                    .handle_modern(reply, None, &CallMeta::default())
-                    .await
-                    .map(|(_, response)| response)
-            } else {
-                server.handle(reply, &CallMeta::default()).await
-            };
+            let response = async {
+                if modern::message_is_modern(&reply) {
+                    server
+                        .handle_modern(reply, None, &CallMeta::default())
+                        .await
+                        .map(|(_, response)| response)
+                } else {
+                    server.handle(reply, &CallMeta::default()).await
+                }
+            }
+            .instrument(span)
+            .await;
+            if let Some(observation) = observation {
+                observation.finish(&server.app().metrics.mcp, response.as_deref());
+            }
             if let Some(response) = response {
                 let _ = sender.send(response).await;
             }

@@ -11,8 +11,8 @@ use tokio_util::sync::CancellationToken;
 use super::idempotency::CallStore;
 use super::order::catalog_rank;
 use super::{
-    CallJournal, CallLedger, DynamicTools, Recalled, RegisteredTool, Registry, RegistryLimits,
-    ResultObserver,
+    CallJournal, CallLedger, CallMeter, DynamicTools, Recalled, RegisteredTool, Registry,
+    RegistryLimits, ResultObserver,
 };
 use crate::context::StateMap;
 use crate::contract::words::{self, vocabulary};
@@ -46,6 +46,7 @@ pub struct RegistryBuilder {
     state: StateMap,
     descriptors: Option<Vec<&'static ToolDescriptor>>,
     observers: Vec<ResultObserver>,
+    meter: Option<CallMeter>,
     order: &'static [&'static str],
     dynamic: Option<Arc<dyn DynamicTools>>,
     ledger: Option<Arc<dyn CallLedger>>,
@@ -82,6 +83,14 @@ impl RegistryBuilder {
     /// Adds an observer told about each adapter run when it ends.
     pub fn on_result(mut self, observer: ResultObserver) -> Self {
         self.observers.push(observer);
+        self
+    }
+
+    /// Tells `meter` of every call when it ends, refusals and replays
+    /// included (what a server counts for its metrics). One meter; a later
+    /// one replaces it.
+    pub fn meter(mut self, meter: CallMeter) -> Self {
+        self.meter = Some(meter);
         self
     }
 
@@ -219,6 +228,7 @@ impl RegistryBuilder {
             shutdown: CancellationToken::new(),
             unavailable: std::sync::RwLock::new(HashMap::new()),
             observers: observers.into(),
+            meter: self.meter,
             dynamic,
             this: this.clone(),
             sign_in_refusal,

@@ -15,11 +15,17 @@ use super::{
     CallBudget, DynamicCall, DynamicTool, DynamicTools, Fingerprint, RegisteredTool, Registry,
     Resolved,
 };
+use std::time::Instant;
+
+use tracing::Instrument;
+
+use super::{CallEnd, CallReport, MeteredTool};
 use crate::context::{Authority, ToolContext};
 use crate::contract::{
     CallAnswer, ErrorCode, Guard, OutputJson, Policy, ToolCall, ToolError, ToolResult,
 };
 use crate::descriptor::{AdapterOutcome, BoundCall};
+use crate::telemetry::{SPAN_TARGET, TOOL_ERROR};
 
 impl Registry {
     fn authorize(
@@ -66,7 +72,56 @@ impl Registry {
 
     /// [`Registry::call_with`] answering with the retained result itself,
     /// shared rather than copied: for a caller that only writes it out.
+    ///
+    /// The call is one `execute_tool` span (OpenTelemetry's GenAI
+    /// conventions) and, when the registry has a meter, one report.
     pub async fn answer(
+        &self,
+        authority: &Authority,
+        call: ToolCall,
+        budget: Option<Arc<CallBudget>>,
+    ) -> Result<CallAnswer, ToolError> {
+        let span = call_span(&call);
+        let Some(meter) = &self.meter else {
+            let answer = self
+                .answer_unmetered(authority, call, budget)
+                .instrument(span.clone())
+                .await;
+            record_end(
+                &span,
+                CallEnd::of(answer.as_ref().map(CallAnswer::retained)),
+            );
+            return answer;
+        };
+        let started = Instant::now();
+        // A run-time tool's name is kept past the call, which takes it; a
+        // linked tool is its slot.
+        let dynamic_name;
+        let tool = match self.metered_tool(&call.name) {
+            MeteredTool::Dynamic(_) => {
+                dynamic_name = call.name.clone();
+                MeteredTool::Dynamic(&dynamic_name)
+            }
+            MeteredTool::Linked { index, name } => MeteredTool::Linked { index, name },
+            MeteredTool::Unknown => MeteredTool::Unknown,
+        };
+        let answer = self
+            .answer_unmetered(authority, call, budget)
+            .instrument(span.clone())
+            .await;
+        let end = CallEnd::of(answer.as_ref().map(CallAnswer::retained));
+        record_end(&span, end);
+        meter(&CallReport {
+            tool,
+            authority,
+            end,
+            duplicate: answer.as_ref().is_ok_and(CallAnswer::duplicate),
+            elapsed: started.elapsed(),
+        });
+        answer
+    }
+
+    async fn answer_unmetered(
         &self,
         authority: &Authority,
         call: ToolCall,
@@ -156,12 +211,24 @@ impl Registry {
                 .join_or_start(request_id, fingerprint, move || {
                     let adapter = adapter();
                     async move {
-                        match ledger.claim(claim).await? {
+                        let claimed = ledger
+                            .claim(claim)
+                            .instrument(
+                                tracing::info_span!(target: SPAN_TARGET, "idempotency claim"),
+                            )
+                            .await?;
+                        match claimed {
                             Claimed::Kept(result) => Ok((Arc::new(result), true)),
                             Claimed::Fresh(mut held) => {
                                 let run = AssertUnwindSafe(held.run(adapter)).catch_unwind();
                                 let result = Arc::new(normalized(&id, name, run.await.ok()));
-                                match held.keep(&result).await? {
+                                let kept = held
+                                .keep(&result)
+                                .instrument(
+                                    tracing::info_span!(target: SPAN_TARGET, "idempotency keep"),
+                                )
+                                .await?;
+                                match kept {
                                     Kept::This => {
                                         for observer in observers.iter() {
                                             observer(&result, &authority);
@@ -199,7 +266,10 @@ impl Registry {
                 format!("Tool '{}' is unavailable: {reason}", tool.name()),
             ));
         }
-        let bound = validate(tool, arguments)?;
+        let bound = {
+            let _stage = tracing::info_span!(target: SPAN_TARGET, "validate arguments").entered();
+            validate(tool, arguments)?
+        };
         let fingerprint = Fingerprint::of_call(tool.name(), bound.normalized(), authority.scope);
         Ok((tool, bound, fingerprint))
     }
@@ -223,7 +293,10 @@ impl Registry {
                 format!("Tool '{}' is unavailable", tool.name()),
             ));
         }
-        let arguments = validate_dynamic(&tool, call.arguments)?;
+        let arguments = {
+            let _stage = tracing::info_span!(target: SPAN_TARGET, "validate arguments").entered();
+            validate_dynamic(&tool, call.arguments)?
+        };
         let fingerprint = Fingerprint::of_call_with(
             tool.name(),
             &arguments,
@@ -255,7 +328,7 @@ impl Registry {
             self.shutdown.clone(),
             self.state.clone(),
         );
-        bound.run(ctx)
+        in_adapter_span(bound.run(ctx))
     }
 
     /// A dynamic tool's run, its tree written as the output's text.
@@ -282,13 +355,15 @@ impl Registry {
         });
         // A dynamic runner answers a tree (recipes build theirs); it is kept
         // beside its text.
-        run.map(|outcome| {
-            outcome.and_then(|value| {
-                OutputJson::from_value(value)
-                    .map_err(|error| format!("Tool output could not be serialized: {error}"))
+        in_adapter_span(
+            run.map(|outcome| {
+                outcome.and_then(|value| {
+                    OutputJson::from_value(value)
+                        .map_err(|error| format!("Tool output could not be serialized: {error}"))
+                })
             })
-        })
-        .boxed()
+            .boxed(),
+        )
     }
 
     /// Runs an adapter's future, normalizes what it yields and tells the
@@ -522,4 +597,52 @@ fn invalid_arguments(name: &str, detail: &str) -> ToolError {
         ErrorCode::ToolValidationError,
         format!("Invalid arguments for '{name}': {detail}"),
     )
+}
+
+/// The call's `execute_tool` span (OpenTelemetry GenAI conventions): the
+/// tool's name and the call's id, nothing of its arguments.
+fn call_span(call: &ToolCall) -> tracing::Span {
+    let span = tracing::info_span!(
+        target: SPAN_TARGET,
+        "execute_tool",
+        otel.name = tracing::field::Empty,
+        otel.kind = "internal",
+        otel.status_code = tracing::field::Empty,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %call.name,
+        gen_ai.tool.call.id = %call.request_id,
+        "gen_ai.tool.type" = "function",
+        "error.type" = tracing::field::Empty,
+    );
+    if !span.is_disabled() {
+        span.record("otel.name", format!("execute_tool {}", call.name));
+    }
+    span
+}
+
+/// How the call ended, on its span: a refusal's code or `tool_error` as
+/// `error.type`, and the span's status an error.
+fn record_end(span: &tracing::Span, end: CallEnd) {
+    if span.is_disabled() {
+        return;
+    }
+    let error = match end {
+        CallEnd::Completed => return,
+        CallEnd::Failed => TOOL_ERROR,
+        CallEnd::Refused(code) => code.as_str(),
+    };
+    span.record("error.type", error);
+    span.record("otel.status_code", "ERROR");
+}
+
+/// An adapter's run in its stage span, a child of the call's span wherever
+/// it is polled (a write runs on a task of its own). Without trace export
+/// the run is handed back as it is: no second allocation.
+fn in_adapter_span(run: BoxFuture<'static, AdapterOutcome>) -> BoxFuture<'static, AdapterOutcome> {
+    let span = tracing::info_span!(target: SPAN_TARGET, "adapter");
+    if span.is_disabled() {
+        run
+    } else {
+        run.instrument(span).boxed()
+    }
 }

@@ -14,6 +14,7 @@ mod fingerprint;
 mod idempotency;
 mod job;
 mod journal;
+mod meter;
 mod order;
 mod shared;
 
@@ -32,6 +33,7 @@ pub use dynamic::{
 pub use fingerprint::Fingerprint;
 pub use job::PreparedCall;
 pub use journal::{CallJournal, JournaledCall, Recalled};
+pub use meter::{CallEnd, CallMeter, CallReport, MeteredTool};
 pub use shared::{CallLedger, Claim, Claimed, ClaimedCall, Kept};
 
 use crate::context::StateMap;
@@ -116,6 +118,8 @@ pub struct Registry {
     /// Told about every adapter run when it ends (not about replays);
     /// shared so a run clones one pointer, not the list.
     observers: Arc<[ResultObserver]>,
+    /// Told of every call when it ends (`RegistryBuilder::meter`).
+    meter: Option<CallMeter>,
     /// Tools found at run time (saved recipes), if the application has any.
     dynamic: Option<Arc<dyn DynamicTools>>,
     /// This registry, for a dynamic tool's child calls (a registry is only
@@ -144,6 +148,20 @@ impl Registry {
     /// Resolves a canonical name, provider name or alias.
     pub fn resolve(&self, name: &str) -> Option<&RegisteredTool> {
         self.index.get(name).map(|&index| &self.tools[index])
+    }
+
+    /// The tool `name` names, as a meter is told it.
+    fn metered_tool<'a>(&self, name: &'a str) -> MeteredTool<'a> {
+        if let Some(&index) = self.index.get(name) {
+            return MeteredTool::Linked {
+                index,
+                name: self.tools[index].name(),
+            };
+        }
+        match &self.dynamic {
+            Some(source) if source.claims(name) => MeteredTool::Dynamic(name),
+            _ => MeteredTool::Unknown,
+        }
     }
 
     /// The canonical name `name` resolves to: a linked tool's, or the form

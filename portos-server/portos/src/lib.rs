@@ -126,7 +126,9 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
             "cannot build the Persistent Mind's HTTP client: {error}"
         ))
     })?;
+    let mind_model = domains::mind::turn::MindModel::new(options.mind_model.clone(), mind_client);
     let mut builder = builder
+        .metric_source(mind_model.metrics().clone())
         .state(peers)
         .state(weather)
         .state(forge)
@@ -135,10 +137,7 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         ))
         .state(domains::apps::RemoteCache::default())
         .state(domains::mind::turn::wake::Wakes::default())
-        .state(domains::mind::turn::MindModel::new(
-            options.mind_model.clone(),
-            mind_client,
-        ))
+        .state(mind_model)
         // A turn a stopped process left running is ended before anything
         // else reads the turns.
         .on_start(domains::mind::turn::recovery::at_start)

@@ -30,6 +30,8 @@ use crate::settings;
 use crate::settings::SettingsChange;
 use crate::store::changes::{self, Change};
 use crate::store::{StoreError, detached};
+use crate::telemetry::mcp::{self as mcp_telemetry, McpObservation, Transport};
+use tracing::Instrument;
 
 /// The Agent Tools settings: enabled, context profile, scopes, and the
 /// agent's semantic action grants (all off by default).
@@ -134,6 +136,7 @@ async fn mcp_post(
         meta,
         message,
         mirrored,
+        version,
     }: McpPost,
 ) -> McpAnswer {
     let mut server = McpServer::new(app, ConfigReads::Cached);
@@ -144,16 +147,31 @@ async fn mcp_post(
             return McpAnswer::Refused(refused);
         }
     }
-    let answer = match mirrored {
-        Some(mirrored) => server
-            .handle_modern(message, Some(&mirrored), &meta)
-            .await
-            .map(|(status, response)| (http_status(status), response)),
-        None => server
-            .handle(message, &meta)
-            .await
-            .map(|response| (StatusCode::OK, response)),
-    };
+    let version = version.or_else(|| mcp_telemetry::meta_version(&message));
+    let observation = McpObservation::start(&message, version, Transport::Http);
+    let span = observation
+        .as_ref()
+        .map_or_else(tracing::Span::none, |observation| {
+            observation.span().clone()
+        });
+    let answer = async {
+        match mirrored {
+            Some(mirrored) => server
+                .handle_modern(message, Some(&mirrored), &meta)
+                .await
+                .map(|(status, response)| (http_status(status), response)),
+            None => server
+                .handle(message, &meta)
+                .await
+                .map(|response| (StatusCode::OK, response)),
+        }
+    }
+    .instrument(span)
+    .await;
+    if let Some(observation) = observation {
+        let response = answer.as_ref().map(|(_, response)| response.as_str());
+        observation.finish(&server.app().metrics.mcp, response);
+    }
     match answer {
         Some((status, response)) => McpAnswer::Reply(status, response),
         None => McpAnswer::Accepted,
@@ -238,6 +256,8 @@ pub struct McpPost {
     /// The headers a 2026-07-28 request mirrors its body in; `None` for a
     /// 2025 message.
     mirrored: Option<MirroredHeaders>,
+    /// The served revision its `MCP-Protocol-Version` header names.
+    version: Option<&'static str>,
 }
 
 impl FromRequest<App> for McpPost {
@@ -303,6 +323,9 @@ impl FromRequest<App> for McpPost {
                     meta,
                     message,
                     mirrored: modern.then(|| mirrored_headers(headers)),
+                    version: version
+                        .and_then(|version| version.to_str().ok())
+                        .and_then(mcp_telemetry::known_version),
                 })
             }
             Err(rejected) => {

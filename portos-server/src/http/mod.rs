@@ -14,10 +14,12 @@ mod explorer;
 pub mod gate;
 pub mod io;
 mod jobs;
+mod metrics;
 pub mod query;
 pub mod remote_gate;
 mod route;
 mod schema_gate;
+mod server_span;
 mod settings;
 mod shared;
 mod system;
@@ -49,16 +51,26 @@ pub fn router(app: App) -> Result<Router, InventoryError> {
     let router = Router::new().fallback_service(service(app)?);
     // Per-request spans and logs cost about a tenth of a small call's CPU:
     // layered only when `RUST_LOG` asks for them, e.g.
-    // `RUST_LOG=info,tower_http=debug`.
-    Ok(if tracing_requested() {
+    // `RUST_LOG=info,tower_http=debug`, or spans are exported.
+    let router = if log_requests() {
         router.layer(TraceLayer::new_for_http())
+    } else {
+        router
+    };
+    Ok(if crate::telemetry::traces::exporting() {
+        router.layer(axum::middleware::from_fn(server_span::server_span))
     } else {
         router
     })
 }
 
-/// Whether `RUST_LOG` asks for a span and log lines per request.
+/// Whether each request needs the outer router's layers: a span and log
+/// lines per request (`RUST_LOG`), or an exported server span.
 pub(crate) fn tracing_requested() -> bool {
+    log_requests() || crate::telemetry::traces::exporting()
+}
+
+fn log_requests() -> bool {
     tracing::enabled!(target: "tower_http::trace", tracing::Level::DEBUG)
 }
 
@@ -91,7 +103,11 @@ pub fn service(
             .map(|auth| remote_gate::RemoteGate::new(auth, app.mounts.tools().path)),
     }));
     let socket_layer = app.socket_layer.clone();
-    let routes = route::mount(Router::new(), &app.mounts)?
+    let mut routes = route::mount(Router::new(), &app.mounts)?;
+    if crate::telemetry::traces::exporting() {
+        routes = routes.route_layer(axum::middleware::from_fn(server_span::route_name));
+    }
+    let routes = routes
         .fallback(|| async { ApiError::not_found() })
         .with_state(app);
     // The layers wrap the routed service once, not each route: `Router::layer`

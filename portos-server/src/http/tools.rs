@@ -44,9 +44,15 @@ async fn catalog(
     let catalog = app.catalogs.catalog(&request.query, grants);
     // A matching `If-None-Match` is the ETag, byte for byte: answered with
     // the request's own header value (no copy, no validation of the text).
-    if let Some(given) = request.if_none_match
-        && given.as_bytes() == catalog.etag.as_bytes()
-    {
+    let not_modified = request
+        .if_none_match
+        .as_ref()
+        .is_some_and(|given| given.as_bytes() == catalog.etag.as_bytes());
+    let query = &request.query;
+    app.metrics
+        .catalog
+        .count(query.scope, query.format, not_modified);
+    if not_modified && let Some(given) = request.if_none_match {
         return Ok(CatalogAnswer {
             etag: given,
             body: None,

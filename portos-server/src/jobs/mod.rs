@@ -16,9 +16,11 @@ mod run;
 mod sql;
 
 use std::collections::HashMap;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+use tracing::Instrument;
 
 use portos_core::{
     Authority, Capabilities, Confirmation, ErrorCode, Registry, Scope, ToolCall, ToolError,
@@ -162,6 +164,15 @@ impl Jobs {
         }))
     }
 
+    /// How many jobs of each tool are in each state, for `/metrics`.
+    pub async fn counts(&self) -> Result<Vec<(String, JobState, u64)>, crate::store::StoreError> {
+        let now = now_ms();
+        self.0
+            .store
+            .run(move |connection| sql::counts(connection, now))
+            .await
+    }
+
     /// Whether a call of `name` answers with a job.
     pub fn is_job(&self, name: &str) -> bool {
         self.0.registry.is_long_running(name)
@@ -175,7 +186,9 @@ impl Jobs {
         // A job's record and its runner change together, never the record
         // alone: a caller that hangs up must not leave a job nobody runs.
         let jobs = self.clone();
-        detached(async move { jobs.submit_here(authority, call).await }).await
+        // The caller's span goes with it: the job's span links to it.
+        let caller = tracing::Span::current();
+        detached(async move { jobs.submit_here(authority, call).await }.instrument(caller)).await
     }
 
     async fn submit_here(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {

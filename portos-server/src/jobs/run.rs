@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use portos_core::{PreparedCall, Progress, ProgressSink, ToolResult, ToolState};
 use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
 
 use super::sql::{Change, JobRow};
 use super::{JobState, Jobs, Running, now_ms, retention_ms};
@@ -57,6 +58,7 @@ impl Jobs {
         let jobs = self.clone();
         let job_id = row.job_id.clone();
         let request_id: Arc<str> = Arc::from(row.request_id.as_str());
+        let span = job_span(row);
         tokio::spawn(async move {
             if let Some(confirmed) = confirmed {
                 let approved = tokio::select! {
@@ -137,7 +139,7 @@ impl Jobs {
                     tracing::error!(%job_id, %error, "a job's result could not be recorded");
                 }
             }
-        });
+        }.instrument(span));
     }
 }
 
@@ -215,4 +217,28 @@ async fn write_progress(
             tracing::warn!(%job_id, %error, "a job's progress could not be recorded");
         }
     }
+}
+
+/// A job's run as a span of its own trace (it may run long after the call
+/// that started it, or after a restart), linked to that call's span when
+/// this process saw it.
+fn job_span(row: &JobRow) -> tracing::Span {
+    let span = tracing::info_span!(
+        target: portos_core::telemetry::SPAN_TARGET,
+        parent: None,
+        "job",
+        otel.name = tracing::field::Empty,
+        otel.kind = "internal",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %row.tool,
+        gen_ai.tool.call.id = %row.request_id,
+        tool.job.id = %row.job_id,
+    );
+    if !span.is_disabled() {
+        span.record("otel.name", format!("job {}", row.tool));
+        if let Some(caller) = crate::telemetry::traces::context_of(&tracing::Span::current()) {
+            crate::telemetry::traces::link(&span, caller);
+        }
+    }
+    span
 }

@@ -460,3 +460,27 @@ fn purge_expired(connection: &Connection, now_ms: i64) -> Result<usize, StoreErr
         )?
         .execute([now_ms])?)
 }
+
+/// How many jobs of each tool are in each state (expired ones aside).
+pub fn counts(
+    connection: &mut Connection,
+    now_ms: i64,
+) -> Result<Vec<(String, JobState, u64)>, StoreError> {
+    let mut statement = connection.prepare_cached(
+        "SELECT tool, state, COUNT(*) FROM tool_jobs WHERE expires_at_ms > ?1
+         GROUP BY tool, state ORDER BY tool, state",
+    )?;
+    let rows = statement.query_map(params![now_ms], |row| {
+        let state: String = row.get(1)?;
+        let count: i64 = row.get(2)?;
+        Ok((row.get::<_, String>(0)?, state, count))
+    })?;
+    let mut counts = Vec::new();
+    for row in rows {
+        let (tool, state, count) = row?;
+        if let Some(state) = JobState::from_name(&state) {
+            counts.push((tool, state, u64::try_from(count).unwrap_or(0)));
+        }
+    }
+    Ok(counts)
+}

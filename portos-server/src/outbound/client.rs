@@ -16,7 +16,10 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 use reqwest::{Method, RequestBuilder, redirect};
 
+use tracing::Instrument;
+
 use super::policy::{OutboundPolicy, Refused};
+use super::stats::{self, Outcome};
 
 /// How many redirects a request follows.
 const MAX_REDIRECTS: usize = 10;
@@ -102,8 +105,63 @@ impl OutboundClient {
         let host = parsed
             .host_str()
             .ok_or_else(|| OutboundError::NotHttp(url.to_owned()))?;
-        self.policy.check_host(host)?;
+        if let Err(refused) = self.policy.check_host(host) {
+            stats::count(Outcome::Refused);
+            return Err(refused.into());
+        }
         Ok(self.client.request(method, parsed))
+    }
+
+    /// Sends `request` (made by [`OutboundClient::request`]) as an HTTP
+    /// client span (OpenTelemetry's HTTP conventions: the method, the
+    /// server's name and port, the status; never the URL's path or query,
+    /// which may carry a feed's token) carrying the trace context onward,
+    /// and counts how it ended.
+    pub async fn send(&self, request: RequestBuilder) -> Result<reqwest::Response, reqwest::Error> {
+        let mut request = request.build()?;
+        let span = tracing::info_span!(
+            target: portos_core::telemetry::SPAN_TARGET,
+            "outbound request",
+            otel.name = request.method().as_str(),
+            otel.kind = "client",
+            otel.status_code = tracing::field::Empty,
+            http.request.method = request.method().as_str(),
+            server.address = request.url().host_str().unwrap_or_default(),
+            server.port = request.url().port_or_known_default().unwrap_or_default(),
+            http.response.status_code = tracing::field::Empty,
+            "error.type" = tracing::field::Empty,
+        );
+        if !span.is_disabled() {
+            let _inside = span.enter();
+            crate::telemetry::traces::inject(request.headers_mut());
+        }
+        let sent = self.client.execute(request).instrument(span.clone()).await;
+        let outcome = match &sent {
+            Ok(response) => {
+                let status = response.status();
+                span.record("http.response.status_code", status.as_u16());
+                if status.is_client_error() || status.is_server_error() {
+                    span.record("error.type", status.as_str());
+                    span.record("otel.status_code", "ERROR");
+                }
+                Outcome::Sent
+            }
+            Err(error) => {
+                let refused = refusal(error).is_some();
+                span.record(
+                    "error.type",
+                    if refused { "refused" } else { "unreachable" },
+                );
+                span.record("otel.status_code", "ERROR");
+                if refused {
+                    Outcome::Refused
+                } else {
+                    Outcome::Failed
+                }
+            }
+        };
+        stats::count(outcome);
+        sent
     }
 
     pub fn get(&self, url: &str) -> Result<RequestBuilder, OutboundError> {

@@ -8,6 +8,7 @@
 mod client;
 mod policy;
 mod ranges;
+pub mod stats;
 
 pub use client::{OutboundClient, OutboundError, client_builder, refusal};
 pub use policy::{BadAllowEntry, OUTSIDE_ALLOW_LIST, OutboundPolicy, Refused};

@@ -187,13 +187,12 @@ impl IssuerKeys {
             .map_err(|error: OutboundError| format!("{url}: {error}"))?
             .header(reqwest::header::ACCEPT, "application/json")
             .timeout(FETCH_TIMEOUT);
-        let mut response = request
-            .send()
-            .await
-            .map_err(|error| match crate::outbound::refusal(&error) {
+        let mut response = self.client.send(request).await.map_err(|error| {
+            match crate::outbound::refusal(&error) {
                 Some(refused) => format!("{url}: {refused}"),
                 None => format!("{url}: {error}"),
-            })?;
+            }
+        })?;
         if response.status() != reqwest::StatusCode::OK {
             return Err(format!("{url} answered {}", response.status()));
         }

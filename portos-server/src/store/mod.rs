@@ -26,6 +26,7 @@ mod session;
 #[cfg(test)]
 mod session_tests;
 pub mod sql;
+mod stats;
 mod work;
 mod worker;
 
@@ -34,6 +35,7 @@ use std::sync::Arc;
 
 use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
+use tracing::Instrument;
 
 pub use copy::{Copied, CopyError, copy_into_postgres};
 use durable::Durable;
@@ -154,6 +156,8 @@ impl StoreError {
 #[derive(Clone, Debug)]
 pub struct Store {
     backend: Backend,
+    /// What `/metrics` says of it.
+    stats: Arc<stats::StoreStats>,
     /// The SQLite file, shared so a clone (one per request in places)
     /// allocates nothing; `None` in memory and on PostgreSQL.
     path: Option<Arc<Path>>,
@@ -214,6 +218,7 @@ impl Store {
     fn postgres(pool: Pool, url: &str) -> Store {
         let holdings = Holdings::new(Arc::from(url), held::DEFAULT_HELD, pool.losses().clone());
         Store {
+            stats: Arc::new(stats::StoreStats::postgres(pool.stats().clone())),
             backend: Backend::Postgres {
                 pool,
                 holdings: Arc::new(holdings),
@@ -260,6 +265,7 @@ impl Store {
             StoreError::Worker(format!("cannot start the store thread: {error}"))
         })?;
         Ok(Store {
+            stats: Arc::new(stats::StoreStats::sqlite()),
             backend: Backend::Sqlite { durable, worker },
             path,
         })
@@ -274,6 +280,28 @@ impl Store {
     /// write tool call, it is part of the call's transaction: on PostgreSQL
     /// on the connection the call holds, on SQLite in the call's session.
     pub async fn run<R, F>(&self, work: F) -> Result<R, StoreError>
+    where
+        R: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
+    {
+        let started = std::time::Instant::now();
+        let span = tracing::info_span!(
+            target: portos_core::telemetry::SPAN_TARGET,
+            "store work",
+            otel.kind = "client",
+            db.system.name = self.stats.engine(),
+        );
+        let answer = self.run_unobserved(work).instrument(span).await;
+        self.stats.observe(started.elapsed());
+        answer
+    }
+
+    /// The store's series, for `/metrics`.
+    pub fn write_metrics(&self, out: &mut crate::telemetry::Exposition) {
+        self.stats.write(out);
+    }
+
+    async fn run_unobserved<R, F>(&self, work: F) -> Result<R, StoreError>
     where
         R: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError, mpsc};
 
 use super::StoreError;
 use super::sql::Connection;
+use super::stats::PoolStats;
 
 /// Connections per server: enough to keep two cores busy while others
 /// wait on the network; the database must allow this many per replica
@@ -26,6 +27,7 @@ pub(super) struct Pool {
     queue: mpsc::Sender<Work>,
     url: Arc<str>,
     losses: Losses,
+    stats: Arc<PoolStats>,
 }
 
 /// Counts the losses of the database seen by any connection of a server:
@@ -52,13 +54,15 @@ impl Pool {
         let (queue, pending) = mpsc::channel::<Work>();
         let pending = Arc::new(Mutex::new(pending));
         let losses = Losses::default();
+        let stats = Arc::new(PoolStats::new(size.max(1)));
         for index in 0..size.max(1) {
             let pending = pending.clone();
             let url = url.to_owned();
             let losses = losses.clone();
+            let stats = stats.clone();
             std::thread::Builder::new()
-                .name(format!("portos-store-{index}"))
-                .spawn(move || serve(&url, &pending, &losses))
+                .name(format!("store-{index}"))
+                .spawn(move || serve(&url, &pending, &losses, &stats))
                 .map_err(|error| {
                     StoreError::Worker(format!("cannot start the store's threads: {error}"))
                 })?;
@@ -67,6 +71,7 @@ impl Pool {
             queue,
             url: Arc::from(url),
             losses,
+            stats,
         })
     }
 
@@ -78,8 +83,13 @@ impl Pool {
         &self.losses
     }
 
+    pub(super) fn stats(&self) -> &Arc<PoolStats> {
+        &self.stats
+    }
+
     /// Queues `work`; `false` when the threads are gone.
     pub(super) fn send(&self, work: Work) -> bool {
+        self.stats.queued();
         self.queue.send(work).is_ok()
     }
 
@@ -107,7 +117,7 @@ impl Pool {
     }
 }
 
-fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>, losses: &Losses) {
+fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>, losses: &Losses, stats: &PoolStats) {
     let mut connection: Option<Connection> = None;
     // The losses counted when `connection` was made.
     let mut made_at = 0;
@@ -119,30 +129,44 @@ fn serve(url: &str, pending: &Mutex<mpsc::Receiver<Work>>, losses: &Losses) {
         let Ok(work) = next else {
             return;
         };
-        if connection.is_some() && made_at < losses.now() {
-            connection = None;
-        }
-        if connection.is_none() {
-            made_at = losses.now();
-            match Connection::postgres(url) {
-                Ok(connected) => connection = Some(connected),
-                Err(error) => {
-                    losses.lost();
-                    work(Err(StoreError::Unavailable(error.to_string())));
-                    continue;
-                }
+        stats.busy.fetch_add(1, Ordering::Relaxed);
+        serve_one(url, work, &mut connection, &mut made_at, losses);
+        stats.busy.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs one piece of work on `connection`, connecting first if it has none
+/// (or one made before the database was last lost).
+fn serve_one(
+    url: &str,
+    work: Work,
+    connection: &mut Option<Connection>,
+    made_at: &mut u64,
+    losses: &Losses,
+) {
+    if connection.is_some() && *made_at < losses.now() {
+        *connection = None;
+    }
+    if connection.is_none() {
+        *made_at = losses.now();
+        match Connection::postgres(url) {
+            Ok(connected) => *connection = Some(connected),
+            Err(error) => {
+                losses.lost();
+                work(Err(StoreError::Unavailable(error.to_string())));
+                return;
             }
         }
-        let Some(open) = connection.as_mut() else {
-            continue;
-        };
-        // A panic answers nobody (the caller sees the work dropped); the
-        // connection, perhaps mid-transaction, is not trusted again.
-        if catch_unwind(AssertUnwindSafe(|| work(Ok(open)))).is_err() {
-            connection = None;
-        } else if open.is_closed() {
-            losses.lost();
-            connection = None;
-        }
+    }
+    let Some(open) = connection.as_mut() else {
+        return;
+    };
+    // A panic answers nobody (the caller sees the work dropped); the
+    // connection, perhaps mid-transaction, is not trusted again.
+    if catch_unwind(AssertUnwindSafe(|| work(Ok(open)))).is_err() {
+        *connection = None;
+    } else if open.is_closed() {
+        losses.lost();
+        *connection = None;
     }
 }

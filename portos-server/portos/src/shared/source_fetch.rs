@@ -132,7 +132,7 @@ async fn fetch(url: &str, policy: &OutboundPolicy) -> Result<Vec<u8>, LoadError>
             reason: error.to_string(),
         },
     })?;
-    let mut response = request.send().await.map_err(unreachable)?;
+    let mut response = client.send(request).await.map_err(unreachable)?;
     let status = response.status();
     if !status.is_success() {
         return Err(LoadError::BadStatus {

@@ -135,7 +135,7 @@ impl PeerLink {
         if let Some(body) = body {
             request = request.json(body);
         }
-        let mut response = request.send().await.map_err(|error| {
+        let mut response = self.client.send(request).await.map_err(|error| {
             if let Some(refused) = outbound::refusal(&error) {
                 return self.not_allowed(refused.to_string());
             }

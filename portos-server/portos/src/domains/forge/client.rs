@@ -412,8 +412,8 @@ impl ForgeClient {
             request = request.json(&body);
         }
         let mut response =
-            request
-                .send()
+            self.http
+                .send(request)
                 .await
                 .map_err(|error| match outbound::refusal(&error) {
                     Some(refused) => ForgeError::NotAllowed(refused.to_string()),

@@ -59,16 +59,15 @@ impl OpenMeteo {
             .append_pair("current", "temperature_2m,weather_code")
             .append_pair("temperature_unit", "fahrenheit");
 
+        let request = self.client.get(url.as_str()).map_err(|error| {
+            format!(
+                "The weather service at {} cannot be reached from this server: {error}",
+                self.base_url
+            )
+        })?;
         let response = self
             .client
-            .get(url.as_str())
-            .map_err(|error| {
-                format!(
-                    "The weather service at {} cannot be reached from this server: {error}",
-                    self.base_url
-                )
-            })?
-            .send()
+            .send(request)
             .await
             .map_err(|error| self.unreachable(&error))?;
         let status = response.status();

@@ -112,6 +112,8 @@ pub struct MindModel {
     provider: Option<ProviderConfig>,
     client: OutboundClient,
     running: Arc<Mutex<Option<String>>>,
+    /// The turns' series on `/metrics`.
+    metrics: Arc<super::telemetry::TurnMetrics>,
 }
 
 impl MindModel {
@@ -120,7 +122,13 @@ impl MindModel {
             provider,
             client,
             running: Arc::default(),
+            metrics: Arc::default(),
         }
+    }
+
+    /// The turns' series (a `/metrics` source).
+    pub fn metrics(&self) -> &Arc<super::telemetry::TurnMetrics> {
+        &self.metrics
     }
 
     pub fn provider(&self) -> Option<&ProviderConfig> {

@@ -24,6 +24,7 @@ pub mod request_id;
 mod routes;
 pub mod run;
 pub mod store;
+pub mod telemetry;
 pub mod trajectory;
 pub mod tuning;
 pub mod wake;

@@ -9,12 +9,15 @@ use portos_server::app::App;
 use portos_server::store::StoreError;
 use tokio::task::JoinHandle;
 
+use tracing::Instrument;
+
 use super::config::MindModel;
 use super::events::TurnStarted;
 use super::record::TurnRecord;
 use super::recovery::{TurnLock, lock_dir};
 use super::run::{self, TurnDeps, WAKE_PROMPT};
 use super::store;
+use super::telemetry;
 use super::tuning;
 use super::wake::Wakes;
 use crate::domains::apps::RemoteCache;
@@ -147,13 +150,18 @@ pub async fn start(
         provider,
         extras: tuned.extras,
         remotes,
+        metrics: model.metrics().clone(),
     };
-    let done = tokio::spawn(async move {
-        // The slot and the lock are held until the turn is stored as ended.
-        let _running = running;
-        let _lock = lock;
-        run::run(&deps, turn).await
-    });
+    let span = telemetry::turn_span(&turn);
+    let done = tokio::spawn(
+        async move {
+            // The slot and the lock are held until the turn is stored as ended.
+            let _running = running;
+            let _lock = lock;
+            run::run(&deps, turn).await
+        }
+        .instrument(span),
+    );
     Ok(Started { id, done })
 }
 

@@ -63,6 +63,46 @@ pub struct Reply {
     /// The assistant message as the provider sent it, to send back next
     /// round (providers want their own tool-call ids echoed).
     pub message: Value,
+    /// What the provider says of the round, when it says it (for the
+    /// round's span and the token metrics).
+    pub report: RoundReport,
+}
+
+/// What an OpenAI-compatible answer tells of itself besides the message.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoundReport {
+    /// `model`: the model that answered.
+    pub model: Option<String>,
+    /// `id` of the completion.
+    pub id: Option<String>,
+    /// `choices[0].finish_reason`.
+    pub finish_reason: Option<String>,
+    /// `usage.prompt_tokens`.
+    pub input_tokens: Option<u64>,
+    /// `usage.completion_tokens`.
+    pub output_tokens: Option<u64>,
+}
+
+impl RoundReport {
+    fn of(answer: &Value) -> RoundReport {
+        let text = |pointer: &str| {
+            answer
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .map(|text| text.chars().take(200).collect())
+        };
+        RoundReport {
+            model: text("/model"),
+            id: text("/id"),
+            finish_reason: text("/choices/0/finish_reason"),
+            input_tokens: answer
+                .pointer("/usage/prompt_tokens")
+                .and_then(Value::as_u64),
+            output_tokens: answer
+                .pointer("/usage/completion_tokens")
+                .and_then(Value::as_u64),
+        }
+    }
 }
 
 /// What a turn asks of the model beyond its messages and tools; each is
@@ -117,7 +157,7 @@ pub async fn chat(
         request = request.bearer_auth(key);
     }
     let timeout = || ProviderError::Timeout(config.timeout.as_secs());
-    let response = request.send().await.map_err(|error| {
+    let response = client.send(request).await.map_err(|error| {
         if error.is_timeout() {
             timeout()
         } else {
@@ -177,6 +217,7 @@ pub fn parse_reply(answer: &Value) -> Result<Reply, ProviderError> {
         content,
         calls,
         message: Value::Object(message.clone()),
+        report: RoundReport::of(answer),
     })
 }
 

@@ -14,6 +14,7 @@ use portos_core::{Capabilities, Catalogs, Registry, ToolCall, ToolState};
 use portos_server::events::Events;
 use portos_server::store::Store;
 use serde_json::{Value, json};
+use tracing::Instrument;
 
 use super::briefing::Briefing;
 use super::budget::{BUDGET_EXHAUSTED, MAX_ROUNDS, TurnBudget};
@@ -23,6 +24,7 @@ use super::preview::result_preview;
 use super::provider::{self, Extras, ProviderConfig, RequestedCall};
 use super::record::{CallState, TurnCall, TurnRecord, TurnState};
 use super::request_id::call_request_id;
+use super::telemetry::{self, TurnMetrics};
 use super::wake::Wakes;
 use super::{store, trajectory};
 use crate::domains::apps::RemoteCache;
@@ -46,17 +48,20 @@ pub struct TurnDeps {
     pub extras: Extras,
     /// The managed apps' remotes, for the issue block.
     pub remotes: RemoteCache,
+    /// The turns' series on `/metrics`.
+    pub metrics: Arc<TurnMetrics>,
 }
 
 /// Runs `turn` (already stored as running) to its end and stores it.
 pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
+    let mut exhausted = false;
     match Briefing::gather(&deps.store, &deps.remotes, &deps.catalogs).await {
         Ok(briefing) => {
             turn.messages = vec![
                 json!({ "role": "system", "content": briefing.system_prompt() }),
                 json!({ "role": "user", "content": turn.prompt }),
             ];
-            converse(deps, &mut turn).await;
+            exhausted = converse(deps, &mut turn).await;
         }
         Err(error) => turn.finish(
             TurnState::Failed,
@@ -64,6 +69,8 @@ pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
         ),
     }
     end(deps, &turn).await;
+    deps.metrics.turn_ended(&turn, exhausted);
+    telemetry::turn_ended(&tracing::Span::current(), &turn);
     deps.events
         .emit(&TurnFinished {
             turn_id: turn.id.clone(),
@@ -76,22 +83,30 @@ pub async fn run(deps: &TurnDeps, mut turn: TurnRecord) -> TurnRecord {
     turn
 }
 
-/// The rounds with the model, until it answers, fails or runs out of rounds.
-async fn converse(deps: &TurnDeps, turn: &mut TurnRecord) {
+/// The rounds with the model, until it answers, fails or runs out of
+/// rounds; `true` when the turn spent its whole tool-call budget.
+async fn converse(deps: &TurnDeps, turn: &mut TurnRecord) -> bool {
     let mut budget = TurnBudget::default();
     let mut told_exhausted = false;
     for round in 1..=MAX_ROUNDS {
         turn.rounds = round;
         let tools = offered_tools(&deps.catalogs, live_grants(&deps.store).await, &budget);
-        let reply = match provider::chat(
+        let span = telemetry::chat_span(&deps.provider);
+        let started = std::time::Instant::now();
+        let reply = provider::chat(
             &deps.client,
             &deps.provider,
             &turn.messages,
             &tools,
             &deps.extras,
         )
-        .await
-        {
+        .instrument(span.clone())
+        .await;
+        let report = reply.as_ref().map(|reply| &reply.report);
+        telemetry::chat_ended(&span, report);
+        deps.metrics
+            .request_ended(&deps.provider.model, started.elapsed(), report);
+        let reply = match reply {
             Ok(reply) => reply,
             Err(error) => {
                 turn.finish(TurnState::Failed, Some(redacted(deps, &error.to_string())));
@@ -111,7 +126,10 @@ async fn converse(deps: &TurnDeps, turn: &mut TurnRecord) {
             break;
         }
         for (index, call) in reply.calls.iter().enumerate() {
+            let refused_before = budget.calls_refused;
             let (record, shown) = run_call(deps, &turn.id, round, call, &mut budget).await;
+            deps.metrics
+                .call_ended(record.state, budget.calls_refused > refused_before);
             turn.messages.push(json!({
                 "role": "tool",
                 "tool_call_id": call.id.clone().unwrap_or_else(|| format!("call_{round}_{index}")),
@@ -141,6 +159,7 @@ async fn converse(deps: &TurnDeps, turn: &mut TurnRecord) {
         // no round left to answer in.
         turn.finish(TurnState::Completed, None);
     }
+    budget.calls_exhausted()
 }
 
 /// One call: resolved, charged, run; what is kept of it and what the model

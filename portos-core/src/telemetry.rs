@@ -1,0 +1,15 @@
+//! The spans the framework opens around a call: OpenTelemetry's GenAI
+//! `execute_tool` span and one span per stage of the registry that costs
+//! time. They are `tracing` spans of one target, [`SPAN_TARGET`], which
+//! nothing subscribes to unless the server exports traces: with export off
+//! each costs one cached check and records nothing.
+//!
+//! Their attributes are names, ids, sizes, states and error codes, never a
+//! call's arguments or result, nor anything of the caller's credential.
+
+/// The `tracing` target of every span meant for trace export.
+pub const SPAN_TARGET: &str = "telemetry";
+
+/// The `error.type` of a call that ran and failed (the MCP conventions'
+/// word for a tool result with `isError`).
+pub const TOOL_ERROR: &str = "tool_error";

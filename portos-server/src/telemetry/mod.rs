@@ -1,0 +1,16 @@
+//! What the server tells its operator about itself (docs/observability.md):
+//! Prometheus metrics at `GET /metrics` and OpenTelemetry traces exported
+//! over OTLP. Every application gets both; it adds its own series through
+//! [`MetricSource`].
+
+pub mod exposition;
+pub mod histogram;
+pub mod mcp;
+mod metrics;
+mod otlp_client;
+pub mod tools;
+pub mod traces;
+
+pub use exposition::{Exposition, Kind};
+pub use histogram::Histogram;
+pub use metrics::{CatalogMetrics, MetricSource, Metrics};
