@@ -24,6 +24,7 @@
 //! ```
 
 pub mod issuer;
+pub mod otlp;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -31,7 +31,7 @@ pub async fn server_span(request: Request, next: Next) -> Response {
     traces::adopt_parent_from_headers(&span, request.headers());
     let response = next.run(request).instrument(span.clone()).await;
     let status = response.status();
-    span.record("http.response.status_code", status.as_u16());
+    span.record("http.response.status_code", i64::from(status.as_u16()));
     // A server's 4xx is the client's mistake, not the span's error.
     if status.is_server_error() {
         span.record("error.type", status.as_str());
@@ -46,8 +46,9 @@ pub async fn route_name(request: Request, next: Next) -> Response {
     if let Some(route) = request.extensions().get::<MatchedPath>() {
         let span = tracing::Span::current();
         span.record("http.route", route.as_str());
-        span.record(
-            "otel.name",
+        // Started already (the layers beneath it ran inside it): renamed.
+        traces::rename(
+            &span,
             format!("{} {}", request.method().as_str(), route.as_str()),
         );
     }

@@ -127,7 +127,7 @@ impl OutboundClient {
             otel.status_code = tracing::field::Empty,
             http.request.method = request.method().as_str(),
             server.address = request.url().host_str().unwrap_or_default(),
-            server.port = request.url().port_or_known_default().unwrap_or_default(),
+            server.port = i64::from(request.url().port_or_known_default().unwrap_or_default()),
             http.response.status_code = tracing::field::Empty,
             "error.type" = tracing::field::Empty,
         );
@@ -139,7 +139,7 @@ impl OutboundClient {
         let outcome = match &sent {
             Ok(response) => {
                 let status = response.status();
-                span.record("http.response.status_code", status.as_u16());
+                span.record("http.response.status_code", i64::from(status.as_u16()));
                 if status.is_client_error() || status.is_server_error() {
                     span.record("error.type", status.as_str());
                     span.record("otel.status_code", "ERROR");

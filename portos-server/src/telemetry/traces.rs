@@ -209,6 +209,14 @@ pub fn context_of(span: &tracing::Span) -> Option<SpanContext> {
     span_context.is_valid().then_some(span_context)
 }
 
+/// Renames `span`, even once it started (the `otel.name` field only names
+/// a span before).
+pub fn rename(span: &tracing::Span, name: String) {
+    if !span.is_disabled() {
+        span.context().span().update_name(name);
+    }
+}
+
 /// Links `span` to another span's context (not its parent).
 pub fn link(span: &tracing::Span, to: SpanContext) {
     if !span.is_disabled() {

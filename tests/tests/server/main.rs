@@ -36,3 +36,4 @@ mod postgres_store;
 mod recipe_execution;
 mod scripted_model;
 pub(crate) mod socket_events;
+mod telemetry;

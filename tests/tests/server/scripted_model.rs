@@ -13,6 +13,22 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
 
+/// The tokens every scripted completion reports (`usage`).
+pub const PROMPT_TOKENS: u64 = 120;
+pub const COMPLETION_TOKENS: u64 = 7;
+
+/// `tool_calls` when the message asks for calls, as providers say.
+fn finish_reason(message: &Value) -> &'static str {
+    if message
+        .get("tool_calls")
+        .is_some_and(|calls| !calls.is_null())
+    {
+        "tool_calls"
+    } else {
+        "stop"
+    }
+}
+
 /// One scripted answer.
 #[derive(Clone, Debug)]
 pub enum Answer {
@@ -60,6 +76,8 @@ impl Answer {
 pub struct Recorded {
     pub body: Value,
     pub authorization: Option<String>,
+    /// The W3C trace context the request carried, if any.
+    pub traceparent: Option<String>,
 }
 
 impl Recorded {
@@ -151,6 +169,10 @@ async fn complete(
                 .get("authorization")
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned),
+            traceparent: headers
+                .get("traceparent")
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned),
         });
     let next = script
         .answers
@@ -186,7 +208,8 @@ async fn play(script: &Script, mut answer: Answer) -> Response {
                 "id": "chatcmpl-scripted",
                 "object": "chat.completion",
                 "model": "scripted-model",
-                "choices": [{ "index": 0, "message": message, "finish_reason": "stop" }],
+                "choices": [{ "index": 0, "message": message, "finish_reason": finish_reason(&message) }],
+                "usage": { "prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS, "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS },
             }))
             .into_response(),
             Answer::Status(status, body) => {

@@ -99,7 +99,7 @@ pub fn chat_span(provider: &ProviderConfig) -> tracing::Span {
         gen_ai.usage.input_tokens = tracing::field::Empty,
         gen_ai.usage.output_tokens = tracing::field::Empty,
         server.address = url.as_ref().and_then(|url| url.host_str()).unwrap_or_default(),
-        server.port = url.as_ref().and_then(reqwest::Url::port_or_known_default).unwrap_or_default(),
+        server.port = i64::from(url.as_ref().and_then(reqwest::Url::port_or_known_default).unwrap_or_default()),
         "error.type" = tracing::field::Empty,
     );
     if !span.is_disabled() {
@@ -126,10 +126,16 @@ pub fn chat_ended(span: &tracing::Span, answer: Result<&RoundReport, &ProviderEr
                 span.record("gen_ai.response.finish_reasons", format!("[{reason:?}]"));
             }
             if let Some(tokens) = report.input_tokens {
-                span.record("gen_ai.usage.input_tokens", tokens);
+                span.record(
+                    "gen_ai.usage.input_tokens",
+                    i64::try_from(tokens).unwrap_or(i64::MAX),
+                );
             }
             if let Some(tokens) = report.output_tokens {
-                span.record("gen_ai.usage.output_tokens", tokens);
+                span.record(
+                    "gen_ai.usage.output_tokens",
+                    i64::try_from(tokens).unwrap_or(i64::MAX),
+                );
             }
         }
         Err(error) => {
