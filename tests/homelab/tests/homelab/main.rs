@@ -11,3 +11,4 @@ mod http;
 mod in_process;
 mod jobs;
 mod remote;
+mod telemetry;
