@@ -7,6 +7,8 @@
 #
 #   bench/mcp-instructions.sh [PORTOS_BIN]     # default: target/release/portos
 #   KEEP=1 bench/mcp-instructions.sh           # keep the callgrind files
+#   OTLP=1 bench/mcp-instructions.sh           # with trace export on (every
+#                                              # span sent to a local sink)
 #
 # One server under `valgrind --tool=callgrind --instr-atstart=no`, Agent
 # Tools enabled with readPortos; wrk (8 connections) warms each path for
@@ -21,8 +23,10 @@ PORT="${PORT:-18095}"
 SECONDS_MEASURED="${SECONDS_MEASURED:-8}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/portos-mcp-instructions.XXXXXX")"
 PID=""
+SINK=""
 cleanup() {
     [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    [ -n "$SINK" ] && kill "$SINK" 2>/dev/null
     [ -n "${KEEP:-}" ] && echo "# callgrind files kept in $WORK" || rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -32,8 +36,30 @@ done
 [ -x "$BIN" ] || { echo "mcp-instructions: no binary at $BIN" >&2; exit 2; }
 
 url="http://127.0.0.1:$PORT"
+export_args=()
+if [ -n "${OTLP:-}" ]; then
+    # A collector that takes every export and answers 200 (outside the
+    # measured process: what is counted is the server's side of exporting).
+    SINK_PORT=$((PORT + 1))
+    python3 -c '
+import http.server, sys
+class Sink(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        self.send_response(200)
+        self.send_header("content-length", "0")
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Sink).serve_forever()
+' "$SINK_PORT" &
+    SINK=$!
+    export_args=(--otlp-endpoint "http://127.0.0.1:$SINK_PORT" --outbound-only loopback)
+else
+    export_args=(--outbound-only none)
+fi
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$WORK/cg.out" \
-    "$BIN" --bind "127.0.0.1:$PORT" --data-dir "$WORK/data" --outbound-only none >"$WORK/server.log" 2>&1 &
+    "$BIN" --bind "127.0.0.1:$PORT" --data-dir "$WORK/data" "${export_args[@]}" >"$WORK/server.log" 2>&1 &
 PID=$!
 for _ in $(seq 300); do
     curl -fsS -o /dev/null "$url/api/auth/status" 2>/dev/null && break

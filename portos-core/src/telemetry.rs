@@ -13,3 +13,13 @@ pub const SPAN_TARGET: &str = "telemetry";
 /// The `error.type` of a call that ran and failed (the MCP conventions'
 /// word for a tool result with `isError`).
 pub const TOOL_ERROR: &str = "tool_error";
+
+/// Runs `run` inside `span`; when spans are not recorded, as it is: no
+/// wrapper to poll through on every wake.
+pub async fn in_span<T>(span: &tracing::Span, run: impl Future<Output = T>) -> T {
+    if span.is_disabled() {
+        run.await
+    } else {
+        tracing::Instrument::instrument(run, span.clone()).await
+    }
+}

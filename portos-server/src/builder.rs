@@ -495,7 +495,10 @@ impl ServerBuilder {
             settings_observer: self.settings_observer,
             documents,
             remote,
-            metrics: Arc::new(Metrics::new(tool_metrics)),
+            metrics: Arc::new(Metrics::new(
+                tool_metrics,
+                crate::mcp::telemetry::operation_metrics(),
+            )),
             metric_sources: self.metric_sources,
         })))
     }

@@ -399,14 +399,14 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
         clock_skew_seconds: cli.remote_clock_skew.or(file.remote_clock_skew),
     }
     .resolve()?;
-    let traces = crate::telemetry::traces::TraceExport::resolve(
+    let traces = crate::trace_export::TraceExport::resolve(
         cli.otlp_endpoint
             .as_deref()
             .or(file.otlp_endpoint.as_deref()),
-        std::env::var(crate::telemetry::traces::TRACES_ENDPOINT_VARIABLE)
+        std::env::var(crate::trace_export::TRACES_ENDPOINT_VARIABLE)
             .ok()
             .as_deref(),
-        std::env::var(crate::telemetry::traces::SERVICE_NAME_VARIABLE)
+        std::env::var(crate::trace_export::SERVICE_NAME_VARIABLE)
             .ok()
             .as_deref(),
     )?;

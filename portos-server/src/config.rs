@@ -43,7 +43,7 @@ pub struct Config {
     pub remote: Option<crate::remote::RemoteConfig>,
     /// Where spans are exported (docs/observability.md); `None` (the
     /// default): nowhere, and no span is recorded.
-    pub traces: Option<crate::telemetry::traces::TraceExport>,
+    pub traces: Option<crate::trace_export::TraceExport>,
 }
 
 impl Default for Config {

@@ -64,6 +64,7 @@ mod stdio;
 pub mod store;
 pub mod telemetry;
 pub mod testing;
+pub mod trace_export;
 
 pub use api_access::ExposableApi;
 pub use app::{App, Identity, Principals, StartError};

@@ -144,10 +144,10 @@ async fn shutdown_signal() {
 pub(crate) fn install_telemetry(
     builder: &ServerBuilder,
     runtime: &tokio::runtime::Handle,
-) -> Result<crate::telemetry::traces::Traces, String> {
+) -> Result<crate::trace_export::Traces, String> {
     let config = builder.config();
     let identity = builder.identity();
-    crate::telemetry::traces::install(
+    crate::trace_export::install(
         config.traces.as_ref(),
         (&config.app, &identity.version),
         &config.outbound,

@@ -20,9 +20,9 @@ use crate::app::App;
 use crate::builder::ServerBuilder;
 use crate::jobs::TakeOver;
 use crate::mcp::server::{CallMeta, ConfigReads, McpServer};
+use crate::mcp::telemetry::{self as mcp_telemetry, McpObservation, Transport};
 use crate::mcp::{jsonrpc, modern};
-use crate::telemetry::mcp::{self as mcp_telemetry, McpObservation, Transport};
-use tracing::Instrument;
+use portos_core::telemetry::in_span;
 
 /// `--mcp-stdio`: builds the server and runs [`serve`] on a runtime of its
 /// own.
@@ -134,7 +134,7 @@ pub async fn serve(app: App) -> Result<(), String> {
                     observation.span().clone()
                 });
             // stdio has no headers: a message's own `_meta` says its era.
-            let response = async {
+            let response = in_span(&span, async {
                 if modern::message_is_modern(&reply) {
                     server
                         .handle_modern(reply, None, &CallMeta::default())
@@ -143,8 +143,7 @@ pub async fn serve(app: App) -> Result<(), String> {
                 } else {
                     server.handle(reply, &CallMeta::default()).await
                 }
-            }
-            .instrument(span)
+            })
             .await;
             if let Some(observation) = observation {
                 observation.finish(&server.app().metrics.mcp, response.as_deref());

@@ -20,6 +20,8 @@ const LAYERS: &[&[&str]] = &[
         "outbound",
         "redact",
         "remote",
+        "telemetry",
+        "trace_export",
     ],
     &["route_list", "store"],
     &["settings"],

@@ -19,13 +19,13 @@ use std::time::Instant;
 
 use tracing::Instrument;
 
-use super::{CallEnd, CallReport, MeteredTool};
+use super::{CallEnd, CallReport, MeteredTool, Target};
 use crate::context::{Authority, ToolContext};
 use crate::contract::{
     CallAnswer, ErrorCode, Guard, OutputJson, Policy, ToolCall, ToolError, ToolResult,
 };
 use crate::descriptor::{AdapterOutcome, BoundCall};
-use crate::telemetry::{SPAN_TARGET, TOOL_ERROR};
+use crate::telemetry::{SPAN_TARGET, TOOL_ERROR, in_span};
 
 impl Registry {
     fn authorize(
@@ -82,11 +82,9 @@ impl Registry {
         budget: Option<Arc<CallBudget>>,
     ) -> Result<CallAnswer, ToolError> {
         let span = call_span(&call);
+        let target = self.target(&call.name);
         let Some(meter) = &self.meter else {
-            let answer = self
-                .answer_unmetered(authority, call, budget)
-                .instrument(span.clone())
-                .await;
+            let answer = in_span(&span, self.answer_target(target, authority, call, budget)).await;
             record_end(
                 &span,
                 CallEnd::of(answer.as_ref().map(CallAnswer::retained)),
@@ -96,21 +94,18 @@ impl Registry {
         let started = Instant::now();
         // A run-time tool's name is kept past the call, which takes it; a
         // linked tool is its slot.
-        let dynamic_name;
-        let tool = match self.metered_tool(&call.name) {
-            MeteredTool::Dynamic(_) => {
-                dynamic_name = call.name.clone();
-                MeteredTool::Dynamic(&dynamic_name)
-            }
-            MeteredTool::Linked { index, name } => MeteredTool::Linked { index, name },
-            MeteredTool::Unknown => MeteredTool::Unknown,
-        };
-        let answer = self
-            .answer_unmetered(authority, call, budget)
-            .instrument(span.clone())
-            .await;
+        let dynamic_name = (target == Target::Dynamic).then(|| call.name.clone());
+        let answer = in_span(&span, self.answer_target(target, authority, call, budget)).await;
         let end = CallEnd::of(answer.as_ref().map(CallAnswer::retained));
         record_end(&span, end);
+        let tool = match (target, &dynamic_name) {
+            (Target::Linked(index), _) => MeteredTool::Linked {
+                index,
+                name: self.tools[index].name(),
+            },
+            (Target::Dynamic, Some(name)) => MeteredTool::Dynamic(name),
+            _ => MeteredTool::Unknown,
+        };
         meter(&CallReport {
             tool,
             authority,
@@ -121,18 +116,20 @@ impl Registry {
         answer
     }
 
-    async fn answer_unmetered(
+    async fn answer_target(
         &self,
+        target: Target,
         authority: &Authority,
         call: ToolCall,
         budget: Option<Arc<CallBudget>>,
     ) -> Result<CallAnswer, ToolError> {
-        let admitted = match &self.dynamic {
-            Some(source) if source.claims(&call.name) => {
+        let admitted = match (target, &self.dynamic) {
+            (Target::Linked(index), _) => self.admit(&self.tools[index], authority, call)?,
+            (Target::Dynamic, Some(source)) => {
                 self.admit_dynamic(source.as_ref(), authority, call, budget)
                     .await?
             }
-            _ => self.admit(authority, call)?,
+            _ => return Err(unknown_tool(&call.name)),
         };
         match admitted {
             Admitted::Here(shared, duplicate) => Ok(CallAnswer::new(shared.await?, duplicate)),
@@ -145,8 +142,13 @@ impl Registry {
 
     /// Everything up to (and including) starting the adapter; the returned
     /// future resolves to the result.
-    fn admit(&self, authority: &Authority, call: ToolCall) -> Result<Admitted, ToolError> {
-        let (tool, bound, fingerprint) = self.check(authority, &call.name, call.arguments)?;
+    fn admit(
+        &self,
+        tool: &RegisteredTool,
+        authority: &Authority,
+        call: ToolCall,
+    ) -> Result<Admitted, ToolError> {
+        let (bound, fingerprint) = self.check_tool(tool, authority, call.arguments)?;
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
         let admitting = Admitting {
             authority,
@@ -254,13 +256,22 @@ impl Registry {
         name: &str,
         arguments: serde_json::Map<String, Value>,
     ) -> Result<(&RegisteredTool, BoundCall, Fingerprint), ToolError> {
-        let tool = self.resolve(name).ok_or_else(|| {
-            ToolError::new(ErrorCode::ToolNotFound, format!("Unknown tool '{name}'"))
-        })?;
+        let tool = self.resolve(name).ok_or_else(|| unknown_tool(name))?;
+        let (bound, fingerprint) = self.check_tool(tool, authority, arguments)?;
+        Ok((tool, bound, fingerprint))
+    }
+
+    /// [`Registry::check`] of a tool already resolved.
+    fn check_tool(
+        &self,
+        tool: &RegisteredTool,
+        authority: &Authority,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<(BoundCall, Fingerprint), ToolError> {
         self.authorize(tool.name(), &tool.policy, authority)?;
         // After authorization, so an unauthorized caller learns nothing about
         // the tool's state; before validation, since nothing would run anyway.
-        if let Some(reason) = self.unavailable_reason(tool.name()) {
+        if let Some(reason) = self.unavailable_reason_of(tool) {
             return Err(ToolError::new(
                 ErrorCode::ToolUnavailable,
                 format!("Tool '{}' is unavailable: {reason}", tool.name()),
@@ -271,7 +282,7 @@ impl Registry {
             validate(tool, arguments)?
         };
         let fingerprint = Fingerprint::of_call(tool.name(), bound.normalized(), authority.scope);
-        Ok((tool, bound, fingerprint))
+        Ok((bound, fingerprint))
     }
 
     /// The dynamic path: the source resolves the name (and its own
@@ -485,6 +496,10 @@ fn normalized(request_id: &str, name: String, outcome: Option<AdapterOutcome>) -
         Some(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
         None => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
     }
+}
+
+fn unknown_tool(name: &str) -> ToolError {
+    ToolError::new(ErrorCode::ToolNotFound, format!("Unknown tool '{name}'"))
 }
 
 fn call_not_found() -> ToolError {

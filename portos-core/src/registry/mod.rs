@@ -131,6 +131,17 @@ pub struct Registry {
     product: Option<Box<str>>,
 }
 
+/// Who answers to a called name (no linked tool has a name the run-time
+/// source claims, so the order of the checks does not matter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// The linked tool at this position of `tools`.
+    Linked(usize),
+    /// The run-time source (a saved recipe).
+    Dynamic,
+    Unknown,
+}
+
 /// Called with the result of each adapter run and the authority it ran
 /// under, e.g. to announce it (with whom the caller's credential names).
 pub type ResultObserver = Arc<dyn Fn(&ToolResult, &crate::Authority) + Send + Sync>;
@@ -150,17 +161,14 @@ impl Registry {
         self.index.get(name).map(|&index| &self.tools[index])
     }
 
-    /// The tool `name` names, as a meter is told it.
-    fn metered_tool<'a>(&self, name: &'a str) -> MeteredTool<'a> {
+    /// Who answers to `name`: one look-up, shared by the call and its meter.
+    fn target(&self, name: &str) -> Target {
         if let Some(&index) = self.index.get(name) {
-            return MeteredTool::Linked {
-                index,
-                name: self.tools[index].name(),
-            };
+            return Target::Linked(index);
         }
         match &self.dynamic {
-            Some(source) if source.claims(name) => MeteredTool::Dynamic(name),
-            _ => MeteredTool::Unknown,
+            Some(source) if source.claims(name) => Target::Dynamic,
+            _ => Target::Unknown,
         }
     }
 
@@ -222,12 +230,20 @@ impl Registry {
 
     /// Why a tool is unavailable, if it is.
     pub fn unavailable_reason(&self, name: &str) -> Option<String> {
-        let tool = self.resolve(name)?;
-        self.unavailable
+        self.unavailable_reason_of(self.resolve(name)?)
+    }
+
+    /// [`Registry::unavailable_reason`] of a resolved tool: with no tool
+    /// switched off (the usual case) nothing is hashed.
+    fn unavailable_reason_of(&self, tool: &RegisteredTool) -> Option<String> {
+        let unavailable = self
+            .unavailable
             .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(tool.name())
-            .cloned()
+            .unwrap_or_else(PoisonError::into_inner);
+        if unavailable.is_empty() {
+            return None;
+        }
+        unavailable.get(tool.name()).cloned()
     }
 }
 

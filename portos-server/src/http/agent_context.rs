@@ -24,14 +24,14 @@ use crate::app::App;
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
 use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
 use crate::mcp::server::SUPPORTED_VERSIONS;
+use crate::mcp::telemetry::{self as mcp_telemetry, McpObservation, Transport};
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
 use crate::remote::RemoteCaller;
 use crate::settings;
 use crate::settings::SettingsChange;
 use crate::store::changes::{self, Change};
 use crate::store::{StoreError, detached};
-use crate::telemetry::mcp::{self as mcp_telemetry, McpObservation, Transport};
-use tracing::Instrument;
+use portos_core::telemetry::in_span;
 
 /// The Agent Tools settings: enabled, context profile, scopes, and the
 /// agent's semantic action grants (all off by default).
@@ -154,7 +154,7 @@ async fn mcp_post(
         .map_or_else(tracing::Span::none, |observation| {
             observation.span().clone()
         });
-    let answer = async {
+    let answer = in_span(&span, async {
         match mirrored {
             Some(mirrored) => server
                 .handle_modern(message, Some(&mirrored), &meta)
@@ -165,8 +165,7 @@ async fn mcp_post(
                 .await
                 .map(|response| (StatusCode::OK, response)),
         }
-    }
-    .instrument(span)
+    })
     .await;
     if let Some(observation) = observation {
         let response = answer.as_ref().map(|(_, response)| response.as_str());

@@ -25,6 +25,7 @@ use crate::telemetry::{Exposition, Kind};
 async fn metrics(State(app): State<App>) -> MetricsText {
     let mut out = Exposition::new();
     app.metrics.write(&mut out);
+    crate::outbound::stats::write(&mut out);
     write_jobs(&app, &mut out).await;
     app.store.write_metrics(&mut out);
     for source in &app.metric_sources {

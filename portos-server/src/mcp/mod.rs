@@ -10,6 +10,7 @@ pub mod request_meta;
 pub mod server;
 pub mod tasks;
 pub mod tasks_2025;
+pub mod telemetry;
 
 // The settings and the context tools live below the transport; here under
 // the names MCP code and applications use.

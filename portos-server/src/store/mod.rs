@@ -35,7 +35,6 @@ use std::sync::Arc;
 
 use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
-use tracing::Instrument;
 
 pub use copy::{Copied, CopyError, copy_into_postgres};
 use durable::Durable;
@@ -291,7 +290,7 @@ impl Store {
             otel.kind = "client",
             db.system.name = self.stats.engine(),
         );
-        let answer = self.run_unobserved(work).instrument(span).await;
+        let answer = portos_core::telemetry::in_span(&span, self.run_unobserved(work)).await;
         self.stats.observe(started.elapsed());
         answer
     }

@@ -1,7 +1,8 @@
-//! Every series `/metrics` serves: the runtime's (tool calls, idempotency,
-//! MCP, catalogs, jobs, store, outbound requests) and the application's
-//! sources. Each is counted where it happens with atomic additions; the
-//! scrape reads them.
+//! The series the runtime counts as it answers (tool calls, idempotency,
+//! MCP messages, catalogs) and the trait an application adds its own with.
+//! Each is counted where it happens with atomic additions; the scrape
+//! (`http/metrics.rs`) reads them beside the jobs, the store and the
+//! outbound requests.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use portos_core::{CatalogFormat, CatalogScope, Scope};
 
 use super::exposition::{Exposition, Kind};
-use super::mcp::McpMetrics;
+use super::grid::HistogramGrid;
 use super::tools::ToolMetrics;
 
 /// Series an application adds to `/metrics` (written after the runtime's;
@@ -22,15 +23,16 @@ pub trait MetricSource: Send + Sync + 'static {
 #[derive(Debug)]
 pub struct Metrics {
     pub tools: Arc<ToolMetrics>,
-    pub mcp: McpMetrics,
+    /// MCP messages, in the family the MCP transport declares.
+    pub mcp: HistogramGrid,
     pub catalog: CatalogMetrics,
 }
 
 impl Metrics {
-    pub fn new(tools: Arc<ToolMetrics>) -> Metrics {
+    pub fn new(tools: Arc<ToolMetrics>, mcp: HistogramGrid) -> Metrics {
         Metrics {
             tools,
-            mcp: McpMetrics::default(),
+            mcp,
             catalog: CatalogMetrics::default(),
         }
     }
@@ -40,7 +42,6 @@ impl Metrics {
         self.tools.write(out);
         self.mcp.write(out);
         self.catalog.write(out);
-        crate::outbound::stats::write(out);
     }
 }
 

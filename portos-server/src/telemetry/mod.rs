@@ -4,10 +4,9 @@
 //! [`MetricSource`].
 
 pub mod exposition;
+pub mod grid;
 pub mod histogram;
-pub mod mcp;
 mod metrics;
-mod otlp_client;
 pub mod tools;
 pub mod traces;
 

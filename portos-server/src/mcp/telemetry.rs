@@ -5,17 +5,17 @@
 //! revision and error. Labels take only known values: a method or version a
 //! client made up is `_OTHER`, so no client can grow the series.
 
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::exposition::{Exposition, Kind};
-use super::histogram::{Histogram, OPERATION_SECONDS, SECONDS};
-use super::traces;
-use crate::mcp::jsonrpc::Message;
-use crate::mcp::modern::MODERN_VERSIONS;
-use crate::mcp::server::SUPPORTED_VERSIONS;
+use super::jsonrpc::Message;
+use super::modern::MODERN_VERSIONS;
+use super::request_meta::{PROTOCOL_VERSION_KEY, RequestMeta};
+use super::server::SUPPORTED_VERSIONS;
+use crate::telemetry::grid::{Dimension, HistogramGrid};
+use crate::telemetry::histogram::OPERATION_SECONDS;
+use crate::telemetry::traces;
 use portos_core::telemetry::{SPAN_TARGET, TOOL_ERROR};
 
 /// The value OpenTelemetry gives what is not a known value.
@@ -69,7 +69,7 @@ pub fn meta_version(message: &Message) -> Option<&'static str> {
         Message::Request { params, .. } => params
             .as_ref()?
             .get("_meta")?
-            .get(crate::mcp::request_meta::PROTOCOL_VERSION_KEY)?
+            .get(PROTOCOL_VERSION_KEY)?
             .as_str(),
         Message::Notification { .. } | Message::Response => None,
     };
@@ -85,53 +85,31 @@ pub enum Transport {
     Stdio,
 }
 
-/// Every method × version × error's histogram, made on first use.
-#[derive(Debug)]
-pub struct McpMetrics {
-    cells: Box<[OnceLock<Histogram>]>,
-}
+/// The labels of `mcp_server_operation_duration_seconds`.
+const DIMENSIONS: &[Dimension] = &[
+    Dimension {
+        label: "mcp_method_name",
+        values: &METHODS,
+    },
+    Dimension {
+        label: "mcp_protocol_version",
+        values: &VERSIONS,
+    },
+    Dimension {
+        label: "error_type",
+        values: &ERRORS,
+    },
+];
 
-impl Default for McpMetrics {
-    fn default() -> McpMetrics {
-        McpMetrics {
-            cells: (0..METHODS.len() * VERSIONS.len() * ERRORS.len())
-                .map(|_| OnceLock::new())
-                .collect(),
-        }
-    }
-}
-
-impl McpMetrics {
-    fn cell(&self, method: usize, version: usize, error: usize) -> &Histogram {
-        let index = (method * VERSIONS.len() + version) * ERRORS.len() + error;
-        self.cells[index].get_or_init(|| Histogram::new(OPERATION_SECONDS, SECONDS))
-    }
-
-    pub fn write(&self, out: &mut Exposition) {
-        const NAME: &str = "mcp_server_operation_duration_seconds";
-        out.family(
-            NAME,
-            Kind::Histogram,
-            "MCP messages answered, by method, protocol revision and error (OpenTelemetry's mcp.server.operation.duration); _count is the messages.",
-        );
-        for (index, cell) in self.cells.iter().enumerate() {
-            let Some(histogram) = cell.get() else {
-                continue;
-            };
-            let error = index % ERRORS.len();
-            let version = (index / ERRORS.len()) % VERSIONS.len();
-            let method = index / (ERRORS.len() * VERSIONS.len());
-            out.histogram(
-                NAME,
-                &[
-                    ("mcp_method_name", METHODS[method]),
-                    ("mcp_protocol_version", VERSIONS[version]),
-                    ("error_type", ERRORS[error]),
-                ],
-                histogram,
-            );
-        }
-    }
+/// The family every MCP message is counted in, by method, protocol
+/// revision and error.
+pub fn operation_metrics() -> HistogramGrid {
+    HistogramGrid::new(
+        "mcp_server_operation_duration_seconds",
+        "MCP messages answered, by method, protocol revision and error (OpenTelemetry's mcp.server.operation.duration); _count is the messages.",
+        OPERATION_SECONDS,
+        DIMENSIONS,
+    )
 }
 
 /// One message being answered.
@@ -200,11 +178,9 @@ impl McpObservation {
 
     /// Ends the observation with the JSON-RPC response written (`None`
     /// for a notification).
-    pub fn finish(self, metrics: &McpMetrics, response: Option<&str>) {
+    pub fn finish(self, operations: &HistogramGrid, response: Option<&str>) {
         let error = response.map_or(0, error_of);
-        metrics
-            .cell(self.method, self.version, error)
-            .observe(self.started.elapsed());
+        operations.observe(&[self.method, self.version, error], self.started.elapsed());
         if error != 0 && !self.span.is_disabled() {
             self.span.record("error.type", ERRORS[error]);
             self.span.record("otel.status_code", "ERROR");
@@ -275,8 +251,8 @@ fn trace_context<'a>(
 ) -> Option<(&'a str, Option<&'a str>)> {
     let meta = match message {
         Message::ToolCall { call, .. } => match call.meta.as_ref()? {
-            crate::mcp::request_meta::RequestMeta::Other(map) => map,
-            crate::mcp::request_meta::RequestMeta::Revision { .. } => return None,
+            RequestMeta::Other(map) => map,
+            RequestMeta::Revision { .. } => return None,
         },
         _ => params?.get("_meta")?.as_object()?,
     };
@@ -285,12 +261,56 @@ fn trace_context<'a>(
 }
 
 /// The `error.type` slot of a written response: a JSON-RPC error's code,
-/// or a tool result with `isError`. Read only when the text could be one
-/// (a quick search), then from the JSON itself.
+/// or a tool result with `isError`. Read from the place the writers of
+/// this crate put them (`{"jsonrpc":"2.0","id":…,` then `"error":{"code":`
+/// or `"result":{` with `isError` first), so only the id is walked, never
+/// the result; anything laid out otherwise is parsed.
 fn error_of(response: &str) -> usize {
-    if !response.contains("\"error\":{") && !response.contains("\"isError\":true") {
-        return 0;
+    match laid_out_error(response) {
+        Some(slot) => slot,
+        None => parsed_error(response),
     }
+}
+
+fn laid_out_error(response: &str) -> Option<usize> {
+    let rest = response.strip_prefix(r#"{"jsonrpc":"2.0","id":"#)?;
+    let rest = &rest[id_length(rest)?..];
+    if let Some(result) = rest.strip_prefix(r#","result":{"#) {
+        let result = result
+            .strip_prefix(r#""resultType":"complete","#)
+            .unwrap_or(result);
+        return Some(usize::from(result.starts_with(r#""isError":true"#)));
+    }
+    let code = rest.strip_prefix(r#","error":{"code":"#)?;
+    let end = code.find([',', '}'])?;
+    Some(code_slot(&code[..end]))
+}
+
+/// The length of the JSON id (a number, `null` or a string) `text` starts with.
+fn id_length(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'"') {
+        return text.find([',', '}']);
+    }
+    let mut index = 1;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'\\' => index += 2,
+            b'"' => return Some(index + 1),
+            _ => index += 1,
+        }
+    }
+    None
+}
+
+fn code_slot(code: &str) -> usize {
+    ERRORS
+        .iter()
+        .position(|known| *known == code)
+        .unwrap_or(ERRORS.len() - 1)
+}
+
+fn parsed_error(response: &str) -> usize {
     #[derive(serde::Deserialize)]
     struct Response {
         error: Option<JsonRpcError>,
@@ -309,13 +329,7 @@ fn error_of(response: &str) -> usize {
         Ok(Response {
             error: Some(JsonRpcError { code }),
             ..
-        }) => {
-            let code = code.to_string();
-            ERRORS
-                .iter()
-                .position(|known| *known == code)
-                .unwrap_or(ERRORS.len() - 1)
-        }
+        }) => code_slot(&code.to_string()),
         Ok(Response {
             result: Some(ToolResult { is_error: true }),
             ..
@@ -349,6 +363,27 @@ mod tests {
                 r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"error\":{\"isError\":true}}"}],"structuredContent":{"x":{"isError":true}}}}"#
             ),
             0
+        );
+    }
+
+    #[test]
+    fn the_laid_out_path_and_the_parse_agree() {
+        for response in [
+            r#"{"jsonrpc":"2.0","id":"a\\\"b","result":{"isError":true,"content":[]}}"#,
+            r#"{"jsonrpc":"2.0","id":"x\",\"error\":{","result":{"resultType":"complete","isError":true}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":12,"result":{"content":[],"structuredContent":{"isError":true}}}"#,
+            r#"{"id":1,"jsonrpc":"2.0","error":{"code":-32602,"message":"x"}}"#,
+        ] {
+            assert_eq!(error_of(response), parsed_error(response), "{response}");
+        }
+        assert_eq!(
+            error_of(r#"{"jsonrpc":"2.0","id":"a\\\"b","result":{"isError":true}}"#),
+            1
+        );
+        assert_eq!(
+            error_of(r#"{"id":1,"jsonrpc":"2.0","error":{"code":-32602}}"#),
+            5
         );
     }
 

@@ -1,0 +1,193 @@
+//! Trace export (docs/observability.md): the spans of the framework's
+//! target (`portos_core::telemetry::SPAN_TARGET`) sent as OTLP over
+//! HTTP/protobuf to the configured endpoint, through the outbound client.
+//! Off unless an endpoint is configured; then the logs and the exported
+//! spans are two layers of one subscriber, each with its own filter, so a
+//! log line never becomes a span event and a span never clutters a log.
+//! (`telemetry::traces` carries the context the spans share; this module
+//! only sends them, so it sits above the outbound client it sends with.)
+
+mod otlp_client;
+
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::outbound::OutboundPolicy;
+use crate::telemetry::traces::start_exporting;
+use otlp_client::OtlpClient;
+use portos_core::telemetry::SPAN_TARGET;
+
+/// The standard variables (OpenTelemetry's exporter configuration).
+pub const ENDPOINT_VARIABLE: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
+pub const TRACES_ENDPOINT_VARIABLE: &str = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
+pub const SERVICE_NAME_VARIABLE: &str = "OTEL_SERVICE_NAME";
+
+/// Where and as whom spans are exported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceExport {
+    /// The OTLP/HTTP traces URL (`…/v1/traces`).
+    pub endpoint: String,
+    /// `service.name` (default: the application's name).
+    pub service_name: Option<String>,
+}
+
+impl TraceExport {
+    /// The export `--otlp-endpoint` (or `OTEL_EXPORTER_OTLP_ENDPOINT`, a
+    /// base URL the traces path is added to) or
+    /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the traces URL itself) ask
+    /// for; `None` when neither is set.
+    pub fn resolve(
+        base: Option<&str>,
+        traces: Option<&str>,
+        service_name: Option<&str>,
+    ) -> Result<Option<TraceExport>, String> {
+        fn given(value: Option<&str>) -> Option<&str> {
+            value.map(str::trim).filter(|v| !v.is_empty())
+        }
+        let (given_url, endpoint) = match (given(base), given(traces)) {
+            (Some(base), _) => (base, format!("{}/v1/traces", base.trim_end_matches('/'))),
+            (None, Some(traces)) => (traces, traces.to_owned()),
+            (None, None) => return Ok(None),
+        };
+        let url = reqwest::Url::parse(given_url)
+            .map_err(|error| format!("--otlp-endpoint: `{given_url}` is not a URL ({error})"))?;
+        if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+            return Err(format!(
+                "--otlp-endpoint: `{given_url}` is not an http or https URL"
+            ));
+        }
+        Ok(Some(TraceExport {
+            endpoint,
+            service_name: given(service_name).map(str::to_owned),
+        }))
+    }
+}
+
+/// The installed export, flushed by [`Traces::shutdown`].
+#[derive(Debug, Default)]
+pub struct Traces {
+    provider: Option<SdkTracerProvider>,
+}
+
+impl Traces {
+    /// Sends what is still buffered and stops the exporter.
+    pub fn shutdown(self) {
+        if let Some(provider) = self.provider
+            && let Err(error) = provider.shutdown()
+        {
+            tracing::warn!(%error, "cannot send the last spans");
+        }
+    }
+}
+
+/// Installs the process's subscriber: the logs (`RUST_LOG`, default
+/// `info`) on stderr and, when `export` is given, the spans sent to it.
+/// `runtime` carries the exporter's requests; `policy` is widened to the
+/// endpoint's host, which the operator named.
+pub fn install(
+    export: Option<&TraceExport>,
+    service: (&str, &str),
+    policy: &OutboundPolicy,
+    runtime: &tokio::runtime::Handle,
+) -> Result<Traces, String> {
+    let logs = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_filter(log_filter());
+    let Some(export) = export else {
+        let _ = tracing_subscriber::registry().with(logs).try_init();
+        return Ok(Traces::default());
+    };
+    let client = OtlpClient::new(&policy.also_allowing_url(&export.endpoint), runtime.clone())?;
+    let exporter = opentelemetry_otlp::SpanExporter::builder()
+        .with_http()
+        .with_http_client(client)
+        .with_endpoint(export.endpoint.clone())
+        .build()
+        .map_err(|error| format!("--otlp-endpoint: {error}"))?;
+    let (name, version) = service;
+    let resource = opentelemetry_sdk::Resource::builder()
+        .with_service_name(
+            export
+                .service_name
+                .clone()
+                .unwrap_or_else(|| name.to_owned()),
+        )
+        .with_attribute(opentelemetry::KeyValue::new(
+            "service.version",
+            version.to_owned(),
+        ))
+        .build();
+    let provider = SdkTracerProvider::builder()
+        .with_batch_exporter(exporter)
+        .with_resource(resource)
+        .build();
+    let tracer = provider.tracer("portos-server");
+    let spans = tracing_opentelemetry::layer()
+        .with_tracer(tracer)
+        .with_location(false)
+        .with_threads(false)
+        .with_target(false)
+        .with_level(false)
+        .with_tracked_inactivity(false)
+        .with_filter(
+            tracing_subscriber::filter::Targets::new()
+                .with_target(SPAN_TARGET, tracing::Level::TRACE),
+        );
+    let _ = tracing_subscriber::registry()
+        .with(logs)
+        .with(spans)
+        .try_init();
+    start_exporting();
+    Ok(Traces {
+        provider: Some(provider),
+    })
+}
+
+/// `RUST_LOG` (default `info`), without the export spans unless it names
+/// their target: they would prefix every log line inside a call.
+fn log_filter() -> EnvFilter {
+    let asked = std::env::var("RUST_LOG").ok();
+    let filter = asked
+        .as_deref()
+        .and_then(|directives| EnvFilter::try_new(directives).ok())
+        .unwrap_or_else(|| EnvFilter::new("info"));
+    if asked.is_some_and(|directives| directives.contains(SPAN_TARGET)) {
+        return filter;
+    }
+    match format!("{SPAN_TARGET}=off").parse() {
+        Ok(directive) => filter.add_directive(directive),
+        Err(_) => filter,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_base_endpoint_gets_the_traces_path_and_the_traces_endpoint_is_taken_as_it_is() {
+        let base = TraceExport::resolve(Some("http://127.0.0.1:4318/"), None, None)
+            .expect("valid")
+            .expect("on");
+        assert_eq!(base.endpoint, "http://127.0.0.1:4318/v1/traces");
+        let traces = TraceExport::resolve(None, Some("https://otel.lan/in"), Some("lab"))
+            .expect("valid")
+            .expect("on");
+        assert_eq!(traces.endpoint, "https://otel.lan/in");
+        assert_eq!(traces.service_name.as_deref(), Some("lab"));
+        assert_eq!(TraceExport::resolve(None, Some(" "), None), Ok(None));
+    }
+
+    #[test]
+    fn an_endpoint_that_is_not_http_stops_start_up_naming_the_flag() {
+        for bad in ["ftp://x/", "not a url", "http://"] {
+            let error = TraceExport::resolve(Some(bad), None, None).expect_err(bad);
+            assert!(error.starts_with("--otlp-endpoint"), "{error}");
+        }
+    }
+}
