@@ -7,6 +7,8 @@
 //! Their attributes are names, ids, sizes, states and error codes, never a
 //! call's arguments or result, nor anything of the caller's credential.
 
+use futures::future::Either;
+
 /// The `tracing` target of every span meant for trace export.
 pub const SPAN_TARGET: &str = "telemetry";
 
@@ -14,12 +16,14 @@ pub const SPAN_TARGET: &str = "telemetry";
 /// word for a tool result with `isError`).
 pub const TOOL_ERROR: &str = "tool_error";
 
-/// Runs `run` inside `span`; when spans are not recorded, as it is: no
-/// wrapper to poll through on every wake.
-pub async fn in_span<T>(span: &tracing::Span, run: impl Future<Output = T>) -> T {
+/// `run` inside `span`; when spans are not recorded, `run` as it is: no
+/// wrapper to poll through on every wake. Not an `async fn`: its state
+/// would keep `run` as an argument beside the awaited copy, doubling what
+/// every caller's future moves.
+pub fn in_span<F: Future>(span: &tracing::Span, run: F) -> impl Future<Output = F::Output> {
     if span.is_disabled() {
-        run.await
+        Either::Left(run)
     } else {
-        tracing::Instrument::instrument(run, span.clone()).await
+        Either::Right(tracing::Instrument::instrument(run, span.clone()))
     }
 }

@@ -128,23 +128,19 @@ pub async fn serve(app: App) -> Result<(), String> {
                 mcp_telemetry::meta_version(&reply),
                 Transport::Stdio,
             );
+            let unobserved = tracing::Span::none();
             let span = observation
                 .as_ref()
-                .map_or_else(tracing::Span::none, |observation| {
-                    observation.span().clone()
-                });
+                .map_or(&unobserved, McpObservation::span);
             // stdio has no headers: a message's own `_meta` says its era.
-            let response = in_span(&span, async {
-                if modern::message_is_modern(&reply) {
-                    server
-                        .handle_modern(reply, None, &CallMeta::default())
-                        .await
-                        .map(|(_, response)| response)
-                } else {
-                    server.handle(reply, &CallMeta::default()).await
-                }
-            })
-            .await;
+            let meta = CallMeta::default();
+            let response = if modern::message_is_modern(&reply) {
+                in_span(span, server.handle_modern(reply, None, &meta))
+                    .await
+                    .map(|(_, response)| response)
+            } else {
+                in_span(span, server.handle(reply, &meta)).await
+            };
             if let Some(observation) = observation {
                 observation.finish(&server.app().metrics.mcp, response.as_deref());
             }

@@ -6,6 +6,11 @@
 # `promtool check metrics` lints the exposition against Prometheus's naming
 # rules. Needs target/debug/portos (built by .ci/run) and the `prometheus`
 # package.
+#
+#   SCREENSHOT=docs/prometheus-graph.png tests/prometheus/run.sh
+#
+# then goes on for a minute of calls (most complete, some refused) and has
+# Debian's Chromium draw their rate in Prometheus's own graph page.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -91,3 +96,23 @@ median=$(query 'histogram_quantile(0.5, sum by (le) (tool_call_duration_seconds_
 [[ -n "$median" && "$median" != "NaN" ]] || { echo "no median duration: '$median'" >&2; exit 1; }
 
 echo "prometheus: scraped portos at $address, tool_calls_total{time.now} = $counted, median call $median s"
+
+[[ -n "${SCREENSHOT:-}" ]] || exit 0
+call() {
+  curl -s -u "owner:$(cat "$work/password")" -H 'content-type: application/json' \
+    -d "{\"type\":\"portos_tool_call\",\"requestId\":\"$1\",\"name\":\"time.now\",\"arguments\":$2}" \
+    "http://$address/api/cos/tools/call" > /dev/null
+}
+# Five calls a second, growing to ten; every fourth one is refused (an
+# argument time.now does not take).
+for step in $(seq 1 300); do
+  if (( step % 4 == 0 )); then call "shot-$step" '{"zone":"Mars"}'; else call "shot-$step" '{}'; fi
+  sleep "$( (( step < 150 )) && echo 0.2 || echo 0.1)"
+done
+expression='sum by (tool_state, error_type) (rate(tool_calls_total{gen_ai_tool_name="time.now"}[10s]))'
+encoded=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$expression")
+chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,1000 \
+  --virtual-time-budget=5000 --screenshot="$work/graph.png" \
+  "http://127.0.0.1:$prometheus_port/graph?g0.expr=$encoded&g0.tab=0&g0.range_input=2m" 2> /dev/null
+mv "$work/graph.png" "$SCREENSHOT"
+echo "prometheus: graph drawn in $SCREENSHOT"

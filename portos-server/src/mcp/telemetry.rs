@@ -37,6 +37,9 @@ const METHODS: [&str; 12] = [
     OTHER,
 ];
 
+/// `tools/call`'s place in [`METHODS`]: a parsed call is not looked up.
+const TOOLS_CALL: usize = 6;
+
 /// The revisions served, then "not said" (a 2025 request without the header).
 const VERSIONS: [&str; 5] = [
     SUPPORTED_VERSIONS[0],
@@ -142,10 +145,13 @@ impl McpObservation {
             Message::Notification { method } => (method.as_str(), None, None, None),
             Message::Response => return None,
         };
-        let method = METHODS
-            .iter()
-            .position(|known| *known == method)
-            .unwrap_or(METHODS.len() - 1);
+        let method = match message {
+            Message::ToolCall { .. } => TOOLS_CALL,
+            _ => METHODS
+                .iter()
+                .position(|known| *known == method)
+                .unwrap_or(METHODS.len() - 1),
+        };
         let version = version
             .and_then(|version| VERSIONS.iter().position(|known| *known == version))
             .unwrap_or(VERSIONS.len() - 1);
@@ -341,6 +347,11 @@ fn parsed_error(response: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parsed_call_is_counted_as_tools_call() {
+        assert_eq!(METHODS[TOOLS_CALL], "tools/call");
+    }
 
     #[test]
     fn an_error_is_read_from_the_response_itself_not_from_text_inside_it() {
