@@ -527,10 +527,35 @@ async fn metrics_count_calls_by_tool_scope_and_state_and_name_nothing_personal()
         )
     };
     assert_eq!((catalog("200"), catalog("304")), (Some(1.0), Some(1.0)));
+    let engine = if test_postgres::suite_on_postgres() {
+        "postgresql"
+    } else {
+        "sqlite"
+    };
     assert!(
-        sample(&metrics, "store_operation_duration_seconds_count", &[])
-            .is_some_and(|count| count > 0.0)
+        sample(
+            &metrics,
+            "store_operation_duration_seconds_count",
+            &[("db_system_name", engine)]
+        )
+        .is_some_and(|count| count > 0.0)
     );
+    // The pool's use and waits, on PostgreSQL only: SQLite has no pool.
+    let pool = |state| {
+        sample(
+            &metrics,
+            "store_pool_connections",
+            &[("db_system_name", "postgresql"), ("state", state)],
+        )
+    };
+    let waits = sample(&metrics, "store_pool_waits_total", &[]);
+    if engine == "postgresql" {
+        assert!(pool("idle").is_some_and(|idle| idle >= 1.0), "{metrics}");
+        assert!(pool("busy").is_some());
+        assert!(waits.is_some());
+    } else {
+        assert_eq!((pool("idle"), waits), (None, None));
+    }
     assert_eq!(
         sample(
             &metrics,
