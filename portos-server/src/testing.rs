@@ -24,7 +24,10 @@
 //! ```
 
 pub mod issuer;
+mod loopback;
 pub mod otlp;
+
+pub use loopback::serve_on_loopback;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::telemetry::{Exposition, Kind};
+use crate::telemetry::Exposition;
 
 static SENT: AtomicU64 = AtomicU64::new(0);
 static FAILED: AtomicU64 = AtomicU64::new(0);
@@ -29,17 +29,10 @@ pub fn count(outcome: Outcome) {
 }
 
 pub fn write(out: &mut Exposition) {
-    const NAME: &str = "outbound_requests_total";
-    out.family(
-        NAME,
-        Kind::Counter,
+    out.counters(
+        "outbound_requests_total",
         "Outbound requests by outcome: sent (answered), failed (no answer) or refused by the outbound policy (nothing sent).",
+        "outcome",
+        [("sent", &SENT), ("failed", &FAILED), ("refused", &REFUSED)],
     );
-    for (outcome, counter) in [("sent", &SENT), ("failed", &FAILED), ("refused", &REFUSED)] {
-        out.sample(
-            NAME,
-            &[("outcome", outcome)],
-            counter.load(Ordering::Relaxed),
-        );
-    }
 }

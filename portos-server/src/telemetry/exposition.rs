@@ -3,6 +3,7 @@
 //! escaped. It is what every Prometheus server and most scrapers read.
 
 use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::histogram::Histogram;
 
@@ -65,6 +66,28 @@ impl Exposition {
         self.text.push(' ');
         value.write(&mut self.text);
         self.text.push('\n');
+    }
+
+    /// A counter family whose `label` takes each of a fixed set of values,
+    /// every one written, zeros included (a rate over a series that only
+    /// appears later would miss its start). An empty label name writes one
+    /// series without labels.
+    pub fn counters<'a>(
+        &mut self,
+        name: &str,
+        help: &str,
+        label: &str,
+        values: impl IntoIterator<Item = (&'a str, &'a AtomicU64)>,
+    ) {
+        self.family(name, Kind::Counter, help);
+        for (value, count) in values {
+            let count = count.load(Ordering::Relaxed);
+            if label.is_empty() {
+                self.sample(name, &[], count);
+            } else {
+                self.sample(name, &[(label, value)], count);
+            }
+        }
     }
 
     /// One histogram series: its cumulative buckets, sum and count.
@@ -206,6 +229,25 @@ mod tests {
              # TYPE calls_total counter\n\
              calls_total{tool=\"a\\\"b\\\\c\\nd\"} 3\n\
              calls_total 0\n"
+        );
+    }
+
+    #[test]
+    fn counters_write_every_value_of_their_label_zeros_included() {
+        let (sent, failed) = (AtomicU64::new(2), AtomicU64::new(0));
+        let mut out = Exposition::new();
+        out.counters(
+            "sent_total",
+            "Sent.",
+            "outcome",
+            [("sent", &sent), ("failed", &failed)],
+        );
+        out.counters("all_total", "All.", "", [("", &sent)]);
+        assert_eq!(
+            out.into_text(),
+            "# HELP sent_total Sent.\n# TYPE sent_total counter\n\
+             sent_total{outcome=\"sent\"} 2\nsent_total{outcome=\"failed\"} 0\n\
+             # HELP all_total All.\n# TYPE all_total counter\nall_total 2\n"
         );
     }
 

@@ -85,15 +85,8 @@ impl OtlpReceiver {
         let router = axum::Router::new()
             .route("/v1/traces", axum::routing::post(export))
             .with_state(received.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a loopback port");
-        let address = listener.local_addr().expect("its address");
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, router).await;
-        });
         OtlpReceiver {
-            endpoint: format!("http://{address}"),
+            endpoint: super::serve_on_loopback(router).await,
             received,
         }
     }

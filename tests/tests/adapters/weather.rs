@@ -17,6 +17,7 @@ use portos::domains::weather::store as location;
 use portos_core::{Authority, Capabilities, ErrorCode, Registry, ToolCall, ToolResult, ToolState};
 use portos_server::Config;
 use portos_server::store::Store;
+use portos_server::testing::serve_on_loopback;
 use portos_tests as _;
 use serde_json::{Value, json};
 
@@ -87,14 +88,7 @@ async fn upstream(answer: Answer) -> (String, Upstream) {
     let app = Router::new()
         .route("/v1/forecast", get(forecast))
         .with_state(state.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let address = listener.local_addr().expect("address");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    (format!("http://{address}"), state)
+    (serve_on_loopback(app).await, state)
 }
 
 impl Upstream {

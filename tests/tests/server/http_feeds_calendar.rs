@@ -9,6 +9,7 @@ use axum::Router;
 use axum::body::{Body as AxumBody, Bytes};
 use axum::http::{StatusCode as AxumStatus, header};
 use axum::routing::get;
+use portos_server::testing::serve_on_loopback;
 use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
@@ -73,14 +74,7 @@ async fn feed_server() -> String {
                 )
             }),
         );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let address = listener.local_addr().expect("address");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    format!("http://{address}")
+    serve_on_loopback(app).await
 }
 
 /// A loopback address where nothing listens.

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::extract::{Query, State};
 use axum::routing::get;
+use portos_server::testing::serve_on_loopback;
 use portos_tests::ServerProcess;
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
@@ -31,14 +32,7 @@ async fn open_meteo() -> (String, Received) {
                 ),
             )
             .with_state(received.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let address = listener.local_addr().expect("address");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    (format!("http://{address}"), received)
+    (serve_on_loopback(app).await, received)
 }
 
 async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {

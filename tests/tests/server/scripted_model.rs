@@ -11,6 +11,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use portos_server::testing::serve_on_loopback;
 use serde_json::{Value, json};
 
 /// The tokens every scripted completion reports (`usage`).
@@ -127,15 +128,8 @@ impl ScriptedModel {
         let router = axum::Router::new()
             .route("/v1/chat/completions", post(complete))
             .with_state(script.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a loopback port");
-        let address = listener.local_addr().expect("its address");
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, router).await;
-        });
         ScriptedModel {
-            url: format!("http://{address}/v1"),
+            url: format!("{}/v1", serve_on_loopback(router).await),
             script,
         }
     }

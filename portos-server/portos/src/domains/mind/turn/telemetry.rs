@@ -244,52 +244,31 @@ fn series(
 
 impl MetricSource for TurnMetrics {
     fn write(&self, out: &mut Exposition) {
-        out.family(
+        out.counters(
             "portos_mind_turns_total",
-            Kind::Counter,
             "Persistent Mind turns ended, by state.",
+            "state",
+            ["completed", "failed"].into_iter().zip(&self.turns),
         );
-        for (state, count) in ["completed", "failed"].iter().zip(&self.turns) {
-            out.sample(
-                "portos_mind_turns_total",
-                &[("state", state)],
-                count.load(Ordering::Relaxed),
-            );
-        }
-        out.family(
+        out.counters(
             "portos_mind_turn_calls_total",
-            Kind::Counter,
             "Tool calls the Persistent Mind's turns asked for, by state (skipped: not run, e.g. over budget).",
+            "state",
+            ["completed", "failed", "refused", "skipped"]
+                .into_iter()
+                .zip(&self.calls),
         );
-        for (state, count) in ["completed", "failed", "refused", "skipped"]
-            .iter()
-            .zip(&self.calls)
-        {
-            out.sample(
-                "portos_mind_turn_calls_total",
-                &[("state", state)],
-                count.load(Ordering::Relaxed),
-            );
-        }
-        out.family(
+        out.counters(
             "portos_mind_budget_refusals_total",
-            Kind::Counter,
             "Calls a turn asked for over its tool-call or task budget (never run).",
+            "",
+            [("", &self.budget_refusals)],
         );
-        out.sample(
-            "portos_mind_budget_refusals_total",
-            &[],
-            self.budget_refusals.load(Ordering::Relaxed),
-        );
-        out.family(
+        out.counters(
             "portos_mind_budget_exhausted_turns_total",
-            Kind::Counter,
             "Turns that spent their whole tool-call budget.",
-        );
-        out.sample(
-            "portos_mind_budget_exhausted_turns_total",
-            &[],
-            self.exhausted_turns.load(Ordering::Relaxed),
+            "",
+            [("", &self.exhausted_turns)],
         );
         write_histograms(
             out,
