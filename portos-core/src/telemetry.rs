@@ -19,8 +19,12 @@ pub const TOOL_ERROR: &str = "tool_error";
 /// `run` inside `span`; when spans are not recorded, `run` as it is: no
 /// wrapper to poll through on every wake. Not an `async fn`: its state
 /// would keep `run` as an argument beside the awaited copy, doubling what
-/// every caller's future moves.
-pub fn in_span<F: Future>(span: &tracing::Span, run: F) -> impl Future<Output = F::Output> {
+/// every caller's future moves. It holds a clone of `span`, not the
+/// borrow (`use<F>`), so it may outlive it (a detached task).
+pub fn in_span<F: Future>(
+    span: &tracing::Span,
+    run: F,
+) -> impl Future<Output = F::Output> + use<F> {
     if span.is_disabled() {
         Either::Left(run)
     } else {

@@ -83,36 +83,32 @@ impl Registry {
     ) -> Result<CallAnswer, ToolError> {
         let span = call_span(&call);
         let target = self.target(&call.name);
-        let Some(meter) = &self.meter else {
-            let answer = in_span(&span, self.answer_target(target, authority, call, budget)).await;
-            record_end(
-                &span,
-                CallEnd::of(answer.as_ref().map(CallAnswer::retained)),
-            );
-            return answer;
-        };
-        let started = Instant::now();
-        // A run-time tool's name is kept past the call, which takes it; a
-        // linked tool is its slot.
-        let dynamic_name = (target == Target::Dynamic).then(|| call.name.clone());
+        // Only for a meter: when the call began and, since the call takes
+        // it, a run-time tool's name (a linked tool is its slot).
+        let metering = self.meter.as_ref().map(|meter| {
+            let dynamic_name = (target == Target::Dynamic).then(|| call.name.clone());
+            (meter, Instant::now(), dynamic_name)
+        });
         let answer = in_span(&span, self.answer_target(target, authority, call, budget)).await;
         let end = CallEnd::of(answer.as_ref().map(CallAnswer::retained));
         record_end(&span, end);
-        let tool = match (target, &dynamic_name) {
-            (Target::Linked(index), _) => MeteredTool::Linked {
-                index,
-                name: self.tools[index].name(),
-            },
-            (Target::Dynamic, Some(name)) => MeteredTool::Dynamic(name),
-            _ => MeteredTool::Unknown,
-        };
-        meter(&CallReport {
-            tool,
-            authority,
-            end,
-            duplicate: answer.as_ref().is_ok_and(CallAnswer::duplicate),
-            elapsed: started.elapsed(),
-        });
+        if let Some((meter, started, dynamic_name)) = metering {
+            let tool = match (target, &dynamic_name) {
+                (Target::Linked(index), _) => MeteredTool::Linked {
+                    index,
+                    name: self.tools[index].name(),
+                },
+                (Target::Dynamic, Some(name)) => MeteredTool::Dynamic(name),
+                _ => MeteredTool::Unknown,
+            };
+            meter(&CallReport {
+                tool,
+                authority,
+                end,
+                duplicate: answer.as_ref().is_ok_and(CallAnswer::duplicate),
+                elapsed: started.elapsed(),
+            });
+        }
         answer
     }
 
@@ -213,23 +209,17 @@ impl Registry {
                 .join_or_start(request_id, fingerprint, move || {
                     let adapter = adapter();
                     async move {
-                        let claimed = ledger
-                            .claim(claim)
-                            .instrument(
-                                tracing::info_span!(target: SPAN_TARGET, "idempotency claim"),
-                            )
-                            .await?;
+                        let claiming =
+                            tracing::info_span!(target: SPAN_TARGET, "idempotency claim");
+                        let claimed = in_span(&claiming, ledger.claim(claim)).await?;
                         match claimed {
                             Claimed::Kept(result) => Ok((Arc::new(result), true)),
                             Claimed::Fresh(mut held) => {
                                 let run = AssertUnwindSafe(held.run(adapter)).catch_unwind();
                                 let result = Arc::new(normalized(&id, name, run.await.ok()));
-                                let kept = held
-                                .keep(&result)
-                                .instrument(
-                                    tracing::info_span!(target: SPAN_TARGET, "idempotency keep"),
-                                )
-                                .await?;
+                                let keeping =
+                                    tracing::info_span!(target: SPAN_TARGET, "idempotency keep");
+                                let kept = in_span(&keeping, held.keep(&result)).await?;
                                 match kept {
                                     Kept::This => {
                                         for observer in observers.iter() {

@@ -16,11 +16,9 @@ mod run;
 mod sql;
 
 use std::collections::HashMap;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use tracing::Instrument;
 
 use portos_core::{
     Authority, Capabilities, Confirmation, ErrorCode, Registry, Scope, ToolCall, ToolError,
@@ -188,7 +186,10 @@ impl Jobs {
         let jobs = self.clone();
         // The caller's span goes with it: the job's span links to it.
         let caller = tracing::Span::current();
-        detached(async move { jobs.submit_here(authority, call).await }.instrument(caller)).await
+        detached(portos_core::telemetry::in_span(&caller, async move {
+            jobs.submit_here(authority, call).await
+        }))
+        .await
     }
 
     async fn submit_here(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {

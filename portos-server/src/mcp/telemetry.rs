@@ -349,6 +349,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_served_revision_is_a_label_value_of_its_own() {
+        for served in SUPPORTED_VERSIONS.iter().chain(MODERN_VERSIONS.iter()) {
+            assert_eq!(known_version(served), Some(*served));
+        }
+        assert_eq!(known_version("1999-01-01"), None);
+    }
+
+    #[test]
     fn a_parsed_call_is_counted_as_tools_call() {
         assert_eq!(METHODS[TOOLS_CALL], "tools/call");
     }

@@ -16,8 +16,6 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 use reqwest::{Method, RequestBuilder, redirect};
 
-use tracing::Instrument;
-
 use super::policy::{OutboundPolicy, Refused};
 use super::stats::{self, Outcome};
 
@@ -135,7 +133,7 @@ impl OutboundClient {
             let _inside = span.enter();
             crate::telemetry::traces::inject(request.headers_mut());
         }
-        let sent = self.client.execute(request).instrument(span.clone()).await;
+        let sent = portos_core::telemetry::in_span(&span, self.client.execute(request)).await;
         let outcome = match &sent {
             Ok(response) => {
                 let status = response.status();

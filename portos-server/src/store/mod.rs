@@ -217,7 +217,7 @@ impl Store {
     fn postgres(pool: Pool, url: &str) -> Store {
         let holdings = Holdings::new(Arc::from(url), held::DEFAULT_HELD, pool.losses().clone());
         Store {
-            stats: Arc::new(stats::StoreStats::postgres(pool.stats().clone())),
+            stats: Arc::new(stats::StoreStats::new(Some(pool.stats().clone()))),
             backend: Backend::Postgres {
                 pool,
                 holdings: Arc::new(holdings),
@@ -264,7 +264,7 @@ impl Store {
             StoreError::Worker(format!("cannot start the store thread: {error}"))
         })?;
         Ok(Store {
-            stats: Arc::new(stats::StoreStats::sqlite()),
+            stats: Arc::new(stats::StoreStats::new(None)),
             backend: Backend::Sqlite { durable, worker },
             path,
         })

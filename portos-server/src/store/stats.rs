@@ -11,9 +11,8 @@ use crate::telemetry::{Exposition, Kind};
 
 #[derive(Debug)]
 pub(super) struct StoreStats {
-    /// OpenTelemetry's `db.system.name`.
-    engine: &'static str,
     duration: Histogram,
+    /// PostgreSQL's pool; `None` on SQLite.
     pool: Option<Arc<PoolStats>>,
 }
 
@@ -45,24 +44,20 @@ impl PoolStats {
 }
 
 impl StoreStats {
-    pub(super) fn sqlite() -> StoreStats {
+    /// A store's numbers: PostgreSQL's with its `pool`, SQLite's without.
+    pub(super) fn new(pool: Option<Arc<PoolStats>>) -> StoreStats {
         StoreStats {
-            engine: "sqlite",
             duration: Histogram::new(STORE_SECONDS, SECONDS),
-            pool: None,
+            pool,
         }
     }
 
-    pub(super) fn postgres(pool: Arc<PoolStats>) -> StoreStats {
-        StoreStats {
-            engine: "postgresql",
-            duration: Histogram::new(STORE_SECONDS, SECONDS),
-            pool: Some(pool),
-        }
-    }
-
+    /// OpenTelemetry's `db.system.name`.
     pub(super) fn engine(&self) -> &'static str {
-        self.engine
+        match self.pool {
+            Some(_) => "postgresql",
+            None => "sqlite",
+        }
     }
 
     pub(super) fn observe(&self, took: Duration) {
@@ -76,7 +71,11 @@ impl StoreStats {
             Kind::Histogram,
             "Store work awaited by the server's tasks, from queueing to its answer (OpenTelemetry's db.client.operation.duration, queue included).",
         );
-        out.histogram(DURATION, &[("db_system_name", self.engine)], &self.duration);
+        out.histogram(
+            DURATION,
+            &[("db_system_name", self.engine())],
+            &self.duration,
+        );
         let Some(pool) = &self.pool else {
             return;
         };
@@ -90,7 +89,7 @@ impl StoreStats {
         for (state, count) in [("busy", busy), ("idle", pool.size - busy)] {
             out.sample(
                 CONNECTIONS,
-                &[("db_system_name", self.engine), ("state", state)],
+                &[("db_system_name", self.engine()), ("state", state)],
                 count,
             );
         }
@@ -102,7 +101,7 @@ impl StoreStats {
         );
         out.sample(
             WAITS,
-            &[("db_system_name", self.engine)],
+            &[("db_system_name", self.engine())],
             pool.waits.load(Ordering::Relaxed),
         );
     }

@@ -257,23 +257,17 @@ impl ToolMetrics {
                 }
             }
         }
-        out.family(
-            "tool_idempotency_answers_total",
-            Kind::Counter,
-            "Calls idempotency answered without a fresh run: replays of a kept result, conflicts (same requestId, other call), mismatches and expiries.",
-        );
         let idempotency = &self.idempotency;
-        for (answer, counter) in [
-            ("replay", &idempotency.replays),
-            ("conflict", &idempotency.conflicts),
-            ("mismatch", &idempotency.mismatches),
-            ("expired", &idempotency.expiries),
-        ] {
-            out.sample(
-                "tool_idempotency_answers_total",
-                &[("answer", answer)],
-                counter.load(Ordering::Relaxed),
-            );
-        }
+        out.counters(
+            "tool_idempotency_answers_total",
+            "Calls idempotency answered without a fresh run: replays of a kept result, conflicts (same requestId, other call), mismatches and expiries.",
+            "answer",
+            [
+                ("replay", &idempotency.replays),
+                ("conflict", &idempotency.conflicts),
+                ("mismatch", &idempotency.mismatches),
+                ("expired", &idempotency.expiries),
+            ],
+        );
     }
 }
