@@ -80,6 +80,7 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
             let read = index % 3 != 0;
             let descriptor: &'static ToolDescriptor = Box::leak(Box::new(ToolDescriptor {
                 not_strict: None,
+                content_output: || false,
                 name,
                 version: 1,
                 description: "A synthetic tool with a realistic schema for catalog benchmarks.",

@@ -117,6 +117,55 @@
 //! and the registry build checks that the linked vocabulary declares them,
 //! listing every unknown word with its tool's source location.
 //!
+//! # Resources and prompts
+//!
+//! MCP's other primitives are declared the same way and governed by the
+//! same words: [`portos_resource`] on an adapter that reads a resource
+//! (`uri = "notes://today"`) or a family of them (`uri_template =
+//! "notes://day/{day}"`, its variables read into the input struct, one
+//! `String` field each), and [`portos_prompt`] on an adapter that renders a
+//! prompt's messages from its arguments (the input struct's fields, each a
+//! string). A caller lists, reads and gets only what its scope and grants
+//! would let it call; anything else is not found. Both take `name`
+//! (default: the function's name), `title`, `description` (default: the
+//! doc comment), `scopes` (required), `capabilities`, `complete(argument =
+//! function)` (an `async fn(&ToolContext, CompletionRequest) -> Vec<String>`
+//! suggesting values) and `crate`; a resource also takes `mime_type`. A
+//! resource answers a `String`, a [`ResourceBody`], a [`ResourceContents`]
+//! or a `Vec` of them; a prompt a `Vec<`[`PromptMessage`]`>` or
+//! [`PromptMessages`]. A tool whose output is [`ToolContent`] answers its
+//! content items (images, audio, embedded resources, links) as MCP
+//! content. See [`primitives`].
+//!
+//! ```standalone_crate
+//! use portos_core::{portos_prompt, portos_resource, AdapterError, Content, PromptMessage};
+//! # portos_core::vocabulary! {
+//! #     capabilities { /// Read notes.
+//! #         READ_NOTES = "readNotes", }
+//! #     scopes { /// Agents.
+//! #         #[grants] #[transport(mcp)] AGENT = "agent", }
+//! # }
+//!
+//! /// Today's note.
+//! #[portos_resource(uri = "notes://today", mime_type = "text/markdown",
+//!     scopes = ["agent"], capabilities = ["readNotes"])]
+//! async fn today() -> Result<String, AdapterError> {
+//!     Ok("# Today".to_owned())
+//! }
+//!
+//! #[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+//! struct Topic {
+//!     /// What to summarize.
+//!     topic: String,
+//! }
+//!
+//! /// Summarize a topic.
+//! #[portos_prompt(scopes = ["agent"], capabilities = ["readNotes"])]
+//! async fn summarize(args: Topic) -> Result<Vec<PromptMessage>, AdapterError> {
+//!     Ok(vec![PromptMessage::user(Content::text(format!("Summarize {}.", args.topic)))])
+//! }
+//! ```
+//!
 //! # Linking tool crates
 //!
 //! A crate that is only a Cargo dependency contributes nothing to the
@@ -142,9 +191,11 @@ pub mod canonical_json;
 pub mod catalog;
 mod context;
 pub mod contract;
+mod declared;
 mod descriptor;
 pub mod inventory;
 pub mod linked;
+pub mod primitives;
 pub mod registry;
 pub mod schema;
 pub mod telemetry;
@@ -171,7 +222,12 @@ pub use descriptor::{
 /// registration back end has.
 #[cfg(not(feature = "inventory-collector"))]
 pub use linked::TOOLS;
-pub use portos_macros::{portos_event, portos_route, portos_tool, vocabulary};
+pub use portos_macros::{
+    portos_event, portos_prompt, portos_resource, portos_route, portos_tool, vocabulary,
+};
+pub use primitives::{
+    Content, PromptMessage, PromptMessages, ResourceBody, ResourceContents, Role, ToolContent,
+};
 pub use registry::{
     CallBudget, CallEnd, CallLedger, CallMeter, CallReport, Claim, Claimed, ClaimedCall,
     MeteredTool, PreparedCall, Registry, RegistryBuildError, RegistryBuilder, RegistryLimits,
@@ -219,7 +275,13 @@ pub mod __private {
             RouteEntry, RouteIo, RouteSpec, SchemaFn, ToolDescriptor, ToolPrivacy,
         };
         #[cfg(not(feature = "inventory-collector"))]
-        pub use crate::linked::{EVENTS, ROUTES, TOOLS};
+        pub use crate::linked::{EVENTS, PROMPTS, RESOURCES, ROUTES, TOOLS};
+        pub use crate::primitives::__private::*;
+        pub use crate::primitives::{
+            Bound, Completer, CompletionRequest, PromptDescriptor, PromptMessages,
+            ResourceDescriptor, ResourceOutcome,
+        };
+        pub use futures::future::BoxFuture;
         #[cfg(feature = "inventory-collector")]
         pub use inventory;
         pub use linkme;

@@ -14,6 +14,7 @@
 //! name it with [`link_tools!`](crate::link_tools).
 
 use crate::descriptor::{EventSpec, RouteEntry, ToolDescriptor};
+use crate::primitives::{PromptDescriptor, ResourceDescriptor};
 
 // linkme: one distributed slice per list. Written out rather than generated
 // by a local macro: linkme's declaration emits a `macro_export` macro that
@@ -36,6 +37,16 @@ pub static ROUTES: [RouteEntry];
 #[linkme::distributed_slice]
 pub static EVENTS: [EventSpec];
 
+/// Every `#[portos_resource]` linked into the binary (linkme back end only).
+#[cfg(not(feature = "inventory-collector"))]
+#[linkme::distributed_slice]
+pub static RESOURCES: [ResourceDescriptor];
+
+/// Every `#[portos_prompt]` linked into the binary (linkme back end only).
+#[cfg(not(feature = "inventory-collector"))]
+#[linkme::distributed_slice]
+pub static PROMPTS: [PromptDescriptor];
+
 // inventory: one registry per collected type.
 #[cfg(feature = "inventory-collector")]
 inventory::collect!(ToolDescriptor);
@@ -43,6 +54,10 @@ inventory::collect!(ToolDescriptor);
 inventory::collect!(RouteEntry);
 #[cfg(feature = "inventory-collector")]
 inventory::collect!(EventSpec);
+#[cfg(feature = "inventory-collector")]
+inventory::collect!(ResourceDescriptor);
+#[cfg(feature = "inventory-collector")]
+inventory::collect!(PromptDescriptor);
 
 /// Which back end collects the lists: `"linkme"` or `"inventory"`.
 pub const COLLECTOR: &str = if cfg!(feature = "inventory-collector") {
@@ -76,6 +91,23 @@ pub fn events() -> impl Iterator<Item = &'static EventSpec> + Clone {
     return EVENTS.iter();
     #[cfg(feature = "inventory-collector")]
     return inventory::iter::<EventSpec>.into_iter();
+}
+
+/// Every resource and resource template linked into the binary, in no
+/// particular order (the registry sorts them).
+pub fn resources() -> impl Iterator<Item = &'static ResourceDescriptor> + Clone {
+    #[cfg(not(feature = "inventory-collector"))]
+    return RESOURCES.iter();
+    #[cfg(feature = "inventory-collector")]
+    return inventory::iter::<ResourceDescriptor>.into_iter();
+}
+
+/// Every prompt linked into the binary, in no particular order.
+pub fn prompts() -> impl Iterator<Item = &'static PromptDescriptor> + Clone {
+    #[cfg(not(feature = "inventory-collector"))]
+    return PROMPTS.iter();
+    #[cfg(feature = "inventory-collector")]
+    return inventory::iter::<PromptDescriptor>.into_iter();
 }
 
 /// `register!(TOOLS, NAME: Type = value)`: adds one entry to a list. The

@@ -32,6 +32,10 @@ fn the_layers_point_one_way() {
         ("catalog", "inventory"),
         ("inventory", "registry"),
         ("inventory", "catalog"),
+        // Resources and prompts are built with the registry, and below it.
+        ("primitives", "registry"),
+        ("primitives", "catalog"),
+        ("primitives", "inventory"),
     ] {
         assert!(
             !graph.reaches(lower, upper),

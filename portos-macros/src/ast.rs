@@ -17,6 +17,25 @@ pub enum ParamKind {
     State(usize),
 }
 
+/// Which attribute models the function: its messages name it.
+pub struct Kind {
+    /// `#[portos_tool]`
+    pub attr: &'static str,
+    /// `a tool adapter`
+    pub noun: &'static str,
+    /// `tool`: what the registry stores one of per function.
+    pub what: &'static str,
+    /// What a missing return type is told to write.
+    pub returns: &'static str,
+}
+
+pub const TOOL: Kind = Kind {
+    attr: "#[portos_tool]",
+    noun: "a tool adapter",
+    what: "tool",
+    returns: "a tool adapter must return `Result<Output, Error>`: add `-> Result<YourOutput, YourError>`",
+};
+
 pub struct Adapter<'a> {
     pub item: &'a ItemFn,
     pub params: Vec<ParamKind>,
@@ -36,33 +55,37 @@ pub struct Output<'a> {
 
 impl<'a> Adapter<'a> {
     /// Models `item`, recording each signature mistake under its token.
-    pub fn from_item(cx: &Ctxt, item: &'a ItemFn) -> Adapter<'a> {
+    pub fn from_item(cx: &Ctxt, item: &'a ItemFn, kind: &Kind) -> Adapter<'a> {
         let sig = &item.sig;
+        let Kind { attr, noun, .. } = kind;
         if sig.asyncness.is_none() {
             cx.error_spanned_by(
                 sig.fn_token,
-                "#[portos_tool] needs an `async fn`: write `async fn` so the registry can await it",
+                format!(
+                    "{attr} needs an `async fn`: write `async fn` so the registry can await it"
+                ),
             );
         }
         if let Some(param) = sig.generics.params.first() {
             cx.error_spanned_by(
                 &sig.generics,
                 format!(
-                    "#[portos_tool] functions cannot be generic (found `{}`): the registry stores one concrete function per tool; use concrete types",
-                    generic_name(param)
+                    "{attr} functions cannot be generic (found `{}`): the registry stores one concrete function per {}; use concrete types",
+                    generic_name(param),
+                    kind.what
                 ),
             );
         } else if let Some(clause) = &sig.generics.where_clause {
             cx.error_spanned_by(
                 clause,
-                "#[portos_tool] functions cannot have a where clause: use concrete types",
+                format!("{attr} functions cannot have a where clause: use concrete types"),
             );
         }
         if let Some(variadic) = &sig.variadic {
-            cx.error_spanned_by(variadic, "#[portos_tool] functions cannot be variadic");
+            cx.error_spanned_by(variadic, format!("{attr} functions cannot be variadic"));
         }
         if let Some(abi) = &sig.abi {
-            cx.error_spanned_by(abi, "#[portos_tool] functions cannot declare an ABI");
+            cx.error_spanned_by(abi, format!("{attr} functions cannot declare an ABI"));
         }
 
         let mut params = Vec::new();
@@ -73,14 +96,14 @@ impl<'a> Adapter<'a> {
             match arg {
                 FnArg::Receiver(receiver) => cx.error_spanned_by(
                     receiver,
-                    "#[portos_tool] must be a free function, not a method: remove `self`",
+                    format!("{attr} must be a free function, not a method: remove `self`"),
                 ),
                 FnArg::Typed(pat_type) => {
                     let ty = &*pat_type.ty;
                     match context_kind(ty) {
                         Some(_) if has_context => cx.error_spanned_by(
                             ty,
-                            "a tool adapter takes the `ToolContext` at most once: remove this argument",
+                            format!("{noun} takes the `ToolContext` at most once: remove this argument"),
                         ),
                         Some(kind) => {
                             has_context = true;
@@ -88,7 +111,7 @@ impl<'a> Adapter<'a> {
                         }
                         None if is_mut_context(ty) => cx.error_spanned_by(
                             ty,
-                            "a tool adapter cannot take `&mut ToolContext`: take `&ToolContext` or `ToolContext`",
+                            format!("{noun} cannot take `&mut ToolContext`: take `&ToolContext` or `ToolContext`"),
                         ),
                         None => match shared_type(ty) {
                             Some(inner) => {
@@ -104,12 +127,12 @@ impl<'a> Adapter<'a> {
                             }
                             None if input.is_some() => cx.error_spanned_by(
                                 ty,
-                                "a tool adapter takes at most one input argument besides `&ToolContext` \
+                                format!("{noun} takes at most one input argument besides `&ToolContext` \
                                  and its `Shared<T>` state: put every field in one struct deriving \
-                                 Deserialize, Serialize and JsonSchema",
+                                 Deserialize, Serialize and JsonSchema"),
                             ),
                             None => {
-                                reject_impl_trait(cx, ty, "input");
+                                reject_impl_trait(cx, ty, "input", noun);
                                 reject_non_object(cx, ty);
                                 input = Some(ty);
                                 params.push(ParamKind::Input);
@@ -122,7 +145,7 @@ impl<'a> Adapter<'a> {
 
         let output = match &sig.output {
             ReturnType::Type(_, ty) => {
-                reject_impl_trait(cx, ty, "return");
+                reject_impl_trait(cx, ty, "return", noun);
                 Some(Output {
                     ty,
                     ok_err: result_arguments(ty),
@@ -130,10 +153,7 @@ impl<'a> Adapter<'a> {
             }
             ReturnType::Default => {
                 // Spans `async fn name(...)`: the place the return type goes.
-                cx.error_spanned_by(
-                    sig,
-                    "a tool adapter must return `Result<Output, Error>`: add `-> Result<YourOutput, YourError>`",
-                );
+                cx.error_spanned_by(sig, kind.returns);
                 None
             }
         };
@@ -166,11 +186,11 @@ fn is_mut_context(ty: &Type) -> bool {
 }
 
 /// The generated code names the type, which `impl Trait` cannot be.
-fn reject_impl_trait(cx: &Ctxt, ty: &Type, what: &str) {
+fn reject_impl_trait(cx: &Ctxt, ty: &Type, what: &str, noun: &str) {
     if let Type::ImplTrait(_) = ty {
         cx.error_spanned_by(
             ty,
-            format!("a tool adapter needs a concrete {what} type, not `impl Trait`: name the type"),
+            format!("{noun} needs a concrete {what} type, not `impl Trait`: name the type"),
         );
     }
 }

@@ -149,7 +149,7 @@ fn parse_key(
 }
 
 /// Skips what is left of a value, up to the comma before the next key.
-fn skip_value(input: ParseStream<'_>) -> syn::Result<()> {
+pub(crate) fn skip_value(input: ParseStream<'_>) -> syn::Result<()> {
     while !input.is_empty() && !input.peek(Token![,]) {
         input.parse::<proc_macro2::TokenTree>()?;
     }
@@ -179,7 +179,10 @@ fn shape_error(error: &syn::Error, expected: String) -> syn::Error {
     syn::Error::new(error.span(), expected)
 }
 
-fn string(meta: &syn::meta::ParseNestedMeta<'_>, key: &str) -> syn::Result<Spanned<String>> {
+pub(crate) fn string(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    key: &str,
+) -> syn::Result<Spanned<String>> {
     let lit: LitStr = meta
         .value()
         .and_then(|value| value.parse())
@@ -235,7 +238,7 @@ fn flag(
     })
 }
 
-fn list(
+pub(crate) fn list(
     meta: &syn::meta::ParseNestedMeta<'_>,
     key: &str,
 ) -> syn::Result<Spanned<Vec<Spanned<String>>>> {

@@ -355,7 +355,7 @@ fn vocabulary(cx: &Ctxt, value: &Spanned<String>, allowed: &[Term], what: &str) 
 /// The application's words of one key, each spelled by its rule and listed
 /// once; whether the application declares them is the registry build's
 /// check (the vocabulary lives in another crate).
-fn word_list(
+pub(crate) fn word_list(
     cx: &Ctxt,
     values: &[Spanned<String>],
     problem: fn(&str) -> Option<String>,

@@ -27,7 +27,7 @@ pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
 
     let cx = Ctxt::new();
     let raw = attr::parse(&cx, args);
-    let adapter = Adapter::from_item(&cx, &item);
+    let adapter = Adapter::from_item(&cx, &item, &crate::ast::TOOL);
     let tool = check::check(
         &cx,
         &raw,
@@ -51,7 +51,7 @@ pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
 }
 
 /// What the attribute was put on instead of a function, for the message.
-fn item_kind(item: &TokenStream) -> &'static str {
+pub(crate) fn item_kind(item: &TokenStream) -> &'static str {
     match syn::parse2::<syn::Item>(item.clone()) {
         Ok(syn::Item::Struct(_)) => "a struct",
         Ok(syn::Item::Enum(_)) => "an enum",
@@ -129,30 +129,7 @@ fn descriptor(
         ),
     };
     let output_probe = probe(output.ty);
-    let call_args = adapter.params.iter().map(|param| match param {
-        ParamKind::ContextRef => quote!(&__ctx),
-        ParamKind::ContextOwned => quote!(::core::clone::Clone::clone(&__ctx)),
-        ParamKind::Input => quote!(__input),
-        ParamKind::State(index) => {
-            let name = format_ident!("__state{index}");
-            quote!(#name)
-        }
-    });
-    // Each `Shared<T>` taken before the call; the registry checked at
-    // start-up that the server has every one, so the error is for a
-    // context put together by hand.
-    let take_state = adapter.state.iter().enumerate().map(|(index, ty)| {
-        let name = format_ident!("__state{index}");
-        quote! {
-            let #name = match (&#private::Probe::<#ty>::NEW).shared(&__ctx) {
-                ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(missing) => {
-                    return ::core::result::Result::Err(::std::string::ToString::to_string(&missing));
-                }
-            };
-        }
-    });
-    let call = quote!(#fn_name(#(#call_args),*).await);
+    let (call, take_state) = adapter_call(adapter, private);
     let bind_fn: Ident = format_ident!("__portos_bind");
 
     quote! {
@@ -165,8 +142,8 @@ fn descriptor(
             // type does not fit, so only the checks above report it.
             #[allow(unused_imports)]
             use #private::{
-                InputFallback as _, InputProbe as _, ReturnFallback as _, ReturnProbe as _,
-                StateFallback as _, StateProbe as _,
+                ContentFallback as _, ContentProbe as _, InputFallback as _, InputProbe as _,
+                ReturnFallback as _, ReturnProbe as _, StateFallback as _, StateProbe as _,
             };
 
             fn __portos_input_schema() -> #private::serde_json::Value {
@@ -175,6 +152,10 @@ fn descriptor(
 
             fn __portos_output_schema() -> #private::serde_json::Value {
                 #output_probe.output_schema()
+            }
+
+            fn __portos_content_output() -> bool {
+                #output_probe.content_output()
             }
 
             fn #bind_fn(
@@ -218,6 +199,7 @@ fn descriptor(
                 bind: #bind_fn,
                 state: &[#(#state),*],
                 not_strict: #not_strict,
+                content_output: __portos_content_output,
                 location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),
@@ -226,6 +208,41 @@ fn descriptor(
             });
         };
     }
+}
+
+/// The adapter's call (`name(&__ctx, __input, __state0).await`) and the
+/// statements that take each `Shared<T>` from `__ctx` before it: shared by
+/// every attribute whose function the registry runs.
+pub(crate) fn adapter_call(
+    adapter: &Adapter<'_>,
+    private: &TokenStream,
+) -> (TokenStream, Vec<TokenStream>) {
+    let fn_name = &adapter.item.sig.ident;
+    let call_args = adapter.params.iter().map(|param| match param {
+        ParamKind::ContextRef => quote!(&__ctx),
+        ParamKind::ContextOwned => quote!(::core::clone::Clone::clone(&__ctx)),
+        ParamKind::Input => quote!(__input),
+        ParamKind::State(index) => {
+            let name = format_ident!("__state{index}");
+            quote!(#name)
+        }
+    });
+    // Each `Shared<T>` taken before the call; the registry checked at
+    // start-up that the server has every one, so the error is for a
+    // context put together by hand.
+    let take_state = adapter.state.iter().enumerate().map(|(index, ty)| {
+        let name = format_ident!("__state{index}");
+        quote! {
+            let #name = match (&#private::Probe::<#ty>::NEW).shared(&__ctx) {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(missing) => {
+                    return ::core::result::Result::Err(::std::string::ToString::to_string(&missing));
+                }
+            };
+        }
+    });
+    let call = quote!(#fn_name(#(#call_args),*).await);
+    (call, take_state.collect())
 }
 
 /// The type checks, each in a `const` item spanned on the user's own token so

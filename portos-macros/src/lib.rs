@@ -24,6 +24,7 @@ mod event;
 mod expand;
 mod krate;
 mod names;
+mod primitive;
 pub(crate) mod route;
 mod vocabulary;
 
@@ -35,6 +36,24 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn portos_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::portos_tool(args.into(), &item.into()).into()
+}
+
+/// Declares a governed MCP resource (`uri = "..."`) or resource template
+/// (`uri_template = "...{var}..."`) on an `async fn` adapter that reads it.
+///
+/// See `portos_core`'s crate documentation for the keys and an example.
+#[proc_macro_attribute]
+pub fn portos_resource(args: TokenStream, item: TokenStream) -> TokenStream {
+    primitive::portos_resource(args.into(), &item.into()).into()
+}
+
+/// Declares a governed MCP prompt on an `async fn` adapter that renders
+/// its messages from its arguments.
+///
+/// See `portos_core`'s crate documentation for the keys and an example.
+#[proc_macro_attribute]
+pub fn portos_prompt(args: TokenStream, item: TokenStream) -> TokenStream {
+    primitive::portos_prompt(args.into(), &item.into()).into()
 }
 
 /// Declares the application's vocabulary: its capabilities (the grants its

@@ -610,6 +610,7 @@ mod tests {
         name: "lab.site",
         version: 1,
         not_strict: None,
+        content_output: || false,
         description: "Reads the site.",
         provider_name: "lab_site",
         aliases: &[],

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance,
 # pinned in package-lock.json with the Node.js 22 it needs, both from the npm
-# registry; `npm ci --prefix tests/mcp-conformance` installs them) against
-# Agent Tools MCP over Streamable HTTP, once per requirement set: 2026-07-28
-# (stateless, per-request `_meta`) and 2025-11-25 (the `initialize`
-# handshake). What a tools-only server cannot pass is listed, with the
-# reason, in expected-failures-<revision>.yml; anything else that fails or
-# warns, and any listed check that starts passing, fails the run.
-# Then the tasks extension's scenarios against tests/mcp-fixtures, whose
-# tools are the ones those scenarios call by name, with their own baseline
-# (expected-failures-tasks.yml).
+# registry; `npm ci --prefix tests/mcp-conformance` installs them) over
+# Streamable HTTP, once per requirement set: 2026-07-28 (stateless,
+# per-request `_meta`) and 2025-11-25 (the `initialize` handshake).
+#
+# First against tests/mcp-fixtures, the suite's fixture tools, resources
+# and prompts declared on the portos runtime like any application's: what
+# the framework does not yet pass is listed, with the reason, in
+# expected-failures-<revision>.yml; the scenarios a requirement set runs
+# without scoring (the tasks extension's, the pending ones) run one by one
+# against expected-failures-tasks.yml and expected-failures-pending.yml.
+# Then against PortOS's Agent Tools: what PortOS by contract does not offer
+# is listed in portos/expected-failures-<revision>.yml.
+#
+# Anything not listed that fails or warns, and any listed check that starts
+# passing, fails the run.
 # Needs target/debug/portos and target/debug/mcp-fixtures (`cargo test
 # --workspace` builds both).
 set -euo pipefail
@@ -52,9 +58,9 @@ case ${1:-} in
   --against)
     grant '{"readPortos":true}'
     for revision in 2026-07-28 2025-11-25; do
-      echo "== MCP conformance, requirement set $revision"
-      judge "$revision" "$dir/expected-failures-$revision.yml" --requirements "$revision" |
-        grep -E '^(Total|[✓✗] )'
+      echo "== MCP conformance against PortOS, requirement set $revision"
+      judge "portos-$revision" "$dir/portos/expected-failures-$revision.yml" \
+        --requirements "$revision" | grep -E '^(Total|[✓✗] )'
     done
     ;;
   --against-fixtures)
@@ -62,6 +68,19 @@ case ${1:-} in
     # (the suite's fixture tools on the portos runtime): PortOS's durable
     # jobs as the suite sees them.
     grant '{"readFixtures":true,"writeFixtures":true}'
+    for revision in 2026-07-28 2025-11-25; do
+      echo "== MCP conformance against tests/mcp-fixtures, requirement set $revision"
+      judge "$revision" "$dir/expected-failures-$revision.yml" --requirements "$revision" |
+        grep -E '^(Total|[✓✗] )'
+    done
+    echo "== MCP conformance, the pending scenarios (tests/mcp-fixtures)"
+    for run in 2026-07-28:json-schema-2020-12 2026-07-28:http-header-validation \
+      2026-07-28:http-custom-header-server-validation 2025-11-25:json-schema-2020-12 \
+      2025-11-25:server-session-lifecycle 2025-11-25:server-sse-polling; do
+      revision=${run%%:*} scenario=${run#*:}
+      judge "$scenario-$revision" "$dir/expected-failures-pending.yml" --scenario "$scenario" \
+        --spec-version "$revision" --force | grep -E '^Passed: ' | sed "s/^/$scenario ($revision): /"
+    done
     echo "== MCP conformance, the tasks extension's scenarios (tests/mcp-fixtures)"
     for scenario in tasks-lifecycle tasks-capability-negotiation tasks-wire-fields \
       tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
@@ -72,9 +91,9 @@ case ${1:-} in
     done
     ;;
   "")
-    bash tests/support/with-servers.sh bash "$0" --against
     WITH_SERVERS_BIN=${CARGO_TARGET_DIR:-target}/debug/mcp-fixtures \
       bash tests/support/with-servers.sh bash "$0" --against-fixtures
+    bash tests/support/with-servers.sh bash "$0" --against
     ;;
   *)
     echo "usage: run.sh" >&2

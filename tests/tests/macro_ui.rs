@@ -1,4 +1,5 @@
-//! Every compile error of `#[portos_tool]` and `#[portos_route]`, one file
+//! Every compile error of `#[portos_tool]`, `#[portos_resource]`,
+//! `#[portos_prompt]` and `#[portos_route]`, one file
 //! per message, and the signatures they accept (DESIGN "How it is tested").
 //!
 //! Regenerate the expected output with `TRYBUILD=overwrite` and review each

@@ -100,6 +100,7 @@ macro_rules! descriptor {
             bind: bind_ok,
             state: $state,
             not_strict: $not_strict,
+            content_output: || false,
             location: SourceLocation {
                 file: file!(),
                 line: line!(),

@@ -46,6 +46,10 @@ pub struct ToolDescriptor {
     /// author says why; those formats then offer the tool unconstrained
     /// (the registry build refuses such a tool without it).
     pub not_strict: Option<&'static str>,
+    /// Whether the adapter returns `ToolContent`: its output is content
+    /// items, which MCP answers as the call's `content` (a function, as the
+    /// type is probed outside a const context).
+    pub content_output: fn() -> bool,
     pub location: SourceLocation,
 }
 

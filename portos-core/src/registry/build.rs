@@ -15,11 +15,11 @@ use super::{
     RegistryLimits, ResultObserver,
 };
 use crate::context::StateMap;
-use crate::contract::words::{self, vocabulary};
-use crate::contract::{
-    Capability, Policy, SCHEMA_VERSION, Scope, is_callable_name, is_provider_name,
-};
+use crate::contract::words;
+use crate::contract::{Policy, SCHEMA_VERSION, is_callable_name, is_provider_name};
+use crate::declared::{check_state, resolve_words};
 use crate::descriptor::ToolDescriptor;
+use crate::primitives::{Primitives, PromptDescriptor, ResourceDescriptor};
 use crate::schema::strict::StrictProjections;
 use crate::{linked, schema};
 
@@ -45,6 +45,8 @@ pub struct RegistryBuilder {
     limits: RegistryLimits,
     state: StateMap,
     descriptors: Option<Vec<&'static ToolDescriptor>>,
+    resources: Option<Vec<&'static ResourceDescriptor>>,
+    prompts: Option<Vec<&'static PromptDescriptor>>,
     observers: Vec<ResultObserver>,
     meter: Option<CallMeter>,
     order: &'static [&'static str],
@@ -144,6 +146,21 @@ impl RegistryBuilder {
         self
     }
 
+    /// The resources and templates to serve, instead of every linked one.
+    pub fn resources(
+        mut self,
+        resources: impl IntoIterator<Item = &'static ResourceDescriptor>,
+    ) -> Self {
+        self.resources = Some(resources.into_iter().collect());
+        self
+    }
+
+    /// The prompts to serve, instead of every linked one.
+    pub fn prompts(mut self, prompts: impl IntoIterator<Item = &'static PromptDescriptor>) -> Self {
+        self.prompts = Some(prompts.into_iter().collect());
+        self
+    }
+
     /// Checks every descriptor and builds the registry, shared: a dynamic
     /// tool's run gets it back to make child calls.
     pub fn build(self) -> Result<Arc<Registry>, RegistryBuildError> {
@@ -153,7 +170,12 @@ impl RegistryBuilder {
         let order = self.order;
         descriptors.sort_by_cached_key(|d| catalog_rank(order, d.name));
 
-        let mut problems = vocabulary_problems(!descriptors.is_empty());
+        let resources = self
+            .resources
+            .unwrap_or_else(|| linked::resources().collect());
+        let prompts = self.prompts.unwrap_or_else(|| linked::prompts().collect());
+        let declares_any = !descriptors.is_empty() || !resources.is_empty() || !prompts.is_empty();
+        let mut problems = vocabulary_problems(declares_any);
         let mut index: HashMap<&'static str, usize> = HashMap::new();
         let mut policies = Vec::with_capacity(descriptors.len());
         for (position, descriptor) in descriptors.iter().enumerate() {
@@ -192,6 +214,16 @@ impl RegistryBuilder {
             }
         }
 
+        let state = Arc::new(self.state);
+        let shutdown = CancellationToken::new();
+        let primitives = Primitives::build(
+            resources,
+            prompts,
+            Arc::clone(&state),
+            shutdown.clone(),
+            &mut problems,
+        );
+
         if !problems.is_empty() {
             return Err(RegistryBuildError { problems });
         }
@@ -202,13 +234,8 @@ impl RegistryBuilder {
             None => "Mutating tool calls require an authenticated session".to_owned(),
         }
         .into_boxed_str();
-        let (limits, state, observers, dynamic, ledger) = (
-            self.limits,
-            self.state,
-            self.observers,
-            self.dynamic,
-            self.ledger,
-        );
+        let (limits, observers, dynamic, ledger) =
+            (self.limits, self.observers, self.dynamic, self.ledger);
         let calls = CallStore::new(limits);
         let journal = match (ledger.is_some(), self.journal) {
             (false, Some((journal, recalled))) => {
@@ -224,8 +251,9 @@ impl RegistryBuilder {
             ledger,
             journal,
             in_flight: Arc::default(),
-            state: Arc::new(state),
-            shutdown: CancellationToken::new(),
+            state,
+            shutdown,
+            primitives,
             unavailable: std::sync::RwLock::new(HashMap::new()),
             observers: observers.into(),
             meter: self.meter,
@@ -301,14 +329,7 @@ fn check_not_claimed(d: &ToolDescriptor, source: &dyn DynamicTools, problems: &m
 /// The state a tool declares must be there before anything is served: a
 /// missing value is a start-up error naming the tool, not a failed call.
 fn check_state_provided(d: &ToolDescriptor, state: &StateMap, problems: &mut Vec<String>) {
-    for need in d.state.iter().filter(|need| !state.provides(need)) {
-        problems.push(format!(
-            "tool `{}` ({}) needs state `{}`, which the server does not provide",
-            d.name,
-            d.location,
-            need.type_name()
-        ));
-    }
+    check_state("tool", d.name, d.location, d.state, state, problems);
 }
 
 /// The linked vocabulary's own problems. That none is linked is a problem
@@ -324,49 +345,14 @@ fn vocabulary_problems(has_tools: bool) -> Vec<String> {
 /// The declared words, looked up in the linked vocabulary; every unknown
 /// one is a problem naming the tool and where it was declared.
 fn resolve_policy(d: &ToolDescriptor, problems: &mut Vec<String>) -> Policy {
-    let declared = |what: &str, known: Vec<&'static str>| {
-        if words::linked_vocabularies().is_empty() {
-            "no vocabulary is linked".to_owned()
-        } else if known.is_empty() {
-            format!(
-                "the application's vocabulary ({}) declares no {what}",
-                vocabulary().location
-            )
-        } else {
-            format!(
-                "the application's vocabulary ({}) declares {}",
-                vocabulary().location,
-                known.join(", ")
-            )
-        }
-    };
-    let mut scopes = Vec::with_capacity(d.policy.scopes.len());
-    for name in d.policy.scopes {
-        match Scope::from_name(name) {
-            Some(scope) => scopes.push(scope),
-            None => problems.push(format!(
-                "tool `{}` ({}) names unknown scope `{name}`: {}",
-                d.name,
-                d.location,
-                declared("scopes", Scope::all().map(Scope::as_str).collect())
-            )),
-        }
-    }
-    let mut required_capabilities = Vec::with_capacity(d.policy.capabilities.len());
-    for name in d.policy.capabilities {
-        match Capability::from_name(name) {
-            Some(capability) => required_capabilities.push(capability),
-            None => problems.push(format!(
-                "tool `{}` ({}) requires unknown capability `{name}`: {}",
-                d.name,
-                d.location,
-                declared(
-                    "capabilities",
-                    Capability::all().map(Capability::as_str).collect()
-                )
-            )),
-        }
-    }
+    let (scopes, required_capabilities) = resolve_words(
+        "tool",
+        d.name,
+        d.location,
+        d.policy.scopes,
+        d.policy.capabilities,
+        problems,
+    );
     Policy {
         scopes,
         required_capabilities,
@@ -493,6 +479,7 @@ fn registered(
         input_schema,
         output_schema: json!({"type": "object", "additionalProperties": true}),
         result_schema,
+        content_output: (d.content_output)(),
         validator,
     }
 }

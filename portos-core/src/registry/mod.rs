@@ -79,6 +79,8 @@ pub struct RegisteredTool {
     /// The input schema in each strict provider subset (or why not), with
     /// what each projection dropped or rewrote.
     pub strict: StrictProjections,
+    /// The adapter answers content items (`ToolContent`).
+    pub content_output: bool,
     validator: jsonschema::Validator,
 }
 
@@ -112,6 +114,8 @@ pub struct Registry {
     journal: Option<Arc<dyn CallJournal>>,
     state: Arc<StateMap>,
     shutdown: CancellationToken,
+    /// The resources, templates and prompts, governed like the tools.
+    primitives: crate::primitives::Primitives,
     /// Tools switched off at run time (canonical name → reason), e.g. while a
     /// feature they need is not configured. Calls get `TOOL_UNAVAILABLE`.
     unavailable: RwLock<HashMap<&'static str, String>>,
@@ -186,6 +190,11 @@ impl Registry {
     /// The source of run-time tools, if any.
     pub fn dynamic_tools(&self) -> Option<&Arc<dyn DynamicTools>> {
         self.dynamic.as_ref()
+    }
+
+    /// The resources, resource templates and prompts.
+    pub fn primitives(&self) -> &crate::primitives::Primitives {
+        &self.primitives
     }
 
     /// Shared server state handed to adapters.

@@ -68,6 +68,7 @@ const fn descriptor(
         name,
         version: 1,
         not_strict: None,
+        content_output: || false,
         description: "A job for the tests.",
         provider_name: name,
         aliases: &[],

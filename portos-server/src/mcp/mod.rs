@@ -5,6 +5,7 @@
 
 pub mod jsonrpc;
 pub mod modern;
+pub mod primitives;
 mod reply;
 pub mod request_meta;
 pub mod server;

@@ -20,6 +20,7 @@ use base64::Engine;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{CallParams, INVALID_PARAMS, METHOD_NOT_FOUND, Message};
+use super::primitives::{Era, PrimitiveRefusal};
 use super::reply::{ResultMeta, ServerInfo};
 use super::request_meta::RequestMeta;
 use super::server::{CallMeta, CallOutcome, McpServer, call_params};
@@ -162,6 +163,16 @@ impl Refusal {
     }
 }
 
+impl From<PrimitiveRefusal> for Refusal {
+    fn from(refusal: PrimitiveRefusal) -> Refusal {
+        Refusal {
+            code: refusal.code,
+            message: refusal.message,
+            data: refusal.data,
+        }
+    }
+}
+
 impl McpServer {
     /// Answers one 2026-07-28 message: `None` for a notification or a
     /// response (HTTP answers 202). `headers` is `None` over stdio, which has
@@ -194,6 +205,43 @@ impl McpServer {
                 Ok(()) => Ok(self.tools_list().await),
                 Err(refusal) => Err(refusal),
             },
+            "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+            | "prompts/list"
+            | "prompts/get"
+            | "completion/complete"
+                if !self.offers_primitive_method(&method) =>
+            {
+                Err(Refusal::new(METHOD_NOT_FOUND, "Method not found"))
+            }
+            "resources/list" | "resources/templates/list" | "prompts/list"
+                if params.as_ref().is_some_and(|p| p.contains_key("cursor")) =>
+            {
+                Err(Refusal::new(INVALID_PARAMS, "Invalid cursor"))
+            }
+            "resources/list" | "resources/templates/list" | "prompts/list" => {
+                match only_meta(params.as_ref(), &method) {
+                    Ok(()) => Ok(self.primitive_list(&method).await),
+                    Err(refusal) => Err(refusal),
+                }
+            }
+            // A read is as stale as the list it came from.
+            "resources/read" => self
+                .resources_read(params.as_ref(), &id, Era::Modern)
+                .await
+                .map(|result| self.cached_result(self.complete_result(result)))
+                .map_err(Refusal::from),
+            "prompts/get" => self
+                .prompts_get(params.as_ref(), &id)
+                .await
+                .map(|result| self.complete_result(result))
+                .map_err(Refusal::from),
+            "completion/complete" => self
+                .complete(params.as_ref(), &id)
+                .await
+                .map(|result| self.complete_result(result))
+                .map_err(Refusal::from),
             "tools/call" => {
                 let tasks = declares_tasks(params.as_ref());
                 // 2025's `task` opt-in is gone at this revision, and the
@@ -273,15 +321,50 @@ impl McpServer {
             CallOutcome::Reply(reply) => reply.into_response(id, Some(&self.server_meta())),
             CallOutcome::Task(job) => {
                 let meta_out = self.result_meta();
-                super::jsonrpc::result_response(id, task(&job, false, &meta_out)).to_string()
+                let content_output = self.answers_content(&job);
+                super::jsonrpc::result_response(id, task(&job, false, &meta_out, content_output))
+                    .to_string()
             }
         };
         (ReplyStatus::Ok, response)
     }
 
+    /// A list of resources, templates or prompts, with the caching hints
+    /// the revision requires: like `tools/list`, stale at once (grants
+    /// change it), and the same for every client of this server.
+    async fn primitive_list(&self, method: &str) -> Value {
+        let result = match method {
+            "resources/list" => self.resources_list().await,
+            "resources/templates/list" => self.resource_templates_list().await,
+            _ => self.prompts_list().await,
+        };
+        self.cached_result(self.complete_result(result))
+    }
+
+    /// The caching hints of a list or a read: like `tools/list`'s.
+    fn cached_result(&self, mut result: Value) -> Value {
+        if let Some(object) = result.as_object_mut() {
+            object.insert("ttlMs".to_owned(), json!(TOOLS_TTL_MS));
+            object.insert("cacheScope".to_owned(), json!("public"));
+        }
+        result
+    }
+
+    /// A result of this revision: its kind and who answers.
+    fn complete_result(&self, mut result: Value) -> Value {
+        if let Some(object) = result.as_object_mut() {
+            object.insert("resultType".to_owned(), json!("complete"));
+            object.insert("_meta".to_owned(), self.result_meta());
+        }
+        result
+    }
+
     /// `server/discover`: the revisions, the capabilities, who answers.
     fn discover(&self) -> Value {
         let mut capabilities = json!({ "tools": {} });
+        if let Some(object) = capabilities.as_object_mut() {
+            object.extend(self.primitive_capabilities());
+        }
         // Only a server with a long-running agent tool has tasks to offer
         // (as `initialize` declares 2025's `tasks` only then).
         if self.has_long_running_tools() {

@@ -8,6 +8,7 @@
 //! cost more than the rest of the response (see docs/benchmarks.md, "What an
 //! MCP call adds").
 
+use portos_core::ToolResult;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -21,6 +22,9 @@ const MAX_ERROR_CHARS: usize = 500;
 pub enum ToolReply {
     /// `output` is a JSON object's text, as serde_json wrote it.
     Structured { output: Vec<u8>, is_error: bool },
+    /// A tool whose output is content items (`ToolContent`): they are the
+    /// `content`, and the envelope (`output`) the structured content.
+    Content { items: Vec<u8>, output: Vec<u8> },
     /// A refusal: only a text, always `isError`.
     Refused(String),
 }
@@ -67,6 +71,32 @@ impl ToolReply {
         }
     }
 
+    /// A tool's result (`envelope` is how it is written: the result, or a
+    /// replay's answer around it): content items when the tool answers
+    /// them (`content_output`) and completed, else the envelope as text.
+    pub(super) fn of_result(
+        envelope: &impl Serialize,
+        result: &ToolResult,
+        content_output: bool,
+    ) -> ToolReply {
+        let items = result
+            .result
+            .as_ref()
+            .filter(|_| content_output && result.is_completed())
+            .and_then(|output| output.value().get("content"))
+            .filter(|items| items.is_array())
+            .and_then(|items| serde_json::to_vec(items).ok());
+        match (
+            items,
+            ToolReply::structured(envelope, !result.is_completed()),
+        ) {
+            (Some(items), ToolReply::Structured { output, .. }) => {
+                ToolReply::Content { items, output }
+            }
+            (_, reply) => reply,
+        }
+    }
+
     /// The JSON-RPC response carrying this result, as JSON text. `modern`
     /// is the 2026-07-28 result's `_meta` (that revision also names the
     /// kind of result, `resultType`); `None` writes the 2025 form.
@@ -75,6 +105,7 @@ impl ToolReply {
             ToolReply::Structured { output, is_error } => {
                 (output.as_slice(), *is_error, Some(output))
             }
+            ToolReply::Content { items, output } => (items.as_slice(), false, Some(output)),
             ToolReply::Refused(message) => (message.as_bytes(), true, None),
         };
         let mut out = Vec::with_capacity(
@@ -92,9 +123,14 @@ impl ToolReply {
         if is_error {
             out.extend_from_slice(br#""isError":true,"#);
         }
-        out.extend_from_slice(br#""content":[{"type":"text","text":"#);
-        push_json_string(&mut out, text);
-        out.extend_from_slice(b"}]");
+        if let ToolReply::Content { items, .. } = &self {
+            out.extend_from_slice(br#""content":"#);
+            out.extend_from_slice(items);
+        } else {
+            out.extend_from_slice(br#""content":[{"type":"text","text":"#);
+            push_json_string(&mut out, text);
+            out.extend_from_slice(b"}]");
+        }
         if let Some(structured) = structured {
             out.extend_from_slice(br#","structuredContent":"#);
             out.extend_from_slice(structured);

@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 use super::config::AgentContextConfig;
 use super::context_tools::{Outcome, cap};
 use super::jsonrpc::{self, INVALID_PARAMS, MAX_TOOL_NAME_CHARS, METHOD_NOT_FOUND, Message};
+use super::primitives::{Era, PrimitiveRefusal};
 use super::reply::{ToolReply, error_result};
 use crate::app::App;
 use crate::remote::RemoteCaller;
@@ -84,6 +85,26 @@ impl McpServer {
         self.remote
             .as_ref()
             .map_or(granted, |caller| granted.intersect(caller.capabilities))
+    }
+
+    /// What the MCP principal may do under `config`: its scope and grants,
+    /// narrowed by a remote client's token and acting for its subject.
+    pub(super) fn authority_with(&self, config: &AgentContextConfig) -> Authority {
+        let authority = Authority::of(self.app.principals.mcp).granted(self.grants(config));
+        match &self.remote {
+            Some(caller) => authority
+                .limited_to(caller.capabilities)
+                .on_behalf_of(caller.subject.clone()),
+            None => authority,
+        }
+    }
+
+    /// Whether the job's tool answers content items (`ToolContent`).
+    pub(super) fn answers_content(&self, job: &Job) -> bool {
+        self.app
+            .registry
+            .resolve(&job.name)
+            .is_some_and(|tool| tool.content_output)
     }
 
     /// The linked agent tool `name`, when `grants` grant it.
@@ -222,7 +243,13 @@ impl McpServer {
                 &self.app.identity.agent_tools_name,
                 self.app.context_tools.instructions(),
                 self.has_long_running_tools(),
-            ),
+            )
+            .map(|mut result| {
+                if let Some(capabilities) = result["capabilities"].as_object_mut() {
+                    capabilities.extend(self.primitive_capabilities());
+                }
+                result
+            }),
             "ping" => Ok(json!({})),
             "tools/list" => match list_params_ok(params.as_ref()) {
                 true => {
@@ -241,6 +268,35 @@ impl McpServer {
                 }
                 None => Err((INVALID_PARAMS, "Invalid tools/call params")),
             },
+            "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+            | "prompts/list"
+            | "prompts/get"
+            | "completion/complete"
+                if !self.offers_primitive_method(&method) =>
+            {
+                Err((METHOD_NOT_FOUND, "Method not found"))
+            }
+            "resources/list" | "resources/templates/list" | "prompts/list"
+                if !list_params_ok(params.as_ref()) =>
+            {
+                Err((INVALID_PARAMS, "Invalid list params"))
+            }
+            "resources/list" => Ok(self.resources_list().await),
+            "resources/templates/list" => Ok(self.resource_templates_list().await),
+            "prompts/list" => Ok(self.prompts_list().await),
+            "resources/read" | "prompts/get" | "completion/complete" => {
+                let answer = match method.as_str() {
+                    "resources/read" => {
+                        self.resources_read(params.as_ref(), &id, Era::Handshake)
+                            .await
+                    }
+                    "prompts/get" => self.prompts_get(params.as_ref(), &id).await,
+                    _ => self.complete(params.as_ref(), &id).await,
+                };
+                return Some(primitive_response(&id, answer));
+            }
             // Includes `server/discover` of newer SDKs: a fast "not found"
             // makes them fall back to `initialize`.
             _ => Err((METHOD_NOT_FOUND, "Method not found")),
@@ -273,7 +329,10 @@ impl McpServer {
         match self.call_tool_or_task(name, arguments, meta, false).await {
             CallOutcome::Reply(reply) => reply,
             // Not asked for: a job is only answered when `tasks` is set.
-            CallOutcome::Task(job) => job_reply(&job),
+            CallOutcome::Task(job) => {
+                let content_output = self.answers_content(&job);
+                job_reply(&job, content_output)
+            }
         }
     }
 
@@ -316,9 +375,9 @@ impl McpServer {
     ) -> CallOutcome {
         let grants = self.grants(config);
         let registry = &self.app.registry;
-        let linked = self
-            .granted_tool(name, grants)
-            .map(|tool| std::borrow::Cow::Borrowed(tool.name()));
+        let granted = self.granted_tool(name, grants);
+        let content_output = granted.is_some_and(|tool| tool.content_output);
+        let linked = granted.map(|tool| std::borrow::Cow::Borrowed(tool.name()));
         // A run-time tool (a saved recipe) is looked up, granted and
         // refused by the registry itself, with its own messages.
         let dynamic = || {
@@ -361,18 +420,13 @@ impl McpServer {
             }
         };
         let call = ToolCall::new(request_id, canonical.as_ref(), arguments);
-        let mut authority = Authority::of(self.app.principals.mcp).granted(grants);
-        if let Some(caller) = &self.remote {
-            authority = authority
-                .limited_to(caller.capabilities)
-                .on_behalf_of(caller.subject.clone());
-        }
+        let authority = self.authority_with(config);
         if self.app.jobs.is_job(&call.name) {
             return self.call_job(authority, call, tasks).await;
         }
         CallOutcome::Reply(
             match self.app.registry.answer(&authority, call, None).await {
-                Ok(result) => ToolReply::structured(&result, !result.is_completed()),
+                Ok(answer) => ToolReply::of_result(&answer, answer.retained(), content_output),
                 Err(error) => error_result(&error.message),
             },
         )
@@ -393,10 +447,25 @@ impl McpServer {
             .wait_final(Viewer::Principal(self.app.principals.mcp), &job.job_id)
             .await
         {
-            Ok(job) => CallOutcome::Reply(job_reply(&job)),
+            Ok(job) => CallOutcome::Reply(job_reply(&job, self.answers_content(&job))),
             Err(error) => CallOutcome::Reply(job_error(&error)),
         }
     }
+}
+
+/// A primitive's answer or refusal as a JSON-RPC response.
+fn primitive_response(id: &Value, answer: Result<Value, PrimitiveRefusal>) -> String {
+    match answer {
+        Ok(result) => jsonrpc::result_response(id, result),
+        Err(refusal) => {
+            let mut response = jsonrpc::error_response(id, refusal.code, &refusal.message);
+            if let Some(data) = refusal.data {
+                response["error"]["data"] = data;
+            }
+            response
+        }
+    }
+    .to_string()
 }
 
 /// A call whose envelope breaks the contract's rules, as a tool result.
@@ -414,10 +483,11 @@ pub enum CallOutcome {
     Task(Box<Job>),
 }
 
-/// A final job's result as a `tools/call` result.
-pub(super) fn job_reply(job: &Job) -> ToolReply {
+/// A final job's result as a `tools/call` result (`content_output`: its
+/// tool answers content items).
+pub(super) fn job_reply(job: &Job, content_output: bool) -> ToolReply {
     match &job.result {
-        Some(result) => ToolReply::structured(result, !result.is_completed()),
+        Some(result) => ToolReply::of_result(result, result, content_output),
         None => error_result(&format!("The job has not ended ({})", job.state.as_str())),
     }
 }

@@ -41,7 +41,9 @@ pub fn capabilities_declare_tasks(capabilities: Option<&Map<String, Value>>) -> 
 /// A job as a `CreateTaskResult` (`resultType: "task"`) or, for
 /// `tasks/get`, a detailed task (`resultType: "complete"`, with its
 /// input requests or final result).
-pub fn task(job: &Job, detailed: bool, meta: &Value) -> Value {
+///
+/// `content_output`: the job's tool answers content items (`ToolContent`).
+pub fn task(job: &Job, detailed: bool, meta: &Value, content_output: bool) -> Value {
     let mut task = Map::new();
     task.insert(
         "resultType".to_owned(),
@@ -95,7 +97,7 @@ pub fn task(job: &Job, detailed: bool, meta: &Value) -> Value {
             );
         }
         if matches!(job.state, JobState::Completed | JobState::Failed) {
-            task.insert("result".to_owned(), call_result(job));
+            task.insert("result".to_owned(), call_result(job, content_output));
         }
     }
     task.insert("_meta".to_owned(), meta.clone());
@@ -103,8 +105,9 @@ pub fn task(job: &Job, detailed: bool, meta: &Value) -> Value {
 }
 
 /// The `CallToolResult` a final job answers.
-fn call_result(job: &Job) -> Value {
-    let response = job_reply(job).into_response(&Value::Null, Some(&ResultMeta::default()));
+fn call_result(job: &Job, content_output: bool) -> Value {
+    let response =
+        job_reply(job, content_output).into_response(&Value::Null, Some(&ResultMeta::default()));
     serde_json::from_str::<Value>(&response)
         .ok()
         .and_then(|mut response| response.get_mut("result").map(Value::take))
@@ -131,7 +134,12 @@ impl McpServer {
             .get(self.agent(), task_id)
             .await
             .map_err(refusal)?;
-        Ok(task(&job, true, &self.result_meta()))
+        Ok(task(
+            &job,
+            true,
+            &self.result_meta(),
+            self.answers_content(&job),
+        ))
     }
 
     /// `tasks/update`: the answer to the confirmation (other keys, and a

@@ -124,7 +124,8 @@ impl McpServer {
             .wait_final(self.agent(), task_id)
             .await
             .map_err(refusal)?;
-        let response = job_reply(&job).into_response(&Value::Null, None);
+        let response =
+            job_reply(&job, self.answers_content(&job)).into_response(&Value::Null, None);
         let mut result = serde_json::from_str::<Value>(&response)
             .ok()
             .and_then(|mut response| response.get_mut("result").map(Value::take))
@@ -249,7 +250,7 @@ mod tests {
         let old = task_2025(&failed);
         assert_eq!(old["status"], "failed");
         assert_eq!(old["statusMessage"], "No route to host");
-        let new = tasks::task(&failed, false, &Value::Null);
+        let new = tasks::task(&failed, false, &Value::Null, false);
         assert_eq!(new["status"], "completed");
     }
 

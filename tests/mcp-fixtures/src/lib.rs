@@ -1,11 +1,17 @@
-//! The tools the official MCP conformance suite's tasks-extension scenarios
-//! call by name, on the portos runtime: `greet` (a plain call),
-//! `slow_compute` (a long-running job that sleeps, and stops when
-//! cancelled), `failing_job` (a long-running job whose tool fails) and
-//! `confirm_delete` (a long-running write an agent's call parks until it is
-//! confirmed). With them the suite exercises PortOS's durable jobs as MCP
-//! tasks; nothing here is part of PortOS.
+//! The official MCP conformance suite's fixtures, declared on the portos
+//! runtime the way any application declares its own: the tools the
+//! scenarios call by name (`greet`, `slow_compute`, `failing_job`,
+//! `confirm_delete` for the tasks extension; `test_simple_text`,
+//! `test_image_content`, … for content), the resources
+//! (`test://static-text`, `test://static-binary`, the template
+//! `test://template/{id}/data`) and the prompts (`test_simple_prompt`, …).
+//! Nothing here is special-cased by the runtime, and nothing here is part
+//! of PortOS.
 
+mod content;
+mod media;
+mod prompts;
+mod resources;
 mod tools;
 
 // The fixtures' own words: what the suite's client may be granted.
