@@ -245,6 +245,84 @@ pub trait ProgressSink: Send + Sync {
     fn report(&self, progress: Progress);
 }
 
+/// How severe a log message is: the syslog levels MCP uses, least severe
+/// first (so `level >= wanted` is the filter).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Error,
+    Critical,
+    Alert,
+    Emergency,
+}
+
+impl LogLevel {
+    pub const ALL: [LogLevel; 8] = [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Notice,
+        LogLevel::Warning,
+        LogLevel::Error,
+        LogLevel::Critical,
+        LogLevel::Alert,
+        LogLevel::Emergency,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LogLevel::Debug => "debug",
+            LogLevel::Info => "info",
+            LogLevel::Notice => "notice",
+            LogLevel::Warning => "warning",
+            LogLevel::Error => "error",
+            LogLevel::Critical => "critical",
+            LogLevel::Alert => "alert",
+            LogLevel::Emergency => "emergency",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LogLevel> {
+        LogLevel::ALL
+            .into_iter()
+            .find(|level| level.as_str() == name)
+    }
+}
+
+/// Where a call's log messages go (the caller's connection, which keeps
+/// only the levels its client asked for).
+pub trait LogSink: Send + Sync {
+    fn log(&self, level: LogLevel, message: &str);
+}
+
+/// What the caller's connection takes while a call runs: its progress and
+/// its log messages. Empty for a caller that only waits for the result.
+#[derive(Clone, Default)]
+pub struct CallChannel {
+    pub progress: Option<Arc<dyn ProgressSink>>,
+    pub log: Option<Arc<dyn LogSink>>,
+}
+
+impl CallChannel {
+    pub fn is_empty(&self) -> bool {
+        self.progress.is_none() && self.log.is_none()
+    }
+}
+
+impl fmt::Debug for CallChannel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallChannel")
+            .field("progress", &self.progress.is_some())
+            .field("log", &self.log.is_some())
+            .finish()
+    }
+}
+
 /// Passed to every adapter that asks for it (`ctx: &ToolContext`).
 #[derive(Clone)]
 pub struct ToolContext {
@@ -254,8 +332,9 @@ pub struct ToolContext {
     /// Read only by the generated code, for the adapter's [`Shared`]
     /// parameters.
     state: Arc<StateMap>,
-    /// Set when the call runs as a durable job.
-    progress: Option<Arc<dyn ProgressSink>>,
+    /// Where progress and log messages go: a job's record, or the caller's
+    /// connection.
+    channel: CallChannel,
 }
 
 impl ToolContext {
@@ -270,7 +349,7 @@ impl ToolContext {
             request_id,
             cancel,
             state,
-            progress: None,
+            channel: CallChannel::default(),
         }
     }
 
@@ -278,15 +357,32 @@ impl ToolContext {
     /// reports reach `sink`.
     #[must_use]
     pub fn with_progress(mut self, sink: Arc<dyn ProgressSink>) -> ToolContext {
-        self.progress = Some(sink);
+        self.channel.progress = Some(sink);
         self
     }
 
-    /// Reports how far the call has come. Recorded on the call's job (and
-    /// sent to whoever follows it) when the call runs as one; a no-op for
-    /// a call that waits for its result anyway.
+    /// The context of a call whose caller follows it on `channel`.
+    #[must_use]
+    pub fn with_channel(mut self, channel: CallChannel) -> ToolContext {
+        self.channel = channel;
+        self
+    }
+
+    /// Writes a log message for the caller, when it asked for messages of
+    /// `level` (an MCP client sets the least severe level it wants); a
+    /// no-op otherwise. The server's own log is `tracing`'s.
+    pub fn log(&self, level: LogLevel, message: &str) {
+        if let Some(sink) = &self.channel.log {
+            sink.log(level, message);
+        }
+    }
+
+    /// Reports how far the call has come: recorded on the call's job (and
+    /// sent to whoever follows it) when the call runs as one, sent to the
+    /// caller when it asked to follow the call's progress (an MCP
+    /// `progressToken`), a no-op otherwise.
     pub fn report_progress(&self, done: f64, total: Option<f64>, message: Option<&str>) {
-        if let Some(sink) = &self.progress {
+        if let Some(sink) = &self.channel.progress {
             sink.report(Progress {
                 done,
                 total,

@@ -206,8 +206,8 @@ pub use catalog::{
     IntentGroup, IntentGroups,
 };
 pub use context::{
-    Authority, MissingState, Progress, ProgressSink, ServerState, Shared, StateMap, StateNeed,
-    ToolContext,
+    Authority, CallChannel, LogLevel, LogSink, MissingState, Progress, ProgressSink, ServerState,
+    Shared, StateMap, StateNeed, ToolContext,
 };
 pub use contract::{
     CallAnswer, Capabilities, Capability, CapabilityTerm, CatalogScope, Confirmation, ContextScope,

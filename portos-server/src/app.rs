@@ -132,6 +132,8 @@ pub struct AppState {
     pub metrics: Arc<crate::telemetry::Metrics>,
     /// The application's series, written after the runtime's.
     pub metric_sources: Vec<Arc<dyn crate::telemetry::MetricSource>>,
+    /// The live 2025 MCP sessions of the HTTP endpoint.
+    pub mcp_sessions: crate::mcp::session::Sessions,
 }
 
 impl std::fmt::Debug for AppState {

@@ -19,7 +19,9 @@ use tokio::sync::mpsc;
 use crate::app::App;
 use crate::builder::ServerBuilder;
 use crate::jobs::TakeOver;
+use crate::mcp::notify::{Follow, Notifier};
 use crate::mcp::server::{CallMeta, ConfigReads, McpServer};
+use crate::mcp::session::Session;
 use crate::mcp::telemetry::{self as mcp_telemetry, McpObservation, Transport};
 use crate::mcp::{jsonrpc, modern};
 use portos_core::telemetry::in_span;
@@ -70,6 +72,9 @@ pub async fn serve(app: App) -> Result<(), String> {
     crate::cluster::follow_other_servers(&app);
     let jobs = app.jobs.clone();
     let server = Arc::new(McpServer::new(app, ConfigReads::Live));
+    // The process is the client's one session: what it sets (its log
+    // level) holds until it hangs up.
+    let session = Session::detached();
 
     let (sender, mut receiver) = mpsc::channel::<String>(64);
     let writer = tokio::spawn(async move {
@@ -122,6 +127,17 @@ pub async fn serve(app: App) -> Result<(), String> {
         };
         let server = server.clone();
         let sender = sender.clone();
+        // Notifications go ahead of the response, as lines of their own;
+        // when the writer falls behind, they are dropped, never the answer.
+        let notes = sender.clone();
+        let meta = CallMeta {
+            follow: Follow::of(&reply),
+            session: Some(Arc::clone(&session)),
+            notifier: Some(Notifier::new(move |line| {
+                let _ = notes.try_send(line);
+            })),
+            ..CallMeta::default()
+        };
         tasks.spawn(async move {
             let observation = McpObservation::start(
                 &reply,
@@ -133,7 +149,6 @@ pub async fn serve(app: App) -> Result<(), String> {
                 .as_ref()
                 .map_or(&unobserved, McpObservation::span);
             // stdio has no headers: a message's own `_meta` says its era.
-            let meta = CallMeta::default();
             let response = if modern::message_is_modern(&reply) {
                 in_span(span, server.handle_modern(reply, None, &meta))
                     .await

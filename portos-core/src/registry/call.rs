@@ -20,7 +20,7 @@ use std::time::Instant;
 use tracing::Instrument;
 
 use super::{CallEnd, CallReport, MeteredTool, Target};
-use crate::context::{Authority, ToolContext};
+use crate::context::{Authority, CallChannel, ToolContext};
 use crate::contract::{
     CallAnswer, ErrorCode, Guard, OutputJson, Policy, ToolCall, ToolError, ToolResult,
 };
@@ -81,6 +81,20 @@ impl Registry {
         call: ToolCall,
         budget: Option<Arc<CallBudget>>,
     ) -> Result<CallAnswer, ToolError> {
+        self.answer_on(authority, call, budget, CallChannel::default())
+            .await
+    }
+
+    /// [`Registry::answer`] for a caller that follows the call on
+    /// `channel` (its progress, its log messages). A duplicate that joins a
+    /// run already going hears nothing of it.
+    pub async fn answer_on(
+        &self,
+        authority: &Authority,
+        call: ToolCall,
+        budget: Option<Arc<CallBudget>>,
+        channel: CallChannel,
+    ) -> Result<CallAnswer, ToolError> {
         let span = call_span(&call);
         let target = self.target(&call.name);
         // Only for a meter: when the call began and, since the call takes
@@ -89,7 +103,11 @@ impl Registry {
             let dynamic_name = (target == Target::Dynamic).then(|| call.name.clone());
             (meter, Instant::now(), dynamic_name)
         });
-        let answer = in_span(&span, self.answer_target(target, authority, call, budget)).await;
+        let answer = in_span(
+            &span,
+            self.answer_target(target, authority, call, budget, channel),
+        )
+        .await;
         let end = CallEnd::of(answer.as_ref().map(CallAnswer::retained));
         record_end(&span, end);
         if let Some((meter, started, dynamic_name)) = metering {
@@ -118,9 +136,12 @@ impl Registry {
         authority: &Authority,
         call: ToolCall,
         budget: Option<Arc<CallBudget>>,
+        channel: CallChannel,
     ) -> Result<CallAnswer, ToolError> {
         let admitted = match (target, &self.dynamic) {
-            (Target::Linked(index), _) => self.admit(&self.tools[index], authority, call)?,
+            (Target::Linked(index), _) => {
+                self.admit(&self.tools[index], authority, call, channel)?
+            }
             (Target::Dynamic, Some(source)) => {
                 self.admit_dynamic(source.as_ref(), authority, call, budget)
                     .await?
@@ -143,6 +164,7 @@ impl Registry {
         tool: &RegisteredTool,
         authority: &Authority,
         call: ToolCall,
+        channel: CallChannel,
     ) -> Result<Admitted, ToolError> {
         let (bound, fingerprint) = self.check_tool(tool, authority, call.arguments)?;
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
@@ -152,7 +174,7 @@ impl Registry {
             policy: &tool.policy,
         };
         self.admit_run(admitting, request_id, fingerprint, |id| {
-            self.adapter_run(authority, id, bound)
+            self.adapter_run(authority, id, bound, channel)
         })
     }
 
@@ -322,13 +344,15 @@ impl Registry {
         authority: &Authority,
         request_id: Arc<str>,
         bound: BoundCall,
+        channel: CallChannel,
     ) -> BoxFuture<'static, AdapterOutcome> {
         let ctx = ToolContext::new(
             authority.clone(),
             request_id,
             self.shutdown.clone(),
             self.state.clone(),
-        );
+        )
+        .with_channel(channel);
         in_adapter_span(bound.run(ctx))
     }
 

@@ -23,6 +23,7 @@ use crate::agent_tools::config::{AgentContextSettings, AgentContextView};
 use crate::app::App;
 use crate::mcp::jsonrpc::{self, INVALID_REQUEST};
 use crate::mcp::modern::{self, HeaderText, MirroredHeaders, ReplyStatus};
+use crate::mcp::notify::{Follow, Notifier};
 use crate::mcp::server::SUPPORTED_VERSIONS;
 use crate::mcp::telemetry::{self as mcp_telemetry, McpObservation, Transport};
 use crate::mcp::{CallMeta, ConfigReads, McpServer};
@@ -118,11 +119,14 @@ async fn manifest(State(app): State<App>, _local: LocalCaller) -> Json<Value> {
     Json(server.manifest(&app.agent_context.current()))
 }
 
-/// Agent Tools MCP, stateless Streamable HTTP: one JSON-RPC message per
-/// POST, answered with JSON; notifications and responses get 202. The 2025
-/// revisions (`initialize`, `ping`, `tools/list`, `tools/call`) and
-/// 2026-07-28 (`server/discover`, `tools/list`, `tools/call`, each request
-/// carrying its version in `_meta` and in headers) on the same endpoint.
+/// Agent Tools MCP over Streamable HTTP: one JSON-RPC message per POST,
+/// answered with JSON, or with an event stream when the request asked to
+/// follow its progress or log messages and the call sent some (they go
+/// ahead of the response); notifications and responses get 202. The 2025
+/// revisions (`initialize`, which opens a session, `ping`,
+/// `logging/setLevel`, the lists, reads and calls) and 2026-07-28
+/// (`server/discover`, each request carrying its version in `_meta` and in
+/// headers) on the same endpoint.
 #[portos_route(
     method = "POST",
     path = "/api/agent-context/mcp",
@@ -133,12 +137,23 @@ async fn mcp_post(
     _agent: ActiveAgent,
     RemoteClient(caller): RemoteClient,
     McpPost {
-        meta,
+        mut meta,
         message,
         mirrored,
         version,
+        session_id,
     }: McpPost,
 ) -> McpAnswer {
+    // A session the client names must be live: one that ended (or that
+    // this process never opened) is 404, and the client opens another.
+    if let Some(id) = &session_id {
+        match app.mcp_sessions.find(id) {
+            Some(session) => meta.session = Some(session),
+            None => return McpAnswer::Refused(session_not_found()),
+        }
+    }
+    // `initialize` (2025) opens a session once it succeeds.
+    let opener = (mirrored.is_none() && is_initialize(&message)).then(|| app.clone());
     let mut server = McpServer::new(app, ConfigReads::Cached);
     if let Some(caller) = caller {
         audit(&caller, &message);
@@ -147,30 +162,161 @@ async fn mcp_post(
             return McpAnswer::Refused(refused);
         }
     }
-    let version = version.or_else(|| mcp_telemetry::meta_version(&message));
-    let observation = McpObservation::start(&message, version, Transport::Http);
-    let unobserved = tracing::Span::none();
-    let span = observation
-        .as_ref()
-        .map_or(&unobserved, McpObservation::span);
-    // Each branch's own future in the span, not one async block around
-    // both: a layer less to poll through on every call.
-    let answer = match mirrored {
-        Some(mirrored) => in_span(span, server.handle_modern(message, Some(&mirrored), &meta))
-            .await
-            .map(|(status, response)| (http_status(status), response)),
-        None => in_span(span, server.handle(message, &meta))
-            .await
-            .map(|response| (StatusCode::OK, response)),
+    meta.follow = Follow::of(&message);
+    let follows = meta.follow.progress_token.is_some()
+        || meta.follow.log_level.is_some()
+        || meta
+            .session
+            .as_ref()
+            .is_some_and(|s| s.log_level().is_some());
+    let exchange = Exchange {
+        server,
+        meta,
+        message,
+        mirrored,
+        version,
     };
-    if let Some(observation) = observation {
-        let response = answer.as_ref().map(|(_, response)| response.as_str());
-        observation.finish(&server.app().metrics.mcp, response);
-    }
+    let answer = if follows && called_tool_or_prompt(&exchange.message) {
+        exchange.answer_following().await
+    } else {
+        exchange.answer().await.map(Outgoing::Final)
+    };
     match answer {
-        Some((status, response)) => McpAnswer::Reply(status, response),
+        Some(Outgoing::Final((status, response))) => {
+            let session = opener
+                .filter(|_| status == StatusCode::OK && is_result(&response))
+                .and_then(|app| HeaderValue::from_str(app.mcp_sessions.open().id()).ok());
+            McpAnswer::Reply(status, response, session)
+        }
+        Some(Outgoing::Stream(body)) => McpAnswer::Stream(body),
         None => McpAnswer::Accepted,
     }
+}
+
+/// One message being answered.
+struct Exchange {
+    server: McpServer,
+    meta: CallMeta,
+    message: jsonrpc::Message,
+    mirrored: Option<MirroredHeaders>,
+    version: Option<&'static str>,
+}
+
+/// What a POST answers: one JSON response, or an event stream ending with
+/// it.
+enum Outgoing {
+    Final((StatusCode, String)),
+    Stream(axum::body::Body),
+}
+
+/// What the stream of a followed call carries.
+enum Event {
+    Note(String),
+    Final((StatusCode, String)),
+}
+
+impl Exchange {
+    /// The response (`None` for a notification or a response), observed.
+    async fn answer(self) -> Option<(StatusCode, String)> {
+        let Exchange {
+            server,
+            meta,
+            message,
+            mirrored,
+            version,
+        } = self;
+        let version = version.or_else(|| mcp_telemetry::meta_version(&message));
+        let observation = McpObservation::start(&message, version, Transport::Http);
+        let unobserved = tracing::Span::none();
+        let span = observation
+            .as_ref()
+            .map_or(&unobserved, McpObservation::span);
+        // Each branch's own future in the span, not one async block around
+        // both: a layer less to poll through on every call.
+        let answer = match mirrored {
+            Some(mirrored) => in_span(span, server.handle_modern(message, Some(&mirrored), &meta))
+                .await
+                .map(|(status, response)| (http_status(status), response)),
+            None => in_span(span, server.handle(message, &meta))
+                .await
+                .map(|response| (StatusCode::OK, response)),
+        };
+        if let Some(observation) = observation {
+            let response = answer.as_ref().map(|(_, response)| response.as_str());
+            observation.finish(&server.app().metrics.mcp, response);
+        }
+        answer
+    }
+
+    /// A call the client follows: answered on its own task, its
+    /// notifications sent ahead of the response. Until the first one, the
+    /// answer may still be plain JSON (with its own status): a call that
+    /// reports nothing is answered as any other.
+    async fn answer_following(mut self) -> Option<Outgoing> {
+        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Event>();
+        let notes = sender.clone();
+        self.meta.notifier = Some(Notifier::new(move |line| {
+            let _ = notes.send(Event::Note(line));
+        }));
+        // Detached: a client that hangs up does not stop the call.
+        tokio::spawn(async move {
+            if let Some(answer) = self.answer().await {
+                let _ = sender.send(Event::Final(answer));
+            }
+        });
+        match receiver.recv().await? {
+            Event::Final(answer) => Some(Outgoing::Final(answer)),
+            Event::Note(first) => {
+                let events = futures::stream::unfold(
+                    (Some(first), Some(receiver)),
+                    |(pending, receiver)| async move {
+                        if let Some(line) = pending {
+                            return Some((sse_data(&line), (None, receiver)));
+                        }
+                        let mut receiver = receiver?;
+                        match receiver.recv().await? {
+                            Event::Note(line) => Some((sse_data(&line), (None, Some(receiver)))),
+                            // The response ends the stream.
+                            Event::Final((_, line)) => Some((sse_data(&line), (None, None))),
+                        }
+                    },
+                );
+                Some(Outgoing::Stream(axum::body::Body::from_stream(events)))
+            }
+        }
+    }
+}
+
+/// One JSON-RPC message as a server-sent event (JSON text has no line
+/// breaks, so it is one `data:` line).
+fn sse_data(line: &str) -> Result<bytes::Bytes, std::convert::Infallible> {
+    Ok(bytes::Bytes::from(format!("data: {line}\n\n")))
+}
+
+/// Whether `message` calls a tool or gets a prompt: what reports while it
+/// runs.
+fn called_tool_or_prompt(message: &jsonrpc::Message) -> bool {
+    match message {
+        jsonrpc::Message::ToolCall { .. } => true,
+        jsonrpc::Message::Request { method, .. } => {
+            method == "tools/call" || method == "prompts/get"
+        }
+        _ => false,
+    }
+}
+
+fn is_initialize(message: &jsonrpc::Message) -> bool {
+    matches!(message, jsonrpc::Message::Request { method, .. } if method == "initialize")
+}
+
+/// Whether a response is a result (not a JSON-RPC error).
+fn is_result(response: &str) -> bool {
+    serde_json::from_str::<Value>(response).is_ok_and(|response| response.get("result").is_some())
+}
+
+/// 404 for a session that ended or was never opened here.
+fn session_not_found() -> Response {
+    jsonrpc_status(StatusCode::NOT_FOUND, "Session not found")
 }
 
 /// Remote mode's audit trail: who called which tool (the log at `info`).
@@ -230,14 +376,60 @@ async fn mcp_get(_agent: ActiveAgent) -> PostOnly {
     PostOnly
 }
 
-/// No sessions to end: 405 (`Allow: POST`).
+/// Ends the 2025 session `Mcp-Session-Id` names: 204, and later requests
+/// naming it get 404; 404 for a session that is not live. Without the
+/// header there is nothing to end: 405 (`Allow: POST`), as for a
+/// stateless client.
 #[portos_route(
     method = "DELETE",
     path = "/api/agent-context/mcp",
-    summary = "Agent Tools MCP session end (not offered)"
+    summary = "End an Agent Tools MCP session"
 )]
-async fn mcp_delete(_agent: ActiveAgent) -> PostOnly {
-    PostOnly
+async fn mcp_delete(State(app): State<App>, _agent: ActiveAgent, headers: HeaderMap) -> SessionEnd {
+    match headers.get(&MCP_SESSION_ID).and_then(|id| id.to_str().ok()) {
+        None => SessionEnd::NoSession,
+        Some(id) if app.mcp_sessions.close(id.trim()) => SessionEnd::Ended,
+        Some(_) => SessionEnd::NotFound,
+    }
+}
+
+/// What `DELETE` answers.
+pub enum SessionEnd {
+    Ended,
+    NotFound,
+    NoSession,
+}
+
+impl IntoResponse for SessionEnd {
+    fn into_response(self) -> Response {
+        match self {
+            SessionEnd::Ended => StatusCode::NO_CONTENT.into_response(),
+            SessionEnd::NotFound => session_not_found(),
+            SessionEnd::NoSession => PostOnly.into_response(),
+        }
+    }
+}
+
+impl RouteOutput for SessionEnd {
+    fn describe(io: &mut RouteIo) {
+        io.success_status = 204;
+        io.modeled = true;
+        io.outcomes.push(OutcomeSpec {
+            status: 204,
+            description: "The session ended: requests naming it now get 404",
+            schema: None,
+        });
+        io.outcomes.push(OutcomeSpec {
+            status: 405,
+            description: "No `Mcp-Session-Id` header: no session to end (`Allow: POST`, empty body)",
+            schema: None,
+        });
+        io.outcomes.push(OutcomeSpec {
+            status: 404,
+            description: "The session is not live (ended, expired, or opened by another server) (-32600)",
+            schema: Some(jsonrpc_error_schema),
+        });
+    }
 }
 
 /// One JSON-RPC message POSTed to the MCP endpoint, with the call metadata
@@ -253,6 +445,8 @@ pub struct McpPost {
     mirrored: Option<MirroredHeaders>,
     /// The served revision its `MCP-Protocol-Version` header names.
     version: Option<&'static str>,
+    /// The 2025 session its `Mcp-Session-Id` header names.
+    session_id: Option<String>,
 }
 
 impl FromRequest<App> for McpPost {
@@ -288,7 +482,13 @@ impl FromRequest<App> for McpPost {
                 .get(&IDEMPOTENCY_KEY)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned),
+            ..CallMeta::default()
         };
+        let session_id = headers
+            .get(&MCP_SESSION_ID)
+            .map(|id| id.to_str().map(|id| id.trim().to_owned()))
+            .transpose()
+            .map_err(|_| session_not_found())?;
         let bytes = axum::body::to_bytes(body, app.config.body_limit)
             .await
             .map_err(|_| {
@@ -321,6 +521,7 @@ impl FromRequest<App> for McpPost {
                     version: version
                         .and_then(|version| version.to_str().ok())
                         .and_then(mcp_telemetry::known_version),
+                    session_id,
                 })
             }
             Err(rejected) => {
@@ -411,9 +612,12 @@ fn jsonrpc_error_schema(_: &mut SchemaGenerator) -> Schema {
     })
 }
 
-/// A JSON-RPC response (200), or 202 for a notification or a response.
+/// A JSON-RPC response (200; with the session it opened, for
+/// `initialize`), an event stream ending with one, or 202 for a
+/// notification or a response.
 pub enum McpAnswer {
-    Reply(StatusCode, String),
+    Reply(StatusCode, String, Option<HeaderValue>),
+    Stream(axum::body::Body),
     Accepted,
     /// Refused at the HTTP level (remote mode's `insufficient_scope`).
     Refused(Response),
@@ -422,13 +626,31 @@ pub enum McpAnswer {
 impl IntoResponse for McpAnswer {
     fn into_response(self) -> Response {
         match self {
-            McpAnswer::Reply(status, response) => (
-                status,
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                )],
-                response,
+            McpAnswer::Reply(status, response, session) => {
+                let mut reply = (
+                    status,
+                    [(
+                        header::CONTENT_TYPE,
+                        HeaderValue::from_static("application/json"),
+                    )],
+                    response,
+                )
+                    .into_response();
+                if let Some(session) = session {
+                    reply.headers_mut().insert(MCP_SESSION_ID.clone(), session);
+                }
+                reply
+            }
+            McpAnswer::Stream(body) => (
+                StatusCode::OK,
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        HeaderValue::from_static("text/event-stream"),
+                    ),
+                    (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+                ],
+                body,
             )
                 .into_response(),
             McpAnswer::Accepted => StatusCode::ACCEPTED.into_response(),
@@ -442,7 +664,7 @@ impl RouteOutput for McpAnswer {
         io.response = Some(schema_of::<Value>());
         io.outcomes.push(OutcomeSpec {
             status: 404,
-            description: "MCP 2026-07-28: a method that revision does not have (`initialize`, `ping`, …), as a JSON-RPC error (-32601)",
+            description: "MCP 2026-07-28: a method that revision does not have (`initialize`, `ping`, …), as a JSON-RPC error (-32601); a 2025 `Mcp-Session-Id` that names no live session (-32600)",
             schema: Some(schema_of::<Value>()),
         });
     }
@@ -493,6 +715,7 @@ static MCP_PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-
 static MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
 static MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
 static IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+static MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 fn accepts_json_and_sse(headers: &HeaderMap) -> bool {
     let accept = headers.get_all(header::ACCEPT);

@@ -5,10 +5,12 @@
 
 pub mod jsonrpc;
 pub mod modern;
+pub mod notify;
 pub mod primitives;
 mod reply;
 pub mod request_meta;
 pub mod server;
+pub mod session;
 pub mod tasks;
 pub mod tasks_2025;
 pub mod telemetry;

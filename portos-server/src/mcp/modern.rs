@@ -361,7 +361,7 @@ impl McpServer {
 
     /// `server/discover`: the revisions, the capabilities, who answers.
     fn discover(&self) -> Value {
-        let mut capabilities = json!({ "tools": {} });
+        let mut capabilities = json!({ "tools": {}, "logging": {} });
         if let Some(object) = capabilities.as_object_mut() {
             object.extend(self.primitive_capabilities());
         }

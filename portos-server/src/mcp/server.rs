@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use portos_core::contract::{FieldIssue, check_request_id, json_type};
 use portos_core::{
-    Authority, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope, ToolCall,
+    Authority, CallChannel, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope,
+    LogLevel, ToolCall,
 };
 
 use crate::jobs::{Job, JobError, Viewer};
@@ -17,8 +18,10 @@ use serde_json::{Map, Value, json};
 use super::config::AgentContextConfig;
 use super::context_tools::{Outcome, cap};
 use super::jsonrpc::{self, INVALID_PARAMS, MAX_TOOL_NAME_CHARS, METHOD_NOT_FOUND, Message};
+use super::notify::{self, Follow, Notifier};
 use super::primitives::{Era, PrimitiveRefusal};
 use super::reply::{ToolReply, error_result};
+use super::session::Session;
 use crate::app::App;
 use crate::remote::RemoteCaller;
 
@@ -42,6 +45,30 @@ pub enum ConfigReads {
 pub struct CallMeta {
     /// The `Idempotency-Key` header (HTTP only).
     pub idempotency_key: Option<String>,
+    /// What the request asked to hear while it runs (its `_meta`).
+    pub follow: Follow,
+    /// The client's 2025 session (its log level), when it has one.
+    pub session: Option<Arc<Session>>,
+    /// Where notifications go ahead of the response, when the transport
+    /// can send them.
+    pub notifier: Option<Notifier>,
+}
+
+impl CallMeta {
+    /// The channel a call's adapter reports on: progress when the request
+    /// gave a token, log messages of the level it (or its session) asked
+    /// for; empty when the transport cannot send them.
+    pub fn channel(&self) -> CallChannel {
+        let Some(notifier) = &self.notifier else {
+            return CallChannel::default();
+        };
+        let level = self.follow.log_level.or_else(|| {
+            self.session
+                .as_ref()
+                .and_then(|session| session.log_level())
+        });
+        notify::channel(notifier, self.follow.progress_token.as_ref(), level)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -251,6 +278,17 @@ impl McpServer {
                 result
             }),
             "ping" => Ok(json!({})),
+            // The level applies to the session; a request without one has
+            // nothing to keep it in (and hears no log messages).
+            "logging/setLevel" => match log_level_param(params.as_ref()) {
+                Some(level) => {
+                    if let Some(session) = &meta.session {
+                        session.set_log_level(level);
+                    }
+                    Ok(json!({}))
+                }
+                None => Err((INVALID_PARAMS, "Invalid logging/setLevel params")),
+            },
             "tools/list" => match list_params_ok(params.as_ref()) {
                 true => {
                     let config = self.config().await;
@@ -425,7 +463,12 @@ impl McpServer {
             return self.call_job(authority, call, tasks).await;
         }
         CallOutcome::Reply(
-            match self.app.registry.answer(&authority, call, None).await {
+            match self
+                .app
+                .registry
+                .answer_on(&authority, call, None, meta.channel())
+                .await
+            {
                 Ok(answer) => ToolReply::of_result(&answer, answer.retained(), content_output),
                 Err(error) => error_result(&error.message),
             },
@@ -540,7 +583,7 @@ fn initialize(
     } else {
         PROTOCOL_VERSION
     };
-    let mut capabilities = json!({ "tools": { "listChanged": false } });
+    let mut capabilities = json!({ "tools": { "listChanged": false }, "logging": {} });
     // Tasks exist from 2025-11-25 on.
     if tasks && negotiated == "2025-11-25" {
         capabilities["tasks"] = super::tasks_2025::capability();
@@ -580,6 +623,21 @@ fn client_info_ok(client: &Map<String, Value>) -> bool {
         && text("description", 0, 2000, false)
         && url_ok
         && icons_ok
+}
+
+/// `logging/setLevel`: `{ level, _meta? }`, a level MCP names.
+fn log_level_param(params: Option<&Map<String, Value>>) -> Option<LogLevel> {
+    let params = params?;
+    if params
+        .iter()
+        .any(|(key, value)| key != "level" && !(key == "_meta" && value.is_object()))
+    {
+        return None;
+    }
+    params
+        .get("level")
+        .and_then(Value::as_str)
+        .and_then(LogLevel::from_name)
 }
 
 /// `tools/list`: only `_meta`; a cursor is refused (there are no pages).

@@ -11,6 +11,7 @@
 mod content;
 mod media;
 mod prompts;
+mod reporting;
 mod resources;
 mod tools;
 

@@ -400,9 +400,11 @@ async fn methods_and_json_rpc_errors() {
     assert_eq!(answer["id"], "i");
     let result = &answer["result"];
     assert_eq!(result["protocolVersion"], "2025-11-25");
+    // PortOS declares no resources or prompts; log messages reach a
+    // session that asks for them.
     assert_eq!(
         result["capabilities"],
-        json!({"tools": {"listChanged": false}})
+        json!({"tools": {"listChanged": false}, "logging": {}})
     );
     assert_eq!(
         result["serverInfo"],
