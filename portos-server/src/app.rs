@@ -133,7 +133,7 @@ pub struct AppState {
     /// The application's series, written after the runtime's.
     pub metric_sources: Vec<Arc<dyn crate::telemetry::MetricSource>>,
     /// The live 2025 MCP sessions of the HTTP endpoint.
-    pub mcp_sessions: crate::mcp::session::Sessions,
+    pub mcp_sessions: crate::agent_tools::session::Sessions,
 }
 
 impl std::fmt::Debug for AppState {

@@ -500,7 +500,7 @@ impl ServerBuilder {
                 crate::mcp::telemetry::operation_metrics(),
             )),
             metric_sources: self.metric_sources,
-            mcp_sessions: crate::mcp::session::Sessions::default(),
+            mcp_sessions: crate::agent_tools::session::Sessions::default(),
         })))
     }
 }

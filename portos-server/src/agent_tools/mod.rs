@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod context_tools;
+pub mod session;
 
 pub use config::{AgentContextCache, AgentContextConfig};
 pub use context_tools::{ContextTools, NoContextTools, Outcome, OutcomeFuture};

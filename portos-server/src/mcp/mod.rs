@@ -10,14 +10,15 @@ pub mod primitives;
 mod reply;
 pub mod request_meta;
 pub mod server;
-pub mod session;
 pub mod tasks;
 pub mod tasks_2025;
 pub mod telemetry;
 
-// The settings and the context tools live below the transport; here under
+// The settings, the context tools and the 2025 sessions live below the
+// transport (the application state holds them); here under
 // the names MCP code and applications use.
 pub use crate::agent_tools::context_tools::{self, cap};
+pub use crate::agent_tools::session;
 pub use crate::agent_tools::{
     AgentContextCache, AgentContextConfig, ContextTools, NoContextTools, Outcome, OutcomeFuture,
     config,
