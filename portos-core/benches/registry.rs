@@ -81,6 +81,7 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
             let descriptor: &'static ToolDescriptor = Box::leak(Box::new(ToolDescriptor {
                 not_strict: None,
                 content_output: || false,
+                requires_client: &[],
                 name,
                 version: 1,
                 description: "A synthetic tool with a realistic schema for catalog benchmarks.",

@@ -300,17 +300,19 @@ pub trait LogSink: Send + Sync {
     fn log(&self, level: LogLevel, message: &str);
 }
 
-/// What the caller's connection takes while a call runs: its progress and
-/// its log messages. Empty for a caller that only waits for the result.
+/// What the caller's connection takes while a call runs: its progress, its
+/// log messages, and the questions it can answer. Empty for a caller that
+/// only waits for the result.
 #[derive(Clone, Default)]
 pub struct CallChannel {
     pub progress: Option<Arc<dyn ProgressSink>>,
     pub log: Option<Arc<dyn LogSink>>,
+    pub input: Option<Arc<dyn InputSource>>,
 }
 
 impl CallChannel {
     pub fn is_empty(&self) -> bool {
-        self.progress.is_none() && self.log.is_none()
+        self.progress.is_none() && self.log.is_none() && self.input.is_none()
     }
 }
 
@@ -319,7 +321,135 @@ impl fmt::Debug for CallChannel {
         f.debug_struct("CallChannel")
             .field("progress", &self.progress.is_some())
             .field("log", &self.log.is_some())
+            .field("input", &self.input.is_some())
             .finish()
+    }
+}
+
+/// What an adapter may ask its caller for (MCP's client features): a
+/// person's answer to a form, a model's completion, the client's roots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputKind {
+    Elicitation,
+    Sampling,
+    Roots,
+}
+
+impl InputKind {
+    pub const ALL: [InputKind; 3] = [
+        InputKind::Elicitation,
+        InputKind::Sampling,
+        InputKind::Roots,
+    ];
+
+    /// The capability a client declares to answer it, and the word an
+    /// attribute names it by.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputKind::Elicitation => "elicitation",
+            InputKind::Sampling => "sampling",
+            InputKind::Roots => "roots",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<InputKind> {
+        InputKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
+    }
+
+    /// The method the request is sent as.
+    pub fn method(self) -> &'static str {
+        match self {
+            InputKind::Elicitation => "elicitation/create",
+            InputKind::Sampling => "sampling/createMessage",
+            InputKind::Roots => "roots/list",
+        }
+    }
+}
+
+/// One question for the caller: its kind and its params, as the protocol
+/// writes them (`elicitation/create`'s `message` and `requestedSchema`,
+/// `sampling/createMessage`'s `messages` and `maxTokens`, none for roots).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputRequest {
+    pub kind: InputKind,
+    pub params: serde_json::Value,
+}
+
+impl InputRequest {
+    /// A form for a person: `message`, and the object schema of the
+    /// answer (flat, of primitive properties).
+    pub fn elicitation(message: &str, requested_schema: serde_json::Value) -> InputRequest {
+        let mut params = serde_json::Map::new();
+        params.insert("message".to_owned(), serde_json::Value::from(message));
+        params.insert("requestedSchema".to_owned(), requested_schema);
+        InputRequest {
+            kind: InputKind::Elicitation,
+            params: serde_json::Value::Object(params),
+        }
+    }
+
+    /// A completion from the client's model (`params` as
+    /// `sampling/createMessage` takes them).
+    pub fn sampling(params: serde_json::Value) -> InputRequest {
+        InputRequest {
+            kind: InputKind::Sampling,
+            params,
+        }
+    }
+
+    /// The client's roots.
+    pub fn roots() -> InputRequest {
+        InputRequest {
+            kind: InputKind::Roots,
+            params: serde_json::json!({}),
+        }
+    }
+}
+
+/// Why a question got no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// The caller cannot answer this kind of question (an HTTP caller, a
+    /// client that did not declare the capability).
+    #[error("the caller cannot answer {0} requests")]
+    Unavailable(&'static str),
+    /// Asked: the call ends here and the caller calls again with the
+    /// answers (MCP 2026-07-28's multi-round calls). Return it (`?`).
+    #[error("waiting for the caller's input")]
+    Required,
+    /// The caller answered with an error, or not in time.
+    #[error("the caller did not answer: {0}")]
+    Failed(String),
+}
+
+/// Where a call's questions go: the caller's connection.
+pub trait InputSource: Send + Sync {
+    /// Whether the caller can answer `kind`.
+    fn supports(&self, kind: InputKind) -> bool;
+    /// Asks `request` under `key` (a name the adapter gives each question,
+    /// stable across rounds); the answer is the client's result.
+    fn ask(
+        &self,
+        key: &str,
+        request: InputRequest,
+    ) -> futures::future::BoxFuture<'static, Result<serde_json::Value, InputError>>;
+}
+
+/// A person's answer to an elicitation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Elicited {
+    /// `accept`, `decline` or `cancel`.
+    pub action: String,
+    /// The form's values, when accepted.
+    pub content: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Elicited {
+    pub fn accepted(&self) -> bool {
+        self.action == "accept"
     }
 }
 
@@ -375,6 +505,59 @@ impl ToolContext {
         if let Some(sink) = &self.channel.log {
             sink.log(level, message);
         }
+    }
+
+    /// Whether the caller can answer questions of `kind`.
+    pub fn can_ask(&self, kind: InputKind) -> bool {
+        self.channel
+            .input
+            .as_ref()
+            .is_some_and(|input| input.supports(kind))
+    }
+
+    /// Asks the caller `request` under `key`. Over MCP 2026-07-28 the
+    /// first ask of a round ends the call with [`InputError::Required`]
+    /// (return it with `?`) and the client calls again with the answers,
+    /// when this ask answers at once: an adapter asks before it changes
+    /// anything, and asks the same keys in the same order each round.
+    pub async fn ask(
+        &self,
+        key: &str,
+        request: InputRequest,
+    ) -> Result<serde_json::Value, InputError> {
+        match &self.channel.input {
+            Some(input) if input.supports(request.kind) => input.ask(key, request).await,
+            _ => Err(InputError::Unavailable(request.kind.as_str())),
+        }
+    }
+
+    /// Asks a person to fill in a form (`requested_schema`: a flat object
+    /// schema) and reads the answer.
+    pub async fn elicit(
+        &self,
+        key: &str,
+        message: &str,
+        requested_schema: serde_json::Value,
+    ) -> Result<Elicited, InputError> {
+        let answer = self
+            .ask(key, InputRequest::elicitation(message, requested_schema))
+            .await?;
+        let action = answer
+            .get("action")
+            .and_then(serde_json::Value::as_str)
+            .filter(|action| matches!(*action, "accept" | "decline" | "cancel"))
+            .ok_or_else(|| {
+                InputError::Failed("an elicitation answer names its action".to_owned())
+            })?;
+        let content = answer
+            .get("content")
+            .and_then(serde_json::Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        Ok(Elicited {
+            action: action.to_owned(),
+            content,
+        })
     }
 
     /// Reports how far the call has come: recorded on the call's job (and

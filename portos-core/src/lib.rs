@@ -206,8 +206,9 @@ pub use catalog::{
     IntentGroup, IntentGroups,
 };
 pub use context::{
-    Authority, CallChannel, LogLevel, LogSink, MissingState, Progress, ProgressSink, ServerState,
-    Shared, StateMap, StateNeed, ToolContext,
+    Authority, CallChannel, Elicited, InputError, InputKind, InputRequest, InputSource, LogLevel,
+    LogSink, MissingState, Progress, ProgressSink, ServerState, Shared, StateMap, StateNeed,
+    ToolContext,
 };
 pub use contract::{
     CallAnswer, Capabilities, Capability, CapabilityTerm, CatalogScope, Confirmation, ContextScope,
@@ -262,7 +263,7 @@ pub mod __private {
             StateProbe, assert_adapter_return, assert_tool_error, assert_tool_input,
             assert_tool_output, empty_input_schema, parse_empty_input,
         };
-        pub use crate::context::{StateNeed, ToolContext};
+        pub use crate::context::{InputKind, StateNeed, ToolContext};
         #[cfg(not(feature = "inventory-collector"))]
         pub use crate::contract::words::VOCABULARIES;
         pub use crate::contract::{

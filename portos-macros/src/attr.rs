@@ -30,6 +30,7 @@ pub const KEYS: &[&str] = &[
     "suppress_on_form_fill",
     "not_strict",
     "unguarded",
+    "requires_client",
     "crate",
 ];
 
@@ -62,6 +63,9 @@ pub struct ToolArgs {
     pub not_strict: Option<Spanned<String>>,
     /// `unguarded = "why"`: a write that requires no capability.
     pub unguarded: Option<Spanned<String>>,
+    /// `requires_client = ["sampling"]`: what the caller must be able to
+    /// answer.
+    pub requires_client: Option<Spanned<Vec<Spanned<String>>>>,
     /// `crate = path`: where portos-core is reached from the user's crate.
     pub krate: Option<Spanned<syn::Path>>,
     /// Keys that were given with a value of the wrong shape (already
@@ -116,6 +120,7 @@ fn parse_key(
         "aliases" => set(cx, &mut out.aliases, span, key, list(meta, key)?),
         "scopes" => set(cx, &mut out.scopes, span, key, list(meta, key)?),
         "capabilities" => set(cx, &mut out.capabilities, span, key, list(meta, key)?),
+        "requires_client" => set(cx, &mut out.requires_client, span, key, list(meta, key)?),
         // The key of earlier releases: say where state is named now.
         "state" => {
             cx.error_spanned_by(

@@ -24,6 +24,9 @@ pub struct Tool {
     pub not_strict: Option<String>,
     /// Why a write requires no capability.
     pub unguarded: Option<String>,
+    /// What the caller must be able to answer: the variants of
+    /// `InputKind` (`Elicitation`, `Sampling`, `Roots`).
+    pub requires_client: Vec<&'static str>,
     /// The application's words, spelled right and each once: which exist is
     /// the application's vocabulary, checked when the registry is built.
     pub scopes: Vec<String>,
@@ -234,6 +237,7 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
             reason.value.trim().to_owned()
         }),
         unguarded,
+        requires_client: requires_client(cx, args),
         scopes,
         capabilities,
         variants,
@@ -247,6 +251,33 @@ fn known_side_effect(args: &ToolArgs) -> bool {
         Some(side_effect) => names::find(names::SIDE_EFFECTS, &side_effect.value).is_some(),
         None => !args.is_malformed("side_effect"),
     }
+}
+
+/// `requires_client`: each a kind of question a caller answers, once.
+fn requires_client(cx: &Ctxt, args: &ToolArgs) -> Vec<&'static str> {
+    const KINDS: [(&str, &str); 3] = [
+        ("elicitation", "Elicitation"),
+        ("sampling", "Sampling"),
+        ("roots", "Roots"),
+    ];
+    let mut out = Vec::new();
+    for word in args.requires_client.iter().flat_map(|list| &list.value) {
+        match KINDS.iter().find(|(name, _)| *name == word.value) {
+            Some((_, variant)) if out.contains(variant) => cx.error_at(
+                word.span,
+                format!("duplicate requires_client `{}`: remove it", word.value),
+            ),
+            Some((_, variant)) => out.push(*variant),
+            None => cx.error_at(
+                word.span,
+                format!(
+                    "unknown requires_client `{}`; expected one of: \"elicitation\", \"sampling\", \"roots\"",
+                    word.value
+                ),
+            ),
+        }
+    }
+    out
 }
 
 /// A tool that changes anything must name the capability that guards it,

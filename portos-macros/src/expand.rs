@@ -100,6 +100,10 @@ fn descriptor(
         Some(reason) => quote!(::core::option::Option::Some(#reason)),
         None => quote!(::core::option::Option::None),
     };
+    let requires_client = tool
+        .requires_client
+        .iter()
+        .map(|kind| variant(&quote!(#private::InputKind), kind));
     let not_strict = match &tool.not_strict {
         Some(reason) => quote!(::core::option::Option::Some(#reason)),
         None => quote!(::core::option::Option::None),
@@ -200,6 +204,7 @@ fn descriptor(
                 state: &[#(#state),*],
                 not_strict: #not_strict,
                 content_output: __portos_content_output,
+                requires_client: &[#(#requires_client),*],
                 location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),

@@ -134,6 +134,8 @@ pub struct AppState {
     pub metric_sources: Vec<Arc<dyn crate::telemetry::MetricSource>>,
     /// The live 2025 MCP sessions of the HTTP endpoint.
     pub mcp_sessions: crate::agent_tools::session::Sessions,
+    /// What MCP 2026-07-28's multi-round calls seal their state with.
+    pub request_state: crate::agent_tools::request_state::RequestStateKey,
 }
 
 impl std::fmt::Debug for AppState {

@@ -24,6 +24,7 @@ use portos_core::inventory::Classifier;
 use portos_core::registry::{DynamicTools, RegistryLimits};
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
+use crate::agent_tools::request_state::RequestStateKey;
 use crate::agent_tools::{AgentContextCache, ContextTools, NoContextTools};
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
 use crate::app::{App, AppState, Identity, Principals, StartError};
@@ -455,6 +456,7 @@ impl ServerBuilder {
         let api_access =
             store.run_blocking(move |connection| ApiAccessCache::load(connection, apis))?;
         let agent_context = store.run_blocking(|connection| AgentContextCache::load(connection))?;
+        let request_state = store.run_blocking(RequestStateKey::load)?;
         let documents = self.documents();
         let remote = match &self.config.remote {
             Some(config) => Some(Arc::new(
@@ -501,6 +503,7 @@ impl ServerBuilder {
             )),
             metric_sources: self.metric_sources,
             mcp_sessions: crate::agent_tools::session::Sessions::default(),
+            request_state,
         })))
     }
 }
@@ -612,6 +615,7 @@ mod tests {
         version: 1,
         not_strict: None,
         content_output: || false,
+        requires_client: &[],
         description: "Reads the site.",
         provider_name: "lab_site",
         aliases: &[],

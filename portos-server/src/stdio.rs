@@ -132,6 +132,7 @@ pub async fn serve(app: App) -> Result<(), String> {
         let notes = sender.clone();
         let meta = CallMeta {
             follow: Follow::of(&reply),
+            client_answers: session.answered_kinds(),
             session: Some(Arc::clone(&session)),
             notifier: Some(Notifier::new(move |line| {
                 let _ = notes.try_send(line);

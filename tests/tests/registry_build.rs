@@ -101,6 +101,7 @@ macro_rules! descriptor {
             state: $state,
             not_strict: $not_strict,
             content_output: || false,
+            requires_client: &[],
             location: SourceLocation {
                 file: file!(),
                 line: line!(),

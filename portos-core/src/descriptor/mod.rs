@@ -50,6 +50,9 @@ pub struct ToolDescriptor {
     /// items, which MCP answers as the call's `content` (a function, as the
     /// type is probed outside a const context).
     pub content_output: fn() -> bool,
+    /// What the caller must be able to answer (`requires_client = [...]`):
+    /// MCP refuses a call from a client that did not declare it.
+    pub requires_client: &'static [crate::context::InputKind],
     pub location: SourceLocation,
 }
 

@@ -15,7 +15,7 @@ use super::descriptor::{
     ResourceOutcome,
 };
 use super::uri_template::UriTemplate;
-use crate::context::{Authority, StateMap, ToolContext};
+use crate::context::{Authority, CallChannel, StateMap, ToolContext};
 use crate::contract::{Capability, Guard, Scope};
 use crate::declared::{check_state, resolve_words};
 use crate::schema;
@@ -367,6 +367,20 @@ impl Primitives {
         )
     }
 
+    /// [`Primitives::get_prompt`] for a caller that follows it on
+    /// `channel` (its log messages, the questions it can answer).
+    pub async fn get_prompt_on(
+        &self,
+        authority: &Authority,
+        name: &str,
+        arguments: Map<String, Value>,
+        request_id: &str,
+        channel: CallChannel,
+    ) -> Result<PromptMessages, PrimitiveError> {
+        self.render(authority, name, arguments, request_id, channel)
+            .await
+    }
+
     /// Reads `uri`: a fixed resource of that URI, else the first template
     /// (in order) that matches it.
     pub async fn read(
@@ -431,6 +445,24 @@ impl Primitives {
         arguments: Map<String, Value>,
         request_id: &str,
     ) -> Result<PromptMessages, PrimitiveError> {
+        self.render(
+            authority,
+            name,
+            arguments,
+            request_id,
+            CallChannel::default(),
+        )
+        .await
+    }
+
+    async fn render(
+        &self,
+        authority: &Authority,
+        name: &str,
+        arguments: Map<String, Value>,
+        request_id: &str,
+        channel: CallChannel,
+    ) -> Result<PromptMessages, PrimitiveError> {
         let prompt = self
             .by_prompt
             .get(name)
@@ -452,7 +484,7 @@ impl Primitives {
         let bound = (prompt.descriptor.bind)(arguments)
             .map_err(|error| PrimitiveError::InvalidArguments(error.0))?;
         bound
-            .run(self.context(authority, request_id))
+            .run(self.context(authority, request_id).with_channel(channel))
             .await
             .map_err(PrimitiveError::Failed)
     }

@@ -12,7 +12,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use portos_core::LogLevel;
+use portos_core::{InputKind, LogLevel};
+use serde_json::Value;
+use tokio::sync::oneshot;
 
 /// At most this many live sessions; the one idle longest goes first.
 const MAX_SESSIONS: usize = 10_000;
@@ -26,26 +28,65 @@ const MAX_SUBSCRIPTIONS: usize = 1_000;
 pub struct Session {
     id: String,
     state: Mutex<SessionState>,
+    /// Where the client's answers to this server's requests are awaited
+    /// (shared by every session of one endpoint: an answer names only its
+    /// request's id).
+    requests: Arc<ClientRequests>,
 }
 
 #[derive(Debug, Default)]
 struct SessionState {
     log_level: Option<LogLevel>,
     subscriptions: HashSet<String>,
+    /// What the client said at `initialize` it can answer.
+    answers: Vec<InputKind>,
 }
 
 impl Session {
     /// A session of its own, not kept anywhere (stdio's, which lives as
     /// long as its process).
     pub fn detached() -> Arc<Session> {
+        Session::with_requests(Arc::default())
+    }
+
+    fn with_requests(requests: Arc<ClientRequests>) -> Arc<Session> {
         Arc::new(Session {
             id: new_id(),
             state: Mutex::default(),
+            requests,
         })
     }
 
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// Keeps what the client's `initialize` capabilities say it answers
+    /// (`elicitation`, `sampling`, `roots`).
+    pub fn set_client_capabilities(&self, capabilities: &serde_json::Map<String, Value>) {
+        self.lock().answers = InputKind::ALL
+            .into_iter()
+            .filter(|kind| {
+                capabilities
+                    .get(kind.as_str())
+                    .is_some_and(Value::is_object)
+            })
+            .collect();
+    }
+
+    /// Whether the client declared it answers `kind`.
+    pub fn answers(&self, kind: InputKind) -> bool {
+        self.lock().answers.contains(&kind)
+    }
+
+    /// Every kind the client declared it answers.
+    pub fn answered_kinds(&self) -> Vec<InputKind> {
+        self.lock().answers.clone()
+    }
+
+    /// Where its answers are awaited.
+    pub fn requests(&self) -> &Arc<ClientRequests> {
+        &self.requests
     }
 
     /// The least severe level the client wants log messages of (`None`:
@@ -82,12 +123,19 @@ impl Session {
 #[derive(Debug, Default)]
 pub struct Sessions {
     live: Mutex<HashMap<String, (Arc<Session>, Instant)>>,
+    requests: Arc<ClientRequests>,
 }
 
 impl Sessions {
-    /// Opens a session (at `initialize`).
-    pub fn open(&self) -> Arc<Session> {
-        let session = Session::detached();
+    /// Where the endpoint's clients' answers are awaited.
+    pub fn requests(&self) -> &Arc<ClientRequests> {
+        &self.requests
+    }
+
+    /// Opens a session (at `initialize`) for a client with `capabilities`.
+    pub fn open(&self, capabilities: &serde_json::Map<String, Value>) -> Arc<Session> {
+        let session = Session::with_requests(Arc::clone(&self.requests));
+        session.set_client_capabilities(capabilities);
         let now = Instant::now();
         let mut live = self.lock();
         live.retain(|_, (_, seen)| now.duration_since(*seen) < IDLE_LIMIT);
@@ -130,6 +178,70 @@ impl Sessions {
     }
 }
 
+/// This server's requests to its clients awaiting their answers, by
+/// request id. An answer nobody waits for (late, or never asked) is
+/// dropped.
+#[derive(Debug, Default)]
+pub struct ClientRequests {
+    waiting: Mutex<HashMap<String, oneshot::Sender<Result<Value, Value>>>>,
+}
+
+impl ClientRequests {
+    /// A new request id and the answer to wait for.
+    pub fn expect(self: &Arc<Self>) -> (String, PendingAnswer) {
+        let id = format!("server-{}", uuid::Uuid::new_v4().simple());
+        let (sender, receiver) = oneshot::channel();
+        self.lock().insert(id.clone(), sender);
+        (
+            id.clone(),
+            PendingAnswer {
+                id,
+                receiver,
+                requests: Arc::clone(self),
+            },
+        )
+    }
+
+    /// Hands the client's answer (its `result`, or its `error`) to whoever
+    /// waits for request `id`; `false` when nobody does.
+    pub fn answer(&self, id: &str, outcome: Result<Value, Value>) -> bool {
+        match self.lock().remove(id) {
+            Some(waiting) => waiting.send(outcome).is_ok(),
+            None => false,
+        }
+    }
+
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<String, oneshot::Sender<Result<Value, Value>>>> {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// One answer being waited for; forgotten when dropped.
+#[derive(Debug)]
+pub struct PendingAnswer {
+    id: String,
+    receiver: oneshot::Receiver<Result<Value, Value>>,
+    requests: Arc<ClientRequests>,
+}
+
+impl PendingAnswer {
+    /// The answer, or `None` when the wait ends without one.
+    pub async fn wait(mut self, limit: Duration) -> Option<Result<Value, Value>> {
+        tokio::time::timeout(limit, &mut self.receiver)
+            .await
+            .ok()
+            .and_then(Result::ok)
+    }
+}
+
+impl Drop for PendingAnswer {
+    fn drop(&mut self) {
+        self.requests.lock().remove(&self.id);
+    }
+}
+
 /// A session id: 128 random bits, as visible ASCII.
 fn new_id() -> String {
     uuid::Uuid::new_v4().simple().to_string()
@@ -142,7 +254,10 @@ mod tests {
     #[test]
     fn a_session_lives_until_it_is_closed() {
         let sessions = Sessions::default();
-        let session = sessions.open();
+        let capabilities = serde_json::json!({"sampling": {}, "roots": {"listChanged": true}});
+        let session = sessions.open(capabilities.as_object().expect("an object"));
+        assert!(session.answers(InputKind::Sampling) && session.answers(InputKind::Roots));
+        assert!(!session.answers(InputKind::Elicitation));
         assert!(session.id().bytes().all(|b| b.is_ascii_graphic()));
         session.set_log_level(LogLevel::Debug);
         let found = sessions.find(session.id()).expect("live");
@@ -150,6 +265,22 @@ mod tests {
         assert!(sessions.close(session.id()));
         assert!(sessions.find(session.id()).is_none());
         assert!(!sessions.close(session.id()));
+    }
+
+    #[tokio::test]
+    async fn an_answer_reaches_whoever_waits_for_it() {
+        let requests = Arc::new(ClientRequests::default());
+        let (id, pending) = requests.expect();
+        assert!(requests.answer(&id, Ok(serde_json::json!({"ok": true}))));
+        assert_eq!(
+            pending.wait(Duration::from_secs(1)).await,
+            Some(Ok(serde_json::json!({"ok": true})))
+        );
+        // Nobody waits any more: a second answer is dropped.
+        assert!(!requests.answer(&id, Ok(Value::Null)));
+        let (late, pending) = requests.expect();
+        drop(pending);
+        assert!(!requests.answer(&late, Ok(Value::Null)));
     }
 
     #[test]

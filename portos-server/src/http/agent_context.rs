@@ -148,12 +148,19 @@ async fn mcp_post(
     // this process never opened) is 404, and the client opens another.
     if let Some(id) = &session_id {
         match app.mcp_sessions.find(id) {
-            Some(session) => meta.session = Some(session),
+            Some(session) => {
+                meta.client_answers = session.answered_kinds();
+                meta.session = Some(session);
+            }
             None => return McpAnswer::Refused(session_not_found()),
         }
     }
     // `initialize` (2025) opens a session once it succeeds.
-    let opener = (mirrored.is_none() && is_initialize(&message)).then(|| app.clone());
+    let opener = mirrored
+        .is_none()
+        .then(|| initialize_capabilities(&message))
+        .flatten()
+        .map(|capabilities| (app.clone(), capabilities));
     let mut server = McpServer::new(app, ConfigReads::Cached);
     if let Some(caller) = caller {
         audit(&caller, &message);
@@ -163,12 +170,13 @@ async fn mcp_post(
         }
     }
     meta.follow = Follow::of(&message);
+    // What may send ahead of the response: progress, logs, or (2025) the
+    // server's own questions to a client that can answer them.
     let follows = meta.follow.progress_token.is_some()
         || meta.follow.log_level.is_some()
-        || meta
-            .session
-            .as_ref()
-            .is_some_and(|s| s.log_level().is_some());
+        || meta.session.as_ref().is_some_and(|session| {
+            session.log_level().is_some() || !meta.client_answers.is_empty()
+        });
     let exchange = Exchange {
         server,
         meta,
@@ -184,8 +192,10 @@ async fn mcp_post(
     match answer {
         Some(Outgoing::Final((status, response))) => {
             let session = opener
-                .filter(|_| status == StatusCode::OK && is_result(&response))
-                .and_then(|app| HeaderValue::from_str(app.mcp_sessions.open().id()).ok());
+                .filter(|(_, _)| status == StatusCode::OK && is_result(&response))
+                .and_then(|(app, capabilities)| {
+                    HeaderValue::from_str(app.mcp_sessions.open(&capabilities).id()).ok()
+                });
             McpAnswer::Reply(status, response, session)
         }
         Some(Outgoing::Stream(body)) => McpAnswer::Stream(body),
@@ -305,8 +315,20 @@ fn called_tool_or_prompt(message: &jsonrpc::Message) -> bool {
     }
 }
 
-fn is_initialize(message: &jsonrpc::Message) -> bool {
-    matches!(message, jsonrpc::Message::Request { method, .. } if method == "initialize")
+/// The client capabilities of an `initialize` request (an empty object
+/// when it names none; `None` for any other message).
+fn initialize_capabilities(message: &jsonrpc::Message) -> Option<serde_json::Map<String, Value>> {
+    match message {
+        jsonrpc::Message::Request { method, params, .. } if method == "initialize" => Some(
+            params
+                .as_ref()
+                .and_then(|params| params.get("capabilities"))
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default(),
+        ),
+        _ => None,
+    }
 }
 
 /// Whether a response is a result (not a JSON-RPC error).

@@ -69,6 +69,7 @@ const fn descriptor(
         version: 1,
         not_strict: None,
         content_output: || false,
+        requires_client: &[],
         description: "A job for the tests.",
         provider_name: name,
         aliases: &[],

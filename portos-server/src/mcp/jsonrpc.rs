@@ -39,8 +39,12 @@ pub enum Message {
     ToolCall { id: Value, call: CallParams },
     /// A call without an id: nothing is answered.
     Notification { method: String },
-    /// An answer from the client (we never ask, so it is only acknowledged).
-    Response,
+    /// An answer from the client to one of this server's requests: its
+    /// `result`, or its `error`.
+    Response {
+        id: Value,
+        outcome: Result<Value, Value>,
+    },
 }
 
 /// The params of a [`Message::ToolCall`].
@@ -163,7 +167,16 @@ pub fn classify(value: Value) -> Result<Message, Rejected> {
     {
         return Err(invalid);
     }
-    Ok(Message::Response)
+    let (Some(id), outcome) = (
+        id,
+        match object.remove("result") {
+            Some(result) => Ok(result),
+            None => Err(object.remove("error").unwrap_or_default()),
+        },
+    ) else {
+        return Err(invalid);
+    };
+    Ok(Message::Response { id, outcome })
 }
 
 /// The usual message, a valid request, read straight into its parts
@@ -429,13 +442,19 @@ mod tests {
         ));
         assert_eq!(
             parse_value(&json!({"jsonrpc": "2.0", "id": "a", "result": {}})),
-            Ok(Message::Response)
+            Ok(Message::Response {
+                id: json!("a"),
+                outcome: Ok(json!({}))
+            })
         );
         assert_eq!(
             parse_value(
                 &json!({"jsonrpc": "2.0", "id": "a", "error": {"code": -1, "message": "x"}})
             ),
-            Ok(Message::Response)
+            Ok(Message::Response {
+                id: json!("a"),
+                outcome: Err(json!({"code": -1, "message": "x"}))
+            })
         );
     }
 

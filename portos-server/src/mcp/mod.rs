@@ -3,6 +3,7 @@
 //! context tools, served over Streamable HTTP (`http/agent_context.rs`) and
 //! over stdio (`--mcp-stdio`).
 
+pub mod input;
 pub mod jsonrpc;
 pub mod modern;
 pub mod notify;

@@ -20,11 +20,19 @@ use base64::Engine;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{CallParams, INVALID_PARAMS, METHOD_NOT_FOUND, Message};
+use std::sync::Arc;
+
+use portos_core::canonical_json;
+use portos_core::{InputKind, InputSource};
+
+use super::input::{self, RoundInput};
 use super::primitives::{Era, PrimitiveRefusal};
 use super::reply::{ResultMeta, ServerInfo};
+use super::reply::{ToolReply, missing_capability_error};
 use super::request_meta::RequestMeta;
 use super::server::{CallMeta, CallOutcome, McpServer, call_params};
 use super::tasks::{TASKS_EXTENSION, capabilities_declare_tasks, declares_tasks, task};
+use crate::agent_tools::request_state::RequestStateKey;
 
 /// The revisions served the 2026 way (per-request metadata, no handshake).
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
@@ -38,7 +46,7 @@ pub const HEADER_MISMATCH: i64 = -32020;
 /// The protocol version named is not one this server speaks.
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// The request needs a client capability it did not declare (SEP-2575).
-pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+pub use super::reply::MISSING_REQUIRED_CLIENT_CAPABILITY;
 
 /// How long a client may keep `server/discover`'s answer: what it describes
 /// (the revisions, the capabilities, the instructions) changes only with a
@@ -71,7 +79,7 @@ pub fn message_is_modern(message: &Message) -> bool {
         Message::ToolCall { call, .. } => {
             call.meta.as_ref().is_some_and(RequestMeta::names_a_version)
         }
-        Message::Notification { .. } | Message::Response => false,
+        Message::Notification { .. } | Message::Response { .. } => false,
     }
 }
 
@@ -188,7 +196,11 @@ impl McpServer {
                 return Some(self.call_modern(id, call, headers, meta).await);
             }
             Message::Request { id, method, params } => (id, method, params),
-            Message::Notification { .. } | Message::Response => return None,
+            Message::Response { id, outcome } => {
+                self.take_answer(&id, outcome, meta);
+                return None;
+            }
+            Message::Notification { .. } => return None,
         };
         if let Err(refusal) = check(&method, params.as_ref(), headers) {
             return Some((refusal.status(), refusal.into_response(&id)));
@@ -232,11 +244,11 @@ impl McpServer {
                 .await
                 .map(|result| self.cached_result(self.complete_result(result)))
                 .map_err(Refusal::from),
-            "prompts/get" => self
-                .prompts_get(params.as_ref(), &id)
-                .await
-                .map(|result| self.complete_result(result))
-                .map_err(Refusal::from),
+            "prompts/get" => {
+                let mut params = params;
+                let round = params.as_mut().map(Round::take).unwrap_or_default();
+                return Some(self.answer_prompt(&id, params.as_ref(), meta, round).await);
+            }
             "completion/complete" => self
                 .complete(params.as_ref(), &id)
                 .await
@@ -246,14 +258,17 @@ impl McpServer {
                 let tasks = declares_tasks(params.as_ref());
                 // 2025's `task` opt-in is gone at this revision, and the
                 // extension asks servers to ignore it, not to refuse it: a
-                // task is the server's choice, for a declaring client.
+                // task is the server's choice, for a declaring client. Other
+                // keys this server does not read are ignored too, as the
+                // revision asks; a multi-round call's answers are read.
                 let mut params = params;
-                if let Some(params) = params.as_mut() {
-                    params.remove("task");
-                }
+                let round = params.as_mut().map(Round::take).unwrap_or_default();
                 match call_params(params) {
                     Some((name, arguments)) => {
-                        return Some(self.answer_call(&id, &name, arguments, meta, tasks).await);
+                        return Some(
+                            self.answer_call(&id, &name, arguments, meta, tasks, round)
+                                .await,
+                        );
                     }
                     None => Err(Refusal::new(INVALID_PARAMS, "Invalid tools/call params")),
                 }
@@ -302,13 +317,18 @@ impl McpServer {
             return (refusal.status(), refusal.into_response(&id));
         }
         let tasks = capabilities_declare_tasks(capabilities);
+        let round = Round {
+            declared: input::declared(capabilities),
+            ..Round::default()
+        };
         let arguments = call.arguments.map(Value::Object);
-        self.answer_call(&id, &call.name, arguments, meta, tasks)
+        self.answer_call(&id, &call.name, arguments, meta, tasks, round)
             .await
     }
 
-    /// A checked `tools/call`: its result, or its task when the request
-    /// declared the extension and the tool is long-running.
+    /// A checked `tools/call`: its result, its task when the request
+    /// declared the extension and the tool is long-running, or the next
+    /// round's questions when the tool asked the client something.
     async fn answer_call(
         &self,
         id: &Value,
@@ -316,8 +336,36 @@ impl McpServer {
         arguments: Option<Value>,
         meta: &CallMeta,
         tasks: bool,
+        round: Round,
     ) -> (ReplyStatus, String) {
-        let response = match self.call_tool_or_task(name, arguments, meta, tasks).await {
+        // Only a multi-round call needs its binding (the usual call goes by).
+        let bound = (!round.is_idle()).then(|| binding("tools/call", name, arguments.as_ref()));
+        let opened = round.open(&self.app().request_state, bound.as_deref(), meta);
+        let (meta, round_input) = match opened {
+            Ok(opened) => opened,
+            Err(refusal) => return (refusal.status(), refusal.into_response(id)),
+        };
+        let outcome = self
+            .call_tool_or_task(name, arguments, meta.as_ref(), tasks)
+            .await;
+        if let CallOutcome::Reply(ToolReply::MissingCapability(missing)) = &outcome {
+            let (code, message, data) = missing_capability_error(missing);
+            let refusal = Refusal {
+                code,
+                message,
+                data: Some(data),
+            };
+            return (refusal.status(), refusal.into_response(id));
+        }
+        // The tool asked the client something: the next round's questions
+        // are the answer, whatever the call ended with.
+        if let (Some(round), Some(bound)) = (round_input.as_deref(), &bound)
+            && !round.questions().is_empty()
+        {
+            let state = self.app().request_state.seal(bound, round.answers());
+            return (ReplyStatus::Ok, self.input_required(id, round, &state));
+        }
+        let response = match outcome {
             CallOutcome::Reply(reply) => reply.into_response(id, Some(&self.server_meta())),
             CallOutcome::Task(job) => {
                 let meta_out = self.result_meta();
@@ -327,6 +375,60 @@ impl McpServer {
             }
         };
         (ReplyStatus::Ok, response)
+    }
+
+    /// `prompts/get`, which may ask the client too.
+    async fn answer_prompt(
+        &self,
+        id: &Value,
+        params: Option<&Map<String, Value>>,
+        meta: &CallMeta,
+        round: Round,
+    ) -> (ReplyStatus, String) {
+        let name = params
+            .and_then(|params| params.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let arguments = params.and_then(|params| params.get("arguments")).cloned();
+        let bound = (!round.is_idle()).then(|| binding("prompts/get", &name, arguments.as_ref()));
+        let opened = round.open(&self.app().request_state, bound.as_deref(), meta);
+        let (meta, round_input) = match opened {
+            Ok(opened) => opened,
+            Err(refusal) => return (refusal.status(), refusal.into_response(id)),
+        };
+        let answer = self.prompts_get(params, id, meta.as_ref()).await;
+        if let (Some(round), Some(bound)) = (round_input.as_deref(), &bound)
+            && !round.questions().is_empty()
+        {
+            let state = self.app().request_state.seal(bound, round.answers());
+            return (ReplyStatus::Ok, self.input_required(id, round, &state));
+        }
+        match answer {
+            Ok(result) => (
+                ReplyStatus::Ok,
+                super::jsonrpc::result_response(id, self.complete_result(result)).to_string(),
+            ),
+            Err(refusal) => {
+                let refusal = Refusal::from(refusal);
+                (refusal.status(), refusal.into_response(id))
+            }
+        }
+    }
+
+    /// An `input_required` result: the round's questions, and the state to
+    /// send back with their answers.
+    fn input_required(&self, id: &Value, round: &RoundInput, state: &str) -> String {
+        super::jsonrpc::result_response(
+            id,
+            json!({
+                "resultType": "input_required",
+                "inputRequests": input::input_requests(&round.questions()),
+                "requestState": state,
+                "_meta": self.result_meta(),
+            }),
+        )
+        .to_string()
     }
 
     /// A list of resources, templates or prompts, with the caching hints
@@ -409,6 +511,87 @@ impl McpServer {
     pub(super) fn result_meta(&self) -> Value {
         serde_json::to_value(self.server_meta()).unwrap_or_default()
     }
+}
+
+/// What a 2026-07-28 request brings to a multi-round call: the kinds of
+/// question its client declared it answers, its answers (`inputResponses`)
+/// and the state of the rounds before (`requestState`).
+#[derive(Debug, Default)]
+pub(super) struct Round {
+    declared: Vec<InputKind>,
+    responses: Option<Value>,
+    state: Option<Value>,
+}
+
+impl Round {
+    /// Takes the round's keys out of a request's params, and drops the
+    /// keys no method of this server reads (the revision asks servers to
+    /// ignore what they do not know).
+    fn take(params: &mut Map<String, Value>) -> Round {
+        let declared = input::declared(
+            params
+                .get("_meta")
+                .and_then(|meta| meta.get(CLIENT_CAPABILITIES_KEY))
+                .and_then(Value::as_object),
+        );
+        let round = Round {
+            declared,
+            responses: params.remove("inputResponses"),
+            state: params.remove("requestState"),
+        };
+        params.retain(|key, _| matches!(key.as_str(), "name" | "arguments" | "_meta"));
+        round
+    }
+
+    /// Neither a client that can answer anything nor a state: an ordinary
+    /// call.
+    fn is_idle(&self) -> bool {
+        self.declared.is_empty() && self.state.is_none()
+    }
+
+    /// The meta a call runs under, and its round (when the client can
+    /// answer anything): the answers of the sealed state (which must open
+    /// for this call) and of this request. Answers that are not an object
+    /// of answers are read as none: the questions are asked again.
+    fn open<'m>(
+        self,
+        key: &RequestStateKey,
+        binding: Option<&str>,
+        meta: &'m CallMeta,
+    ) -> Result<(Cow<'m, CallMeta>, Option<Arc<RoundInput>>), Refusal> {
+        let Some(binding) = binding.filter(|_| !self.is_idle()) else {
+            return Ok((Cow::Borrowed(meta), None));
+        };
+        let mut answers = match &self.state {
+            None => Map::new(),
+            Some(Value::String(state)) => key
+                .open(binding, state)
+                .map_err(|tampered| Refusal::new(INVALID_PARAMS, tampered.to_string()))?,
+            Some(_) => {
+                return Err(Refusal::new(
+                    INVALID_PARAMS,
+                    "Invalid params: requestState is a string",
+                ));
+            }
+        };
+        if let Some(Value::Object(responses)) = self.responses {
+            answers.extend(responses);
+        }
+        let round = Arc::new(RoundInput::new(self.declared.clone(), answers));
+        let meta = CallMeta {
+            client_answers: self.declared,
+            input: Some(Arc::clone(&round) as Arc<dyn InputSource>),
+            ..meta.clone()
+        };
+        Ok((Cow::Owned(meta), Some(round)))
+    }
+}
+
+/// What a sealed state is for: the method, the tool or prompt, and its
+/// arguments (in canonical form).
+fn binding(method: &str, name: &str, arguments: Option<&Value>) -> String {
+    let arguments = arguments.map_or_else(|| "{}".to_owned(), canonical_json::to_string);
+    format!("{method} {name} {arguments}")
 }
 
 /// The revision's checks in the order its clients and the conformance

@@ -104,6 +104,7 @@ pub fn channel(
                 least,
             }) as Arc<dyn LogSink>
         }),
+        input: None,
     }
 }
 

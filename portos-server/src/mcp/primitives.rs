@@ -11,7 +11,7 @@ use portos_core::{Authority, Scope};
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
-use super::server::McpServer;
+use super::server::{CallMeta, McpServer};
 
 /// The 2025 revisions' code for a resource that does not exist (the 2026
 /// revision answers `INVALID_PARAMS`, SEP-2164).
@@ -164,6 +164,7 @@ impl McpServer {
         &self,
         params: Option<&Map<String, Value>>,
         id: &Value,
+        meta: &CallMeta,
     ) -> Result<Value, PrimitiveRefusal> {
         let params = only(params, &["name", "arguments"], "prompts/get")?;
         let name = text(params, "name", true)?.unwrap_or_default();
@@ -181,7 +182,7 @@ impl McpServer {
             .app()
             .registry
             .primitives()
-            .get_prompt(&authority, name, arguments, &request_id(id))
+            .get_prompt_on(&authority, name, arguments, &request_id(id), meta.channel())
             .await
             .map_err(refusal)?;
         Ok(prompt_json(rendered))

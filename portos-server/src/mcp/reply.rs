@@ -8,7 +8,7 @@
 //! cost more than the rest of the response (see docs/benchmarks.md, "What an
 //! MCP call adds").
 
-use portos_core::ToolResult;
+use portos_core::{InputKind, ToolResult};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -27,6 +27,29 @@ pub enum ToolReply {
     Content { items: Vec<u8>, output: Vec<u8> },
     /// A refusal: only a text, always `isError`.
     Refused(String),
+    /// The tool needs the client to answer questions of these kinds, and
+    /// it did not declare it can: a JSON-RPC error (-32021), nothing ran.
+    MissingCapability(Vec<InputKind>),
+}
+
+/// The request needs a client capability it did not declare (SEP-2575).
+pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+
+/// The error of a call whose client lacks `missing`: its code, message and
+/// `data.requiredCapabilities`.
+pub fn missing_capability_error(missing: &[InputKind]) -> (i64, String, Value) {
+    let mut required = serde_json::Map::new();
+    for kind in missing {
+        required.insert(
+            kind.as_str().to_owned(),
+            Value::Object(serde_json::Map::new()),
+        );
+    }
+    (
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
+        "Missing required client capability".to_owned(),
+        serde_json::json!({ "requiredCapabilities": required }),
+    )
 }
 
 /// The `_meta` of a 2026-07-28 result: who answers (see
@@ -101,12 +124,22 @@ impl ToolReply {
     /// is the 2026-07-28 result's `_meta` (that revision also names the
     /// kind of result, `resultType`); `None` writes the 2025 form.
     pub fn into_response(self, id: &Value, modern: Option<&ResultMeta<'_>>) -> String {
+        if let ToolReply::MissingCapability(missing) = &self {
+            let (code, message, data) = missing_capability_error(missing);
+            return serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": { "code": code, "message": message, "data": data },
+            })
+            .to_string();
+        }
         let (text, is_error, structured) = match &self {
             ToolReply::Structured { output, is_error } => {
                 (output.as_slice(), *is_error, Some(output))
             }
             ToolReply::Content { items, output } => (items.as_slice(), false, Some(output)),
             ToolReply::Refused(message) => (message.as_bytes(), true, None),
+            ToolReply::MissingCapability(_) => (&b""[..], true, None),
         };
         let mut out = Vec::with_capacity(
             escaped_capacity(text)

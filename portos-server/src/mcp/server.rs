@@ -9,7 +9,7 @@ use std::sync::Arc;
 use portos_core::contract::{FieldIssue, check_request_id, json_type};
 use portos_core::{
     Authority, CallChannel, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope,
-    LogLevel, ToolCall,
+    InputKind, InputSource, LogLevel, ToolCall,
 };
 
 use crate::jobs::{Job, JobError, Viewer};
@@ -17,6 +17,7 @@ use serde_json::{Map, Value, json};
 
 use super::config::AgentContextConfig;
 use super::context_tools::{Outcome, cap};
+use super::input::StreamInput;
 use super::jsonrpc::{self, INVALID_PARAMS, MAX_TOOL_NAME_CHARS, METHOD_NOT_FOUND, Message};
 use super::notify::{self, Follow, Notifier};
 use super::primitives::{Era, PrimitiveRefusal};
@@ -41,7 +42,7 @@ pub enum ConfigReads {
 }
 
 /// Per-message facts from the transport.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct CallMeta {
     /// The `Idempotency-Key` header (HTTP only).
     pub idempotency_key: Option<String>,
@@ -52,6 +53,26 @@ pub struct CallMeta {
     /// Where notifications go ahead of the response, when the transport
     /// can send them.
     pub notifier: Option<Notifier>,
+    /// What the client declared it can answer (its 2025 session's
+    /// `initialize`, or the 2026-07-28 request's `_meta`).
+    pub client_answers: Vec<InputKind>,
+    /// Where a 2026-07-28 call's questions go (its round); `None` sends a
+    /// 2025 client's on the event stream.
+    pub input: Option<Arc<dyn InputSource>>,
+}
+
+impl std::fmt::Debug for CallMeta {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallMeta")
+            .field("idempotency_key", &self.idempotency_key)
+            .field("follow", &self.follow)
+            .field(
+                "session",
+                &self.session.as_ref().map(|session| session.id()),
+            )
+            .field("client_answers", &self.client_answers)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CallMeta {
@@ -59,15 +80,28 @@ impl CallMeta {
     /// gave a token, log messages of the level it (or its session) asked
     /// for; empty when the transport cannot send them.
     pub fn channel(&self) -> CallChannel {
-        let Some(notifier) = &self.notifier else {
-            return CallChannel::default();
+        let mut channel = match &self.notifier {
+            Some(notifier) => {
+                let level = self.follow.log_level.or_else(|| {
+                    self.session
+                        .as_ref()
+                        .and_then(|session| session.log_level())
+                });
+                notify::channel(notifier, self.follow.progress_token.as_ref(), level)
+            }
+            None => CallChannel::default(),
         };
-        let level = self.follow.log_level.or_else(|| {
-            self.session
-                .as_ref()
-                .and_then(|session| session.log_level())
+        channel.input = self.input.clone().or_else(|| {
+            let (notifier, session) = (self.notifier.as_ref()?, self.session.as_ref()?);
+            (!self.client_answers.is_empty()).then(|| {
+                Arc::new(StreamInput::new(
+                    self.client_answers.clone(),
+                    notifier.clone(),
+                    Arc::clone(session.requests()),
+                )) as Arc<dyn InputSource>
+            })
         });
-        notify::channel(notifier, self.follow.progress_token.as_ref(), level)
+        channel
     }
 }
 
@@ -123,6 +157,18 @@ impl McpServer {
                 .limited_to(caller.capabilities)
                 .on_behalf_of(caller.subject.clone()),
             None => authority,
+        }
+    }
+
+    /// A client's answer to one of this server's requests, handed to
+    /// whoever waits for it (dropped when nobody does).
+    pub(super) fn take_answer(&self, id: &Value, outcome: Result<Value, Value>, meta: &CallMeta) {
+        let requests = meta.session.as_ref().map_or_else(
+            || self.app.mcp_sessions.requests(),
+            |session| session.requests(),
+        );
+        if let Some(id) = id.as_str() {
+            requests.answer(id, outcome);
         }
     }
 
@@ -256,8 +302,23 @@ impl McpServer {
                 return Some(reply.into_response(&id, None));
             }
             Message::Request { id, method, params } => (id, method, params),
-            Message::Notification { .. } | Message::Response => return None,
+            Message::Response { id, outcome } => {
+                self.take_answer(&id, outcome, meta);
+                return None;
+            }
+            Message::Notification { .. } => return None,
         };
+        if method == "initialize"
+            && let (Some(session), Some(capabilities)) = (
+                &meta.session,
+                params
+                    .as_ref()
+                    .and_then(|params| params.get("capabilities"))
+                    .and_then(Value::as_object),
+            )
+        {
+            session.set_client_capabilities(capabilities);
+        }
         if let Some(response) = self
             .handle_task_2025(&id, &method, params.as_ref(), meta)
             .await
@@ -330,7 +391,7 @@ impl McpServer {
                         self.resources_read(params.as_ref(), &id, Era::Handshake)
                             .await
                     }
-                    "prompts/get" => self.prompts_get(params.as_ref(), &id).await,
+                    "prompts/get" => self.prompts_get(params.as_ref(), &id, meta).await,
                     _ => self.complete(params.as_ref(), &id).await,
                 };
                 return Some(primitive_response(&id, answer));
@@ -414,6 +475,18 @@ impl McpServer {
         let grants = self.grants(config);
         let registry = &self.app.registry;
         let granted = self.granted_tool(name, grants);
+        if let Some(tool) = granted {
+            let missing: Vec<InputKind> = tool
+                .descriptor
+                .requires_client
+                .iter()
+                .filter(|kind| !meta.client_answers.contains(kind))
+                .copied()
+                .collect();
+            if !missing.is_empty() {
+                return CallOutcome::Reply(ToolReply::MissingCapability(missing));
+            }
+        }
         let content_output = granted.is_some_and(|tool| tool.content_output);
         let linked = granted.map(|tool| std::borrow::Cow::Borrowed(tool.name()));
         // A run-time tool (a saved recipe) is looked up, granted and

@@ -74,7 +74,7 @@ pub fn meta_version(message: &Message) -> Option<&'static str> {
             .get("_meta")?
             .get(PROTOCOL_VERSION_KEY)?
             .as_str(),
-        Message::Notification { .. } | Message::Response => None,
+        Message::Notification { .. } | Message::Response { .. } => None,
     };
     named.and_then(known_version)
 }
@@ -143,7 +143,7 @@ impl McpObservation {
                 (method.as_str(), Some(id), params.as_ref(), tool)
             }
             Message::Notification { method } => (method.as_str(), None, None, None),
-            Message::Response => return None,
+            Message::Response { .. } => return None,
         };
         let method = match message {
             Message::ToolCall { .. } => TOOLS_CALL,

@@ -8,6 +8,7 @@
 //! Nothing here is special-cased by the runtime, and nothing here is part
 //! of PortOS.
 
+mod asking;
 mod content;
 mod media;
 mod prompts;
