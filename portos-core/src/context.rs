@@ -578,6 +578,13 @@ impl ToolContext {
         &self.authority
     }
 
+    /// The server's value of `T`, for code that runs with a context but
+    /// is not an adapter (a completer). An adapter takes it as a
+    /// `Shared<T>` parameter instead, which the registry checks at start-up.
+    pub fn shared<T: Send + Sync + 'static>(&self) -> Result<Shared<T>, MissingState> {
+        self.state.shared::<T>()
+    }
+
     pub fn request_id(&self) -> &str {
         &self.request_id
     }

@@ -17,7 +17,7 @@ import urllib.request
 
 from mcp import Client, StdioServerParameters
 
-READS = {"lab_hosts_list", "lab_hosts_probe", "lab_uptime"}
+READS = {"lab_hosts_list", "lab_hosts_probe", "lab_uptime", "lab_hosts_audit"}
 WRITES = {"lab_hosts_add", "lab_hosts_remove", "lab_hosts_retire"}
 
 

@@ -7,7 +7,9 @@
 # and over stdio (`--mcp-stdio` on a data directory of its own): PortOS
 # (client.py, client.mjs), then the homelab example server (homelab.py), a
 # second server on the same runtime, whose long-running tools the clients
-# follow as MCP tasks (homelab_jobs.py, homelab_jobs_v1.py, homelab_jobs.mjs).
+# follow as MCP tasks (homelab_jobs.py, homelab_jobs_v1.py, homelab_jobs.mjs)
+# and whose resources, prompt, completions, progress and elicitation the
+# clients use (homelab_offers.py, homelab_offers.mjs).
 # Needs target/debug/portos and target/debug/homelab (`cargo test --workspace`
 # builds both; $CARGO_TARGET_DIR is honoured).
 set -euo pipefail
@@ -66,6 +68,9 @@ case ${1:-} in
     export HOMELAB_BIN=$bin_dir/homelab HOMELAB_STDIO_DATA_DIR=$stdio_dir
     # homelab.py grants over HTTP itself (reads first, then writes too).
     HOMELAB_URL=$PORTOS_URL "$venv/bin/python" tests/mcp-clients/homelab.py
+    # Resources, a prompt, completions, progress and an elicitation.
+    HOMELAB_URL=$PORTOS_URL "$venv/bin/python" tests/mcp-clients/homelab_offers.py
+    HOMELAB_URL=$PORTOS_URL node --test-reporter=spec tests/mcp-clients/homelab_offers.mjs
     # The job files confirm a retirement as a person would over HTTP, which
     # takes a session: they use the server with a password, granted here.
     token=$(curl -fsS -X POST -H 'content-type: application/json' \

@@ -3,7 +3,9 @@
 //! its own table and reports this machine's uptime, with six tools of its
 //! own (`lab.hosts.list`, `lab.hosts.add`, `lab.hosts.remove`, `lab.uptime`,
 //! and two long-running ones that run as jobs, `lab.hosts.probe` and
-//! `lab.hosts.retire`),
+//! `lab.hosts.retire`; `lab.hosts.audit` reports its progress), MCP
+//! resources and a prompt (`lab://hosts`, `lab://hosts/{name}`,
+//! `lab.triage`),
 //! its own typed state ([`LabConfig`], from `--site-name`), one REST route
 //! (`GET /api/lab/hosts`) and one Socket.IO event (`lab:host-added`).
 //!
@@ -13,6 +15,7 @@
 pub mod config;
 pub mod events;
 pub mod hosts;
+mod offers;
 mod routes;
 mod sweep;
 mod tools;

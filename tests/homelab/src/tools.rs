@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use portos_core::{AdapterError, Shared, portos_tool};
+use portos_core::{AdapterError, InputKind, Shared, ToolContext, portos_tool};
 use portos_server::events::Events;
 use portos_server::store::Store;
 use schemars::JsonSchema;
@@ -167,7 +167,9 @@ pub struct HostRemoved {
     pub summary: String,
 }
 
-/// Remove a host from the home lab for good.
+/// Remove a host from the home lab for good. A caller that can put a
+/// question to a person (an MCP client declaring elicitation) is asked to
+/// confirm first; nothing is removed unless the person does.
 #[portos_tool(
     name = "lab.hosts.remove",
     scopes = ["assistant", "operator"],
@@ -175,12 +177,36 @@ pub struct HostRemoved {
     side_effect = "destructive",
 )]
 pub async fn remove(
+    ctx: &ToolContext,
     args: RemoveArgs,
     store: Shared<Store>,
     lab: Shared<LabConfig>,
 ) -> Result<HostRemoved, AdapterError> {
     let site = lab.site_name.clone();
     let name = args.name.to_ascii_lowercase();
+    if ctx.can_ask(InputKind::Elicitation) {
+        let form = serde_json::json!({
+            "type": "object",
+            "properties": {"confirm": {"type": "boolean", "title": "Remove it"}},
+            "required": ["confirm"],
+        });
+        let answer = ctx
+            .elicit(
+                "confirm",
+                &format!("Remove {name} from {site} for good?"),
+                form,
+            )
+            .await?;
+        let confirmed = answer.accepted()
+            && answer.content.get("confirm") == Some(&serde_json::Value::Bool(true));
+        if !confirmed {
+            return Ok(HostRemoved {
+                ok: false,
+                host: None,
+                summary: format!("Kept {name}: the removal was not confirmed."),
+            });
+        }
+    }
     let key = name.clone();
     let removed = store
         .run(move |connection| Ok(hosts::remove(connection, &key)?))

@@ -14,8 +14,13 @@ const SCOPES: [&str; 4] = ["all", "assistant", "operator", "panel"];
 const FORMATS: [&str; 4] = ["portos", "openai", "anthropic", "mcp"];
 
 /// (canonical name, scopes, required capability) of every homelab tool.
-const TOOLS: [(&str, &[&str], &str); 6] = [
+const TOOLS: [(&str, &[&str], &str); 7] = [
     ("lab.hosts.add", &["assistant", "operator"], "writeLab"),
+    (
+        "lab.hosts.audit",
+        &["assistant", "operator", "panel"],
+        "readLab",
+    ),
     (
         "lab.hosts.list",
         &["assistant", "operator", "panel"],
@@ -148,7 +153,7 @@ fn the_portos_format_carries_each_tools_policy() {
     assert_eq!(policy("lab.uptime")["idempotent"], true);
     assert_eq!(
         catalog["stats"],
-        json!({"total": 6, "read": 3, "write": 3, "granted": 0})
+        json!({"total": 7, "read": 4, "write": 3, "granted": 0})
     );
     // The long-running ones say so, and the retirement needs a person's
     // confirmation when the assistant calls it.
@@ -235,7 +240,12 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
         .collect();
     assert_eq!(
         granted,
-        BTreeSet::from(["lab.hosts.list", "lab.hosts.probe", "lab.uptime"])
+        BTreeSet::from([
+            "lab.hosts.audit",
+            "lab.hosts.list",
+            "lab.hosts.probe",
+            "lab.uptime"
+        ])
     );
 
     put(

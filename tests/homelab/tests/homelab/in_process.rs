@@ -36,7 +36,7 @@ async fn a_framework_user_tests_the_homelab_in_process() {
     // The catalog is at the runtime's default place for the tools mount.
     let catalog = server.catalog("operator", "portos").await;
     assert_eq!(catalog.status, 200, "{}", catalog.body);
-    assert_eq!(names(&catalog.body["tools"], "name").len(), 6);
+    assert_eq!(names(&catalog.body["tools"], "name").len(), 7);
 
     // Reads are open; a write needs a signed-in operator.
     let uptime = server.call_tool("lab.uptime", json!({})).await;
@@ -62,7 +62,12 @@ async fn a_framework_user_tests_the_homelab_in_process() {
         assert_eq!(listed.status, 200, "{revision:?}: {}", listed.body);
         assert_eq!(
             names(&listed.body["result"]["tools"], "name"),
-            ["lab_hosts_list", "lab_hosts_probe", "lab_uptime"],
+            [
+                "lab_hosts_audit",
+                "lab_hosts_list",
+                "lab_hosts_probe",
+                "lab_uptime"
+            ],
             "{revision:?}"
         );
         let called = server
