@@ -23,6 +23,22 @@ pub enum Outcome {
 /// A boxed future, so the trait stays object-safe.
 pub type OutcomeFuture<'a> = Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>;
 
+/// How reading a context resource ended: its contents, or why not (the
+/// text of the JSON-RPC error; a resource this configuration does not show
+/// is not found, like any other).
+pub type ResourceFuture<'a> = Pin<
+    Box<dyn Future<Output = Result<Vec<portos_core::ResourceContents>, ResourceMiss>> + Send + 'a>,
+>;
+
+/// Why a context resource was not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceMiss {
+    /// Nothing at that URI the configuration shows.
+    NotFound,
+    /// The source could not answer now.
+    Unavailable(String),
+}
+
 /// The context tools an application adds to Agent Tools MCP
 /// ([`crate::ServerBuilder::context_tools`]).
 pub trait ContextTools: Send + Sync + fmt::Debug + 'static {
@@ -57,6 +73,36 @@ pub trait ContextTools: Send + Sync + fmt::Debug + 'static {
     /// `initialize`'s `instructions` for the agent.
     fn instructions(&self) -> &str {
         NO_CONTEXT_INSTRUCTIONS
+    }
+
+    /// Whether these context items can be read as MCP resources (the
+    /// server then declares the `resources` capability).
+    fn offers_resources(&self) -> bool {
+        false
+    }
+
+    /// The context resources this configuration shows (`resources/list`
+    /// entries), listed before the linked ones.
+    fn resources(&self, _config: &AgentContextConfig) -> Vec<Value> {
+        Vec::new()
+    }
+
+    /// The resource templates context items are read through
+    /// (`resources/templates/list` entries).
+    fn resource_templates(&self, _config: &AgentContextConfig) -> Vec<Value> {
+        Vec::new()
+    }
+
+    /// Reads `uri` when it is one of these resources (`None`: not theirs,
+    /// the linked resources answer), with the same configuration,
+    /// redaction and limits as the context tools.
+    fn read_resource<'a>(
+        &'a self,
+        _store: &'a Store,
+        _uri: &'a str,
+        _config: &'a AgentContextConfig,
+    ) -> Option<ResourceFuture<'a>> {
+        None
     }
 }
 

@@ -1,6 +1,6 @@
 //! 2025-revision sessions of the Streamable HTTP transport: `initialize`
 //! issues an `Mcp-Session-Id`, later requests that carry it share what the
-//! client set for the session (its log level, its resource subscriptions),
+//! client set for the session (its log level, what it can answer),
 //! and `DELETE` ends it (after which the id is not found: 404). A request
 //! without an id is still served, on its own, as before: sessions are what
 //! a 2025 client asks for, not a requirement. Kept in this process's memory
@@ -8,7 +8,7 @@
 //! new session, as the transport's rules say); bounded in number and idle
 //! time.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -20,8 +20,6 @@ use tokio::sync::oneshot;
 const MAX_SESSIONS: usize = 10_000;
 /// A session unused this long is forgotten.
 const IDLE_LIMIT: Duration = Duration::from_secs(24 * 60 * 60);
-/// At most this many subscriptions per session.
-const MAX_SUBSCRIPTIONS: usize = 1_000;
 
 /// One client's session.
 #[derive(Debug)]
@@ -37,7 +35,6 @@ pub struct Session {
 #[derive(Debug, Default)]
 struct SessionState {
     log_level: Option<LogLevel>,
-    subscriptions: HashSet<String>,
     /// What the client said at `initialize` it can answer.
     answers: Vec<InputKind>,
 }
@@ -97,21 +94,6 @@ impl Session {
 
     pub fn set_log_level(&self, level: LogLevel) {
         self.lock().log_level = Some(level);
-    }
-
-    /// Subscribes to `uri`'s updates; `false` when the session already
-    /// holds as many as it may.
-    pub fn subscribe(&self, uri: &str) -> bool {
-        let mut state = self.lock();
-        if state.subscriptions.len() >= MAX_SUBSCRIPTIONS && !state.subscriptions.contains(uri) {
-            return false;
-        }
-        state.subscriptions.insert(uri.to_owned());
-        true
-    }
-
-    pub fn unsubscribe(&self, uri: &str) {
-        self.lock().subscriptions.remove(uri);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, SessionState> {
@@ -281,17 +263,5 @@ mod tests {
         let (late, pending) = requests.expect();
         drop(pending);
         assert!(!requests.answer(&late, Ok(Value::Null)));
-    }
-
-    #[test]
-    fn subscriptions_are_bounded() {
-        let session = Session::detached();
-        for n in 0..MAX_SUBSCRIPTIONS {
-            assert!(session.subscribe(&format!("test://{n}")));
-        }
-        assert!(!session.subscribe("test://one-more"));
-        assert!(session.subscribe("test://0"));
-        session.unsubscribe("test://0");
-        assert!(session.subscribe("test://one-more"));
     }
 }

@@ -1,6 +1,7 @@
 //! Agent Tools over HTTP (docs/reference.md#manifest,
 //! docs/reference.md#mcp-transport): the settings, the manifest, and the
-//! stateless Streamable HTTP MCP endpoint. Who may reach them is
+//! Streamable HTTP MCP endpoint (every POST stands alone; a 2025 client may
+//! hold a session for what it sets). Who may reach them is
 //! `super::agent_caller`'s (loopback callers, or remote mode's token
 //! holders), checked before anything else; the password gate (or remote
 //! mode's token check) has already run.
@@ -379,16 +380,19 @@ fn scope_refusal(server: &McpServer, message: &jsonrpc::Message) -> Option<Respo
 }
 
 /// 2026-07-28 over HTTP: the revision's refusals are 400 (metadata,
-/// headers, version) and 404 (a method it does not have).
+/// headers, version, params) and 404 (a method it does not have); a
+/// server's failure is 500.
 fn http_status(status: ReplyStatus) -> StatusCode {
     match status {
         ReplyStatus::Ok => StatusCode::OK,
         ReplyStatus::BadRequest => StatusCode::BAD_REQUEST,
         ReplyStatus::NotFound => StatusCode::NOT_FOUND,
+        ReplyStatus::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
-/// No server-to-client stream: 405 (`Allow: POST`).
+/// No server-to-client stream outside a call (a call's own questions and
+/// notifications travel on its POST's event stream): 405 (`Allow: POST`).
 #[portos_route(
     method = "GET",
     path = "/api/agent-context/mcp",
@@ -693,8 +697,8 @@ impl RouteOutput for McpAnswer {
 }
 
 /// 405 with `Allow: POST` and an empty body (docs/reference.md#mcp-transport
-/// step 4): the endpoint is stateless, there is no stream to open or session to
-/// end.
+/// step 4): there is no stream to open, and without `Mcp-Session-Id` no
+/// session to end.
 pub struct PostOnly;
 
 impl IntoResponse for PostOnly {
@@ -713,7 +717,7 @@ impl RouteOutput for PostOnly {
         io.modeled = true;
         io.outcomes.push(OutcomeSpec {
             status: 405,
-            description: "Stateless endpoint: POST one JSON-RPC message (`Allow: POST`, empty body)",
+            description: "No stream to open: POST one JSON-RPC message (`Allow: POST`, empty body)",
             schema: None,
         });
     }

@@ -134,6 +134,8 @@ pub enum ReplyStatus {
     BadRequest,
     /// 404: a method this revision does not have (`initialize`, `ping`, …).
     NotFound,
+    /// 500: the server failed (a resource or prompt adapter's error).
+    ServerError,
 }
 
 /// A refusal, as a JSON-RPC error.
@@ -153,10 +155,10 @@ impl Refusal {
     }
 
     fn status(&self) -> ReplyStatus {
-        if self.code == METHOD_NOT_FOUND {
-            ReplyStatus::NotFound
-        } else {
-            ReplyStatus::BadRequest
+        match self.code {
+            METHOD_NOT_FOUND => ReplyStatus::NotFound,
+            super::jsonrpc::INTERNAL_ERROR => ReplyStatus::ServerError,
+            _ => ReplyStatus::BadRequest,
         }
     }
 

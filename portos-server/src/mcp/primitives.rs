@@ -5,11 +5,13 @@
 //! see is not found.
 
 use portos_core::primitives::{
-    CompletionRef, CompletionRequest, PrimitiveError, PromptMessages, ResourceContents,
+    CompletionRef, CompletionRequest, PrimitiveError, PromptMessages, RegisteredPrompt,
+    RegisteredResource, ResourceContents,
 };
 use portos_core::{Authority, Scope};
 use serde_json::{Map, Value, json};
 
+use super::context_tools::ResourceMiss;
 use super::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
 use super::server::{CallMeta, McpServer};
 
@@ -48,11 +50,23 @@ pub enum Era {
 }
 
 impl McpServer {
-    /// What the MCP principal may do now: its scope, the grants Agent
-    /// Tools gives it, narrowed by a remote client's token.
-    pub(super) async fn mcp_authority(&self) -> Authority {
+    /// What the MCP principal may see now: its scope, the grants Agent
+    /// Tools gives it, narrowed by a remote client's token; nothing while
+    /// Agent Tools is disabled or invalid (as its tools are not callable).
+    pub(super) async fn mcp_authority(&self) -> Option<Authority> {
         let config = self.config().await;
-        self.authority_with(&config)
+        config.active().then(|| self.authority_with(&config))
+    }
+
+    /// The primitives `authority` may see, of those `pick` chooses.
+    fn listings<'a, I: Iterator<Item = Value> + 'a>(
+        &'a self,
+        authority: Option<&'a Authority>,
+        pick: impl FnOnce(&'a portos_core::primitives::Primitives, &'a Authority) -> I,
+    ) -> Vec<Value> {
+        authority.map_or_else(Vec::new, |authority| {
+            pick(self.app().registry.primitives(), authority).collect()
+        })
     }
 
     /// Whether this server has resources, prompts or completions for its
@@ -62,7 +76,7 @@ impl McpServer {
         let primitives = self.app().registry.primitives();
         let scope: Scope = self.app().principals.mcp;
         let mut capabilities = Map::new();
-        if primitives.offers_resources(scope) {
+        if primitives.offers_resources(scope) || self.app().context_tools.offers_resources() {
             capabilities.insert("resources".to_owned(), json!({ "listChanged": false }));
         }
         if primitives.offers_prompts(scope) {
@@ -82,7 +96,7 @@ impl McpServer {
         let scope: Scope = self.app().principals.mcp;
         match method {
             "resources/list" | "resources/templates/list" | "resources/read" => {
-                primitives.offers_resources(scope)
+                primitives.offers_resources(scope) || self.app().context_tools.offers_resources()
             }
             "prompts/list" | "prompts/get" => primitives.offers_prompts(scope),
             "completion/complete" => primitives.offers_completions(scope),
@@ -90,42 +104,45 @@ impl McpServer {
         }
     }
 
-    /// `resources/list`: the fixed resources the client may read.
+    /// `resources/list`: the context resources the settings show, then
+    /// the linked resources the client may read.
     pub(super) async fn resources_list(&self) -> Value {
-        let authority = self.mcp_authority().await;
-        let resources: Vec<Value> = self
-            .app()
-            .registry
-            .primitives()
-            .resources(&authority)
-            .map(|resource| resource.listing())
-            .collect();
+        let config = self.config().await;
+        let authority = config.active().then(|| self.authority_with(&config));
+        let mut resources = match &authority {
+            Some(_) => self.app().context_tools.resources(&config),
+            None => Vec::new(),
+        };
+        resources.extend(self.listings(authority.as_ref(), |primitives, authority| {
+            primitives
+                .resources(authority)
+                .map(RegisteredResource::listing)
+        }));
         json!({ "resources": resources })
     }
 
-    /// `resources/templates/list`.
+    /// `resources/templates/list`: the context templates, then the linked.
     pub(super) async fn resource_templates_list(&self) -> Value {
-        let authority = self.mcp_authority().await;
-        let templates: Vec<Value> = self
-            .app()
-            .registry
-            .primitives()
-            .templates(&authority)
-            .map(|template| template.listing())
-            .collect();
+        let config = self.config().await;
+        let authority = config.active().then(|| self.authority_with(&config));
+        let mut templates = match &authority {
+            Some(_) => self.app().context_tools.resource_templates(&config),
+            None => Vec::new(),
+        };
+        templates.extend(self.listings(authority.as_ref(), |primitives, authority| {
+            primitives
+                .templates(authority)
+                .map(RegisteredResource::listing)
+        }));
         json!({ "resourceTemplates": templates })
     }
 
     /// `prompts/list`.
     pub(super) async fn prompts_list(&self) -> Value {
         let authority = self.mcp_authority().await;
-        let prompts: Vec<Value> = self
-            .app()
-            .registry
-            .primitives()
-            .prompts(&authority)
-            .map(|prompt| prompt.listing())
-            .collect();
+        let prompts = self.listings(authority.as_ref(), |primitives, authority| {
+            primitives.prompts(authority).map(RegisteredPrompt::listing)
+        });
         json!({ "prompts": prompts })
     }
 
@@ -138,13 +155,37 @@ impl McpServer {
     ) -> Result<Value, PrimitiveRefusal> {
         let params = only(params, &["uri"], "resources/read")?;
         let uri = text(params, "uri", true)?.unwrap_or_default();
-        let authority = self.mcp_authority().await;
-        let read = self
-            .app()
-            .registry
-            .primitives()
-            .read(&authority, uri, &request_id(id))
-            .await;
+        let config = self.config().await;
+        // A context resource is read through the context tools, with their
+        // settings and redaction; any other through the registry.
+        let context = config
+            .active()
+            .then(|| {
+                self.app()
+                    .context_tools
+                    .read_resource(&self.app().store, uri, &config)
+            })
+            .flatten();
+        let read = match context {
+            Some(read) => read.await.map_err(|miss| match miss {
+                ResourceMiss::NotFound => {
+                    PrimitiveError::NotFound(format!("Resource not found: {}", cut(uri)))
+                }
+                ResourceMiss::Unavailable(reason) => PrimitiveError::Failed(reason),
+            }),
+            None if !config.active() => Err(PrimitiveError::NotFound(format!(
+                "Resource not found: {}",
+                cut(uri)
+            ))),
+            None => {
+                let authority = self.authority_with(&config);
+                self.app()
+                    .registry
+                    .primitives()
+                    .read(&authority, uri, &request_id(id))
+                    .await
+            }
+        };
         match read {
             Ok(contents) => Ok(json!({ "contents": contents_json(&contents) })),
             Err(PrimitiveError::NotFound(message)) => Err(PrimitiveRefusal {
@@ -177,7 +218,10 @@ impl McpServer {
                 )));
             }
         };
-        let authority = self.mcp_authority().await;
+        let authority = self
+            .mcp_authority()
+            .await
+            .ok_or_else(|| PrimitiveRefusal::invalid(format!("Unknown prompt: {}", cut(name))))?;
         let rendered = self
             .app()
             .registry
@@ -239,7 +283,10 @@ impl McpServer {
                 request.context.insert(key.clone(), value.to_owned());
             }
         }
-        let authority = self.mcp_authority().await;
+        let authority = self
+            .mcp_authority()
+            .await
+            .ok_or_else(|| PrimitiveRefusal::invalid("Nothing to complete"))?;
         let completion = self
             .app()
             .registry
@@ -303,6 +350,11 @@ fn refusal(error: PrimitiveError) -> PrimitiveRefusal {
             data: None,
         },
     }
+}
+
+/// Echoed URIs are cut so an error stays small.
+fn cut(text: &str) -> String {
+    text.chars().take(200).collect()
 }
 
 /// The JSON-RPC id, as the request id an adapter sees.

@@ -26,6 +26,7 @@ mod http_tools;
 mod http_weather_processes_catalog;
 mod mcp_http;
 mod mcp_modern;
+mod mcp_resources;
 mod mcp_sessions;
 mod mcp_stdio;
 mod mind_turns;

@@ -400,11 +400,12 @@ async fn methods_and_json_rpc_errors() {
     assert_eq!(answer["id"], "i");
     let result = &answer["result"];
     assert_eq!(result["protocolVersion"], "2025-11-25");
-    // PortOS declares no resources or prompts; log messages reach a
-    // session that asks for them.
+    // Log messages reach a session that asks for them; PortOS offers its
+    // context items as resources and the brain review as a prompt.
     assert_eq!(
         result["capabilities"],
-        json!({"tools": {"listChanged": false}, "logging": {}})
+        json!({"tools": {"listChanged": false}, "logging": {},
+               "resources": {"listChanged": false}, "prompts": {"listChanged": false}})
     );
     assert_eq!(
         result["serverInfo"],
@@ -431,7 +432,7 @@ async fn methods_and_json_rpc_errors() {
     .await;
     assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
 
-    for method in ["resources/list", "server/discover", "tools/unknown"] {
+    for method in ["resources/subscribe", "server/discover", "tools/unknown"] {
         let answer = rpc(
             &client,
             &server,

@@ -13,6 +13,7 @@ mod input;
 pub mod item;
 mod navigation;
 pub mod redact;
+mod resources;
 pub mod roster;
 mod schemas;
 mod store;
@@ -104,6 +105,19 @@ pub struct PortosContext {
 }
 
 impl PortosContext {
+    /// Where the sources read from: this server's store, and the
+    /// workspaces' source.
+    fn sources(&self, store: &portos_server::store::Store) -> Sources {
+        let workspaces = match &self.workspaces {
+            Some(source) => source.clone(),
+            None => std::sync::Arc::new(roster::RosterWorkspaces::new(store.clone())),
+        };
+        Sources {
+            store: store.clone(),
+            workspaces,
+        }
+    }
+
     /// Workspaces from another source than the roster.
     pub fn with_workspaces(workspaces: std::sync::Arc<dyn WorkspaceSource>) -> PortosContext {
         PortosContext {
@@ -128,17 +142,7 @@ impl portos_server::mcp::ContextTools for PortosContext {
         arguments: Option<&'a Value>,
         config: &'a AgentContextConfig,
     ) -> portos_server::mcp::OutcomeFuture<'a> {
-        Box::pin(async move {
-            let workspaces = match &self.workspaces {
-                Some(source) => source.clone(),
-                None => std::sync::Arc::new(roster::RosterWorkspaces::new(store.clone())),
-            };
-            let sources = Sources {
-                store: store.clone(),
-                workspaces,
-            };
-            call(name, arguments, config, &sources).await
-        })
+        Box::pin(async move { call(name, arguments, config, &self.sources(store)).await })
     }
 
     fn limits(&self) -> Value {
@@ -151,6 +155,27 @@ impl portos_server::mcp::ContextTools for PortosContext {
 
     fn instructions(&self) -> &str {
         INSTRUCTIONS
+    }
+
+    fn offers_resources(&self) -> bool {
+        true
+    }
+
+    fn resources(&self, config: &AgentContextConfig) -> Vec<Value> {
+        resources::resources(config)
+    }
+
+    fn resource_templates(&self, _config: &AgentContextConfig) -> Vec<Value> {
+        resources::templates()
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        store: &'a portos_server::store::Store,
+        uri: &'a str,
+        config: &'a AgentContextConfig,
+    ) -> Option<portos_server::mcp::context_tools::ResourceFuture<'a>> {
+        resources::read(uri, config, self.sources(store))
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod model;
 pub mod ops;
+mod prompts;
 mod public;
 mod routes;
 pub mod store;
