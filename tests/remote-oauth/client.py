@@ -29,7 +29,7 @@ from mcp.shared.auth import (
 )
 
 REDIRECT_URI = "http://127.0.0.1:1/callback"
-READS = {"lab_hosts_list", "lab_hosts_probe", "lab_uptime"}
+READS = {"lab_hosts_audit", "lab_hosts_list", "lab_hosts_probe", "lab_uptime"}
 WRITES = {"lab_hosts_add", "lab_hosts_remove", "lab_hosts_retire"}
 
 
