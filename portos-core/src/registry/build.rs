@@ -244,7 +244,9 @@ impl RegistryBuilder {
             }
             _ => None,
         };
+        let mcp_headers = tools.iter().any(|tool| !tool.mcp_headers.is_empty());
         Ok(Arc::new_cyclic(|this| Registry {
+            mcp_headers,
             tools,
             index,
             calls,
@@ -403,7 +405,10 @@ fn compile(d: &'static ToolDescriptor, policy: Policy) -> Result<RegisteredTool,
             schema::SchemaError::Invalid(error.to_string())
         )
     })?;
-    let tool = registered(d, policy, input_schema, validator);
+    let mcp_headers = schema::mcp_header::header_params(&input_schema)
+        .map_err(|error| format!("tool `{}` ({}): {error}", d.name, d.location))?;
+    let mut tool = registered(d, policy, input_schema, validator);
+    tool.mcp_headers = mcp_headers;
     check_output_is_object(&tool)?;
     check_strict(&tool)?;
     Ok(tool)
@@ -480,6 +485,7 @@ fn registered(
         output_schema: json!({"type": "object", "additionalProperties": true}),
         result_schema,
         content_output: (d.content_output)(),
+        mcp_headers: Vec::new(),
         validator,
     }
 }

@@ -81,6 +81,9 @@ pub struct RegisteredTool {
     pub strict: StrictProjections,
     /// The adapter answers content items (`ToolContent`).
     pub content_output: bool,
+    /// The input properties an MCP client mirrors in `Mcp-Param-*`
+    /// headers (SEP-2243's `x-mcp-header`).
+    pub mcp_headers: Vec<crate::schema::mcp_header::HeaderParam>,
     validator: jsonschema::Validator,
 }
 
@@ -116,6 +119,8 @@ pub struct Registry {
     shutdown: CancellationToken,
     /// The resources, templates and prompts, governed like the tools.
     primitives: crate::primitives::Primitives,
+    /// Some tool mirrors an input property in a header (`x-mcp-header`).
+    mcp_headers: bool,
     /// Tools switched off at run time (canonical name → reason), e.g. while a
     /// feature they need is not configured. Calls get `TOOL_UNAVAILABLE`.
     unavailable: RwLock<HashMap<&'static str, String>>,
@@ -158,6 +163,12 @@ impl Registry {
     /// Every tool, in catalog order.
     pub fn tools(&self) -> &[RegisteredTool] {
         &self.tools
+    }
+
+    /// Whether any linked tool mirrors an input property in a header
+    /// (`x-mcp-header`): the MCP transport checks those headers only then.
+    pub fn declares_mcp_headers(&self) -> bool {
+        self.mcp_headers
     }
 
     /// Resolves a canonical name, provider name or alias.

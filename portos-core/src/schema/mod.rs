@@ -3,6 +3,7 @@
 //! `$schema`/`$ref`/`$defs`, and optional fields without a `null` branch.
 
 mod issue;
+pub mod mcp_header;
 pub mod strict;
 
 pub use issue::{NOT_BLANK, issue_message, issue_path};

@@ -543,7 +543,8 @@ impl FromRequest<App> for McpPost {
                 Ok(McpPost {
                     meta,
                     message,
-                    mirrored: modern.then(|| mirrored_headers(headers)),
+                    mirrored: modern
+                        .then(|| mirrored_headers(headers, app.registry.declares_mcp_headers())),
                     version: version
                         .and_then(|version| version.to_str().ok())
                         .and_then(mcp_telemetry::known_version),
@@ -565,13 +566,21 @@ fn names_modern_revision(version: &HeaderValue) -> bool {
 }
 
 /// The headers a 2026-07-28 request mirrors its body in (read only for
-/// such a request).
-fn mirrored_headers(headers: &HeaderMap) -> MirroredHeaders {
+/// such a request); the `Mcp-Param-*` ones only when a tool declares one.
+fn mirrored_headers(headers: &HeaderMap, params: bool) -> MirroredHeaders {
     let text = |name: &HeaderName| headers.get(name).map(HeaderText::from_value);
     MirroredHeaders {
         protocol_version: text(&MCP_PROTOCOL_VERSION),
         method: text(&MCP_METHOD),
         name: text(&MCP_NAME),
+        params: headers
+            .iter()
+            .filter(|_| params)
+            .filter_map(|(name, value)| {
+                let param = name.as_str().strip_prefix("mcp-param-")?;
+                Some((param.to_owned(), HeaderText::from_value(value)))
+            })
+            .collect(),
     }
 }
 

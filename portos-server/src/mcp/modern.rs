@@ -90,6 +90,19 @@ pub struct MirroredHeaders {
     pub protocol_version: Option<HeaderText>,
     pub method: Option<HeaderText>,
     pub name: Option<HeaderText>,
+    /// The `Mcp-Param-*` headers: the name after the prefix (lowercase, as
+    /// HTTP/1 and HTTP/2 carry it) and the value.
+    pub params: Vec<(String, HeaderText)>,
+}
+
+impl MirroredHeaders {
+    /// The `Mcp-Param-{name}` header (names are case-insensitive).
+    pub fn param(&self, name: &str) -> Option<&HeaderText> {
+        self.params
+            .iter()
+            .find(|(given, _)| given.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value)
+    }
 }
 
 /// A header's value: text (visible ASCII, spaces and tabs), or bytes that
@@ -268,7 +281,7 @@ impl McpServer {
                 match call_params(params) {
                     Some((name, arguments)) => {
                         return Some(
-                            self.answer_call(&id, &name, arguments, meta, tasks, round)
+                            self.answer_call(&id, &name, arguments, meta, tasks, round, headers)
                                 .await,
                         );
                     }
@@ -324,13 +337,14 @@ impl McpServer {
             ..Round::default()
         };
         let arguments = call.arguments.map(Value::Object);
-        self.answer_call(&id, &call.name, arguments, meta, tasks, round)
+        self.answer_call(&id, &call.name, arguments, meta, tasks, round, headers)
             .await
     }
 
     /// A checked `tools/call`: its result, its task when the request
     /// declared the extension and the tool is long-running, or the next
     /// round's questions when the tool asked the client something.
+    #[allow(clippy::too_many_arguments)]
     async fn answer_call(
         &self,
         id: &Value,
@@ -339,7 +353,18 @@ impl McpServer {
         meta: &CallMeta,
         tasks: bool,
         round: Round,
+        headers: Option<&MirroredHeaders>,
     ) -> (ReplyStatus, String) {
+        // SEP-2243: what the tool's `x-mcp-header` parameters say in the
+        // body, their headers say too (checked only where some tool has one).
+        if let Some(headers) = headers
+            && self.app().registry.declares_mcp_headers()
+            && let Some(tool) = self.app().registry.resolve(name)
+            && let Err(refusal) =
+                check_param_headers(&tool.mcp_headers, arguments.as_ref(), headers)
+        {
+            return (refusal.status(), refusal.into_response(id));
+        }
         // Only a multi-round call needs its binding (the usual call goes by).
         let bound = (!round.is_idle()).then(|| binding("tools/call", name, arguments.as_ref()));
         let opened = round.open(&self.app().request_state, bound.as_deref(), meta);
@@ -673,6 +698,34 @@ fn check_headers(
     Ok(())
 }
 
+/// Each `x-mcp-header` parameter given in the body (not null) has its
+/// `Mcp-Param-{name}` header, saying the same: a string as it is (or
+/// `=?base64?…?=` of its UTF-8), a number in decimal, a boolean as `true`
+/// or `false`.
+fn check_param_headers(
+    params: &[portos_core::schema::mcp_header::HeaderParam],
+    arguments: Option<&Value>,
+    headers: &MirroredHeaders,
+) -> Result<(), Refusal> {
+    for param in params {
+        let body = match arguments.and_then(|arguments| arguments.get(&param.property)) {
+            Some(Value::String(text)) => Cow::Borrowed(text.as_str()),
+            Some(Value::Number(number)) => Cow::Owned(number.to_string()),
+            Some(Value::Bool(flag)) => Cow::Owned(flag.to_string()),
+            // Absent or null: no header is expected (another type is the
+            // schema's to refuse).
+            _ => continue,
+        };
+        agree(
+            &format!("Mcp-Param-{}", param.header),
+            headers.param(&param.header),
+            &body,
+            true,
+        )?;
+    }
+    Ok(())
+}
+
 /// The params key whose value a method mirrors in the `Mcp-Name` header.
 fn named_key(method: &str) -> Option<&'static str> {
     match method {
@@ -769,6 +822,7 @@ mod tests {
             protocol_version: text(version),
             method: text(method),
             name: name.and_then(text),
+            params: Vec::new(),
         }
     }
 

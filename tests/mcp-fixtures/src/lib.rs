@@ -10,6 +10,7 @@
 
 mod asking;
 mod content;
+mod headers;
 mod media;
 mod prompts;
 mod reporting;

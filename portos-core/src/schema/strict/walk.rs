@@ -269,7 +269,8 @@ pub(super) fn outside(subset: &str, key: &str) -> Verdict {
         "default" => format!(
             "`default` is not in {subset}; the server still applies it when the argument is absent"
         ),
-        "title" | "examples" | "deprecated" | "readOnly" | "writeOnly" | "$comment" => {
+        "title" | "examples" | "deprecated" | "readOnly" | "writeOnly" | "$comment"
+        | "x-mcp-header" => {
             format!("`{key}` is not in {subset} (an annotation, no rule)")
         }
         _ => format!("`{key}` is not in {subset}; the server still enforces it"),
