@@ -178,17 +178,22 @@ async fn mcp_post(
         || meta.session.as_ref().is_some_and(|session| {
             session.log_level().is_some() || !meta.client_answers.is_empty()
         });
-    let exchange = Exchange {
-        server,
-        meta,
-        message,
-        mirrored,
-        version,
-    };
-    let answer = if follows && called_tool_or_prompt(&exchange.message) {
-        exchange.answer_following().await
+    let answer = if follows && called_tool_or_prompt(&message) {
+        // Boxed: rare, and its future would grow every call's.
+        let exchange = Exchange {
+            server,
+            meta,
+            message,
+            mirrored,
+            version,
+        };
+        Box::pin(exchange.answer_following()).await
     } else {
-        exchange.answer().await.map(Outgoing::Final)
+        // Boxed too: the handler's future is moved (copied whole) on its
+        // way through the router's layers, and this one is kilobytes.
+        Box::pin(respond(&server, &meta, message, mirrored, version))
+            .await
+            .map(Outgoing::Final)
     };
     match answer {
         Some(Outgoing::Final((status, response))) => {
@@ -226,37 +231,49 @@ enum Event {
     Final((StatusCode, String)),
 }
 
+/// The response to `message` (`None` for a notification or a response),
+/// observed.
+async fn respond(
+    server: &McpServer,
+    meta: &CallMeta,
+    message: jsonrpc::Message,
+    mirrored: Option<MirroredHeaders>,
+    version: Option<&'static str>,
+) -> Option<(StatusCode, String)> {
+    let version = version.or_else(|| mcp_telemetry::meta_version(&message));
+    let observation = McpObservation::start(&message, version, Transport::Http);
+    let unobserved = tracing::Span::none();
+    let span = observation
+        .as_ref()
+        .map_or(&unobserved, McpObservation::span);
+    // Each branch's own future in the span, not one async block around
+    // both: a layer less to poll through on every call.
+    let answer = match mirrored {
+        Some(mirrored) => in_span(span, server.handle_modern(message, Some(&mirrored), meta))
+            .await
+            .map(|(status, response)| (http_status(status), response)),
+        None => in_span(span, server.handle(message, meta))
+            .await
+            .map(|response| (StatusCode::OK, response)),
+    };
+    if let Some(observation) = observation {
+        let response = answer.as_ref().map(|(_, response)| response.as_str());
+        observation.finish(&server.app().metrics.mcp, response);
+    }
+    answer
+}
+
 impl Exchange {
-    /// The response (`None` for a notification or a response), observed.
+    /// The response, observed.
     async fn answer(self) -> Option<(StatusCode, String)> {
-        let Exchange {
-            server,
-            meta,
-            message,
-            mirrored,
-            version,
-        } = self;
-        let version = version.or_else(|| mcp_telemetry::meta_version(&message));
-        let observation = McpObservation::start(&message, version, Transport::Http);
-        let unobserved = tracing::Span::none();
-        let span = observation
-            .as_ref()
-            .map_or(&unobserved, McpObservation::span);
-        // Each branch's own future in the span, not one async block around
-        // both: a layer less to poll through on every call.
-        let answer = match mirrored {
-            Some(mirrored) => in_span(span, server.handle_modern(message, Some(&mirrored), &meta))
-                .await
-                .map(|(status, response)| (http_status(status), response)),
-            None => in_span(span, server.handle(message, &meta))
-                .await
-                .map(|response| (StatusCode::OK, response)),
-        };
-        if let Some(observation) = observation {
-            let response = answer.as_ref().map(|(_, response)| response.as_str());
-            observation.finish(&server.app().metrics.mcp, response);
-        }
-        answer
+        respond(
+            &self.server,
+            &self.meta,
+            self.message,
+            self.mirrored,
+            self.version,
+        )
+        .await
     }
 
     /// A call the client follows: answered on its own task, its
@@ -573,14 +590,17 @@ fn mirrored_headers(headers: &HeaderMap, params: bool) -> MirroredHeaders {
         protocol_version: text(&MCP_PROTOCOL_VERSION),
         method: text(&MCP_METHOD),
         name: text(&MCP_NAME),
-        params: headers
-            .iter()
-            .filter(|_| params)
-            .filter_map(|(name, value)| {
-                let param = name.as_str().strip_prefix("mcp-param-")?;
-                Some((param.to_owned(), HeaderText::from_value(value)))
-            })
-            .collect(),
+        params: if params {
+            headers
+                .iter()
+                .filter_map(|(name, value)| {
+                    let param = name.as_str().strip_prefix("mcp-param-")?;
+                    Some((param.to_owned(), HeaderText::from_value(value)))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     }
 }
 

@@ -196,6 +196,9 @@ impl From<PrimitiveRefusal> for Refusal {
     }
 }
 
+// The methods other than `tools/call` are answered through a box: their
+// futures are large and rare, and held inline they would make every
+// call's future (moved and copied on each request) as large as theirs.
 impl McpServer {
     /// Answers one 2026-07-28 message: `None` for a notification or a
     /// response (HTTP answers 202). `headers` is `None` over stdio, which has
@@ -249,23 +252,21 @@ impl McpServer {
             }
             "resources/list" | "resources/templates/list" | "prompts/list" => {
                 match only_meta(params.as_ref(), &method) {
-                    Ok(()) => Ok(self.primitive_list(&method).await),
+                    Ok(()) => Ok(Box::pin(self.primitive_list(&method)).await),
                     Err(refusal) => Err(refusal),
                 }
             }
             // A read is as stale as the list it came from.
-            "resources/read" => self
-                .resources_read(params.as_ref(), &id, Era::Modern)
+            "resources/read" => Box::pin(self.resources_read(params.as_ref(), &id, Era::Modern))
                 .await
                 .map(|result| self.cached_result(self.complete_result(result)))
                 .map_err(Refusal::from),
             "prompts/get" => {
                 let mut params = params;
                 let round = params.as_mut().map(Round::take).unwrap_or_default();
-                return Some(self.answer_prompt(&id, params.as_ref(), meta, round).await);
+                return Some(Box::pin(self.answer_prompt(&id, params.as_ref(), meta, round)).await);
             }
-            "completion/complete" => self
-                .complete(params.as_ref(), &id)
+            "completion/complete" => Box::pin(self.complete(params.as_ref(), &id))
                 .await
                 .map(|result| self.complete_result(result))
                 .map_err(Refusal::from),
@@ -299,9 +300,9 @@ impl McpServer {
                     })),
                 })
             }
-            "tasks/get" => self.task_get(params.as_ref()).await,
-            "tasks/update" => self.task_update(params.as_ref()).await,
-            "tasks/cancel" => self.task_cancel(params.as_ref()).await,
+            "tasks/get" => Box::pin(self.task_get(params.as_ref())).await,
+            "tasks/update" => Box::pin(self.task_update(params.as_ref())).await,
+            "tasks/cancel" => Box::pin(self.task_cancel(params.as_ref())).await,
             _ => Err(Refusal::new(METHOD_NOT_FOUND, "Method not found")),
         };
         Some(match answer {

@@ -382,17 +382,18 @@ impl McpServer {
             {
                 Err((INVALID_PARAMS, "Invalid list params"))
             }
-            "resources/list" => Ok(self.resources_list().await),
-            "resources/templates/list" => Ok(self.resource_templates_list().await),
-            "prompts/list" => Ok(self.prompts_list().await),
+            // Boxed, as the 2026 handling's: a rare method's future held
+            // inline would grow every call's.
+            "resources/list" => Ok(Box::pin(self.resources_list()).await),
+            "resources/templates/list" => Ok(Box::pin(self.resource_templates_list()).await),
+            "prompts/list" => Ok(Box::pin(self.prompts_list()).await),
             "resources/read" | "prompts/get" | "completion/complete" => {
                 let answer = match method.as_str() {
                     "resources/read" => {
-                        self.resources_read(params.as_ref(), &id, Era::Handshake)
-                            .await
+                        Box::pin(self.resources_read(params.as_ref(), &id, Era::Handshake)).await
                     }
-                    "prompts/get" => self.prompts_get(params.as_ref(), &id, meta).await,
-                    _ => self.complete(params.as_ref(), &id).await,
+                    "prompts/get" => Box::pin(self.prompts_get(params.as_ref(), &id, meta)).await,
+                    _ => Box::pin(self.complete(params.as_ref(), &id)).await,
                 };
                 return Some(primitive_response(&id, answer));
             }
