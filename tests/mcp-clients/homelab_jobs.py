@@ -178,10 +178,10 @@ async def exercise(connect, label, port, over_http):
         assert parked.status == "input_required", parked
         confirm = parked.input_requests["confirm"]
         assert confirm["method"] == "elicitation/create", confirm
-        assert confirm["params"]["requestedSchema"]["required"] == ["approve"], confirm
+        assert confirm["params"]["requestedSchema"]["required"] == ["confirm"], confirm
         if over_http:
             assert job(created.task_id)["state"] == "input_required"
-        approve = types.ElicitResult(action="accept", content={"approve": True})
+        approve = types.ElicitResult(action="accept", content={"confirm": True})
         ack = await client.session.send_request(
             UpdateTask(params=UpdateParams(task_id=created.task_id, input_responses={"confirm": approve})),
             types.EmptyResult,

@@ -84,13 +84,13 @@ pub fn task(job: &Job, detailed: bool, meta: &Value, content_output: bool) -> Va
                         "requestedSchema": {
                             "type": "object",
                             "properties": {
-                                "approve": {
+                                CONFIRM_KEY: {
                                     "type": "boolean",
-                                    "title": "Approve",
+                                    "title": "Confirm",
                                     "description": "Run the call (true) or refuse it (false)",
                                 }
                             },
-                            "required": ["approve"],
+                            "required": [CONFIRM_KEY],
                         },
                     },
                 }}),
@@ -158,12 +158,16 @@ impl McpServer {
         if let Some(answer) = responses.get(CONFIRM_KEY)
             && job.state == JobState::InputRequired
         {
-            let approve = answer.get("action").and_then(Value::as_str) == Some("accept")
-                && answer
-                    .get("content")
-                    .and_then(|content| content.get("approve"))
+            // The form asks `confirm`; `approve` (the HTTP confirm route's
+            // word, which earlier forms asked) is read too.
+            let content = answer.get("content");
+            let said = |key: &str| {
+                content
+                    .and_then(|content| content.get(key))
                     .and_then(Value::as_bool)
-                    == Some(true);
+            };
+            let approve = answer.get("action").and_then(Value::as_str) == Some("accept")
+                && said(CONFIRM_KEY).or_else(|| said("approve")) == Some(true);
             match jobs.confirm(self.agent(), task_id, approve).await {
                 Ok(_) => {}
                 // It moved on in between: nothing is outstanding any more.

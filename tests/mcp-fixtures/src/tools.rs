@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use portos_core::{AdapterError, ToolContext, portos_tool};
+use portos_core::{AdapterError, Content, ToolContent, ToolContext, portos_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -14,22 +14,18 @@ pub struct GreetArgs {
     pub name: String,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Greeting {
-    pub greeting: String,
-}
-
-/// Greets `name`: `Hello, {name}!`.
+/// Greets `name`: `Hello, {name}!`, as the call's one text item.
 #[portos_tool(
     name = "greet",
     scopes = ["client"],
     capabilities = ["readFixtures"],
     side_effect = "read",
 )]
-pub async fn greet(_ctx: &ToolContext, args: GreetArgs) -> Result<Greeting, AdapterError> {
-    Ok(Greeting {
-        greeting: format!("Hello, {}!", args.name),
-    })
+pub async fn greet(_ctx: &ToolContext, args: GreetArgs) -> Result<ToolContent, AdapterError> {
+    Ok(ToolContent::new(vec![Content::text(format!(
+        "Hello, {}!",
+        args.name
+    ))]))
 }
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]

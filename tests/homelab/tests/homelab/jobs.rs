@@ -697,7 +697,7 @@ async fn an_agents_retirement_waits_for_a_person_who_must_hold_the_grant() {
     assert_eq!(request["method"], "elicitation/create", "{detailed}");
     assert_eq!(
         request["params"]["requestedSchema"]["required"],
-        json!(["approve"])
+        json!(["confirm"])
     );
 
     // The person: without a session (the gate), with a malformed answer.
