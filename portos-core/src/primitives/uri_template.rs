@@ -122,7 +122,7 @@ impl fmt::Display for UriTemplate {
 }
 
 /// `%XX` sequences decoded; `None` when malformed or not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
+pub fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut at = 0;

@@ -235,14 +235,7 @@ impl McpServer {
                 Ok(()) => Ok(self.tools_list().await),
                 Err(refusal) => Err(refusal),
             },
-            "resources/list"
-            | "resources/templates/list"
-            | "resources/read"
-            | "prompts/list"
-            | "prompts/get"
-            | "completion/complete"
-                if !self.offers_primitive_method(&method) =>
-            {
+            primitive if self.withholds_primitive_method(primitive) => {
                 Err(Refusal::new(METHOD_NOT_FOUND, "Method not found"))
             }
             "resources/list" | "resources/templates/list" | "prompts/list"

@@ -88,18 +88,18 @@ impl McpServer {
         capabilities
     }
 
-    /// Whether `method` is a primitive's method this server offers: one
-    /// whose capability it declares (else the method does not exist here,
-    /// as for a tools-only server).
-    pub(super) fn offers_primitive_method(&self, method: &str) -> bool {
+    /// Whether `method` is a resource, prompt or completion method this
+    /// server does not offer (it declares no such thing for its MCP scope):
+    /// then the method does not exist here, as for a tools-only server.
+    pub(super) fn withholds_primitive_method(&self, method: &str) -> bool {
         let primitives = self.app().registry.primitives();
         let scope: Scope = self.app().principals.mcp;
         match method {
             "resources/list" | "resources/templates/list" | "resources/read" => {
-                primitives.offers_resources(scope) || self.app().context_tools.offers_resources()
+                !primitives.offers_resources(scope) && !self.app().context_tools.offers_resources()
             }
-            "prompts/list" | "prompts/get" => primitives.offers_prompts(scope),
-            "completion/complete" => primitives.offers_completions(scope),
+            "prompts/list" | "prompts/get" => !primitives.offers_prompts(scope),
+            "completion/complete" => !primitives.offers_completions(scope),
             _ => false,
         }
     }

@@ -367,14 +367,7 @@ impl McpServer {
                 }
                 None => Err((INVALID_PARAMS, "Invalid tools/call params")),
             },
-            "resources/list"
-            | "resources/templates/list"
-            | "resources/read"
-            | "prompts/list"
-            | "prompts/get"
-            | "completion/complete"
-                if !self.offers_primitive_method(&method) =>
-            {
+            primitive if self.withholds_primitive_method(primitive) => {
                 Err((METHOD_NOT_FOUND, "Method not found"))
             }
             "resources/list" | "resources/templates/list" | "prompts/list"

@@ -8,6 +8,7 @@
 //! is not found.
 
 use portos_core::ResourceContents;
+use portos_core::primitives::uri_template::percent_decode;
 use portos_server::mcp::config::{AgentContextConfig, ContextScope};
 use portos_server::mcp::context_tools::{ResourceFuture, ResourceMiss};
 use serde_json::{Value, json};
@@ -86,21 +87,4 @@ pub fn read<'a>(
 
 fn json_contents(uri: &str, value: &Value) -> ResourceContents {
     ResourceContents::text(uri, value.to_string()).with_mime_type("application/json")
-}
-
-/// `%XX` decoded; `None` when malformed or not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    let mut out = Vec::with_capacity(text.len());
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at] == b'%' {
-            out.push(u8::from_str_radix(text.get(at + 1..at + 3)?, 16).ok()?);
-            at += 3;
-        } else {
-            out.push(bytes[at]);
-            at += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
