@@ -1,6 +1,12 @@
 //! JSON Schema generation for tool projections (DESIGN "Schemas"): schemars
 //! draft 2020-12 with subschemas inlined, then every object closed, no
 //! `$schema`/`$ref`/`$defs`, and optional fields without a `null` branch.
+//!
+//! A schema written by hand as a JSON Schema 2020-12 document (its root
+//! names the dialect with `$schema`, which the generator never emits) is
+//! taken as written instead: its `$defs`, local `$ref`s, anchors and
+//! conditionals travel unchanged, because rewriting an author's
+//! composition changes what it accepts.
 
 mod issue;
 pub mod mcp_header;
@@ -32,11 +38,25 @@ pub enum SchemaError {
     NotAnObject,
     #[error("its input schema does not compile: {0}")]
     Invalid(String),
+    #[error(
+        "its input schema names the dialect `{0}`; a schema written as a document must be JSON Schema 2020-12 (`{DRAFT_2020_12}`)"
+    )]
+    Dialect(String),
+    #[error(
+        "its input schema refers to `{0}`; a schema written as a document may refer only inside itself (`#...`)"
+    )]
+    ExternalRef(String),
 }
+
+/// The dialect URI a schema written as a document names.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Turns a generated input schema into the closed, self-contained form every
 /// projection uses.
 pub fn project_input(raw: &Value) -> Result<Value, SchemaError> {
+    if let Some(dialect) = raw.get("$schema") {
+        return as_written(raw, dialect);
+    }
     let mut schema = raw.clone();
     if contains_ref(&schema) {
         return Err(SchemaError::Recursive);
@@ -59,6 +79,34 @@ pub fn project_input(raw: &Value) -> Result<Value, SchemaError> {
         root.insert("properties".to_owned(), Value::Object(Map::new()));
     }
     Ok(schema)
+}
+
+/// A schema its author wrote as a 2020-12 document: checked, not rewritten.
+fn as_written(raw: &Value, dialect: &Value) -> Result<Value, SchemaError> {
+    if dialect.as_str() != Some(DRAFT_2020_12) {
+        return Err(SchemaError::Dialect(dialect.to_string()));
+    }
+    if raw.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(SchemaError::NotAnObject);
+    }
+    if let Some(target) = external_ref(raw) {
+        return Err(SchemaError::ExternalRef(target.to_owned()));
+    }
+    Ok(raw.clone())
+}
+
+/// The first reference that leaves the document (it would be fetched, or
+/// fail, at validation).
+fn external_ref(value: &Value) -> Option<&str> {
+    match value {
+        Value::Object(map) => ["$ref", "$dynamicRef"]
+            .iter()
+            .filter_map(|key| map.get(*key).and_then(Value::as_str))
+            .find(|target| !target.starts_with('#'))
+            .or_else(|| map.values().find_map(external_ref)),
+        Value::Array(items) => items.iter().find_map(external_ref),
+        _ => None,
+    }
 }
 
 /// An output schema as documents carry it: self-contained (no `$schema`,
@@ -137,13 +185,11 @@ fn close(value: &mut Value) {
                     children.values_mut().for_each(close);
                 }
             }
-            // Keywords holding one schema or a list of them.
+            // Keywords holding one schema or a list of them. `if`, `then`,
+            // `else` and `not` are tests applied to the same instance, not
+            // descriptions of it: closing them would change what passes.
             "items"
             | "additionalProperties"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
             | "contains"
             | "propertyNames"
             | "unevaluatedProperties"
@@ -217,7 +263,6 @@ mod tests {
     #[test]
     fn closes_nested_objects_and_drops_meta() {
         let raw = json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "Args",
             "type": "object",
             "properties": {
@@ -257,6 +302,50 @@ mod tests {
             projected["properties"]["kind"],
             json!({"type": "string", "enum": ["a", "b"]})
         );
+    }
+
+    #[test]
+    fn a_schema_written_as_a_document_travels_as_written() {
+        let raw = json!({
+            "$schema": DRAFT_2020_12,
+            "type": "object",
+            "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {"city": {"type": "string"}}}},
+            "properties": {"address": {"$ref": "#/$defs/address"}, "kind": {"type": "string"}},
+            "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+            "then": {"required": ["address"]},
+            "additionalProperties": false
+        });
+        assert_eq!(project_input(&raw), Ok(raw));
+    }
+
+    #[test]
+    fn a_document_names_2020_12_refers_inside_itself_and_describes_an_object() {
+        let draft7 =
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"});
+        assert!(matches!(
+            project_input(&draft7),
+            Err(SchemaError::Dialect(_))
+        ));
+        let remote = json!({"$schema": DRAFT_2020_12, "type": "object",
+            "properties": {"a": {"$ref": "https://example.com/a.json"}}});
+        assert_eq!(
+            project_input(&remote),
+            Err(SchemaError::ExternalRef(
+                "https://example.com/a.json".to_owned()
+            ))
+        );
+        let list = json!({"$schema": DRAFT_2020_12, "type": "array"});
+        assert_eq!(project_input(&list), Err(SchemaError::NotAnObject));
+    }
+
+    #[test]
+    fn conditionals_are_not_closed() {
+        let raw = json!({"type": "object",
+            "properties": {"kind": {"type": "string"}, "phone": {"type": "string"}},
+            "if": {"properties": {"kind": {"const": "phone"}}},
+            "then": {"required": ["phone"]}});
+        let projected = project_input(&raw).expect("projects");
+        assert_eq!(projected["if"], raw["if"]);
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod prompts;
 mod reporting;
 mod resources;
 mod tools;
+mod written_schema;
 
 // The fixtures' own words: what the suite's client may be granted.
 portos_core::vocabulary! {
