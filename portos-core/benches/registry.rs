@@ -82,6 +82,8 @@ fn descriptors(count: usize) -> Vec<&'static ToolDescriptor> {
                 not_strict: None,
                 content_output: || false,
                 requires_client: &[],
+                requires_tasks: false,
+                ask_first: None,
                 name,
                 version: 1,
                 description: "A synthetic tool with a realistic schema for catalog benchmarks.",

@@ -359,6 +359,30 @@ impl InputKind {
             .find(|kind| kind.as_str() == name)
     }
 
+    /// Whether `answer` has the shape of an answer to a question of this
+    /// kind (an elicitation's `action`, a completion's `role` and
+    /// `content`, a list of `roots`): anything else is asked again.
+    pub fn accepts(self, answer: &serde_json::Value) -> bool {
+        let Some(answer) = answer.as_object() else {
+            return false;
+        };
+        match self {
+            InputKind::Elicitation => answer
+                .get("action")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|action| matches!(action, "accept" | "decline" | "cancel")),
+            InputKind::Sampling => answer.contains_key("content") && answer.contains_key("role"),
+            InputKind::Roots => answer.get("roots").is_some_and(serde_json::Value::is_array),
+        }
+    }
+
+    /// The kind whose request is sent as `method`.
+    pub fn from_method(method: &str) -> Option<InputKind> {
+        InputKind::ALL
+            .into_iter()
+            .find(|kind| kind.method() == method)
+    }
+
     /// The method the request is sent as.
     pub fn method(self) -> &'static str {
         match self {

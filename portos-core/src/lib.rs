@@ -85,7 +85,7 @@
 //! | `suppress_on_form_fill` | hidden when the intent fills a form | `false` |
 //! | `not_strict` | why the input cannot be projected to the strict provider formats (`openai-strict`, `anthropic-strict`, `gemini`) without losing a rule that matters; they then offer it unconstrained (see [`schema::strict`]) | none: the registry build refuses such a tool |
 //! | `unguarded` | why a tool that is not a read requires no capability, so any principal of its scopes may run it (shown in the catalog's policy) | none: such a tool is a compile error |
-//! | `requires_client` | what the caller must be able to answer (`"elicitation"`, `"sampling"`, `"roots"`): MCP refuses a client that did not declare it (-32021) | none |
+//! | `requires_client` | what the caller must be able to answer (`"elicitation"`, `"sampling"`, `"roots"`) or do (`"tasks"`: follow a `long_running` tool's job): MCP refuses a client that did not declare it (-32021) | none |
 //! | `crate` | the path of portos-core, for a crate that re-exports it (`crate = my_sdk::portos_core`) | `::portos_core` |
 //!
 //! The adapter takes, in any order, an optional `&ToolContext`, at most one
@@ -232,8 +232,8 @@ pub use primitives::{
 };
 pub use registry::{
     CallBudget, CallEnd, CallLedger, CallMeter, CallReport, Claim, Claimed, ClaimedCall,
-    MeteredTool, PreparedCall, Registry, RegistryBuildError, RegistryBuilder, RegistryLimits,
-    ResultObserver,
+    MeteredTool, PreparedCall, PreparedRun, Registry, RegistryBuildError, RegistryBuilder,
+    RegistryLimits, ResultObserver,
 };
 
 /// Names tool crates so the linker keeps their tools:
@@ -264,7 +264,7 @@ pub mod __private {
             StateProbe, assert_adapter_return, assert_tool_error, assert_tool_input,
             assert_tool_output, empty_input_schema, parse_empty_input,
         };
-        pub use crate::context::{InputKind, StateNeed, ToolContext};
+        pub use crate::context::{InputError, InputKind, StateNeed, ToolContext};
         #[cfg(not(feature = "inventory-collector"))]
         pub use crate::contract::words::VOCABULARIES;
         pub use crate::contract::{

@@ -31,6 +31,7 @@ pub const KEYS: &[&str] = &[
     "not_strict",
     "unguarded",
     "requires_client",
+    "ask_first",
     "crate",
 ];
 
@@ -66,6 +67,9 @@ pub struct ToolArgs {
     /// `requires_client = ["sampling"]`: what the caller must be able to
     /// answer.
     pub requires_client: Option<Spanned<Vec<Spanned<String>>>>,
+    /// `ask_first = path::to::function`: a long-running tool's questions,
+    /// asked in the call before its job begins.
+    pub ask_first: Option<Spanned<syn::Path>>,
     /// `crate = path`: where portos-core is reached from the user's crate.
     pub krate: Option<Spanned<syn::Path>>,
     /// Keys that were given with a value of the wrong shape (already
@@ -133,6 +137,21 @@ fn parse_key(
         "async" => set(cx, &mut out.is_async, span, key, flag(meta, key, span)?),
         "long_running" => set(cx, &mut out.long_running, span, key, flag(meta, key, span)?),
         "open_world" => set(cx, &mut out.open_world, span, key, flag(meta, key, span)?),
+        "ask_first" => {
+            let path: syn::Path = meta.value()?.parse().map_err(|_| {
+                syn::Error::new(
+                    span,
+                    "`ask_first` takes a function: write `ask_first = ask_for_name`",
+                )
+            })?;
+            set(
+                cx,
+                &mut out.ask_first,
+                span,
+                key,
+                Spanned { value: path, span },
+            );
+        }
         "crate" => {
             let path = crate::krate::parse(meta)?;
             set(cx, &mut out.krate, span, key, Spanned { value: path, span });

@@ -27,6 +27,12 @@ pub struct Tool {
     /// What the caller must be able to answer: the variants of
     /// `InputKind` (`Elicitation`, `Sampling`, `Roots`).
     pub requires_client: Vec<&'static str>,
+    /// `requires_client = ["tasks"]`: the caller must follow the tool's job
+    /// (it is never waited on for a caller that cannot).
+    pub requires_tasks: bool,
+    /// `ask_first = path`: the function asking a long-running tool's
+    /// questions before its job begins.
+    pub ask_first: Option<syn::Path>,
     /// The application's words, spelled right and each once: which exist is
     /// the application's vocabulary, checked when the registry is built.
     pub scopes: Vec<String>,
@@ -238,6 +244,8 @@ pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> 
         }),
         unguarded,
         requires_client: requires_client(cx, args),
+        requires_tasks: requires_tasks(cx, args),
+        ask_first: ask_first(cx, args),
         scopes,
         capabilities,
         variants,
@@ -253,7 +261,8 @@ fn known_side_effect(args: &ToolArgs) -> bool {
     }
 }
 
-/// `requires_client`: each a kind of question a caller answers, once.
+/// `requires_client`: each a kind of question a caller answers, or
+/// `tasks` (see [`requires_tasks`]), once.
 fn requires_client(cx: &Ctxt, args: &ToolArgs) -> Vec<&'static str> {
     const KINDS: [(&str, &str); 3] = [
         ("elicitation", "Elicitation"),
@@ -261,7 +270,15 @@ fn requires_client(cx: &Ctxt, args: &ToolArgs) -> Vec<&'static str> {
         ("roots", "Roots"),
     ];
     let mut out = Vec::new();
+    let mut tasks = false;
     for word in args.requires_client.iter().flat_map(|list| &list.value) {
+        if word.value == TASKS {
+            if tasks {
+                cx.error_at(word.span, "duplicate requires_client `tasks`: remove it");
+            }
+            tasks = true;
+            continue;
+        }
         match KINDS.iter().find(|(name, _)| *name == word.value) {
             Some((_, variant)) if out.contains(variant) => cx.error_at(
                 word.span,
@@ -271,13 +288,51 @@ fn requires_client(cx: &Ctxt, args: &ToolArgs) -> Vec<&'static str> {
             None => cx.error_at(
                 word.span,
                 format!(
-                    "unknown requires_client `{}`; expected one of: \"elicitation\", \"sampling\", \"roots\"",
+                    "unknown requires_client `{}`; expected one of: \"elicitation\", \"sampling\", \"roots\", \"tasks\"",
                     word.value
                 ),
             ),
         }
     }
     out
+}
+
+/// `ask_first`: only a `long_running` tool has a job to begin after its
+/// questions (any other tool asks in its own adapter).
+fn ask_first(cx: &Ctxt, args: &ToolArgs) -> Option<syn::Path> {
+    let path = args.ask_first.as_ref()?;
+    let long_running = args.long_running.as_ref().is_some_and(|flag| flag.value);
+    if !long_running && !args.is_malformed("long_running") {
+        cx.error_at(
+            path.span,
+            "ask_first is for a `long_running` tool (questions asked before its job begins); any other tool asks in its adapter with `ctx.ask`",
+        );
+    }
+    Some(path.value.clone())
+}
+
+/// The word of `requires_client` for a caller that follows jobs.
+const TASKS: &str = "tasks";
+
+/// `requires_client = ["tasks"]`: only a `long_running` tool answers with a
+/// job a caller could follow.
+fn requires_tasks(cx: &Ctxt, args: &ToolArgs) -> bool {
+    let Some(word) = args
+        .requires_client
+        .iter()
+        .flat_map(|list| &list.value)
+        .find(|word| word.value == TASKS)
+    else {
+        return false;
+    };
+    let long_running = args.long_running.as_ref().is_some_and(|flag| flag.value);
+    if !long_running && !args.is_malformed("long_running") {
+        cx.error_at(
+            word.span,
+            "requires_client `tasks` is for a `long_running` tool: only a job can be followed as a task",
+        );
+    }
+    true
 }
 
 /// A tool that changes anything must name the capability that guards it,

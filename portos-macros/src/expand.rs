@@ -50,6 +50,46 @@ pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
     }
 }
 
+/// The `ask_first` glue: a function from the call's context and arguments
+/// (already validated) to the author's questions, and the descriptor's
+/// field naming it.
+fn ask_first(
+    tool: &Tool,
+    adapter: &Adapter<'_>,
+    private: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    let Some(path) = &tool.ask_first else {
+        return (quote!(), quote!(::core::option::Option::None));
+    };
+    let call = match adapter.input {
+        Some(ty) => {
+            let probe = quote!((&#private::Probe::<#ty>::NEW));
+            quote! {
+                let (__input, _) = #probe.parse_input(__arguments).map_err(|__error| {
+                    #private::InputError::Failed(::std::string::ToString::to_string(&__error))
+                })?;
+                #path(&__ctx, &__input).await
+            }
+        }
+        None => quote! {
+            let _ = __arguments;
+            #path(&__ctx).await
+        },
+    };
+    let glue = quote! {
+        fn __portos_ask_first(
+            __ctx: #private::ToolContext,
+            __arguments: #private::serde_json::Value,
+        ) -> #private::BoxFuture<'static, ::core::result::Result<(), #private::InputError>> {
+            ::std::boxed::Box::pin(async move { #call })
+        }
+    };
+    (
+        glue,
+        quote!(::core::option::Option::Some(__portos_ask_first)),
+    )
+}
+
 /// What the attribute was put on instead of a function, for the message.
 pub(crate) fn item_kind(item: &TokenStream) -> &'static str {
     match syn::parse2::<syn::Item>(item.clone()) {
@@ -100,6 +140,7 @@ fn descriptor(
         Some(reason) => quote!(::core::option::Option::Some(#reason)),
         None => quote!(::core::option::Option::None),
     };
+    let requires_tasks = tool.requires_tasks;
     let requires_client = tool
         .requires_client
         .iter()
@@ -133,6 +174,7 @@ fn descriptor(
         ),
     };
     let output_probe = probe(output.ty);
+    let (ask_first_fn, ask_first) = ask_first(tool, adapter, private);
     let (call, take_state) = adapter_call(adapter, private);
     let bind_fn: Ident = format_ident!("__portos_bind");
 
@@ -161,6 +203,8 @@ fn descriptor(
             fn __portos_content_output() -> bool {
                 #output_probe.content_output()
             }
+
+            #ask_first_fn
 
             fn #bind_fn(
                 __arguments: #private::serde_json::Value,
@@ -205,6 +249,8 @@ fn descriptor(
                 not_strict: #not_strict,
                 content_output: __portos_content_output,
                 requires_client: &[#(#requires_client),*],
+                requires_tasks: #requires_tasks,
+                ask_first: #ask_first,
                 location: #private::SourceLocation {
                     file: ::core::file!(),
                     line: ::core::line!(),

@@ -616,6 +616,8 @@ mod tests {
         not_strict: None,
         content_output: || false,
         requires_client: &[],
+        requires_tasks: false,
+        ask_first: None,
         description: "Reads the site.",
         provider_name: "lab_site",
         aliases: &[],

@@ -102,6 +102,8 @@ macro_rules! descriptor {
             not_strict: $not_strict,
             content_output: || false,
             requires_client: &[],
+            requires_tasks: false,
+            ask_first: None,
             location: SourceLocation {
                 file: file!(),
                 line: line!(),

@@ -214,11 +214,17 @@ pub(crate) fn strict_entry(
 /// The MCP annotations mapping (docs/reference.md#mcp-annotations).
 /// MCP's `execution` of a long-running tool: it may be called as a task
 /// (2025-11-25 `tools/call` with `task`; the 2026 tasks extension decides
-/// per request). Other tools have none, which means "not as a task".
+/// per request), or must be (`requires_client = ["tasks"]`). Other tools
+/// have none, which means "not as a task".
 pub(crate) fn mcp_execution(tool: &RegisteredTool) -> Option<Value> {
+    let support = if tool.descriptor.requires_tasks {
+        "required"
+    } else {
+        "optional"
+    };
     tool.policy
         .long_running
-        .then(|| json!({ "taskSupport": "optional" }))
+        .then(|| json!({ "taskSupport": support }))
 }
 
 pub(crate) fn mcp_annotations(tool: &RegisteredTool) -> Value {

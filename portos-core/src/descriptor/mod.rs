@@ -53,6 +53,14 @@ pub struct ToolDescriptor {
     /// What the caller must be able to answer (`requires_client = [...]`):
     /// MCP refuses a call from a client that did not declare it.
     pub requires_client: &'static [crate::context::InputKind],
+    /// `requires_client = ["tasks"]` on a `long_running` tool: a caller
+    /// must follow its job (MCP: the tasks extension, `taskSupport:
+    /// "required"`); one that can only wait for the result is refused.
+    pub requires_tasks: bool,
+    /// `ask_first = path` on a `long_running` tool: its questions, asked
+    /// in the call (an MCP client's rounds) before its job begins, so the
+    /// job starts with the answers (its adapter's same asks answer at once).
+    pub ask_first: Option<AskFirst>,
     pub location: SourceLocation,
 }
 
@@ -64,6 +72,11 @@ impl fmt::Debug for ToolDescriptor {
             .finish_non_exhaustive()
     }
 }
+
+/// A tool's questions before its job: the call's context and validated
+/// arguments in, `Ok` once every question is answered.
+pub type AskFirst =
+    fn(ToolContext, Value) -> BoxFuture<'static, Result<(), crate::context::InputError>>;
 
 /// The declared policy, as const data. Scopes and capabilities are the
 /// application's words, by name: the registry build resolves them against

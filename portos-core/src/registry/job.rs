@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::{Fingerprint, Registry};
-use crate::context::{Authority, ProgressSink, ToolContext};
+use crate::context::{Authority, CallChannel, InputError, ToolContext};
 use crate::contract::{ToolError, ToolResult};
 use crate::descriptor::{BoundCall, ToolDescriptor};
 
@@ -81,17 +81,51 @@ impl Registry {
         })
     }
 
+    /// Asks a long-running tool's questions before its job begins (its
+    /// `ask_first`), on `channel`: `Ok` once each is answered (at once for
+    /// a tool without any). An MCP 2026-07-28 round ends with
+    /// [`InputError::Required`] until its client has answered them all.
+    pub fn ask_first(
+        &self,
+        prepared: &PreparedCall,
+        request_id: Arc<str>,
+        channel: CallChannel,
+    ) -> BoxFuture<'static, Result<(), InputError>> {
+        let Some(ask) = prepared.descriptor.ask_first else {
+            return futures::future::ready(Ok(())).boxed();
+        };
+        let ctx = ToolContext::new(
+            prepared.authority.clone(),
+            request_id,
+            self.shutdown_token().child_token(),
+            self.state.clone(),
+        )
+        .with_channel(channel);
+        // The author's code: a panic is a failed question, not a lost call.
+        AssertUnwindSafe(ask(ctx, prepared.arguments().clone()))
+            .catch_unwind()
+            .map(|asked| {
+                asked.unwrap_or_else(|_| {
+                    Err(InputError::Failed(
+                        "the tool's questions crashed".to_owned(),
+                    ))
+                })
+            })
+            .boxed()
+    }
+
     /// Runs a prepared call to its normalized result. `cancel` is what the
     /// adapter sees as `ctx.cancellation()` (a job's own signal, a child of
-    /// the server's shutdown); `progress` receives its reports. The observers
-    /// are told, as for any adapter run. A panic is a failed result.
+    /// the server's shutdown); `channel` takes its progress reports and
+    /// answers its questions. The observers are told, as for any adapter
+    /// run. A panic is a failed result, marked as one ([`PreparedRun`]).
     pub fn run_prepared(
         &self,
         prepared: PreparedCall,
         request_id: Arc<str>,
         cancel: CancellationToken,
-        progress: Arc<dyn ProgressSink>,
-    ) -> BoxFuture<'static, ToolResult> {
+        channel: CallChannel,
+    ) -> BoxFuture<'static, PreparedRun> {
         let PreparedCall {
             descriptor,
             authority,
@@ -104,22 +138,35 @@ impl Registry {
             cancel,
             self.state.clone(),
         )
-        .with_progress(progress);
+        .with_channel(channel);
         let run = AssertUnwindSafe(bound.run(ctx)).catch_unwind();
         let observers = self.observers.clone();
         async move {
             let id = String::from(&*request_id);
             let name = descriptor.name.to_owned();
-            let result = match run.await {
-                Ok(Ok(output)) => ToolResult::from_adapter_output(id, name, output),
-                Ok(Err(message)) => ToolResult::from_adapter_error(id, name, &message),
-                Err(_) => ToolResult::from_adapter_error(id, name, "Tool execution failed"),
+            let (result, crashed) = match run.await {
+                Ok(Ok(output)) => (ToolResult::from_adapter_output(id, name, output), false),
+                Ok(Err(message)) => (ToolResult::from_adapter_error(id, name, &message), false),
+                Err(_) => (
+                    ToolResult::from_adapter_error(id, name, "Tool execution failed"),
+                    true,
+                ),
             };
             for observer in observers.iter() {
                 observer(&result, &authority);
             }
-            result
+            PreparedRun { result, crashed }
         }
         .boxed()
     }
+}
+
+/// How a prepared call's run ended.
+#[derive(Debug)]
+pub struct PreparedRun {
+    /// The normalized result, as any call answers it.
+    pub result: ToolResult,
+    /// The adapter panicked: the result is the contract's failure, and no
+    /// answer of the tool's (a job records the run as the server's fault).
+    pub crashed: bool,
 }

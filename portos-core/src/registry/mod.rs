@@ -31,7 +31,7 @@ pub use dynamic::{
     DynamicCall, DynamicListing, DynamicRun, DynamicTool, DynamicToolSpec, DynamicTools, Resolved,
 };
 pub use fingerprint::Fingerprint;
-pub use job::PreparedCall;
+pub use job::{PreparedCall, PreparedRun};
 pub use journal::{CallJournal, JournaledCall, Recalled};
 pub use meter::{CallEnd, CallMeter, CallReport, MeteredTool};
 pub use shared::{CallLedger, Claim, Claimed, ClaimedCall, Kept};

@@ -138,6 +138,20 @@ impl Jobs {
             return Ok(());
         };
         self.act_on(&event.job_id, event.kind);
+        // Answers given on another server reach the runner held here.
+        if matches!(event.kind, "working" | "input_required")
+            && self.waits_on_answers(&event.job_id)
+        {
+            let id = event.job_id.clone();
+            let row = self
+                .0
+                .store
+                .run(move |connection| sql::get(connection, &id))
+                .await?;
+            if let Some(row) = row {
+                self.deliver(&row);
+            }
+        }
         self.publish(event);
         Ok(())
     }
@@ -156,6 +170,7 @@ impl Jobs {
                 .await?;
             if let Some(row) = row {
                 self.act_on(&job_id, row.state.as_str());
+                self.deliver(&row);
             }
         }
         Ok(())

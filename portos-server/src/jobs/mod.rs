@@ -10,6 +10,7 @@
 //! is whom a confirmation asks; an agent or an in-process principal sees
 //! only its own.
 
+mod asking;
 mod cluster;
 mod record;
 mod run;
@@ -26,6 +27,7 @@ use portos_core::{
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
+pub use asking::Asking;
 pub use cluster::TakeOver;
 pub use record::{EVENT_KINDS, InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS};
 
@@ -117,6 +119,8 @@ struct Running {
     cancel_requested: Arc<AtomicBool>,
     /// Answers a parked job's confirmation.
     confirm: Option<oneshot::Sender<bool>>,
+    /// The questions its adapter waits on, and the answers so far.
+    waiting: asking::Waiting,
 }
 
 impl Running {
@@ -125,6 +129,7 @@ impl Running {
     fn stop(&mut self) {
         self.cancel_requested.store(true, Ordering::SeqCst);
         self.confirm = None;
+        self.waiting.drop_waiters();
         self.cancel.cancel();
     }
 }
@@ -181,18 +186,35 @@ impl Jobs {
     /// order, then `TOOL_IDEMPOTENCY_CONFLICT` for a `requestId` used by a
     /// different call.
     pub async fn submit(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
+        self.submit_asking(authority, call, None).await
+    }
+
+    /// [`Jobs::submit`] for a caller that follows the job and can answer
+    /// its tool's questions (`asking`: what it can answer, and what it has
+    /// answered already).
+    pub async fn submit_asking(
+        &self,
+        authority: Authority,
+        call: ToolCall,
+        asking: Option<Asking>,
+    ) -> Result<Job, JobError> {
         // A job's record and its runner change together, never the record
         // alone: a caller that hangs up must not leave a job nobody runs.
         let jobs = self.clone();
         // The caller's span goes with it: the job's span links to it.
         let caller = tracing::Span::current();
         detached(portos_core::telemetry::in_span(&caller, async move {
-            jobs.submit_here(authority, call).await
+            jobs.submit_here(authority, call, asking).await
         }))
         .await
     }
 
-    async fn submit_here(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
+    async fn submit_here(
+        &self,
+        authority: Authority,
+        call: ToolCall,
+        asking: Option<Asking>,
+    ) -> Result<Job, JobError> {
         let inner = &self.0;
         let prepared = inner
             .registry
@@ -221,6 +243,8 @@ impl Jobs {
             created_at_ms: now,
             updated_at_ms: now,
             expires_at_ms: now.saturating_add(retention_ms()),
+            asking: asking.filter(|asking| !asking.kinds.is_empty() || !asking.answers.is_empty()),
+            fault: None,
         };
         let kind = row.state.as_str();
         let claim_row = row.clone();
@@ -340,7 +364,13 @@ impl Jobs {
         if row.state.is_final() {
             return Err(finished(&row));
         }
-        if row.state != JobState::InputRequired {
+        // A job asking its MCP caller questions waits for that caller's
+        // answers, not a person's confirmation.
+        let confirming = row
+            .input_request
+            .as_ref()
+            .is_some_and(InputRequest::is_confirmation);
+        if row.state != JobState::InputRequired || !confirming {
             return Err(ToolError::new(
                 ErrorCode::ToolJobNotAwaitingInput,
                 "The job is not waiting for a confirmation",
@@ -508,7 +538,14 @@ impl Jobs {
                 return self.fail(&row.job_id, &message).await;
             }
         };
-        if row.state == JobState::Working {
+        // A tool's questions are asked again by its run (answered at once
+        // when the caller had answered them); only a person's confirmation
+        // parks a job across a restart.
+        let parked = row
+            .input_request
+            .as_ref()
+            .is_some_and(InputRequest::is_confirmation);
+        if !parked {
             let idempotent = inner
                 .registry
                 .resolve(&row.tool)
@@ -531,8 +568,11 @@ impl Jobs {
         Ok(())
     }
 
+    /// Ends a job the server could not finish (a fault, not its tool's
+    /// answer).
     async fn fail(&self, job_id: &str, message: &str) -> Result<(), StoreError> {
-        let change = ended_without_result(JobState::Failed, message);
+        let mut change = ended_without_result(JobState::Failed, message);
+        change.fault = Some(message.to_owned());
         self.apply(job_id, change, "failed").await.map(|_| ())
     }
 
@@ -602,7 +642,8 @@ fn confirmation_request(registry: &Registry, prepared: &portos_core::PreparedCal
         })
         .unwrap_or_default();
     InputRequest {
-        kind: "confirmation".to_owned(),
+        kind: record::CONFIRMATION.to_owned(),
+        questions: serde_json::Map::new(),
         message: format!(
             "The {} principal asks to run '{}' with {}; it needs {}. Approve or refuse.",
             prepared.authority().scope,

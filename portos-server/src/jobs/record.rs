@@ -56,12 +56,30 @@ impl JobState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InputRequest {
-    /// Always `confirmation`: a person approves or refuses the call
-    /// (`POST {tools.path}/jobs/{jobId}/confirm`).
+    /// `confirmation`: a person approves or refuses the call (`POST
+    /// {tools.path}/jobs/{jobId}/confirm`). `questions`: the tool asks the
+    /// MCP client that called it (`questions`), which answers with
+    /// `tasks/update`.
     pub kind: String,
     /// What the person is asked, naming the principal, the tool and the
-    /// capabilities it needs.
+    /// capabilities it needs; or the tool's first open question.
     pub message: String,
+    /// The tool's open questions by key, each `{method, params}` as MCP
+    /// writes the request (`elicitation/create`, `sampling/createMessage`,
+    /// `roots/list`); only for `questions`.
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub questions: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The `kind` of a person's confirmation.
+pub const CONFIRMATION: &str = "confirmation";
+/// The `kind` of a tool's questions to its caller.
+pub const QUESTIONS: &str = "questions";
+
+impl InputRequest {
+    pub fn is_confirmation(&self) -> bool {
+        self.kind == CONFIRMATION
+    }
 }
 
 /// One job: the durable record of a long-running tool call.
@@ -103,6 +121,12 @@ pub struct Job {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub result: Option<ToolResult>,
+    /// Why the server could not finish the job, when that is why it
+    /// `failed` (its adapter crashed, a restart could not resume it): no
+    /// answer of the tool's. MCP shows such a task `failed` with an error;
+    /// a tool's own failure is a `completed` call with `isError`.
+    #[serde(skip)]
+    pub fault: Option<String>,
     /// Milliseconds since the Unix epoch, for the MCP task shape.
     #[serde(skip)]
     pub created_at_ms: i64,

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use portos_core::{PreparedCall, Progress, ProgressSink, ToolResult, ToolState};
+use portos_core::{
+    CallChannel, PreparedCall, PreparedRun, Progress, ProgressSink, ToolResult, ToolState,
+};
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
@@ -41,7 +43,12 @@ impl Jobs {
     pub(super) fn launch(&self, prepared: PreparedCall, row: &JobRow) {
         let cancel = self.0.registry.shutdown_token().child_token();
         let cancel_requested = Arc::new(AtomicBool::new(false));
-        let (confirm, confirmed) = if row.state == JobState::InputRequired {
+        let parked = row.state == JobState::InputRequired
+            && row
+                .input_request
+                .as_ref()
+                .is_some_and(super::InputRequest::is_confirmation);
+        let (confirm, confirmed) = if parked {
             let (sender, receiver) = oneshot::channel();
             (Some(sender), Some(receiver))
         } else {
@@ -53,8 +60,23 @@ impl Jobs {
                 cancel: cancel.clone(),
                 cancel_requested: cancel_requested.clone(),
                 confirm,
+                waiting: super::asking::Waiting::with_answers(
+                    row.asking
+                        .as_ref()
+                        .map(|asking| asking.answers.clone())
+                        .unwrap_or_default(),
+                ),
             },
         );
+        // The adapter may ask a caller that can answer (one that follows
+        // the job as a task).
+        let input = row.asking.as_ref().map(|asking| {
+            Arc::new(super::asking::JobInput {
+                jobs: self.clone(),
+                job_id: row.job_id.clone(),
+                kinds: asking.kinds.clone(),
+            }) as Arc<dyn portos_core::InputSource>
+        });
         let jobs = self.clone();
         let job_id = row.job_id.clone();
         let request_id: Arc<str> = Arc::from(row.request_id.as_str());
@@ -80,21 +102,26 @@ impl Jobs {
                 receiver,
                 ended,
             ));
-            let run = jobs.0.registry.run_prepared(
-                prepared,
-                request_id,
-                cancel.clone(),
-                Arc::new(ProgressReports(sender)),
-            );
-            let result = if read {
+            let channel = CallChannel {
+                progress: Some(Arc::new(ProgressReports(sender))),
+                log: None,
+                input,
+            };
+            let run = jobs
+                .0
+                .registry
+                .run_prepared(prepared, request_id, cancel.clone(), channel);
+            let ran = if read {
                 // A read loses nothing by being dropped: stop it at once.
                 tokio::select! {
-                    result = run => Some(result),
+                    ran = run => Some(ran),
                     () = cancel.cancelled() => None,
                 }
             } else {
                 Some(run.await)
             };
+            let crashed = ran.as_ref().is_some_and(|ran| ran.crashed);
+            let result = ran.map(|ran: PreparedRun| ran.result);
             // The adapter is done: what it reported last and the writer has
             // not written yet goes into the job's end, one commit for both.
             let _ = run_ended.send(());
@@ -115,7 +142,7 @@ impl Jobs {
                 .as_ref()
                 .filter(|result| result.is_completed())
                 .cloned();
-            let Some(mut change) = verdict(result, cancel.is_cancelled()) else {
+            let Some(mut change) = verdict(result, cancel.is_cancelled(), crashed) else {
                 // The server is stopping mid-run: the record stays `working`
                 // and the next start settles it.
                 return;
@@ -150,8 +177,10 @@ fn prepared_is_read(jobs: &Jobs, prepared: &PreparedCall) -> bool {
         .is_some_and(|tool| tool.policy.side_effect.is_read())
 }
 
-/// What the run's end means for the record; `None` leaves it as it is.
-fn verdict(result: Option<ToolResult>, signalled: bool) -> Option<Change> {
+/// What the run's end means for the record; `None` leaves it as it is. An
+/// adapter that `crashed` (panicked) gave no answer of its tool's: the job
+/// failed by the server's fault.
+fn verdict(result: Option<ToolResult>, signalled: bool, crashed: bool) -> Option<Change> {
     let result = result?;
     if result.state == ToolState::Completed {
         return Some(finished(JobState::Completed, &result, None));
@@ -160,13 +189,19 @@ fn verdict(result: Option<ToolResult>, signalled: bool) -> Option<Change> {
         // Failed because the server is stopping: settled at the next start.
         return None;
     }
-    Some(finished(JobState::Failed, &result, result.error.clone()))
+    let mut change = finished(JobState::Failed, &result, result.error.clone());
+    if crashed {
+        change.fault = Some("The tool's adapter crashed while the job ran".to_owned());
+    }
+    Some(change)
 }
 
 fn finished(state: JobState, result: &ToolResult, message: Option<String>) -> Change {
     Change {
         state: Some(state),
         status_message: Some(message),
+        // Whatever it asked is moot now.
+        input_request: Some(None),
         outcome: Some(outcome(result)),
         expires_at_ms: Some(now_ms().saturating_add(retention_ms())),
         ..Change::default()

@@ -5,6 +5,7 @@
 use crate::store::changes::{self, Change as Announced};
 use crate::store::sql::{Connection, OptionalExtension, Row, params};
 
+use super::Asking;
 use super::record::{InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS, event_kind};
 use crate::store::StoreError;
 use portos_core::{OutputJson, Progress, ToolResult, ToolState};
@@ -18,7 +19,7 @@ pub struct Lease<'a> {
 
 const COLUMNS: &str = "job_id, request_id, principal, authenticated, tool, arguments, fingerprint,
     state, status_message, progress, input_request, outcome, output, error,
-    created_at_ms, updated_at_ms, expires_at_ms";
+    created_at_ms, updated_at_ms, expires_at_ms, asking, fault";
 
 /// A job row as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +45,11 @@ pub struct JobRow {
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
     pub expires_at_ms: i64,
+    /// What the caller can answer, and what it answered: for a job whose
+    /// tool may ask its caller (an MCP client that follows it as a task).
+    pub asking: Option<Asking>,
+    /// Why the server could not finish it (see [`Job::fault`]).
+    pub fault: Option<String>,
 }
 
 impl JobRow {
@@ -52,6 +58,7 @@ impl JobRow {
         let progress: Option<String> = row.get(9)?;
         let input_request: Option<String> = row.get(10)?;
         let outcome: Option<String> = row.get(11)?;
+        let asking: Option<String> = row.get(17)?;
         Ok(JobRow {
             job_id: row.get(0)?,
             request_id: row.get(1)?,
@@ -77,6 +84,8 @@ impl JobRow {
             created_at_ms: row.get(14)?,
             updated_at_ms: row.get(15)?,
             expires_at_ms: row.get(16)?,
+            asking: asking.and_then(|text| serde_json::from_str(&text).ok()),
+            fault: row.get(18)?,
         })
     }
 
@@ -98,6 +107,7 @@ impl JobRow {
             expires_at: rfc3339(self.expires_at_ms),
             poll_interval_ms: POLL_INTERVAL_MS,
             result: self.result(),
+            fault: self.fault.clone(),
             created_at_ms: self.created_at_ms,
             updated_at_ms: self.updated_at_ms,
             expires_at_ms: self.expires_at_ms,
@@ -166,7 +176,7 @@ pub fn claim(
         .prepare_cached(&format!(
             "INSERT INTO tool_jobs ({COLUMNS}, runner, lease_until_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                     ?18, ?19)"
+                     ?18, ?19, ?20, ?21)"
         ))?
         .execute(params![
             row.job_id,
@@ -186,6 +196,8 @@ pub fn claim(
             row.created_at_ms,
             row.updated_at_ms,
             row.expires_at_ms,
+            json_text(row.asking.as_ref()),
+            row.fault,
             lease.runner,
             lease.until_ms,
         ])?;
@@ -244,6 +256,8 @@ pub struct Change {
     /// The adapter's verdict: `state`, `result` JSON text, `error`.
     pub outcome: Option<(ToolState, Option<String>, Option<String>)>,
     pub expires_at_ms: Option<i64>,
+    pub asking: Option<Asking>,
+    pub fault: Option<String>,
 }
 
 /// Applies `change` and records the event, unless the job is gone or
@@ -256,6 +270,17 @@ pub fn apply(
     change: Change,
     kind: &'static str,
     now_ms: i64,
+) -> Result<Option<(JobRow, Vec<JobEvent>)>, StoreError> {
+    apply_with(connection, job_id, now_ms, |_| Some((change, kind)))
+}
+
+/// [`apply`] of the change `decide` makes of the job as it stands, read
+/// with the row locked (`None`: nothing changes, nothing is recorded).
+pub fn apply_with(
+    connection: &mut Connection,
+    job_id: &str,
+    now_ms: i64,
+    decide: impl FnOnce(&JobRow) -> Option<(Change, &'static str)>,
 ) -> Result<Option<(JobRow, Vec<JobEvent>)>, StoreError> {
     let transaction = connection.transaction()?;
     // The row is locked before it is read: on PostgreSQL another server's
@@ -271,6 +296,9 @@ pub fn apply(
     if row.state.is_final() {
         return Ok(None);
     }
+    let Some((change, kind)) = decide(&row) else {
+        return Ok(None);
+    };
     row.updated_at_ms = now_ms;
     let mut events = Vec::with_capacity(2);
     if let Some(progress) = change.progress {
@@ -297,10 +325,17 @@ pub fn apply(
     if let Some(expires_at_ms) = change.expires_at_ms {
         row.expires_at_ms = expires_at_ms;
     }
+    if let Some(asking) = change.asking {
+        row.asking = Some(asking);
+    }
+    if let Some(fault) = change.fault {
+        row.fault = Some(fault);
+    }
     transaction
         .prepare_cached(
             "UPDATE tool_jobs SET state = ?2, status_message = ?3, progress = ?4, input_request = ?5,
-             outcome = ?6, output = ?7, error = ?8, updated_at_ms = ?9, expires_at_ms = ?10
+             outcome = ?6, output = ?7, error = ?8, updated_at_ms = ?9, expires_at_ms = ?10,
+             asking = ?11, fault = ?12
          WHERE job_id = ?1",
         )?
         .execute(params![
@@ -314,6 +349,8 @@ pub fn apply(
             row.error,
             row.updated_at_ms,
             row.expires_at_ms,
+            json_text(row.asking.as_ref()),
+            row.fault,
         ])?;
     events.push(append_event(&transaction, &row, kind)?);
     transaction.commit()?;

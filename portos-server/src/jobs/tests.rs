@@ -70,6 +70,8 @@ const fn descriptor(
         not_strict: None,
         content_output: || false,
         requires_client: &[],
+        requires_tasks: false,
+        ask_first: None,
         description: "A job for the tests.",
         provider_name: name,
         aliases: &[],
@@ -159,6 +161,8 @@ async fn left_working(store: &Store, job_id: &str, tool: &'static str) {
         created_at_ms: now,
         updated_at_ms: now,
         expires_at_ms: now + 60_000,
+        asking: None,
+        fault: None,
     };
     let claimed = store
         .run(move |connection| sql::claim(connection, &row, "working", super::cluster::lease(0)))

@@ -85,7 +85,7 @@ impl InputSource for RoundInput {
         let answered = self
             .answers
             .get(key)
-            .filter(|answer| answers(request.kind, answer))
+            .filter(|answer| request.kind.accepts(answer))
             .cloned();
         if let Some(answer) = answered {
             return futures::future::ready(Ok(answer)).boxed();
@@ -95,22 +95,6 @@ impl InputSource for RoundInput {
             asked.push((key.to_owned(), request));
         }
         futures::future::ready(Err(InputError::Required)).boxed()
-    }
-}
-
-/// Whether `answer` has the shape of an answer to a question of `kind`
-/// (anything else is asked again).
-fn answers(kind: InputKind, answer: &Value) -> bool {
-    let Some(answer) = answer.as_object() else {
-        return false;
-    };
-    match kind {
-        InputKind::Elicitation => answer
-            .get("action")
-            .and_then(Value::as_str)
-            .is_some_and(|action| matches!(action, "accept" | "decline" | "cancel")),
-        InputKind::Sampling => answer.contains_key("content") && answer.contains_key("role"),
-        InputKind::Roots => answer.get("roots").is_some_and(Value::is_array),
     }
 }
 
@@ -180,6 +164,66 @@ impl InputSource for StreamInput {
                 )),
                 None => Err(InputError::Failed("no answer in time".to_owned())),
             }
+        }
+        .boxed()
+    }
+}
+
+/// An input source that keeps every answer it hands out, by key: the
+/// answers a long-running tool's `ask_first` gathered, which its job
+/// starts with.
+pub struct Recorded {
+    inner: Arc<dyn InputSource>,
+    answers: Arc<Mutex<Map<String, Value>>>,
+}
+
+impl Recorded {
+    pub fn new(inner: Arc<dyn InputSource>) -> Recorded {
+        Recorded {
+            inner,
+            answers: Arc::default(),
+        }
+    }
+
+    /// The answers so far.
+    pub fn answers(&self) -> Map<String, Value> {
+        self.answers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl std::fmt::Debug for Recorded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recorded")
+            .field("answers", &self.answers())
+            .finish_non_exhaustive()
+    }
+}
+
+impl InputSource for Recorded {
+    fn supports(&self, kind: InputKind) -> bool {
+        self.inner.supports(kind)
+    }
+
+    fn ask(
+        &self,
+        key: &str,
+        request: InputRequest,
+    ) -> BoxFuture<'static, Result<Value, InputError>> {
+        let (asked, answers, key) = (
+            self.inner.ask(key, request),
+            self.answers.clone(),
+            key.to_owned(),
+        );
+        async move {
+            let answer = asked.await?;
+            answers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(key, answer.clone());
+            Ok(answer)
         }
         .boxed()
     }

@@ -28,9 +28,8 @@ use portos_core::{InputKind, InputSource};
 use super::input::{self, RoundInput};
 use super::primitives::{Era, PrimitiveRefusal};
 use super::reply::{ResultMeta, ServerInfo};
-use super::reply::{ToolReply, missing_capability_error};
 use super::request_meta::RequestMeta;
-use super::server::{CallMeta, CallOutcome, McpServer, call_params};
+use super::server::{CallMeta, CallOutcome, Follows, McpServer, call_params};
 use super::tasks::{TASKS_EXTENSION, capabilities_declare_tasks, declares_tasks, task};
 use crate::agent_tools::request_state::RequestStateKey;
 
@@ -367,14 +366,15 @@ impl McpServer {
             Err(refusal) => return (refusal.status(), refusal.into_response(id)),
         };
         let outcome = self
-            .call_tool_or_task(name, arguments, meta.as_ref(), tasks)
+            .call_tool_or_task(name, arguments, meta.as_ref(), follows(tasks))
             .await;
-        if let CallOutcome::Reply(ToolReply::MissingCapability(missing)) = &outcome {
-            let (code, message, data) = missing_capability_error(missing);
+        if let CallOutcome::Reply(reply) = &outcome
+            && let Some((code, message, data)) = reply.as_error(true)
+        {
             let refusal = Refusal {
                 code,
                 message,
-                data: Some(data),
+                data,
             };
             return (refusal.status(), refusal.into_response(id));
         }
@@ -610,6 +610,16 @@ impl Round {
 
 /// What a sealed state is for: the method, the tool or prompt, and its
 /// arguments (in canonical form).
+/// How a 2026-07-28 caller follows a long-running tool's job: as a task
+/// when its request declares the extension.
+fn follows(tasks: bool) -> Follows {
+    if tasks {
+        Follows::AnsweringTask
+    } else {
+        Follows::Nothing
+    }
+}
+
 fn binding(method: &str, name: &str, arguments: Option<&Value>) -> String {
     let arguments = arguments.map_or_else(|| "{}".to_owned(), canonical_json::to_string);
     format!("{method} {name} {arguments}")

@@ -30,6 +30,11 @@ pub enum ToolReply {
     /// The tool needs the client to answer questions of these kinds, and
     /// it did not declare it can: a JSON-RPC error (-32021), nothing ran.
     MissingCapability(Vec<InputKind>),
+    /// The tool's job must be followed as a task (`requires_client =
+    /// ["tasks"]`) and the request did not ask for one: -32021 naming the
+    /// tasks extension at 2026-07-28, -32601 at the 2025 revisions (whose
+    /// tasks a client asks for per call); nothing ran.
+    TaskRequired,
 }
 
 /// The request needs a client capability it did not declare (SEP-2575).
@@ -45,11 +50,48 @@ pub fn missing_capability_error(missing: &[InputKind]) -> (i64, String, Value) {
             Value::Object(serde_json::Map::new()),
         );
     }
+    missing_required(Value::Object(required))
+}
+
+/// The 2026-07-28 error of a call to a tool whose job must be followed, from
+/// a request that did not declare the tasks extension.
+pub fn task_required_error() -> (i64, String, Value) {
+    missing_required(serde_json::json!({
+        "extensions": { super::tasks::TASKS_EXTENSION: {} }
+    }))
+}
+
+fn missing_required(required: Value) -> (i64, String, Value) {
+    let mut data = serde_json::Map::new();
+    data.insert("requiredCapabilities".to_owned(), required);
     (
         MISSING_REQUIRED_CLIENT_CAPABILITY,
         "Missing required client capability".to_owned(),
-        serde_json::json!({ "requiredCapabilities": required }),
+        Value::Object(data),
     )
+}
+
+impl ToolReply {
+    /// The JSON-RPC error this reply is instead of a result, at 2026-07-28
+    /// (`modern`) or the 2025 revisions: its code, message and data.
+    pub fn as_error(&self, modern: bool) -> Option<(i64, String, Option<Value>)> {
+        match self {
+            ToolReply::MissingCapability(missing) => {
+                let (code, message, data) = missing_capability_error(missing);
+                Some((code, message, Some(data)))
+            }
+            ToolReply::TaskRequired if modern => {
+                let (code, message, data) = task_required_error();
+                Some((code, message, Some(data)))
+            }
+            ToolReply::TaskRequired => Some((
+                super::jsonrpc::METHOD_NOT_FOUND,
+                "This tool must be called as a task".to_owned(),
+                None,
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// The `_meta` of a 2026-07-28 result: who answers (see
@@ -124,14 +166,12 @@ impl ToolReply {
     /// is the 2026-07-28 result's `_meta` (that revision also names the
     /// kind of result, `resultType`); `None` writes the 2025 form.
     pub fn into_response(self, id: &Value, modern: Option<&ResultMeta<'_>>) -> String {
-        if let ToolReply::MissingCapability(missing) = &self {
-            let (code, message, data) = missing_capability_error(missing);
-            return serde_json::json!({
-                "jsonrpc": "2.0",
-                "id": id,
-                "error": { "code": code, "message": message, "data": data },
-            })
-            .to_string();
+        if let Some((code, message, data)) = self.as_error(modern.is_some()) {
+            let mut error = serde_json::json!({ "code": code, "message": message });
+            if let Some(data) = data {
+                error["data"] = data;
+            }
+            return serde_json::json!({ "jsonrpc": "2.0", "id": id, "error": error }).to_string();
         }
         let (text, is_error, structured) = match &self {
             ToolReply::Structured { output, is_error } => {
@@ -139,7 +179,7 @@ impl ToolReply {
             }
             ToolReply::Content { items, output } => (items.as_slice(), false, Some(output)),
             ToolReply::Refused(message) => (message.as_bytes(), true, None),
-            ToolReply::MissingCapability(_) => (&b""[..], true, None),
+            ToolReply::MissingCapability(_) | ToolReply::TaskRequired => (&b""[..], true, None),
         };
         let mut out = Vec::with_capacity(
             escaped_capacity(text)

@@ -12,7 +12,7 @@ use portos_core::{
     InputKind, InputSource, LogLevel, ToolCall,
 };
 
-use crate::jobs::{Job, JobError, Viewer};
+use crate::jobs::{Asking, Job, JobError, Viewer};
 use serde_json::{Map, Value, json};
 
 use super::config::AgentContextConfig;
@@ -419,7 +419,10 @@ impl McpServer {
         arguments: Option<Value>,
         meta: &CallMeta,
     ) -> ToolReply {
-        match self.call_tool_or_task(name, arguments, meta, false).await {
+        match self
+            .call_tool_or_task(name, arguments, meta, Follows::Nothing)
+            .await
+        {
             CallOutcome::Reply(reply) => reply,
             // Not asked for: a job is only answered when `tasks` is set.
             CallOutcome::Task(job) => {
@@ -429,14 +432,14 @@ impl McpServer {
         }
     }
 
-    /// A `tools/call` from a client that can follow a task (`tasks`): a
+    /// A `tools/call`; for a client that follows a task (`follows`), a
     /// long-running tool answers its job instead of waiting for it.
     pub async fn call_tool_or_task(
         &self,
         name: &str,
         arguments: Option<Value>,
         meta: &CallMeta,
-        tasks: bool,
+        follows: Follows,
     ) -> CallOutcome {
         let config = self.config().await;
         if !config.active() {
@@ -454,7 +457,7 @@ impl McpServer {
                 },
             );
         }
-        self.call_semantic(name, arguments, &config, meta, tasks)
+        self.call_semantic(name, arguments, &config, meta, follows)
             .await
     }
 
@@ -464,7 +467,7 @@ impl McpServer {
         arguments: Option<Value>,
         config: &AgentContextConfig,
         meta: &CallMeta,
-        tasks: bool,
+        follows: Follows,
     ) -> CallOutcome {
         let grants = self.grants(config);
         let registry = &self.app.registry;
@@ -479,6 +482,9 @@ impl McpServer {
                 .collect();
             if !missing.is_empty() {
                 return CallOutcome::Reply(ToolReply::MissingCapability(missing));
+            }
+            if tool.descriptor.requires_tasks && follows == Follows::Nothing {
+                return CallOutcome::Reply(ToolReply::TaskRequired);
             }
         }
         let content_output = granted.is_some_and(|tool| tool.content_output);
@@ -527,7 +533,7 @@ impl McpServer {
         let call = ToolCall::new(request_id, canonical.as_ref(), arguments);
         let authority = self.authority_with(config);
         if self.app.jobs.is_job(&call.name) {
-            return self.call_job(authority, call, tasks).await;
+            return self.call_job(authority, call, follows, meta).await;
         }
         CallOutcome::Reply(
             match self
@@ -543,14 +549,38 @@ impl McpServer {
     }
 
     /// A long-running tool: its job, or (for a client that cannot follow
-    /// one) its result once the job ends.
-    async fn call_job(&self, authority: Authority, call: ToolCall, tasks: bool) -> CallOutcome {
+    /// one) its result once the job ends. A client that follows the job
+    /// answers its tool's questions there (`tasks/update`).
+    async fn call_job(
+        &self,
+        authority: Authority,
+        call: ToolCall,
+        follows: Follows,
+        meta: &CallMeta,
+    ) -> CallOutcome {
         let jobs = &self.app.jobs;
-        let job = match jobs.submit(authority, call).await {
+        let answers = match self.ask_first(&authority, &call, meta).await {
+            Ok(answers) => answers,
+            Err(reply) => return CallOutcome::Reply(reply),
+        };
+        let asking = if follows == Follows::AnsweringTask {
+            Some(Asking {
+                kinds: meta.client_answers.clone(),
+                answers,
+            })
+        } else {
+            // A caller that waits cannot answer more: the job has what it
+            // answered before (its tool's other questions fail at once).
+            (!answers.is_empty()).then(|| Asking {
+                kinds: Vec::new(),
+                answers,
+            })
+        };
+        let job = match jobs.submit_asking(authority, call, asking).await {
             Ok(job) => job,
             Err(error) => return CallOutcome::Reply(job_error(&error)),
         };
-        if tasks {
+        if follows != Follows::Nothing {
             return CallOutcome::Task(Box::new(job));
         }
         match jobs
@@ -559,6 +589,48 @@ impl McpServer {
         {
             Ok(job) => CallOutcome::Reply(job_reply(&job, self.answers_content(&job))),
             Err(error) => CallOutcome::Reply(job_error(&error)),
+        }
+    }
+}
+
+impl McpServer {
+    /// A long-running tool's questions before its job (`ask_first`), put
+    /// to the client on the call's channel: the answers the job starts
+    /// with, or the call's reply when they are not all answered (a 2026
+    /// round's `input_required` replaces it) or the call is refused.
+    async fn ask_first(
+        &self,
+        authority: &Authority,
+        call: &ToolCall,
+        meta: &CallMeta,
+    ) -> Result<Map<String, Value>, ToolReply> {
+        let registry = &self.app.registry;
+        if registry
+            .resolve(&call.name)
+            .is_none_or(|tool| tool.descriptor.ask_first.is_none())
+        {
+            return Ok(Map::new());
+        }
+        let prepared = registry
+            .prepare(authority, &call.name, call.arguments.clone())
+            .map_err(|error| error_result(&error.message))?;
+        let mut channel = meta.channel();
+        let recorded = channel
+            .input
+            .take()
+            .map(|input| Arc::new(super::input::Recorded::new(input)));
+        channel.input = recorded
+            .clone()
+            .map(|recorded| recorded as Arc<dyn InputSource>);
+        let request_id: Arc<str> = Arc::from(call.request_id.as_str());
+        match registry.ask_first(&prepared, request_id, channel).await {
+            Ok(()) => Ok(recorded
+                .map(|recorded| recorded.answers())
+                .unwrap_or_default()),
+            Err(error) => Err(error_result(&format!(
+                "'{}' could not ask its questions: {error}",
+                call.name
+            ))),
         }
     }
 }
@@ -584,6 +656,18 @@ fn invalid_call(issue: &FieldIssue) -> ToolReply {
         "Invalid tool call: {} {}",
         issue.path, issue.message
     ))
+}
+
+/// How the caller of a long-running tool follows its job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Follows {
+    /// It waits for the result (no task).
+    Nothing,
+    /// A 2025-11-25 task: polled; the tool's questions cannot reach it.
+    Task,
+    /// A task of the 2026 tasks extension: polled, and it answers the
+    /// tool's questions (`tasks/update`).
+    AnsweringTask,
 }
 
 /// What a `tools/call` answers: a result, or a long-running tool's job.

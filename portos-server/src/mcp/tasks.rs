@@ -51,9 +51,10 @@ pub fn task(job: &Job, detailed: bool, meta: &Value, content_output: bool) -> Va
     );
     task.insert("taskId".to_owned(), json!(job.job_id));
     // A tool that ran and failed is a completed call whose result says so
-    // (`isError`), as the same call answers without a task.
+    // (`isError`), as the same call answers without a task; a job the
+    // server could not finish (a fault) is a failed task with an error.
     let status = match job.state {
-        JobState::Failed => "completed",
+        JobState::Failed if job.fault.is_none() => "completed",
         state => state.as_str(),
     };
     task.insert("status".to_owned(), json!(status));
@@ -73,7 +74,17 @@ pub fn task(job: &Job, detailed: bool, meta: &Value, content_output: bool) -> Va
     );
     task.insert("pollIntervalMs".to_owned(), json!(job.poll_interval_ms));
     if detailed {
-        if let Some(request) = &job.input_request {
+        if let Some(request) = job
+            .input_request
+            .as_ref()
+            .filter(|request| !request.is_confirmation())
+        {
+            // The tool's own questions, as it asked them.
+            task.insert(
+                "inputRequests".to_owned(),
+                Value::Object(request.questions.clone()),
+            );
+        } else if let Some(request) = &job.input_request {
             task.insert(
                 "inputRequests".to_owned(),
                 json!({ CONFIRM_KEY: {
@@ -96,8 +107,17 @@ pub fn task(job: &Job, detailed: bool, meta: &Value, content_output: bool) -> Va
                 }}),
             );
         }
-        if matches!(job.state, JobState::Completed | JobState::Failed) {
-            task.insert("result".to_owned(), call_result(job, content_output));
+        match &job.fault {
+            Some(fault) if job.state == JobState::Failed => {
+                task.insert(
+                    "error".to_owned(),
+                    json!({ "code": super::jsonrpc::INTERNAL_ERROR, "message": fault }),
+                );
+            }
+            _ if matches!(job.state, JobState::Completed | JobState::Failed) => {
+                task.insert("result".to_owned(), call_result(job, content_output));
+            }
+            _ => {}
         }
     }
     task.insert("_meta".to_owned(), meta.clone());
@@ -142,8 +162,9 @@ impl McpServer {
         ))
     }
 
-    /// `tasks/update`: the answer to the confirmation (other keys, and a
-    /// task not waiting, are ignored as the extension says).
+    /// `tasks/update`: the answers to the tool's questions, or to the
+    /// confirmation (other keys, and a task not waiting, are ignored as the
+    /// extension says).
     pub(super) async fn task_update(
         &self,
         params: Option<&Map<String, Value>>,
@@ -155,6 +176,16 @@ impl McpServer {
             .ok_or_else(|| Refusal::new(INVALID_PARAMS, "tasks/update needs inputResponses"))?;
         let jobs = &self.app().jobs;
         let job = jobs.get(self.agent(), task_id).await.map_err(refusal)?;
+        let confirming = job
+            .input_request
+            .as_ref()
+            .is_some_and(crate::jobs::InputRequest::is_confirmation);
+        if job.state == JobState::InputRequired && !confirming {
+            jobs.answer(self.agent(), task_id, responses)
+                .await
+                .map_err(refusal)?;
+            return Ok(ack(&self.result_meta()));
+        }
         if let Some(answer) = responses.get(CONFIRM_KEY)
             && job.state == JobState::InputRequired
         {

@@ -15,7 +15,7 @@ use portos_core::ErrorCode;
 use serde_json::{Map, Value, json};
 
 use super::jsonrpc::{self, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
-use super::server::{CallMeta, CallOutcome, McpServer, call_params, job_reply};
+use super::server::{CallMeta, CallOutcome, Follows, McpServer, call_params, job_reply};
 use crate::jobs::{Job, JobError, JobState};
 
 /// The `_meta` key tying a message to its task.
@@ -93,7 +93,10 @@ impl McpServer {
                 format!("Tool '{name}' cannot be called as a task"),
             ));
         }
-        match self.call_tool_or_task(&name, arguments, meta, true).await {
+        match self
+            .call_tool_or_task(&name, arguments, meta, Follows::Task)
+            .await
+        {
             CallOutcome::Task(job) => Ok(json!({ "task": task_2025(&job) })),
             // A refusal is the call's own result, as without `task`.
             CallOutcome::Reply(reply) => {
@@ -238,6 +241,7 @@ mod tests {
             expires_at: "2026-12-06T08:00:01.000Z".to_owned(),
             poll_interval_ms: 1_000,
             result: None,
+            fault: None,
             created_at_ms: 1_000,
             updated_at_ms: 2_000,
             expires_at_ms: 86_402_000,

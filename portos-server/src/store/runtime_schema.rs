@@ -48,6 +48,11 @@ pub const RUNTIME_SCHEMA: Schema = Schema {
         // 4: which server runs each unfinished job, and until when it has
         // said it does (several servers on one database: `jobs`).
         JOB_RUNNERS,
+        // 5: what a job's caller can answer and has answered (a tool that
+        // asks its MCP client mid-job), and why the server could not finish
+        // a job (no answer of its tool's).
+        "ALTER TABLE tool_jobs ADD COLUMN asking TEXT;
+        ALTER TABLE tool_jobs ADD COLUMN fault TEXT;",
     ],
 };
 

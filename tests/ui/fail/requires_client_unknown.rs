@@ -11,4 +11,15 @@ async fn needs() -> Result<String, AdapterError> {
     Ok(String::new())
 }
 
+/// Would be followed as a task, but answers at once.
+#[portos_tool(
+    name = "demo.quick",
+    scopes = ["agent"],
+    side_effect = "read",
+    requires_client = ["tasks"],
+)]
+async fn quick() -> Result<String, AdapterError> {
+    Ok(String::new())
+}
+
 fn main() {}
