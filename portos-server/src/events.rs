@@ -17,7 +17,7 @@ use serde::Serialize;
 use socketioxide::SocketIo;
 use socketioxide::extract::SocketRef;
 use socketioxide::layer::SocketIoLayer;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, broadcast, mpsc};
 
 use crate::mounts::Mounts;
 
@@ -122,7 +122,24 @@ pub struct Events {
     /// Finished calls told to the other servers on a shared database whose
     /// tools rooms have members (`cluster::relay`).
     relay: Arc<Relay>,
+    /// What MCP clients that listen for changes are told of
+    /// (`subscriptions/listen`, a 2025 session's event stream).
+    announcements: broadcast::Sender<Announcement>,
 }
+
+/// A change MCP clients that listen hear of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Announcement {
+    /// What a principal may list (tools, resources, prompts) may have
+    /// changed: grants, settings, saved recipes.
+    Lists,
+    /// The resource at this URI changed.
+    ResourceUpdated(Arc<str>),
+}
+
+/// How many announcements a slow listener may fall behind by before it is
+/// told that everything may have changed.
+const ANNOUNCEMENTS_KEPT: usize = 256;
 
 /// The runtime's tool events as this server names them (`tools` mount).
 #[derive(Debug)]
@@ -236,6 +253,7 @@ impl Events {
                 mounts: mounts.clone(),
                 tools_joins,
                 relay,
+                announcements: broadcast::channel(ANNOUNCEMENTS_KEPT).0,
             },
         )
     }
@@ -332,18 +350,38 @@ impl Events {
         .await;
     }
 
-    /// Tells the tools room that a catalog changed (after the commit, as
-    /// [`Events::emit`]).
+    /// Tells the tools room, and MCP clients that listen, that a catalog
+    /// changed (after the commit, as [`Events::emit`]).
     pub async fn catalog_changed(&self, reason: &str) {
         let payload = CatalogChanged {
             reason: reason.to_owned(),
         };
         let io = self.io.clone();
         let (room, changed) = (self.names.room, self.names.catalog_changed);
+        let announcements = self.announcements.clone();
         send_after_commit(async move {
+            // Nobody listening is not an error.
+            let _ = announcements.send(Announcement::Lists);
             let _ = io.to(room).emit(changed, &payload).await;
         })
         .await;
+    }
+
+    /// Tells MCP clients subscribed to the resource at `uri` that it
+    /// changed (`notifications/resources/updated`; after the commit, as
+    /// [`Events::emit`]). An application calls it when what a
+    /// `#[portos_resource]` reads changes.
+    pub async fn resource_updated(&self, uri: &str) {
+        let (announcements, uri) = (self.announcements.clone(), Arc::from(uri));
+        send_after_commit(async move {
+            let _ = announcements.send(Announcement::ResourceUpdated(uri));
+        })
+        .await;
+    }
+
+    /// The announcements from now on, for an MCP client that listens.
+    pub fn listen(&self) -> broadcast::Receiver<Announcement> {
+        self.announcements.subscribe()
     }
 }
 

@@ -15,10 +15,12 @@ use std::io::Write;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use crate::app::App;
 use crate::builder::ServerBuilder;
 use crate::jobs::TakeOver;
+use crate::mcp::listen::{Listening, SessionListening};
 use crate::mcp::notify::{Follow, Notifier};
 use crate::mcp::server::{CallMeta, ConfigReads, McpServer};
 use crate::mcp::session::Session;
@@ -87,6 +89,8 @@ pub async fn serve(app: App) -> Result<(), String> {
         }
     });
 
+    let closing = CancellationToken::new();
+    let mut session_stream = false;
     let mut input = BufReader::new(tokio::io::stdin());
     let mut tasks = tokio::task::JoinSet::new();
     loop {
@@ -125,6 +129,23 @@ pub async fn serve(app: App) -> Result<(), String> {
             }
             Ok(message) => message,
         };
+        // 2026-07-28 subscriptions, and a 2025 session's notifications
+        // outside calls, run beside the requests until the client hangs up.
+        if let Some(listener) = listener(&server, &reply, &session, &mut session_stream).await {
+            match listener {
+                Err(response) => {
+                    let _ = sender.send(response).await;
+                }
+                Ok(listen) => {
+                    let (sender, closing) = (sender.clone(), closing.clone());
+                    tasks.spawn(async move { listen.run(sender, closing).await });
+                }
+            }
+            if matches!(&reply, jsonrpc::Message::Request { method, .. } if method == "subscriptions/listen")
+            {
+                continue;
+            }
+        }
         let server = server.clone();
         let sender = sender.clone();
         // Notifications go ahead of the response, as lines of their own;
@@ -165,6 +186,8 @@ pub async fn serve(app: App) -> Result<(), String> {
             }
         });
     }
+    // The client is gone: nobody listens any more.
+    closing.cancel();
     while tasks.join_next().await.is_some() {}
     drop(sender);
     let _ = writer.await;
@@ -190,5 +213,86 @@ async fn skip_line<R: tokio::io::AsyncBufRead + Unpin>(input: &mut R) -> Result<
         }
         let length = buffer.len();
         input.consume(length);
+    }
+}
+
+/// A stream of notifications beside the requests: a 2026-07-28
+/// `subscriptions/listen`, or a 2025 session's list changes and resource
+/// updates (begun once, at its `initialize`).
+enum Listen {
+    Subscription(Arc<McpServer>, Listening),
+    Session(Arc<McpServer>, Arc<Session>),
+}
+
+/// The stream `message` opens, if any: `Err` carries the refusal of a
+/// subscription to answer.
+async fn listener(
+    server: &Arc<McpServer>,
+    message: &jsonrpc::Message,
+    session: &Arc<Session>,
+    session_stream: &mut bool,
+) -> Option<Result<Listen, String>> {
+    let jsonrpc::Message::Request { id, method, params } = message else {
+        return None;
+    };
+    match method.as_str() {
+        "subscriptions/listen" if modern::message_is_modern(message) => Some(
+            server
+                .listen_request(id.clone(), params.as_ref(), None)
+                .await
+                .map(|listening| Listen::Subscription(Arc::clone(server), listening))
+                .map_err(|(_, response)| response),
+        ),
+        "initialize" if !*session_stream => {
+            *session_stream = true;
+            Some(Ok(Listen::Session(Arc::clone(server), Arc::clone(session))))
+        }
+        _ => None,
+    }
+}
+
+impl Listen {
+    /// Writes the stream's notifications until the client hangs up or the
+    /// server stops (a subscription then gets its final response).
+    async fn run(self, sender: mpsc::Sender<String>, closing: CancellationToken) {
+        match self {
+            Listen::Subscription(server, mut listening) => {
+                let shutdown = server.app().registry.shutdown_token().clone();
+                if sender.send(listening.acknowledgement()).await.is_err() {
+                    return;
+                }
+                loop {
+                    tokio::select! {
+                        next = listening.next() => match next {
+                            Some(lines) => for line in lines {
+                                if sender.send(line).await.is_err() {
+                                    return;
+                                }
+                            },
+                            None => break,
+                        },
+                        () = shutdown.cancelled() => break,
+                        () = closing.cancelled() => return,
+                    }
+                }
+                let _ = sender.send(listening.ended(&server)).await;
+            }
+            Listen::Session(server, session) => {
+                let mut listening = SessionListening::new(&server, session);
+                loop {
+                    tokio::select! {
+                        next = listening.next() => match next {
+                            Some(lines) => for line in lines {
+                                if sender.send(line).await.is_err() {
+                                    return;
+                                }
+                            },
+                            None => return,
+                        },
+                        () = closing.cancelled() => return,
+                    }
+                }
+            }
+        }
     }
 }

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use portos_core::{InputKind, LogLevel};
 use serde_json::Value;
 use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
 /// At most this many live sessions; the one idle longest goes first.
 const MAX_SESSIONS: usize = 10_000;
@@ -30,6 +31,8 @@ pub struct Session {
     /// (shared by every session of one endpoint: an answer names only its
     /// request's id).
     requests: Arc<ClientRequests>,
+    /// Cancelled when the session ends: its event stream closes.
+    ended: CancellationToken,
 }
 
 #[derive(Debug, Default)]
@@ -37,7 +40,13 @@ struct SessionState {
     log_level: Option<LogLevel>,
     /// What the client said at `initialize` it can answer.
     answers: Vec<InputKind>,
+    /// The resources whose updates it asked to hear of
+    /// (`resources/subscribe`).
+    subscriptions: Vec<String>,
 }
+
+/// The most resources one session subscribes to.
+pub const MAX_SUBSCRIPTIONS: usize = 100;
 
 impl Session {
     /// A session of its own, not kept anywhere (stdio's, which lives as
@@ -51,7 +60,36 @@ impl Session {
             id: new_id(),
             state: Mutex::default(),
             requests,
+            ended: CancellationToken::new(),
         })
+    }
+
+    /// Adds `uri` to the resources it hears updates of; `false` when it
+    /// already subscribes to as many as it may.
+    pub fn subscribe(&self, uri: &str) -> bool {
+        let mut state = self.lock();
+        if state.subscriptions.iter().any(|seen| seen == uri) {
+            return true;
+        }
+        if state.subscriptions.len() >= MAX_SUBSCRIPTIONS {
+            return false;
+        }
+        state.subscriptions.push(uri.to_owned());
+        true
+    }
+
+    pub fn unsubscribe(&self, uri: &str) {
+        self.lock().subscriptions.retain(|seen| seen != uri);
+    }
+
+    /// The resources it subscribed to.
+    pub fn subscriptions(&self) -> Vec<String> {
+        self.lock().subscriptions.clone()
+    }
+
+    /// Fires when the session ends.
+    pub fn ended(&self) -> &CancellationToken {
+        &self.ended
     }
 
     pub fn id(&self) -> &str {
@@ -152,7 +190,11 @@ impl Sessions {
 
     /// Ends session `id`; `false` when there was none.
     pub fn close(&self, id: &str) -> bool {
-        self.lock().remove(id).is_some()
+        let closed = self.lock().remove(id);
+        if let Some((session, _)) = &closed {
+            session.ended.cancel();
+        }
+        closed.is_some()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<Session>, Instant)>> {

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::agent_caller::{ActiveAgent, LocalCaller};
 use super::io::schema_of;
+use super::mcp_listen;
 use super::remote_gate::RemoteClient;
 use super::{ApiError, Body, RouteErrors, RouteInput, RouteOutput};
 use crate::agent_tools::config::{AgentContextSettings, AgentContextView};
@@ -169,6 +170,20 @@ async fn mcp_post(
         if let Some(refused) = scope_refusal(&server, &message) {
             return McpAnswer::Refused(refused);
         }
+    }
+    // A 2026-07-28 subscription is a stream of its own, as long as the
+    // client listens.
+    if mirrored.is_some()
+        && let jsonrpc::Message::Request { id, method, params } = &message
+        && method == "subscriptions/listen"
+    {
+        return match server
+            .listen_request(id.clone(), params.as_ref(), mirrored.as_ref())
+            .await
+        {
+            Ok(listening) => McpAnswer::Stream(mcp_listen::subscription(server, listening)),
+            Err((status, response)) => McpAnswer::Reply(http_status(status), response, None),
+        };
     }
     meta.follow = Follow::of(&message);
     // What may send ahead of the response: progress, logs, or (2025) the
@@ -408,15 +423,66 @@ fn http_status(status: ReplyStatus) -> StatusCode {
     }
 }
 
-/// No server-to-client stream outside a call (a call's own questions and
-/// notifications travel on its POST's event stream): 405 (`Allow: POST`).
+/// A 2025 session's event stream (`Mcp-Session-Id`): the server's
+/// notifications outside any call, that the tools, prompts or resources it
+/// may list changed and that a resource it subscribed to changed. Without a
+/// session there is none to open: 405 (`Allow: POST`); 404 for a session
+/// that is not live. (A call's own notifications travel on its POST's
+/// stream; 2026-07-28 clients listen with `subscriptions/listen`.)
 #[portos_route(
     method = "GET",
     path = "/api/agent-context/mcp",
-    summary = "Agent Tools MCP stream (not offered)"
+    summary = "Agent Tools MCP session stream"
 )]
-async fn mcp_get(_agent: ActiveAgent) -> PostOnly {
-    PostOnly
+async fn mcp_get(State(app): State<App>, _agent: ActiveAgent, headers: HeaderMap) -> SessionStream {
+    let Some(id) = headers.get(&MCP_SESSION_ID).and_then(|id| id.to_str().ok()) else {
+        return SessionStream::NoSession;
+    };
+    match app.mcp_sessions.find(id.trim()) {
+        Some(session) => {
+            let server = McpServer::new(app, ConfigReads::Cached);
+            SessionStream::Open(mcp_listen::session(&server, session))
+        }
+        None => SessionStream::NotFound,
+    }
+}
+
+/// What `GET` answers.
+pub enum SessionStream {
+    Open(axum::body::Body),
+    NotFound,
+    NoSession,
+}
+
+impl IntoResponse for SessionStream {
+    fn into_response(self) -> Response {
+        match self {
+            SessionStream::Open(body) => McpAnswer::Stream(body).into_response(),
+            SessionStream::NotFound => session_not_found(),
+            SessionStream::NoSession => PostOnly.into_response(),
+        }
+    }
+}
+
+impl RouteOutput for SessionStream {
+    fn describe(io: &mut RouteIo) {
+        io.modeled = true;
+        io.outcomes.push(OutcomeSpec {
+            status: 200,
+            description: "The session's event stream (`text/event-stream`): `notifications/tools/list_changed`, `notifications/prompts/list_changed`, `notifications/resources/list_changed` and `notifications/resources/updated`, one JSON-RPC message per `data:` line",
+            schema: None,
+        });
+        io.outcomes.push(OutcomeSpec {
+            status: 405,
+            description: "No `Mcp-Session-Id` header: no session stream to open (`Allow: POST`, empty body)",
+            schema: None,
+        });
+        io.outcomes.push(OutcomeSpec {
+            status: 404,
+            description: "The session is not live (ended, expired, or opened by another server) (-32600)",
+            schema: Some(jsonrpc_error_schema),
+        });
+    }
 }
 
 /// Ends the 2025 session `Mcp-Session-Id` names: 204, and later requests

@@ -14,6 +14,7 @@ mod explorer;
 pub mod gate;
 pub mod io;
 mod jobs;
+mod mcp_listen;
 mod metrics;
 pub mod query;
 pub mod remote_gate;

@@ -5,6 +5,7 @@
 
 pub mod input;
 pub mod jsonrpc;
+pub mod listen;
 pub mod modern;
 pub mod notify;
 pub mod primitives;

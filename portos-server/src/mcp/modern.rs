@@ -26,6 +26,7 @@ use portos_core::canonical_json;
 use portos_core::{InputKind, InputSource};
 
 use super::input::{self, RoundInput};
+use super::listen::{Filter, Listening};
 use super::primitives::{Era, PrimitiveRefusal};
 use super::reply::{ResultMeta, ServerInfo};
 use super::request_meta::RequestMeta;
@@ -306,6 +307,22 @@ impl McpServer {
         })
     }
 
+    /// A 2026-07-28 `subscriptions/listen` (which the transport streams):
+    /// the subscription, once its request passed every check a request
+    /// passes; otherwise the refusal to answer.
+    pub async fn listen_request(
+        &self,
+        id: Value,
+        params: Option<&Map<String, Value>>,
+        headers: Option<&MirroredHeaders>,
+    ) -> Result<Listening, (ReplyStatus, String)> {
+        let refused = |refusal: Refusal, id: &Value| (refusal.status(), refusal.into_response(id));
+        check("subscriptions/listen", params, headers).map_err(|refusal| refused(refusal, &id))?;
+        let requested = Filter::parse(params.and_then(|params| params.get("notifications")))
+            .map_err(|message| refused(Refusal::new(INVALID_PARAMS, message), &id))?;
+        Ok(Box::pin(self.open_listen(id, requested)).await)
+    }
+
     /// A `tools/call` read into its params ([`Message::ToolCall`]): the
     /// checks and the answer of the general path, without its map.
     async fn call_modern(
@@ -484,7 +501,8 @@ impl McpServer {
 
     /// `server/discover`: the revisions, the capabilities, who answers.
     fn discover(&self) -> Value {
-        let mut capabilities = json!({ "tools": {}, "logging": {} });
+        // Lists change with grants and settings: a listener hears of it.
+        let mut capabilities = json!({ "tools": { "listChanged": true }, "logging": {} });
         if let Some(object) = capabilities.as_object_mut() {
             object.extend(self.primitive_capabilities());
         }

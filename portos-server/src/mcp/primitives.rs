@@ -76,11 +76,16 @@ impl McpServer {
         let primitives = self.app().registry.primitives();
         let scope: Scope = self.app().principals.mcp;
         let mut capabilities = Map::new();
+        // Both lists change with grants and settings, and a resource can be
+        // subscribed to (a listener hears of each: `super::listen`).
         if primitives.offers_resources(scope) || self.app().context_tools.offers_resources() {
-            capabilities.insert("resources".to_owned(), json!({ "listChanged": false }));
+            capabilities.insert(
+                "resources".to_owned(),
+                json!({ "listChanged": true, "subscribe": true }),
+            );
         }
         if primitives.offers_prompts(scope) {
-            capabilities.insert("prompts".to_owned(), json!({ "listChanged": false }));
+            capabilities.insert("prompts".to_owned(), json!({ "listChanged": true }));
         }
         if primitives.offers_completions(scope) {
             capabilities.insert("completions".to_owned(), json!({}));
@@ -95,13 +100,56 @@ impl McpServer {
         let primitives = self.app().registry.primitives();
         let scope: Scope = self.app().principals.mcp;
         match method {
-            "resources/list" | "resources/templates/list" | "resources/read" => {
+            "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
+            | "resources/subscribe"
+            | "resources/unsubscribe" => {
                 !primitives.offers_resources(scope) && !self.app().context_tools.offers_resources()
             }
             "prompts/list" | "prompts/get" => !primitives.offers_prompts(scope),
             "completion/complete" => !primitives.offers_completions(scope),
             _ => false,
         }
+    }
+
+    /// 2025's `resources/subscribe` and `resources/unsubscribe`: the
+    /// session hears of the resource's updates on its event stream. Only a
+    /// resource the client may read can be subscribed to (it is read once,
+    /// as a read is governed); a client without a session has nowhere to
+    /// hear of them.
+    pub(super) async fn subscription_2025(
+        &self,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+        id: &Value,
+        session: Option<&crate::agent_tools::session::Session>,
+    ) -> Result<Value, PrimitiveRefusal> {
+        let checked = only(params, &["uri"], method)?;
+        let uri = text(checked, "uri", true)?.unwrap_or_default();
+        let Some(session) = session else {
+            return Err(PrimitiveRefusal {
+                code: super::jsonrpc::INVALID_REQUEST,
+                message: format!("{method} needs a session: initialize first"),
+                data: None,
+            });
+        };
+        if method == "resources/unsubscribe" {
+            session.unsubscribe(uri);
+            return Ok(json!({}));
+        }
+        self.resources_read(params, id, Era::Handshake).await?;
+        if !session.subscribe(uri) {
+            return Err(PrimitiveRefusal {
+                code: INVALID_PARAMS,
+                message: format!(
+                    "A session subscribes to at most {} resources",
+                    crate::agent_tools::session::MAX_SUBSCRIPTIONS
+                ),
+                data: None,
+            });
+        }
+        Ok(json!({}))
     }
 
     /// `resources/list`: the context resources the settings show, then

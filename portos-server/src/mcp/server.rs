@@ -380,8 +380,21 @@ impl McpServer {
             "resources/list" => Ok(Box::pin(self.resources_list()).await),
             "resources/templates/list" => Ok(Box::pin(self.resource_templates_list()).await),
             "prompts/list" => Ok(Box::pin(self.prompts_list()).await),
-            "resources/read" | "prompts/get" | "completion/complete" => {
+            "resources/read"
+            | "prompts/get"
+            | "completion/complete"
+            | "resources/subscribe"
+            | "resources/unsubscribe" => {
                 let answer = match method.as_str() {
+                    "resources/subscribe" | "resources/unsubscribe" => {
+                        Box::pin(self.subscription_2025(
+                            &method,
+                            params.as_ref(),
+                            &id,
+                            meta.session.as_deref(),
+                        ))
+                        .await
+                    }
                     "resources/read" => {
                         Box::pin(self.resources_read(params.as_ref(), &id, Era::Handshake)).await
                     }
@@ -734,7 +747,8 @@ fn initialize(
     } else {
         PROTOCOL_VERSION
     };
-    let mut capabilities = json!({ "tools": { "listChanged": false }, "logging": {} });
+    // Lists change with grants and settings: a session hears of it.
+    let mut capabilities = json!({ "tools": { "listChanged": true }, "logging": {} });
     // Tasks exist from 2025-11-25 on.
     if tasks && negotiated == "2025-11-25" {
         capabilities["tasks"] = super::tasks_2025::capability();

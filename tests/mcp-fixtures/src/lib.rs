@@ -9,6 +9,7 @@
 //! of PortOS.
 
 mod asking;
+mod changes;
 mod content;
 mod headers;
 mod media;
