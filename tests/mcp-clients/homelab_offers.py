@@ -3,8 +3,10 @@ client (`mcp` 2.x, pinned in requirements.txt) at both protocol eras
 (`mode="legacy"`: the 2025 handshake; `mode="auto"`: 2026-07-28 through
 `server/discover`), over Streamable HTTP and stdio: the inventory resource
 and a host through the template (its name completed), the triage prompt
-with the host embedded, the audit's progress, and a removal the client
-confirms (or refuses) through an elicitation. Started by run.sh with
+with the host embedded, the audit's progress, a removal the client
+confirms (or refuses) through an elicitation, and the inventory's updates
+heard by a subscriber (2025: `resources/subscribe` and the session's
+stream; 2026-07-28: `subscriptions/listen`). Started by run.sh with
 HOMELAB_URL, HOMELAB_BIN and HOMELAB_STDIO_DATA_DIR (readLab and writeLab
 granted).
 """
@@ -13,6 +15,7 @@ import asyncio
 import json
 import os
 import sys
+import warnings
 
 from mcp import Client, StdioServerParameters, types
 
@@ -93,6 +96,49 @@ async def removal(client_for, label):
     print(f"ok - Python SDK answers the removal's elicitation over {label}")
 
 
+def updated_uri(message):
+    """The URI of a `notifications/resources/updated`, else None."""
+    notification = getattr(message, "root", message)
+    if getattr(notification, "method", None) != "notifications/resources/updated":
+        return None
+    return str(notification.params.uri)
+
+
+async def updates(target, mode, label):
+    """Adding a host updates the inventory: a subscriber hears of it."""
+    name = "sub-" + "".join(ch for ch in label if ch.isalnum()).lower()
+    if mode == "legacy":
+        heard = asyncio.Queue()
+
+        async def on_message(message):
+            uri = updated_uri(message)
+            if uri is not None:
+                heard.put_nowait(uri)
+
+        async with Client(target, mode=mode, message_handler=on_message) as client:
+            # The 2025 way, which the SDK marks deprecated for 2026 servers.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                await client.subscribe_resource("lab://hosts")
+                await add(client, name, "10.0.2.1")
+                uri = await asyncio.wait_for(heard.get(), 10)
+                assert uri == "lab://hosts", uri
+                await client.unsubscribe_resource("lab://hosts")
+    else:
+        async with Client(target, mode=mode) as client:
+            async with client.listen(
+                tools_list_changed=True, resource_subscriptions=["lab://hosts", "lab://nowhere"]
+            ) as subscription:
+                honored = subscription.honored
+                assert honored.tools_list_changed and list(honored.resource_subscriptions) == [
+                    "lab://hosts"
+                ], honored
+                await add(client, name, "10.0.2.1")
+                event = await asyncio.wait_for(subscription.__anext__(), 10)
+                assert getattr(event, "uri", None) == "lab://hosts", event
+    print(f"ok - Python SDK hears the inventory's update as a subscriber over {label}")
+
+
 async def main():
     endpoint = f"{os.environ['HOMELAB_URL']}/api/agent-context/mcp"
     stdio = StdioServerParameters(
@@ -110,6 +156,7 @@ async def main():
                 ),
                 label,
             )
+            await updates(target, mode, label)
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ impl Filter {
 }
 
 /// One notification's text; `subscription` tags it (2026-07-28).
-pub fn notification(method: &str, mut params: Value, subscription: Option<&str>) -> String {
+pub fn notification(method: &str, mut params: Value, subscription: Option<&Value>) -> String {
     if let (Some(id), Some(params)) = (subscription, params.as_object_mut()) {
         params.insert("_meta".to_owned(), json!({ SUBSCRIPTION_ID_KEY: id }));
     }
@@ -134,8 +134,8 @@ pub fn notification(method: &str, mut params: Value, subscription: Option<&str>)
 pub struct Listening {
     /// The `subscriptions/listen` request's id (its final response's).
     id: Value,
-    /// The id every notification of it carries.
-    subscription: String,
+    /// The id every notification of it carries: the request's own.
+    subscription: Value,
     agreed: Filter,
     changes: broadcast::Receiver<Announcement>,
 }
@@ -172,7 +172,7 @@ impl Listening {
     pub fn ended(&self, server: &McpServer) -> String {
         let mut meta = server.result_meta();
         if let Some(meta) = meta.as_object_mut() {
-            meta.insert(SUBSCRIPTION_ID_KEY.to_owned(), json!(self.subscription));
+            meta.insert(SUBSCRIPTION_ID_KEY.to_owned(), self.subscription.clone());
         }
         super::jsonrpc::result_response(
             &self.id,
@@ -256,13 +256,9 @@ impl McpServer {
                 agreed.uris.push(uri);
             }
         }
-        let subscription = match &id {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
         Listening {
+            subscription: id.clone(),
             id,
-            subscription,
             agreed,
             changes,
         }
@@ -328,9 +324,9 @@ mod tests {
         let updated = filter.notifications(&Announcement::ResourceUpdated(Arc::from("a://x")));
         let (method, params) = updated[0].clone();
         let line: Value =
-            serde_json::from_str(&notification(method, params, Some("7"))).expect("JSON");
+            serde_json::from_str(&notification(method, params, Some(&json!(7)))).expect("JSON");
         assert_eq!(line["params"]["uri"], "a://x");
-        assert_eq!(line["params"]["_meta"][SUBSCRIPTION_ID_KEY], "7");
+        assert_eq!(line["params"]["_meta"][SUBSCRIPTION_ID_KEY], 7);
         assert_eq!(
             filter.to_json(),
             json!({"promptsListChanged": true, "resourceSubscriptions": ["a://x"]})

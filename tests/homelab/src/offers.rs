@@ -16,6 +16,14 @@ use serde::{Deserialize, Serialize};
 use crate::config::LabConfig;
 use crate::hosts::{self, Host};
 
+/// The inventory's URI, as `inventory` declares it.
+pub const INVENTORY_URI: &str = "lab://hosts";
+
+/// One host's URI (`lab://hosts/{name}`, as `host` declares it).
+pub fn host_uri(name: &str) -> String {
+    format!("{INVENTORY_URI}/{name}")
+}
+
 /// The lab's hosts as a Markdown table.
 #[portos_resource(
     uri = "lab://hosts",
@@ -120,11 +128,8 @@ pub async fn triage(
     let symptom = args.symptom.unwrap_or_else(|| "it misbehaves".to_owned());
     Ok(vec![
         PromptMessage::user(Content::resource(
-            ResourceContents::text(
-                format!("lab://hosts/{}", host.name),
-                serde_json::to_string(&host)?,
-            )
-            .with_mime_type("application/json"),
+            ResourceContents::text(host_uri(&host.name), serde_json::to_string(&host)?)
+                .with_mime_type("application/json"),
         )),
         PromptMessage::user(Content::text(format!(
             "{} ({}, a {}) is in trouble: {symptom}. What should I check first?",

@@ -138,6 +138,8 @@ pub async fn add(
             host: host.clone(),
         })
         .await;
+    // MCP clients subscribed to the inventory hear of it.
+    events.resource_updated(crate::offers::INVENTORY_URI).await;
     Ok(HostAddedResult {
         ok: true,
         summary: format!(
@@ -181,6 +183,7 @@ pub async fn remove(
     args: RemoveArgs,
     store: Shared<Store>,
     lab: Shared<LabConfig>,
+    events: Shared<Events>,
 ) -> Result<HostRemoved, AdapterError> {
     let site = lab.site_name.clone();
     let name = args.name.to_ascii_lowercase();
@@ -211,6 +214,13 @@ pub async fn remove(
     let removed = store
         .run(move |connection| Ok(hosts::remove(connection, &key)?))
         .await?;
+    if let Some(host) = &removed {
+        // Subscribers to the inventory, and to the host itself, hear of it.
+        events.resource_updated(crate::offers::INVENTORY_URI).await;
+        events
+            .resource_updated(&crate::offers::host_uri(&host.name))
+            .await;
+    }
     Ok(match removed {
         Some(host) => HostRemoved {
             ok: true,

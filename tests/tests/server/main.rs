@@ -25,6 +25,7 @@ mod http_strict_bodies;
 mod http_tools;
 mod http_weather_processes_catalog;
 mod mcp_http;
+mod mcp_listen;
 mod mcp_modern;
 mod mcp_resources;
 mod mcp_sessions;

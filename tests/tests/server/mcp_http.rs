@@ -401,11 +401,13 @@ async fn methods_and_json_rpc_errors() {
     let result = &answer["result"];
     assert_eq!(result["protocolVersion"], "2025-11-25");
     // Log messages reach a session that asks for them; PortOS offers its
-    // context items as resources and the brain review as a prompt.
+    // context items as resources and the brain review as a prompt; its
+    // session stream tells of list changes and subscribed resources.
     assert_eq!(
         result["capabilities"],
-        json!({"tools": {"listChanged": false}, "logging": {},
-               "resources": {"listChanged": false}, "prompts": {"listChanged": false}})
+        json!({"tools": {"listChanged": true}, "logging": {},
+               "resources": {"listChanged": true, "subscribe": true},
+               "prompts": {"listChanged": true}})
     );
     assert_eq!(
         result["serverInfo"],
@@ -432,7 +434,16 @@ async fn methods_and_json_rpc_errors() {
     .await;
     assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
 
-    for method in ["resources/subscribe", "server/discover", "tools/unknown"] {
+    // A 2025 subscription needs its uri (docs/mcp.md "Listening for changes").
+    let answer = rpc(
+        &client,
+        &server,
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "resources/subscribe"}),
+    )
+    .await;
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+
+    for method in ["resources/watch", "server/discover", "tools/unknown"] {
         let answer = rpc(
             &client,
             &server,

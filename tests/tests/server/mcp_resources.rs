@@ -85,11 +85,11 @@ async fn context_items_are_resources_within_the_settings() {
     .await;
     assert_eq!(
         init["result"]["capabilities"]["resources"],
-        json!({"listChanged": false})
+        json!({"listChanged": true, "subscribe": true})
     );
     assert_eq!(
         init["result"]["capabilities"]["prompts"],
-        json!({"listChanged": false})
+        json!({"listChanged": true})
     );
 
     let (_, listed) = legacy(&client, &server, "resources/list", json!({})).await;
