@@ -86,6 +86,7 @@
 //! | `not_strict` | why the input cannot be projected to the strict provider formats (`openai-strict`, `anthropic-strict`, `gemini`) without losing a rule that matters; they then offer it unconstrained (see [`schema::strict`]) | none: the registry build refuses such a tool |
 //! | `unguarded` | why a tool that is not a read requires no capability, so any principal of its scopes may run it (shown in the catalog's policy) | none: such a tool is a compile error |
 //! | `requires_client` | what the caller must be able to answer (`"elicitation"`, `"sampling"`, `"roots"`) or do (`"tasks"`: follow a `long_running` tool's job): MCP refuses a client that did not declare it (-32021) | none |
+//! | `ask_first` | on a `long_running` tool, `async fn(&ToolContext[, &Input]) -> Result<(), InputError>`: the questions asked in the call before its job begins | none |
 //! | `crate` | the path of portos-core, for a crate that re-exports it (`crate = my_sdk::portos_core`) | `::portos_core` |
 //!
 //! The adapter takes, in any order, an optional `&ToolContext`, at most one

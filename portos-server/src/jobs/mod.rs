@@ -99,6 +99,21 @@ fn finished(row: &JobRow) -> JobError {
 /// Why a cancelled job ended.
 const CANCELLED: &str = "Cancelled by the caller";
 
+/// The status of a job a person confirmed through its caller.
+const CONFIRMED_BY_CALLER: &str = "Confirmed by a person through the caller";
+
+/// What a caller brings to a job beside the call.
+#[derive(Clone, Debug, Default)]
+pub struct Submission {
+    /// It follows the job and can answer its tool's questions: what it can
+    /// answer, and what it answered already.
+    pub asking: Option<Asking>,
+    /// A person at the caller's end confirmed the call already (asked by
+    /// the caller's client, [`Jobs::confirmation_question`]): a job that
+    /// would wait for a person's confirmation starts at once.
+    pub confirmed: bool,
+}
+
 /// The durable jobs of one server. Cheap to clone.
 #[derive(Clone)]
 pub struct Jobs(Arc<Inner>);
@@ -186,17 +201,16 @@ impl Jobs {
     /// order, then `TOOL_IDEMPOTENCY_CONFLICT` for a `requestId` used by a
     /// different call.
     pub async fn submit(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
-        self.submit_asking(authority, call, None).await
+        self.submit_with(authority, call, Submission::default())
+            .await
     }
 
-    /// [`Jobs::submit`] for a caller that follows the job and can answer
-    /// its tool's questions (`asking`: what it can answer, and what it has
-    /// answered already).
-    pub async fn submit_asking(
+    /// [`Jobs::submit`] with what the caller brings beside the call.
+    pub async fn submit_with(
         &self,
         authority: Authority,
         call: ToolCall,
-        asking: Option<Asking>,
+        submission: Submission,
     ) -> Result<Job, JobError> {
         // A job's record and its runner change together, never the record
         // alone: a caller that hangs up must not leave a job nobody runs.
@@ -204,7 +218,7 @@ impl Jobs {
         // The caller's span goes with it: the job's span links to it.
         let caller = tracing::Span::current();
         detached(portos_core::telemetry::in_span(&caller, async move {
-            jobs.submit_here(authority, call, asking).await
+            jobs.submit_here(authority, call, submission).await
         }))
         .await
     }
@@ -213,13 +227,16 @@ impl Jobs {
         &self,
         authority: Authority,
         call: ToolCall,
-        asking: Option<Asking>,
+        Submission { asking, confirmed }: Submission,
     ) -> Result<Job, JobError> {
         let inner = &self.0;
         let prepared = inner
             .registry
             .prepare(&authority, &call.name, call.arguments)?;
-        let confirm = needs_confirmation(&inner.registry, prepared.name(), &authority);
+        // A person at the caller's end who confirmed already is the
+        // person the job would wait for.
+        let confirm =
+            needs_confirmation(&inner.registry, prepared.name(), &authority) && !confirmed;
         let now = now_ms();
         let row = JobRow {
             job_id: uuid::Uuid::new_v4().to_string(),
@@ -234,7 +251,7 @@ impl Jobs {
             } else {
                 JobState::Working
             },
-            status_message: None,
+            status_message: confirmed.then(|| CONFIRMED_BY_CALLER.to_owned()),
             progress: None,
             input_request: confirm.then(|| confirmation_request(&inner.registry, &prepared)),
             outcome: None,
@@ -617,6 +634,17 @@ impl Jobs {
         Scope::from_name(principal).map_or(Capabilities::NONE, |scope| {
             self.0.grants.current().of(scope)
         })
+    }
+}
+
+impl Jobs {
+    /// The question a caller's person answers for a call that would wait
+    /// for a confirmation (`None` when it would not): the same words the
+    /// parked job shows.
+    pub fn confirmation_question(&self, prepared: &portos_core::PreparedCall) -> Option<String> {
+        let registry = &self.0.registry;
+        needs_confirmation(registry, prepared.name(), prepared.authority())
+            .then(|| confirmation_request(registry, prepared).message)
     }
 }
 

@@ -56,9 +56,9 @@ impl JobState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InputRequest {
-    /// `confirmation`: a person approves or refuses the call (`POST
-    /// {tools.path}/jobs/{jobId}/confirm`). `questions`: the tool asks the
-    /// MCP client that called it (`questions`), which answers with
+    /// `confirmation`: a person approves or refuses the call
+    /// (`POST {tools.path}/jobs/{jobId}/confirm`). `questions`: the tool
+    /// asks the MCP client that called it (`questions`), which answers with
     /// `tasks/update`.
     pub kind: String,
     /// What the person is asked, naming the principal, the tool and the

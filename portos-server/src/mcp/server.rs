@@ -9,10 +9,10 @@ use std::sync::Arc;
 use portos_core::contract::{FieldIssue, check_request_id, json_type};
 use portos_core::{
     Authority, CallChannel, Capabilities, Capability, CatalogFormat, CatalogQuery, CatalogScope,
-    InputKind, InputSource, LogLevel, ToolCall,
+    InputError, InputKind, InputSource, LogLevel, ToolCall,
 };
 
-use crate::jobs::{Asking, Job, JobError, Viewer};
+use crate::jobs::{Asking, Job, JobError, Submission, Viewer};
 use serde_json::{Map, Value, json};
 
 use super::config::AgentContextConfig;
@@ -572,10 +572,11 @@ impl McpServer {
         meta: &CallMeta,
     ) -> CallOutcome {
         let jobs = &self.app.jobs;
-        let answers = match self.ask_first(&authority, &call, meta).await {
-            Ok(answers) => answers,
-            Err(reply) => return CallOutcome::Reply(reply),
-        };
+        let Before { answers, confirmed } =
+            match self.before_job(&authority, &call, meta, follows).await {
+                Ok(before) => before,
+                Err(reply) => return CallOutcome::Reply(reply),
+            };
         let asking = if follows == Follows::AnsweringTask {
             Some(Asking {
                 kinds: meta.client_answers.clone(),
@@ -589,7 +590,10 @@ impl McpServer {
                 answers,
             })
         };
-        let job = match jobs.submit_asking(authority, call, asking).await {
+        let job = match jobs
+            .submit_with(authority, call, Submission { asking, confirmed })
+            .await
+        {
             Ok(job) => job,
             Err(error) => return CallOutcome::Reply(job_error(&error)),
         };
@@ -606,28 +610,56 @@ impl McpServer {
     }
 }
 
+/// What a job's caller settled before the job began.
+#[derive(Debug, Default)]
+struct Before {
+    /// The answers to the tool's `ask_first` questions.
+    answers: Map<String, Value>,
+    /// A person at the client's end confirmed the call.
+    confirmed: bool,
+}
+
+/// The key of the confirmation a client's person is asked for.
+const CONFIRMATION_KEY: &str = "confirmation";
+
 impl McpServer {
-    /// A long-running tool's questions before its job (`ask_first`), put
-    /// to the client on the call's channel: the answers the job starts
-    /// with, or the call's reply when they are not all answered (a 2026
-    /// round's `input_required` replaces it) or the call is refused.
-    async fn ask_first(
+    /// What is put to the client before a long-running tool's job, on the
+    /// call's channel: the tool's `ask_first` questions, then, for a call
+    /// that would wait for a person's confirmation and a client that can
+    /// ask its person (and does not follow the job as a task, where the
+    /// parked job asks), that confirmation. The answers the job starts
+    /// with; or the call's reply when they are not all answered (a 2026
+    /// round's `input_required` replaces it), the person refused, or the
+    /// call is refused.
+    async fn before_job(
         &self,
         authority: &Authority,
         call: &ToolCall,
         meta: &CallMeta,
-    ) -> Result<Map<String, Value>, ToolReply> {
+        follows: Follows,
+    ) -> Result<Before, ToolReply> {
         let registry = &self.app.registry;
-        if registry
+        let asks_first = registry
             .resolve(&call.name)
-            .is_none_or(|tool| tool.descriptor.ask_first.is_none())
-        {
-            return Ok(Map::new());
+            .is_some_and(|tool| tool.descriptor.ask_first.is_some());
+        let mut channel = meta.channel();
+        let can_confirm = follows != Follows::AnsweringTask
+            && channel
+                .input
+                .as_ref()
+                .is_some_and(|input| input.supports(InputKind::Elicitation));
+        if !asks_first && !can_confirm {
+            return Ok(Before::default());
         }
         let prepared = registry
             .prepare(authority, &call.name, call.arguments.clone())
             .map_err(|error| error_result(&error.message))?;
-        let mut channel = meta.channel();
+        let question = can_confirm
+            .then(|| self.app.jobs.confirmation_question(&prepared))
+            .flatten();
+        if !asks_first && question.is_none() {
+            return Ok(Before::default());
+        }
         let recorded = channel
             .input
             .take()
@@ -635,16 +667,44 @@ impl McpServer {
         channel.input = recorded
             .clone()
             .map(|recorded| recorded as Arc<dyn InputSource>);
+        let could_not =
+            |error: InputError| error_result(&format!("'{}' could not ask: {error}", call.name));
         let request_id: Arc<str> = Arc::from(call.request_id.as_str());
-        match registry.ask_first(&prepared, request_id, channel).await {
-            Ok(()) => Ok(recorded
-                .map(|recorded| recorded.answers())
-                .unwrap_or_default()),
-            Err(error) => Err(error_result(&format!(
-                "'{}' could not ask its questions: {error}",
-                call.name
-            ))),
+        registry
+            .ask_first(&prepared, request_id.clone(), channel.clone())
+            .await
+            .map_err(could_not)?;
+        let mut before = Before::default();
+        if let Some(question) = question {
+            let ctx = portos_core::ToolContext::new(
+                authority.clone(),
+                request_id,
+                registry.shutdown_token().child_token(),
+                registry.state().clone(),
+            )
+            .with_channel(channel);
+            let form = json!({
+                "type": "object",
+                "properties": {"confirm": {
+                    "type": "boolean",
+                    "title": "Confirm",
+                    "description": "Run the call (true) or refuse it (false)",
+                }},
+                "required": ["confirm"],
+            });
+            let answer = ctx
+                .elicit(CONFIRMATION_KEY, &question, form)
+                .await
+                .map_err(could_not)?;
+            if !answer.accepted() || answer.content.get("confirm") != Some(&Value::Bool(true)) {
+                return Err(error_result("A person refused the call"));
+            }
+            before.confirmed = true;
         }
+        before.answers = recorded
+            .map(|recorded| recorded.answers())
+            .unwrap_or_default();
+        Ok(before)
     }
 }
 

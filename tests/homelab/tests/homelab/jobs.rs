@@ -1185,3 +1185,103 @@ async fn jobs_survive_a_sigkill_and_a_restart() {
         Some(3)
     );
 }
+
+/// A 2026-07-28 `tools/call` from a client that declares `capabilities`,
+/// carrying `round` (its `inputResponses` and `requestState`).
+async fn mcp_2026_round(
+    client: &reqwest::Client,
+    server: &Server,
+    token: &str,
+    capabilities: Value,
+    call: Value,
+    round: Value,
+) -> Value {
+    let mut params = call;
+    if let (Some(params), Some(round)) = (params.as_object_mut(), round.as_object()) {
+        params.extend(round.clone());
+    }
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
+    let name = params["name"].as_str().expect("a tool").to_owned();
+    client
+        .post(server.url("/api/agent-context/mcp"))
+        .bearer_auth(token)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", name)
+        .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params }))
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON-RPC")
+}
+
+#[tokio::test]
+async fn a_client_that_can_ask_its_person_confirms_a_retirement_in_the_call() {
+    let server = Server::start_locked(&[]);
+    let client = http_client();
+    let token = login(&client, &server).await;
+    add_host(&client, &server, &token, "cam-9", "127.0.0.1", "camera").await;
+    grant_agent(&client, &server, &token, true).await;
+    let elicits = json!({ "elicitation": {} });
+    let retire = json!({ "name": "lab_hosts_retire", "arguments": { "role": "camera" } });
+
+    // The client can ask its person and does not follow tasks: the call
+    // asks, with the words a parked job would show.
+    let asked = mcp_2026_round(
+        &client,
+        &server,
+        &token,
+        elicits.clone(),
+        retire.clone(),
+        json!({}),
+    )
+    .await;
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    let question = &result["inputRequests"]["confirmation"];
+    assert_eq!(question["method"], "elicitation/create", "{asked}");
+    let message = question["params"]["message"].as_str().expect("a message");
+    assert!(message.contains("lab.hosts.retire"), "{message}");
+    let state = result["requestState"].clone();
+
+    // Refused: no job, nothing removed.
+    let refused = mcp_2026_round(
+        &client,
+        &server,
+        &token,
+        elicits.clone(),
+        retire.clone(),
+        json!({ "requestState": state, "inputResponses": { "confirmation": {
+            "action": "accept", "content": { "confirm": false } } } }),
+    )
+    .await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(
+        refused["result"]["content"][0]["text"],
+        "A person refused the call"
+    );
+    let (_, jobs) = get(&client, &server, "/api/tools/jobs", Some(&token)).await;
+    assert_eq!(jobs["jobs"], json!([]), "{jobs}");
+
+    // Confirmed: the job runs at once, and the call answers its result.
+    let confirmed = mcp_2026_round(
+        &client,
+        &server,
+        &token,
+        elicits,
+        retire,
+        json!({ "requestState": state, "inputResponses": { "confirmation": {
+            "action": "accept", "content": { "confirm": true } } } }),
+    )
+    .await;
+    let removed = &confirmed["result"]["structuredContent"]["result"]["removed"];
+    assert_eq!(removed.as_array().map(Vec::len), Some(1), "{confirmed}");
+    let (_, jobs) = get(&client, &server, "/api/tools/jobs", Some(&token)).await;
+    assert_eq!(jobs["jobs"][0]["state"], "completed", "{jobs}");
+}
