@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use crate::app::App;
 use crate::builder::ServerBuilder;
 use crate::jobs::TakeOver;
-use crate::mcp::listen::{Listening, SessionListening};
+use crate::mcp::listen::{Listener, SessionListening};
 use crate::mcp::notify::{Follow, Notifier};
 use crate::mcp::server::{CallMeta, ConfigReads, McpServer};
 use crate::mcp::session::Session;
@@ -136,9 +136,10 @@ pub async fn serve(app: App) -> Result<(), String> {
                 Err(response) => {
                     let _ = sender.send(response).await;
                 }
-                Ok(listen) => {
-                    let (sender, closing) = (sender.clone(), closing.clone());
-                    tasks.spawn(async move { listen.run(sender, closing).await });
+                Ok(listener) => {
+                    let (server, sender, closing) =
+                        (Arc::clone(&server), sender.clone(), closing.clone());
+                    tasks.spawn(pump(server, listener, sender, closing));
                 }
             }
             if matches!(&reply, jsonrpc::Message::Request { method, .. } if method == "subscriptions/listen")
@@ -216,22 +217,16 @@ async fn skip_line<R: tokio::io::AsyncBufRead + Unpin>(input: &mut R) -> Result<
     }
 }
 
-/// A stream of notifications beside the requests: a 2026-07-28
-/// `subscriptions/listen`, or a 2025 session's list changes and resource
-/// updates (begun once, at its `initialize`).
-enum Listen {
-    Subscription(Arc<McpServer>, Listening),
-    Session(Arc<McpServer>, Arc<Session>),
-}
-
-/// The stream `message` opens, if any: `Err` carries the refusal of a
-/// subscription to answer.
+/// The stream `message` opens beside the requests, if any: a 2026-07-28
+/// `subscriptions/listen` (`Err` carries its refusal to answer), or a 2025
+/// session's list changes and resource updates (begun once, at its
+/// `initialize`).
 async fn listener(
     server: &Arc<McpServer>,
     message: &jsonrpc::Message,
     session: &Arc<Session>,
     session_stream: &mut bool,
-) -> Option<Result<Listen, String>> {
+) -> Option<Result<Listener, String>> {
     let jsonrpc::Message::Request { id, method, params } = message else {
         return None;
     };
@@ -240,59 +235,49 @@ async fn listener(
             server
                 .listen_request(id.clone(), params.as_ref(), None)
                 .await
-                .map(|listening| Listen::Subscription(Arc::clone(server), listening))
+                .map(Listener::Subscription)
                 .map_err(|(_, response)| response),
         ),
         "initialize" if !*session_stream => {
             *session_stream = true;
-            Some(Ok(Listen::Session(Arc::clone(server), Arc::clone(session))))
+            Some(Ok(Listener::Session(SessionListening::new(
+                server,
+                Arc::clone(session),
+            ))))
         }
         _ => None,
     }
 }
 
-impl Listen {
-    /// Writes the stream's notifications until the client hangs up or the
-    /// server stops (a subscription then gets its final response).
-    async fn run(self, sender: mpsc::Sender<String>, closing: CancellationToken) {
-        match self {
-            Listen::Subscription(server, mut listening) => {
-                let shutdown = server.app().registry.shutdown_token().clone();
-                if sender.send(listening.acknowledgement()).await.is_err() {
-                    return;
-                }
-                loop {
-                    tokio::select! {
-                        next = listening.next() => match next {
-                            Some(lines) => for line in lines {
-                                if sender.send(line).await.is_err() {
-                                    return;
-                                }
-                            },
-                            None => break,
-                        },
-                        () = shutdown.cancelled() => break,
-                        () = closing.cancelled() => return,
+/// Writes a listener's messages as lines until the client hangs up or the
+/// server stops (a subscription then gets its final response).
+async fn pump(
+    server: Arc<McpServer>,
+    mut listener: Listener,
+    sender: mpsc::Sender<String>,
+    closing: CancellationToken,
+) {
+    let shutdown = server.app().registry.shutdown_token().clone();
+    if let Some(opening) = listener.opening()
+        && sender.send(opening).await.is_err()
+    {
+        return;
+    }
+    loop {
+        tokio::select! {
+            next = listener.next() => match next {
+                Some(lines) => for line in lines {
+                    if sender.send(line).await.is_err() {
+                        return;
                     }
-                }
-                let _ = sender.send(listening.ended(&server)).await;
-            }
-            Listen::Session(server, session) => {
-                let mut listening = SessionListening::new(&server, session);
-                loop {
-                    tokio::select! {
-                        next = listening.next() => match next {
-                            Some(lines) => for line in lines {
-                                if sender.send(line).await.is_err() {
-                                    return;
-                                }
-                            },
-                            None => return,
-                        },
-                        () = closing.cancelled() => return,
-                    }
-                }
-            }
+                },
+                None => break,
+            },
+            () = shutdown.cancelled() => break,
+            () = closing.cancelled() => return,
         }
+    }
+    if let Some(last) = listener.closing(&server) {
+        let _ = sender.send(last).await;
     }
 }

@@ -441,7 +441,7 @@ async fn mcp_get(State(app): State<App>, _agent: ActiveAgent, headers: HeaderMap
     match app.mcp_sessions.find(id.trim()) {
         Some(session) => {
             let server = McpServer::new(app, ConfigReads::Cached);
-            SessionStream::Open(mcp_listen::session(&server, session))
+            SessionStream::Open(mcp_listen::session(server, session))
         }
         None => SessionStream::NotFound,
     }

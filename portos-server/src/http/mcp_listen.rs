@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 
 use crate::agent_tools::session::Session;
 use crate::mcp::McpServer;
-use crate::mcp::listen::{Listening, SessionListening};
+use crate::mcp::listen::{Listener, Listening, SessionListening};
 
 /// An idle stream says it is alive this often (an SSE comment), so
 /// proxies and clients do not take it for a dead connection.
@@ -28,16 +28,30 @@ const BACKLOG: usize = 64;
 type Chunk = Result<Bytes, std::convert::Infallible>;
 
 /// The event stream of a 2026-07-28 subscription.
-pub(super) fn subscription(server: McpServer, mut listening: Listening) -> axum::body::Body {
+pub(super) fn subscription(server: McpServer, listening: Listening) -> axum::body::Body {
+    stream(server, Listener::Subscription(listening))
+}
+
+/// The event stream of a 2025 session; it ends with the session.
+pub(super) fn session(server: McpServer, session: Arc<Session>) -> axum::body::Body {
+    let listening = SessionListening::new(&server, session);
+    stream(server, Listener::Session(listening))
+}
+
+/// The listener's messages as an event stream, fed by a task of its own.
+fn stream(server: McpServer, mut listener: Listener) -> axum::body::Body {
     let (sender, receiver) = mpsc::channel::<Chunk>(BACKLOG);
     let shutdown = server.app().registry.shutdown_token().clone();
+    let ended = listener.ended();
     tokio::spawn(async move {
-        if !send(&sender, &listening.acknowledgement()).await {
+        if let Some(opening) = listener.opening()
+            && !send(&sender, &opening).await
+        {
             return;
         }
         loop {
             tokio::select! {
-                next = listening.next() => match next {
+                next = listener.next() => match next {
                     Some(lines) => {
                         for line in lines {
                             if !send(&sender, &line).await {
@@ -48,6 +62,7 @@ pub(super) fn subscription(server: McpServer, mut listening: Listening) -> axum:
                     None => break,
                 },
                 () = shutdown.cancelled() => break,
+                () = ended.cancelled() => return,
                 () = tokio::time::sleep(KEEP_ALIVE) => {
                     if sender.send(Ok(Bytes::from_static(KEEP_ALIVE_COMMENT))).await.is_err() {
                         return;
@@ -56,40 +71,9 @@ pub(super) fn subscription(server: McpServer, mut listening: Listening) -> axum:
                 () = sender.closed() => return,
             }
         }
-        // The server is stopping: the subscription ends gracefully.
-        let _ = send(&sender, &listening.ended(&server)).await;
-    });
-    body(receiver)
-}
-
-/// The event stream of a 2025 session; it ends with the session.
-pub(super) fn session(server: &McpServer, session: Arc<Session>) -> axum::body::Body {
-    let (sender, receiver) = mpsc::channel::<Chunk>(BACKLOG);
-    let mut listening = SessionListening::new(server, session);
-    let shutdown = server.app().registry.shutdown_token().clone();
-    tokio::spawn(async move {
-        let ended = listening.session().ended().clone();
-        loop {
-            tokio::select! {
-                next = listening.next() => match next {
-                    Some(lines) => {
-                        for line in lines {
-                            if !send(&sender, &line).await {
-                                return;
-                            }
-                        }
-                    }
-                    None => return,
-                },
-                () = ended.cancelled() => return,
-                () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(KEEP_ALIVE) => {
-                    if sender.send(Ok(Bytes::from_static(KEEP_ALIVE_COMMENT))).await.is_err() {
-                        return;
-                    }
-                }
-                () = sender.closed() => return,
-            }
+        // The server is stopping: a subscription ends gracefully.
+        if let Some(closing) = listener.closing(&server) {
+            let _ = send(&sender, &closing).await;
         }
     });
     body(receiver)

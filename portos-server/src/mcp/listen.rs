@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 
 use super::server::McpServer;
 use crate::agent_tools::session::Session;
@@ -219,9 +220,48 @@ impl SessionListening {
                 .collect(),
         )
     }
+}
 
-    pub fn session(&self) -> &Session {
-        &self.session
+/// A listener of either kind, as the transports pump it: its first message,
+/// its notifications as they come, and how it ends.
+#[derive(Debug)]
+pub enum Listener {
+    Subscription(Listening),
+    Session(SessionListening),
+}
+
+impl Listener {
+    /// What it sends first (a subscription's acknowledgement).
+    pub fn opening(&self) -> Option<String> {
+        match self {
+            Listener::Subscription(listening) => Some(listening.acknowledgement()),
+            Listener::Session(_) => None,
+        }
+    }
+
+    /// The next notifications; `None` once announcements end.
+    pub async fn next(&mut self) -> Option<Vec<String>> {
+        match self {
+            Listener::Subscription(listening) => listening.next().await,
+            Listener::Session(listening) => listening.next().await,
+        }
+    }
+
+    /// Fires when it ends on its own (a 2025 session that ended).
+    pub fn ended(&self) -> CancellationToken {
+        match self {
+            Listener::Subscription(_) => CancellationToken::new(),
+            Listener::Session(listening) => listening.session.ended().clone(),
+        }
+    }
+
+    /// What it sends last when the server stops (a subscription's final
+    /// response).
+    pub fn closing(&self, server: &McpServer) -> Option<String> {
+        match self {
+            Listener::Subscription(listening) => Some(listening.ended(server)),
+            Listener::Session(_) => None,
+        }
     }
 }
 
