@@ -187,6 +187,11 @@ pub struct RuntimeArgs {
     #[arg(long, groups = ["dump", "catalog_dump"])]
     pub dump_projection_report: bool,
 
+    /// Print the resources, resource templates and prompts of a scope
+    /// (--scope; as GET {tools}/primitives serves them) and exit.
+    #[arg(long, groups = ["dump", "catalog_dump"])]
+    pub dump_primitives: bool,
+
     /// Print the HTTP route inventory (as GET /api/api-docs/catalog.json serves it) and exit.
     #[arg(long, group = "dump")]
     pub dump_routes: bool,
@@ -330,6 +335,9 @@ pub fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
     }
     if cli.dump_projection_report {
         return dump_projection_report(cli, builder);
+    }
+    if cli.dump_primitives {
+        return dump_primitives(cli, builder);
     }
     if let Some(document) = dump_document(cli, &builder) {
         return match document {
@@ -609,7 +617,40 @@ fn render_catalog(
     query: &CatalogQuery,
     builder: ServerBuilder,
 ) -> Result<portos_core::Catalog, String> {
-    // Grants come from the store when there is one.
+    with_catalogs(builder, |catalogs, grants| {
+        catalogs.render(query, grants.for_catalog(query.scope))
+    })
+}
+
+/// `--dump-primitives`: the primitive catalog of `--scope`.
+fn dump_primitives(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
+    if cli.format.is_some() || cli.intent.is_some() {
+        return fail(
+            "--dump-primitives takes --scope only (not --format or --intent)",
+            ExitCode::from(2),
+        );
+    }
+    let query = match catalog_query(cli) {
+        Ok(query) => query,
+        Err(message) => return fail(&message, ExitCode::from(2)),
+    };
+    match with_catalogs(builder, |catalogs, grants| {
+        catalogs
+            .registry()
+            .primitives()
+            .catalog(query.scope, grants.for_catalog(query.scope))
+    }) {
+        Ok(catalog) => print_document(&catalog.0.to_string()),
+        Err(message) => fail(&message, ExitCode::FAILURE),
+    }
+}
+
+/// What `read` makes of the built catalogs and the stored grants (from the
+/// store, when there is one).
+fn with_catalogs<T>(
+    builder: ServerBuilder,
+    read: impl FnOnce(&portos_core::catalog::Catalogs, &crate::grants::StoredGrants) -> T,
+) -> Result<T, String> {
     let store = settings_store(&builder)?;
     let sources = builder.grant_sources();
     let grants = store
@@ -618,7 +659,7 @@ fn render_catalog(
     let catalogs = builder
         .build_catalogs(&store)
         .map_err(|error| error.to_string())?;
-    Ok(catalogs.render(query, grants.for_catalog(query.scope)))
+    Ok(read(&catalogs, &grants))
 }
 
 /// `--set-password` (first line of stdin) or `--clear-password`.

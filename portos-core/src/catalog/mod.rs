@@ -22,7 +22,7 @@ pub use catalogs::{CatalogBuildError, Catalogs};
 pub use etag::etag_of;
 pub use format::CatalogFormat;
 pub use intent::{IntentConfig, IntentFilter, IntentGroup, IntentGroups};
-pub use query::CatalogQuery;
+pub use query::{CatalogQuery, ScopeQuery};
 
 use std::sync::Arc;
 

@@ -69,6 +69,55 @@ impl CatalogQuery {
     }
 }
 
+/// A query of the scope alone (the primitive catalog's): `scope` as the
+/// tool catalog reads it, any other key refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScopeQuery {
+    pub scope: CatalogScope,
+}
+
+impl ScopeQuery {
+    pub fn parse<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<ScopeQuery, ValidationFailure> {
+        let (scoped, others): (Vec<_>, Vec<_>) =
+            pairs.into_iter().partition(|(key, _)| *key == "scope");
+        let mut details: Vec<FieldIssue> = others
+            .iter()
+            .map(|(key, _)| issue("", &format!("Unrecognized key(s) in object: '{key}'")))
+            .collect();
+        match CatalogQuery::parse(scoped) {
+            Ok(query) if details.is_empty() => Ok(ScopeQuery { scope: query.scope }),
+            Ok(_) => Err(ValidationFailure { details }),
+            Err(failure) => {
+                details.extend(failure.details);
+                Err(ValidationFailure { details })
+            }
+        }
+    }
+}
+
+/// The query parameter [`ScopeQuery::parse`] accepts, for the documents.
+impl schemars::JsonSchema for ScopeQuery {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ScopeQuery".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {
+                "scope": {
+                    "description": "Whose resources and prompts (a filter, never authority). Default `all`.",
+                    "type": "string",
+                    "enum": CatalogScope::values(),
+                },
+            },
+            "additionalProperties": false,
+        })
+    }
+}
+
 fn issue(path: &str, message: &str) -> FieldIssue {
     FieldIssue {
         path: path.to_owned(),
@@ -119,6 +168,22 @@ impl schemars::JsonSchema for CatalogQuery {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scope_query_takes_the_scope_alone() {
+        assert_eq!(ScopeQuery::parse([]).ok(), Some(ScopeQuery::default()));
+        assert_eq!(
+            ScopeQuery::parse([("scope", "all")]).ok(),
+            Some(ScopeQuery::default())
+        );
+        let refused = ScopeQuery::parse([("format", "mcp"), ("scope", "root")])
+            .err()
+            .map(|failure| failure.details)
+            .unwrap_or_default();
+        assert_eq!(refused.len(), 2, "{refused:?}");
+        assert!(refused[0].message.contains("'format'"));
+        assert_eq!(refused[1].path, "scope");
+    }
 
     #[test]
     fn strict() {

@@ -11,12 +11,14 @@
 //! not see is answered as not found.
 
 mod adapter;
+mod catalog;
 mod content;
 mod descriptor;
 mod registry;
 pub mod uri_template;
 
 pub use adapter::{PromptOutput, PromptReturn, ResourceOutput, ResourceReturn};
+pub use catalog::{PRIMITIVE_CATALOG_TYPE, PrimitiveCatalog};
 pub use content::{Content, ResourceBody, ResourceContents, Role, ToolContent};
 pub use descriptor::{
     Bound, Completer, CompletionRequest, PromptDescriptor, PromptMessage, PromptMessages,

@@ -300,6 +300,16 @@ impl Primitives {
         checked
     }
 
+    /// Every resource and template, in the order they are listed.
+    pub(super) fn every_resource(&self) -> &[RegisteredResource] {
+        &self.resources
+    }
+
+    /// Every prompt, in the order they are listed.
+    pub(super) fn every_prompt(&self) -> &[RegisteredPrompt] {
+        &self.prompts
+    }
+
     /// Whether anything at all is declared for `scope` (a server offers
     /// the capability only then).
     pub fn offers_resources(&self, scope: Scope) -> bool {

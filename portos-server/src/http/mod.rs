@@ -16,6 +16,7 @@ pub mod io;
 mod jobs;
 mod mcp_listen;
 mod metrics;
+mod primitives;
 pub mod query;
 pub mod remote_gate;
 mod route;

@@ -453,3 +453,32 @@ fn strict_formats_offer_only_what_the_provider_subsets_take() {
         }
     }
 }
+
+#[test]
+fn the_primitive_catalog_of_every_scope_matches_its_snapshot() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for scope in SCOPES {
+        let output = portos_command()
+            .args(["--dump-primitives", "--scope", scope, "--data-dir"])
+            .arg(dir.path())
+            .args(test_postgres::database_args(dir.path()))
+            .output()
+            .expect("portos runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let catalog: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(catalog["type"], "portos_primitive_catalog");
+        assert_eq!(catalog["scope"], scope);
+        insta::assert_json_snapshot!(format!("primitives_{scope}"), catalog);
+    }
+    // It takes a scope, not a format.
+    let output = portos_command()
+        .args(["--dump-primitives", "--format", "mcp", "--data-dir"])
+        .arg(dir.path())
+        .output()
+        .expect("portos runs");
+    assert_eq!(output.status.code(), Some(2));
+}

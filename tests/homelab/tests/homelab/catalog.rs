@@ -260,3 +260,93 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
     })
     .await;
 }
+
+/// The names in one list of a primitive catalog, with `granted`.
+fn primitives_in(catalog: &Value, list: &str, key: &str) -> Vec<(String, Value)> {
+    catalog[list]
+        .as_array()
+        .unwrap_or_else(|| panic!("{list}: {catalog}"))
+        .iter()
+        .map(|entry| {
+            (
+                entry[key].as_str().expect("named").to_owned(),
+                entry["granted"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_primitive_catalog_lists_each_scopes_resources_and_prompts_as_served_and_dumped() {
+    let server = Server::start(&[]);
+    let client = http_client();
+    let dir = server.data_dir.path().to_str().expect("utf-8 path");
+    let both = async |scope: &str| {
+        let served: Value = serde_json::from_str(
+            &get_text(
+                &client,
+                &server,
+                &format!("/api/tools/primitives?scope={scope}"),
+            )
+            .await,
+        )
+        .expect("JSON");
+        let dumped = dump(&["--data-dir", dir, "--dump-primitives", "--scope", scope]);
+        assert_eq!(dumped, served, "dump and served differ: {scope}");
+        assert_eq!(served["type"], "portos_primitive_catalog");
+        assert_eq!(served["scope"], scope);
+        served
+    };
+
+    // The inventory, its host template and the triage prompt are the
+    // assistant's; the panel has none; `all` tells no grants.
+    let all = both("all").await;
+    assert_eq!(
+        primitives_in(&all, "resources", "uri"),
+        [("lab://hosts".to_owned(), Value::Null)]
+    );
+    assert_eq!(
+        primitives_in(&all, "resourceTemplates", "uriTemplate"),
+        [("lab://hosts/{name}".to_owned(), Value::Null)]
+    );
+    assert_eq!(
+        primitives_in(&all, "prompts", "name"),
+        [("lab.triage".to_owned(), Value::Null)]
+    );
+    assert_eq!(
+        all["resources"][0]["policy"],
+        json!({"scopes": ["assistant"], "requiredCapabilities": ["readLab"]})
+    );
+    let panel = both("panel").await;
+    for list in ["resources", "resourceTemplates", "prompts"] {
+        assert_eq!(panel[list], json!([]), "{list}");
+    }
+    let assistant = both("assistant").await;
+    assert_eq!(assistant["resources"][0]["granted"], false);
+
+    // Granted `readLab`, the assistant may read and get them.
+    put(
+        &client,
+        &server,
+        "/api/settings/agent-context",
+        &json!({"enabled": true, "actions": {"readLab": true}}),
+    )
+    .await;
+    let assistant = both("assistant").await;
+    for list in ["resources", "resourceTemplates", "prompts"] {
+        assert_eq!(assistant[list][0]["granted"], true, "{list}: {assistant}");
+    }
+
+    // The query is strict, as the tool catalog's.
+    let refused = client
+        .get(format!(
+            "{}/api/tools/primitives?scope=root&format=mcp",
+            server.base_url
+        ))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(refused.status(), 400);
+    let body: Value = refused.json().await.expect("JSON");
+    assert_eq!(body["code"], "VALIDATION_ERROR", "{body}");
+}
