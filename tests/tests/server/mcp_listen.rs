@@ -360,3 +360,56 @@ async fn a_2025_session_streams_list_changes_until_it_ends() {
         .expect("request");
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_capture_updates_the_brain_resource_for_its_subscribers() {
+    let client = portos_tests::http_client();
+    let server = ServerProcess::start(&[]);
+    let response = client
+        .put(server.url("/api/settings/agent-context"))
+        .json(&json!({"enabled": true, "scopes": ["brain"],
+            "actions": {"readPortos": true, "writePortos": true}}))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), StatusCode::OK);
+    let brain = "portos-context://scope/brain";
+    let mut stream = listen(
+        &client,
+        &server,
+        7,
+        json!({"resourceSubscriptions": [brain]}),
+    )
+    .await;
+    let ack = messages(&mut stream, 1, Duration::from_secs(5)).await;
+    assert_eq!(
+        ack[0]["params"]["notifications"],
+        json!({"resourceSubscriptions": [brain]})
+    );
+    // An agent captures (any capture does: they all go through the tool).
+    let captured: Value = client
+        .post(server.url("/api/agent-context/mcp"))
+        .header("accept", ACCEPT)
+        .header("mcp-protocol-version", MODERN)
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "brain_capture")
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            },
+            "name": "brain_capture", "arguments": {"text": "call the plumber"}}}),
+        )
+        .send()
+        .await
+        .expect("request")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(captured["result"]["isError"], Value::Null, "{captured}");
+    let heard = messages(&mut stream, 1, Duration::from_secs(5)).await;
+    assert_eq!(methods(&heard), ["notifications/resources/updated"]);
+    assert_eq!(heard[0]["params"]["uri"], brain);
+    assert_eq!(heard[0]["params"]["_meta"][SUBSCRIPTION_ID], 7);
+}

@@ -14,6 +14,8 @@ pub mod item;
 mod navigation;
 pub mod redact;
 mod resources;
+
+pub use resources::scope_uri;
 pub mod roster;
 mod schemas;
 mod store;

@@ -19,6 +19,11 @@ use super::{MAX_RESULTS, Sources, run};
 const SCOPE_PREFIX: &str = "portos-context://scope/";
 const ITEM_PREFIX: &str = "portos-context://item/";
 
+/// The resource of one context scope.
+pub fn scope_uri(scope: ContextScope) -> String {
+    format!("{SCOPE_PREFIX}{}", scope.as_str())
+}
+
 /// One resource per enabled scope.
 pub fn resources(config: &AgentContextConfig) -> Vec<Value> {
     config
@@ -26,7 +31,7 @@ pub fn resources(config: &AgentContextConfig) -> Vec<Value> {
         .iter()
         .map(|scope| {
             json!({
-                "uri": format!("{SCOPE_PREFIX}{}", scope.as_str()),
+                "uri": scope_uri(*scope),
                 "name": scope.as_str(),
                 "title": format!("PortOS context: {}", scope.as_str()),
                 "description": format!(

@@ -4,6 +4,7 @@
 
 use portos_core::{AdapterError, Shared, ToolContext, portos_tool};
 use portos_server::clock::UserClock;
+use portos_server::events::Events;
 use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -47,6 +48,7 @@ pub async fn capture(
     args: CaptureArgs,
     store: Shared<Store>,
     clock: Shared<UserClock>,
+    events: Shared<Events>,
 ) -> Result<Captured, AdapterError> {
     let text = model::capture_text(&args.text).map_err(AdapterError::new)?;
     let authority = ctx.authority();
@@ -58,6 +60,12 @@ pub async fn capture(
         text,
     )
     .await?;
+    // MCP clients subscribed to the brain's context resource hear of it.
+    events
+        .resource_updated(&crate::domains::agent_context::scope_uri(
+            portos_words::BRAIN,
+        ))
+        .await;
     Ok(Captured {
         ok: true,
         summary: model::captured_summary(&capture.text),
