@@ -90,6 +90,7 @@ async fn reload(app: &App, change: Change) -> Result<(), StoreError> {
         Change::Called(request_id) => relay::called_elsewhere(app, request_id).await?,
         Change::Watching => relay::others_watch(app),
         Change::Catalog(reason) => app.events.catalog_changed(&reason).await,
+        Change::Resource(uri) => app.events.resource_updated(&uri).await,
     }
     Ok(())
 }

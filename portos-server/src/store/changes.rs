@@ -1,7 +1,9 @@
 //! What one server changed that the others on the same database keep in
 //! memory: the grants, the Agent Tools settings, API Access, login
-//! sessions, and whatever an application's catalogs are made of (its own
-//! catalog-change reason, e.g. PortOS's recipe library). A change is announced inside the
+//! sessions, whatever an application's catalogs are made of (its own
+//! catalog-change reason, e.g. PortOS's recipe library), and what its
+//! resources read (for MCP clients subscribed to them on any server). A
+//! change is announced inside the
 //! transaction that makes it (PostgreSQL's `NOTIFY`, delivered when that
 //! transaction commits, never if it rolls back); every other server hears
 //! it on a connection of its own and reloads what it keeps. On SQLite there
@@ -41,6 +43,9 @@ pub enum Change {
     /// servers tell their catalog subscribers, with this reason (the one
     /// the writing server gave its own).
     Catalog(String),
+    /// What the resource at this URI reads changed: the other servers tell
+    /// the MCP clients subscribed to it (`Events::resource_updated`).
+    Resource(String),
 }
 
 /// The wire name of a finished call (`called:<requestId>`).
@@ -51,6 +56,15 @@ const JOB_PREFIX: &str = "job:";
 
 /// The wire name of a catalog change (`catalog:<reason>`).
 const CATALOG_PREFIX: &str = "catalog:";
+
+/// The wire name of a resource's update (`resource:<uri>`).
+const RESOURCE_PREFIX: &str = "resource:";
+
+/// A resource URI fits in a notification (PostgreSQL's payload is at most
+/// 8000 bytes) and has no whitespace or control characters.
+fn is_resource_uri(uri: &str) -> bool {
+    (1..=2048).contains(&uri.len()) && !uri.chars().any(|c| c.is_whitespace() || c.is_control())
+}
 
 /// A catalog-change reason fits in a notification and reads as a name:
 /// 1 to 64 of `a-z`, `0-9`, `-`, `_`, `.`.
@@ -68,6 +82,12 @@ impl Change {
         Change::Catalog(reason.to_owned())
     }
 
+    /// The update of the resource at `uri`, which the other servers' MCP
+    /// subscribers hear of.
+    pub fn resource(uri: &str) -> Change {
+        Change::Resource(uri.to_owned())
+    }
+
     fn to_wire(&self) -> String {
         match self {
             Change::Grants => "grants".to_owned(),
@@ -78,6 +98,7 @@ impl Change {
             Change::Called(request_id) => format!("{CALLED_PREFIX}{request_id}"),
             Change::Watching => "watching".to_owned(),
             Change::Catalog(reason) => format!("{CATALOG_PREFIX}{reason}"),
+            Change::Resource(uri) => format!("{RESOURCE_PREFIX}{uri}"),
         }
     }
 
@@ -94,6 +115,9 @@ impl Change {
                 }
                 if let Some(seq) = text.strip_prefix(JOB_PREFIX) {
                     return seq.parse().ok().map(Change::Job);
+                }
+                if let Some(uri) = text.strip_prefix(RESOURCE_PREFIX) {
+                    return is_resource_uri(uri).then(|| Change::resource(uri));
                 }
                 text.strip_prefix(CATALOG_PREFIX)
                     .filter(|reason| is_reason(reason))
@@ -125,10 +149,14 @@ pub(crate) fn instance() -> &'static str {
 /// not a name (see [`Change::Catalog`]) is a programming error, refused
 /// here rather than dropped silently by the servers that would hear it.
 pub fn announce(connection: &Connection, change: &Change) -> Result<(), StoreError> {
-    if let Change::Catalog(reason) = change
-        && !is_reason(reason)
-    {
-        return Err(StoreError::CatalogReason(reason.clone()));
+    match change {
+        Change::Catalog(reason) if !is_reason(reason) => {
+            return Err(StoreError::CatalogReason(reason.clone()));
+        }
+        Change::Resource(uri) if !is_resource_uri(uri) => {
+            return Err(StoreError::ResourceUri(uri.clone()));
+        }
+        _ => {}
     }
     if connection.engine() == Engine::Postgres {
         connection.execute(
@@ -197,6 +225,8 @@ mod tests {
             Change::Job(42),
             Change::Called("req:with:colons-1".to_owned()),
             Change::Watching,
+            Change::resource("lab://hosts/nas-1"),
+            Change::resource("portos-context://scope/brain"),
         ] {
             assert_eq!(Change::from_wire(&change.to_wire()), Some(change));
         }
@@ -214,9 +244,16 @@ mod tests {
             "job:x",
             "job:7:id",
             "called:",
+            "resource:",
+            "resource:a b",
+            "resource:a\nb",
         ] {
             assert_eq!(Change::from_wire(wire), None, "{wire:?}");
         }
+        assert_eq!(
+            Change::from_wire(&format!("resource:{}", "x".repeat(2049))),
+            None
+        );
         assert_eq!(
             Change::from_wire(&format!("catalog:{}", "x".repeat(65))),
             None

@@ -119,6 +119,10 @@ pub enum StoreError {
     DuplicateComponent(&'static str),
     #[error("the catalog-change reason {0:?} is not a name: 1 to 64 of a-z, 0-9, -, _, .")]
     CatalogReason(String),
+    #[error(
+        "the updated resource's URI {0:?} cannot be announced: 1 to 2048 bytes, no spaces or control characters"
+    )]
+    ResourceUri(String),
 }
 
 impl From<sql::Error> for StoreError {

@@ -8,6 +8,7 @@ use std::path::Path;
 use portos_core::{AdapterError, InputKind, Shared, ToolContext, portos_tool};
 use portos_server::events::Events;
 use portos_server::store::Store;
+use portos_server::store::changes::{self, Change};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -120,7 +121,14 @@ pub async fn add(
     };
     let stored = host.clone();
     let inserted = store
-        .run(move |connection| Ok(hosts::insert(connection, &stored)?))
+        .run(move |connection| {
+            let inserted = hosts::insert(connection, &stored)?;
+            if inserted.is_ok() {
+                // Subscribers on the other servers of the database hear of it.
+                changes::announce(connection, &Change::resource(crate::offers::INVENTORY_URI))?;
+            }
+            Ok(inserted)
+        })
         .await?;
     if let Err(existing) = inserted {
         return Ok(HostAddedResult {
@@ -212,7 +220,18 @@ pub async fn remove(
     }
     let key = name.clone();
     let removed = store
-        .run(move |connection| Ok(hosts::remove(connection, &key)?))
+        .run(move |connection| {
+            let removed = hosts::remove(connection, &key)?;
+            if let Some(host) = &removed {
+                for uri in [
+                    crate::offers::INVENTORY_URI.to_owned(),
+                    crate::offers::host_uri(&host.name),
+                ] {
+                    changes::announce(connection, &Change::resource(&uri))?;
+                }
+            }
+            Ok(removed)
+        })
         .await?;
     if let Some(host) = &removed {
         // Subscribers to the inventory, and to the host itself, hear of it.

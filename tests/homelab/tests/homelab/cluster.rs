@@ -208,3 +208,70 @@ async fn a_starting_server_leaves_running_jobs_alone_and_takes_over_a_killed_one
     let (_, stream, text) = events(&client, &b, &token, &second, None).await;
     assert!(ran_again(&stream), "taken over by B: {text}");
 }
+
+/// The JSON-RPC messages of an event stream, until `count` or a quiet
+/// `wait`.
+async fn stream_messages(
+    response: &mut reqwest::Response,
+    count: usize,
+    wait: std::time::Duration,
+) -> Vec<serde_json::Value> {
+    let (mut buffer, mut out) = (String::new(), Vec::new());
+    while out.len() < count {
+        let Ok(Ok(Some(chunk))) = tokio::time::timeout(wait, response.chunk()).await else {
+            break;
+        };
+        buffer.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = buffer.find("\n\n") {
+            let event: String = buffer.drain(..end + 2).collect();
+            if let Some(data) = event.trim().strip_prefix("data: ") {
+                out.push(serde_json::from_str(data).expect("one JSON message per event"));
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_updated_on_one_server_reaches_its_subscribers_on_another() {
+    let cluster = PgCluster::start();
+    let url = shared_database(&cluster);
+    let (a, b) = (Server::start_on(&url), Server::start_on(&url));
+    let client = http_client();
+    let token = login(&client, &a).await;
+    grant_agent(&client, &a, &token, false).await;
+
+    // An MCP client of B subscribes to the inventory.
+    let mut stream = client
+        .post(b.url("/api/agent-context/mcp"))
+        .bearer_auth(&token)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "subscriptions/listen")
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            },
+            "notifications": {"resourceSubscriptions": ["lab://hosts"]}}}),
+        )
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(stream.status(), StatusCode::OK);
+    let wait = std::time::Duration::from_secs(10);
+    let ack = stream_messages(&mut stream, 1, wait).await;
+    assert_eq!(
+        ack[0]["params"]["notifications"],
+        json!({"resourceSubscriptions": ["lab://hosts"]}),
+        "{ack:?}"
+    );
+
+    // A host is added on A: B's subscriber hears of it.
+    add_host(&client, &a, &token, "far-1", "127.0.0.1", "nas").await;
+    let heard = stream_messages(&mut stream, 1, wait).await;
+    assert_eq!(heard.len(), 1, "nothing reached B's subscriber");
+    assert_eq!(heard[0]["method"], "notifications/resources/updated");
+    assert_eq!(heard[0]["params"]["uri"], "lab://hosts");
+}

@@ -4,6 +4,7 @@
 use crate::ledger::{self, ActionType, NewAction};
 use portos_core::Scope;
 use portos_server::clock::UserClock;
+use portos_server::store::changes::{self, Change};
 use portos_server::store::{Store, StoreError};
 
 use super::model::{self, Capture};
@@ -43,6 +44,14 @@ pub async fn capture(
             let transaction = connection.transaction()?;
             store::insert(&transaction, &stored)?;
             ledger::record(&transaction, &action)?;
+            // MCP subscribers of the brain's context resource on the other
+            // servers hear of it (this server's, from the tool).
+            changes::announce(
+                &transaction,
+                &Change::resource(&crate::domains::agent_context::scope_uri(
+                    portos_words::BRAIN,
+                )),
+            )?;
             transaction.commit()?;
             Ok(())
         })
