@@ -83,12 +83,17 @@ impl schemars::JsonSchema for PrimitiveCatalog {
             },
         });
         let entry = |description: &str, key: &str| {
+            let mut required = vec![key];
+            if key != "name" {
+                required.push("name");
+            }
+            required.extend(["description", "policy", "granted"]);
             json!({
                 "type": "array",
                 "description": description,
                 "items": {
                     "type": "object",
-                    "required": [key, "name", "description", "policy", "granted"],
+                    "required": required,
                     "properties": {
                         "policy": policy,
                         "granted": {
