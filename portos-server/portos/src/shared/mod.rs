@@ -1,4 +1,5 @@
 //! Helpers more than one domain uses: numbers as said (`amount`), the
+//! context resources' URIs (`context_uri`), the
 //! contract's limit clamping, the user's local dates, title matching (goals,
 //! feeds), the outbound HTTP client, reading a feed or calendar document
 //! from a URL or a file, the source subscriptions feeds and calendar share,
@@ -6,6 +7,7 @@
 //! exposable public API groups, and the trimming of tool arguments.
 
 pub mod amount;
+pub mod context_uri;
 pub mod doc_rules;
 pub mod limits;
 pub mod local_date;

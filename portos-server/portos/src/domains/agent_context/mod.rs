@@ -15,7 +15,6 @@ mod navigation;
 pub mod redact;
 mod resources;
 
-pub use resources::scope_uri;
 pub mod roster;
 mod schemas;
 mod store;

@@ -16,13 +16,7 @@ use serde_json::{Value, json};
 use super::input::ContextInput;
 use super::{MAX_RESULTS, Sources, run};
 
-const SCOPE_PREFIX: &str = "portos-context://scope/";
-const ITEM_PREFIX: &str = "portos-context://item/";
-
-/// The resource of one context scope.
-pub fn scope_uri(scope: ContextScope) -> String {
-    format!("{SCOPE_PREFIX}{}", scope.as_str())
-}
+use crate::shared::context_uri::{ITEM_PREFIX, SCOPE_PREFIX, scope_uri};
 
 /// One resource per enabled scope.
 pub fn resources(config: &AgentContextConfig) -> Vec<Value> {

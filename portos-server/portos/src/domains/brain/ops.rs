@@ -48,9 +48,7 @@ pub async fn capture(
             // servers hear of it (this server's, from the tool).
             changes::announce(
                 &transaction,
-                &Change::resource(&crate::domains::agent_context::scope_uri(
-                    portos_words::BRAIN,
-                )),
+                &Change::resource(&crate::shared::context_uri::scope_uri(portos_words::BRAIN)),
             )?;
             transaction.commit()?;
             Ok(())

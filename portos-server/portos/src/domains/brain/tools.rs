@@ -62,9 +62,7 @@ pub async fn capture(
     .await?;
     // MCP clients subscribed to the brain's context resource hear of it.
     events
-        .resource_updated(&crate::domains::agent_context::scope_uri(
-            portos_words::BRAIN,
-        ))
+        .resource_updated(&crate::shared::context_uri::scope_uri(portos_words::BRAIN))
         .await;
     Ok(Captured {
         ok: true,
