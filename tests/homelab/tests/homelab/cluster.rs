@@ -18,6 +18,34 @@ fn shared_database(cluster: &PgCluster) -> String {
     url
 }
 
+/// Waits until `server` holds the assistant's grant of `tool`. A grant made
+/// on another server reaches this one's registry through the database's
+/// change notifications, a moment later; a test acting on the grant there
+/// waits for it as a client would.
+async fn until_granted(client: &reqwest::Client, server: &Server, token: &str, tool: &str) {
+    for _ in 0..600 {
+        let catalog: serde_json::Value = client
+            .get(server.url("/api/tools?scope=assistant"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("request")
+            .json()
+            .await
+            .expect("a JSON catalog");
+        let granted = catalog["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|listed| listed["name"] == tool && listed["granted"] == true);
+        if granted {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("{tool} never became granted on this server");
+}
+
 fn is_final(job: &serde_json::Value) -> bool {
     ["completed", "failed", "cancelled"].contains(&job["state"].as_str().unwrap_or_default())
 }
@@ -64,6 +92,7 @@ async fn a_job_is_followed_confirmed_and_cancelled_from_any_server() {
 
     // Parked on A by an agent, approved on B: A's runner does the work.
     grant_agent(&client, &a, &token, true).await;
+    until_granted(&client, &b, &token, "lab.hosts.retire").await;
     let parked = mcp_2026(
         &client,
         &a,
@@ -240,6 +269,7 @@ async fn a_resource_updated_on_one_server_reaches_its_subscribers_on_another() {
     let client = http_client();
     let token = login(&client, &a).await;
     grant_agent(&client, &a, &token, false).await;
+    until_granted(&client, &b, &token, "lab.hosts.list").await;
 
     // An MCP client of B subscribes to the inventory.
     let mut stream = client
