@@ -546,7 +546,9 @@ impl McpServer {
         let call = ToolCall::new(request_id, canonical.as_ref(), arguments);
         let authority = self.authority_with(config);
         if self.app.jobs.is_job(&call.name) {
-            return self.call_job(authority, call, follows, meta).await;
+            // Boxed: a job's submission is kilobytes of future, and every
+            // call's future (moved whole through the router) would carry it.
+            return Box::pin(self.call_job(authority, call, follows, meta)).await;
         }
         CallOutcome::Reply(
             match self

@@ -41,14 +41,16 @@ impl McpServer {
         params: Option<&Map<String, Value>>,
         meta: &CallMeta,
     ) -> Option<String> {
+        // Each boxed: every 2025 request passes here, and inline these
+        // futures (a call's among them) would grow every request's.
         let answer = match method {
             "tools/call" if params.is_some_and(|params| params.contains_key("task")) => {
-                self.call_as_task(id, params, meta).await
+                Box::pin(self.call_as_task(id, params, meta)).await
             }
-            "tasks/get" => self.task_get_2025(params).await,
-            "tasks/result" => self.task_result_2025(params).await,
-            "tasks/cancel" => self.task_cancel_2025(params).await,
-            "tasks/list" => self.task_list_2025(params).await,
+            "tasks/get" => Box::pin(self.task_get_2025(params)).await,
+            "tasks/result" => Box::pin(self.task_result_2025(params)).await,
+            "tasks/cancel" => Box::pin(self.task_cancel_2025(params)).await,
+            "tasks/list" => Box::pin(self.task_list_2025(params)).await,
             _ => return None,
         };
         Some(
