@@ -24,15 +24,9 @@ fn shared_database(cluster: &PgCluster) -> String {
 /// waits for it as a client would.
 async fn until_granted(client: &reqwest::Client, server: &Server, token: &str, tool: &str) {
     for _ in 0..600 {
-        let catalog: serde_json::Value = client
-            .get(server.url("/api/tools?scope=assistant"))
-            .bearer_auth(token)
-            .send()
-            .await
-            .expect("request")
-            .json()
-            .await
-            .expect("a JSON catalog");
+        let (status, catalog) =
+            support::get(client, server, "/api/tools?scope=assistant", Some(token)).await;
+        assert_eq!(status, StatusCode::OK, "{catalog}");
         let granted = catalog["tools"]
             .as_array()
             .into_iter()
