@@ -115,9 +115,14 @@
 //! owner chooses). A crate that re-exports portos-core starts the
 //! declaration with `crate = my_sdk::portos_core;`.
 //!
-//! Tools name these words as strings; the attribute checks their spelling
-//! and the registry build checks that the linked vocabulary declares them,
-//! listing every unknown word with its tool's source location.
+//! Tools name these words as strings, the words of the contract's wire
+//! format (`capabilities = ["readBooks"]`), and the compiler checks each
+//! against the vocabulary at the root of the tool's crate: a word it does
+//! not declare is a compile error under the word, listing the declared
+//! ones. A crate whose vocabulary another crate declares names it once at
+//! its root with [`use_vocabulary!`]. The registry build checks again that
+//! the vocabulary linked into the binary declares every word, for tools
+//! compiled against another one.
 //!
 //! # Resources and prompts
 //!
@@ -166,6 +171,7 @@
 //! async fn summarize(args: Topic) -> Result<Vec<PromptMessage>, AdapterError> {
 //!     Ok(vec![PromptMessage::user(Content::text(format!("Summarize {}.", args.topic)))])
 //! }
+//! # fn main() {}
 //! ```
 //!
 //! # Linking tool crates
@@ -236,6 +242,51 @@ pub use registry::{
     MeteredTool, PreparedCall, PreparedRun, Registry, RegistryBuildError, RegistryBuilder,
     RegistryLimits, ResultObserver,
 };
+
+/// Names the vocabulary a crate's tools use when another crate declares it:
+/// `portos_core::use_vocabulary!(my_words);` at the crate's root.
+///
+/// The compiler checks every capability and scope a `#[portos_tool]`,
+/// `#[portos_resource]` or `#[portos_prompt]` names against the vocabulary
+/// at the root of its crate: the crate that invokes [`vocabulary!`] has it
+/// there already; any other crate with tools names it once with this macro
+/// (which also links the vocabulary's crate). The argument is the path of
+/// the module that invoked `vocabulary!` (a crate's name, or
+/// `crate::words` for a module of this crate).
+///
+/// ```
+/// mod words {
+///     portos_core::vocabulary! {
+///         capabilities {
+///             /// Read the shelf.
+///             READ_BOOKS = "readBooks",
+///         }
+///         scopes {
+///             /// People over HTTP.
+///             #[signed_in]
+///             #[transport(http)]
+///             READER = "reader",
+///         }
+///     }
+/// }
+/// portos_core::use_vocabulary!(crate::words);
+///
+/// /// Count the shelf.
+/// #[portos_core::portos_tool(name = "shelf.count", scopes = ["reader"],
+///     capabilities = ["readBooks"], side_effect = "read")]
+/// async fn count() -> Result<u32, portos_core::AdapterError> {
+///     Ok(3)
+/// }
+/// # fn main() {}
+/// ```
+#[macro_export]
+macro_rules! use_vocabulary {
+    ($($path:tt)+) => {
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        pub(crate) use $($path)+::__portos_vocabulary;
+    };
+}
 
 /// Names tool crates so the linker keeps their tools:
 /// `portos_core::link_tools!(my_tools, more_tools);`

@@ -38,7 +38,7 @@ pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
     match (cx.check(), &adapter.output) {
         (Ok(()), Some(output)) => {
             let private = krate::private_path(raw.krate.as_ref().map(|k| &k.value));
-            let descriptor = descriptor(&tool, &adapter, output, &private);
+            let descriptor = descriptor(&tool, &adapter, output, &private, &raw);
             quote!(#item #descriptor)
         }
         // On any mistake (a missing return type is one), emit only the
@@ -112,6 +112,7 @@ fn descriptor(
     adapter: &Adapter<'_>,
     output: &Output<'_>,
     private: &TokenStream,
+    raw: &attr::ToolArgs,
 ) -> TokenStream {
     let fn_name = &adapter.item.sig.ident;
     let static_name = format_ident!(
@@ -155,6 +156,7 @@ fn descriptor(
     };
 
     let checks = type_checks(adapter.input, output, private);
+    let word_checks = crate::words::checks(&raw.scopes, &raw.capabilities);
     // Spanned on each type: one that is not `Send + Sync` is reported there.
     let state = adapter.state.iter().map(|ty| {
         quote_spanned! {ty.span()=> #private::StateNeed::of::<#ty>()}
@@ -182,6 +184,7 @@ fn descriptor(
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
+            #word_checks
             #checks
 
             // The probes pick the real behaviour, or an inert fallback when a

@@ -27,6 +27,7 @@ mod names;
 mod primitive;
 pub(crate) mod route;
 mod vocabulary;
+mod words;
 
 use proc_macro::TokenStream;
 

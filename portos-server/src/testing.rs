@@ -25,9 +25,11 @@
 
 pub mod issuer;
 mod loopback;
+mod mcp_wire;
 pub mod otlp;
 
 pub use loopback::serve_on_loopback;
+pub use mcp_wire::McpStream;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,12 +66,15 @@ impl Mcp {
 }
 
 /// An answer: status, headers and the body as JSON (`null` when empty,
-/// a string when it is not JSON).
+/// a string when it is not JSON). An MCP answer that came as an event
+/// stream has its JSON-RPC response as `body` and the notifications and
+/// requests the server sent ahead of it in `notifications`, in order.
 #[derive(Clone, Debug)]
 pub struct TestResponse {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Value,
+    pub notifications: Vec<Value>,
 }
 
 /// The mounted service, type-erased so the server can keep it.
@@ -82,6 +87,8 @@ pub struct TestServer {
     service: Service,
     /// Credentials every request carries (after [`TestServer::sign_in`]).
     token: std::sync::Mutex<Option<String>>,
+    /// The 2025 session the server issued this client, once asked.
+    mcp_session: std::sync::Mutex<Option<String>>,
     request_ids: AtomicU64,
 }
 
@@ -115,6 +122,7 @@ impl TestServer {
             app,
             service: Service::new(service),
             token: std::sync::Mutex::new(None),
+            mcp_session: std::sync::Mutex::new(None),
             request_ids: AtomicU64::new(0),
         })
     }
@@ -198,38 +206,170 @@ impl TestServer {
         .await
     }
 
-    /// One MCP request (JSON-RPC id 1) at `revision`.
+    /// One MCP request (JSON-RPC id 1) at `revision`, with the headers
+    /// the revision asks for: at 2026-07-28 `_meta`, `Mcp-Method` and
+    /// `Mcp-Name` (from the params' `name`, `uri` or `taskId`, as the
+    /// method names its target); at 2025-11-25 the session the server
+    /// issued this client, opened with `initialize` on the first request
+    /// (none when the server issues none). An answer sent as an event
+    /// stream is read whole: its response in `body`, what came ahead of it
+    /// in `notifications`.
     pub async fn mcp(&self, revision: Mcp, method: &str, params: Value) -> TestResponse {
+        let (message, headers) = self.mcp_message(revision, method, params).await;
+        let path = self.mcp_path();
+        let answer = self
+            .send(Method::POST, &path, Some(&message), &headers)
+            .await;
+        if method == "initialize" {
+            // A session asked for by hand is the one later requests use.
+            if let Some(session) = answer.headers.get("mcp-session-id") {
+                *self
+                    .mcp_session
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    session.to_str().ok().map(str::to_owned);
+            }
+        }
+        answer
+    }
+
+    /// Listens at `revision` until the returned stream is dropped: at
+    /// 2026-07-28 `subscriptions/listen` with `params` (its `filter`), whose
+    /// first message is the acknowledgement; at 2025-11-25 the session's
+    /// `GET` stream (`params` unused), opening a session first.
+    pub async fn mcp_listen(&self, revision: Mcp, params: Value) -> McpStream {
+        let path = self.mcp_path();
+        let response = if revision == Mcp::Modern {
+            let (message, headers) = self
+                .mcp_message(revision, "subscriptions/listen", params)
+                .await;
+            self.dispatch(Method::POST, &path, Some(&message), &headers)
+                .await
+        } else {
+            let mut headers = vec![
+                ("accept", "text/event-stream".to_owned()),
+                ("mcp-protocol-version", revision.version().to_owned()),
+            ];
+            if let Some(session) = self.legacy_session(revision).await {
+                headers.push(("mcp-session-id", session));
+            }
+            self.dispatch(Method::GET, &path, None, &headers).await
+        };
+        match response {
+            Ok(response) => {
+                let (parts, body) = response.into_parts();
+                McpStream::new(parts.status, parts.headers, body)
+            }
+            Err(failed) => McpStream::new(
+                failed.status,
+                failed.headers,
+                Body::from(failed.body.to_string()),
+            ),
+        }
+    }
+
+    /// Ends the 2025 session this client holds (`DELETE`), if any; the
+    /// next 2025 request opens another.
+    pub async fn mcp_end_session(&self) -> Option<TestResponse> {
+        let session = self
+            .mcp_session
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()?;
+        let headers = [
+            ("mcp-protocol-version", Mcp::Legacy.version().to_owned()),
+            ("mcp-session-id", session),
+        ];
+        let path = self.mcp_path();
+        Some(self.send(Method::DELETE, &path, None, &headers).await)
+    }
+
+    /// Where the MCP endpoint is served.
+    fn mcp_path(&self) -> String {
+        "/api/agent-context/mcp".to_owned()
+    }
+
+    /// A request's JSON-RPC message and headers at `revision`.
+    async fn mcp_message(
+        &self,
+        revision: Mcp,
+        method: &str,
+        params: Value,
+    ) -> (Value, Vec<(&'static str, String)>) {
         let mut params = match params {
             Value::Object(map) => map,
             _ => serde_json::Map::new(),
         };
-        let mut headers: Vec<(&str, String)> = vec![
+        let mut headers: Vec<(&'static str, String)> = vec![
             ("accept", "application/json, text/event-stream".to_owned()),
             ("mcp-protocol-version", revision.version().to_owned()),
         ];
         if revision == Mcp::Modern {
-            params.insert(
-                "_meta".to_owned(),
-                json!({
-                    "io.modelcontextprotocol/protocolVersion": revision.version(),
-                    "io.modelcontextprotocol/clientCapabilities": {},
-                    "io.modelcontextprotocol/clientInfo": { "name": "portos-testing", "version": "1" },
-                }),
-            );
-            headers.push(("mcp-method", method.to_owned()));
-            if let Some(name) = params.get("name").and_then(Value::as_str) {
-                headers.push(("mcp-name", name.to_owned()));
+            // The revision's keys join any `_meta` the caller wrote (a
+            // `progressToken`, a log level).
+            let meta = params
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(serde_json::Map::new()));
+            if let (Value::Object(meta), Value::Object(revision_keys)) =
+                (meta, mcp_wire::modern_meta(revision))
+            {
+                for (key, value) in revision_keys {
+                    meta.entry(key).or_insert(value);
+                }
             }
+            headers.extend(mcp_wire::modern_headers(method, &params));
+        } else if method != "initialize"
+            && let Some(session) = self.legacy_session(revision).await
+        {
+            headers.push(("mcp-session-id", session));
         }
         let message = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
-        self.send(
-            Method::POST,
-            "/api/agent-context/mcp",
-            Some(&message),
-            &headers,
-        )
-        .await
+        (message, headers)
+    }
+
+    /// The 2025 session this client holds, opened with `initialize` (and
+    /// `notifications/initialized`) the first time; `None` when the server
+    /// issues none.
+    async fn legacy_session(&self, revision: Mcp) -> Option<String> {
+        let held = self
+            .mcp_session
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if held.is_some() {
+            return held;
+        }
+        let path = self.mcp_path();
+        let headers = [
+            ("accept", "application/json, text/event-stream".to_owned()),
+            ("mcp-protocol-version", revision.version().to_owned()),
+        ];
+        let opened = self
+            .send(
+                Method::POST,
+                &path,
+                Some(&mcp_wire::initialize(revision)),
+                &headers,
+            )
+            .await;
+        let session = opened
+            .headers
+            .get("mcp-session-id")
+            .and_then(|id| id.to_str().ok())
+            .map(str::to_owned)?;
+        let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+        let with_session = [
+            ("accept", "application/json, text/event-stream".to_owned()),
+            ("mcp-protocol-version", revision.version().to_owned()),
+            ("mcp-session-id", session.clone()),
+        ];
+        self.send(Method::POST, &path, Some(&initialized), &with_session)
+            .await;
+        *self
+            .mcp_session
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(session.clone());
+        Some(session)
     }
 
     async fn send(
@@ -239,6 +379,20 @@ impl TestServer {
         body: Option<&Value>,
         extra: &[(&str, String)],
     ) -> TestResponse {
+        match self.dispatch(method, path, body, extra).await {
+            Ok(response) => read_whole(response).await,
+            Err(failed) => failed,
+        }
+    }
+
+    /// The service's answer to one request, its body not read yet.
+    async fn dispatch(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        extra: &[(&str, String)],
+    ) -> Result<axum::response::Response, TestResponse> {
         let mut request = Request::builder()
             .method(method)
             .uri(path)
@@ -262,25 +416,38 @@ impl TestServer {
         let body = body.map_or_else(Body::empty, |body| Body::from(body.to_string()));
         let mut request = match request.body(body) {
             Ok(request) => request,
-            Err(error) => return failed(&error.to_string()),
+            Err(error) => return Err(failed(&error.to_string())),
         };
         request.extensions_mut().insert(ConnectInfo(PEER));
         let Ok(response) = self.service.clone().oneshot(request).await;
-        let (parts, body) = response.into_parts();
-        let bytes = axum::body::to_bytes(body, usize::MAX)
-            .await
-            .unwrap_or_default();
-        let body = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes)
-                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
-        };
-        TestResponse {
-            status: parts.status,
-            headers: parts.headers,
-            body,
-        }
+        Ok(response)
+    }
+}
+
+/// An answer read to its end: JSON, or an event stream's messages (the
+/// last one the response, the others what came ahead of it).
+async fn read_whole(response: axum::response::Response) -> TestResponse {
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let (body, notifications) = if mcp_wire::is_event_stream(&parts.headers) {
+        let mut messages = mcp_wire::stream_messages(&text.replace("\r\n", "\n"));
+        let last = messages.pop().unwrap_or(Value::Null);
+        (last, messages)
+    } else if bytes.is_empty() {
+        (Value::Null, Vec::new())
+    } else {
+        let body =
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(text.into_owned()));
+        (body, Vec::new())
+    };
+    TestResponse {
+        status: parts.status,
+        headers: parts.headers,
+        body,
+        notifications,
     }
 }
 
@@ -290,6 +457,7 @@ fn failed(why: &str) -> TestResponse {
         status: StatusCode::BAD_REQUEST,
         headers: HeaderMap::new(),
         body: Value::String(why.to_owned()),
+        notifications: Vec::new(),
     }
 }
 

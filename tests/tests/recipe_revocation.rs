@@ -18,6 +18,7 @@ use portos_server::Config;
 use portos_server::settings;
 use portos_server::store::Store;
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -3,6 +3,7 @@
 
 use portos_core::{AdapterError, ErrorCode, Registry, ToolCall, portos_tool};
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

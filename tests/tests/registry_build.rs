@@ -10,6 +10,7 @@ use portos_core::{
     ToolState, linked, portos_tool,
 };
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

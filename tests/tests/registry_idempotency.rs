@@ -11,6 +11,7 @@ use portos_core::{
     ToolCall, ToolError, ToolResult, ToolState, linked, portos_tool,
 };
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -4,6 +4,7 @@
 
 use portos_core::{AdapterError, Registry, portos_tool};
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 
 /// Returns a bare string, which the contract cannot carry as a result.
 #[portos_tool(name = "bad.bare-string", scopes = ["ui"], side_effect = "read")]

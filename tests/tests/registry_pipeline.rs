@@ -8,6 +8,7 @@ use portos_core::{
     ToolError, ToolResult, ToolState, portos_tool,
 };
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -11,6 +11,7 @@ use portos_core::{
     ResourceBody, ResourceContents, Role, Scope, ToolContext, portos_prompt, portos_resource,
 };
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use portos_core::schema::DRAFT_2020_12;
 use portos_core::{AdapterError, ErrorCode, Registry, ToolCall, portos_tool};
 use portos_tests as _;
+portos_core::use_vocabulary!(portos_words);
 use portos_words::principal;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};

@@ -328,10 +328,12 @@ fn descriptor(
         }
         Which::Prompt => common,
     };
+    let word_checks = crate::words::checks(&args.scopes, &args.capabilities);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
+            #word_checks
             #input_check
             #return_check
 

@@ -393,10 +393,21 @@ fn expand(
             }
         }
     });
+    let words = crate::words::declared(
+        &capabilities
+            .iter()
+            .map(|c| c.word.name.value())
+            .collect::<Vec<_>>(),
+        &scopes
+            .iter()
+            .map(|s| s.word.name.value())
+            .collect::<Vec<_>>(),
+    );
     quote! {
         #(#capability_consts)*
         #(#scope_consts)*
         #(#context_consts)*
+        #words
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]

@@ -4,6 +4,10 @@
 //! gives the runtime what these domains need (their tables, state, the
 //! exposable API groups, the Agent Tools context and the contract's facts).
 
+// The words every tool here names, checked by the compiler against
+// PortOS's vocabulary (its own crate, `portos-words`).
+portos_core::use_vocabulary!(portos_words);
+
 pub mod contract_facts;
 pub mod domains;
 pub mod ledger;

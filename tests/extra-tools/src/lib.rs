@@ -2,6 +2,9 @@
 //! list. The tests count them, so a tool can never be lost silently.
 
 use portos_core::{AdapterError, ToolContext, portos_tool};
+
+// The words these tools name are PortOS's.
+portos_core::use_vocabulary!(portos_words);
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

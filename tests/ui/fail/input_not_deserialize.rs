@@ -1,3 +1,4 @@
+portos_core::use_vocabulary!(portos_words);
 use portos_core::{portos_tool, AdapterError};
 use serde::Serialize;
 

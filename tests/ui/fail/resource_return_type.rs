@@ -1,3 +1,4 @@
+portos_core::use_vocabulary!(portos_words);
 use portos_core::{portos_resource, AdapterError};
 
 /// Answers a number, which is not a resource's body.

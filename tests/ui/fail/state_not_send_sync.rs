@@ -1,3 +1,4 @@
+portos_core::use_vocabulary!(portos_words);
 use std::cell::Cell;
 use std::rc::Rc;
 

@@ -1,5 +1,5 @@
 // PortOS's capabilities and scopes, which this tool uses.
-use portos_words as _;
+portos_core::use_vocabulary!(portos_words);
 // A crate that re-exports portos-core names the path it is reached by with
 // `crate = ...`; the generated code goes through it.
 mod my_sdk {

@@ -1,5 +1,5 @@
 // PortOS's capabilities and scopes, which these use.
-use portos_words as _;
+portos_core::use_vocabulary!(portos_words);
 use portos_core::primitives::CompletionRequest;
 use portos_core::{
     portos_prompt, portos_resource, portos_tool, AdapterError, Content, PromptMessage,

@@ -1,5 +1,5 @@
 // PortOS's capabilities and scopes, which this tool uses.
-use portos_words as _;
+portos_core::use_vocabulary!(portos_words);
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -119,3 +119,88 @@ fn a_server_without_the_state_its_route_takes_does_not_start() {
         "the route is named with the state it takes: {message}"
     );
 }
+
+/// The test client speaks each revision as a client must, against the
+/// real endpoint: `Mcp-Name` from a read's `uri`, a call's notifications
+/// read off its event stream, a 2025 session held and ended, and both
+/// ways of listening.
+#[tokio::test]
+async fn the_test_client_reads_calls_and_listens_at_both_revisions() {
+    let server = TestServer::start(builder()).expect("started");
+    let granted = server.grant_mcp(&json!({ "readLab": true })).await;
+    assert_eq!(granted.status, 200, "{}", granted.body);
+
+    // resources/read names its target by `uri`, mirrored in Mcp-Name.
+    for revision in [Mcp::Modern, Mcp::Legacy] {
+        let read = server
+            .mcp(revision, "resources/read", json!({ "uri": "lab://hosts" }))
+            .await;
+        assert_eq!(read.status, 200, "{revision:?}: {}", read.body);
+        let text = read.body["result"]["contents"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(text.contains("| name | address | role |"), "{}", read.body);
+    }
+
+    // A progress token: the call answers as an event stream, its progress
+    // ahead of the response.
+    for revision in [Mcp::Modern, Mcp::Legacy] {
+        let audited = server
+            .mcp(
+                revision,
+                "tools/call",
+                json!({ "name": "lab_hosts_audit", "arguments": {}, "_meta": { "progressToken": "audit-1" } }),
+            )
+            .await;
+        assert_eq!(audited.status, 200, "{revision:?}: {}", audited.body);
+        assert_ne!(audited.body["result"]["isError"], true, "{}", audited.body);
+        let progress: Vec<&Value> = audited
+            .notifications
+            .iter()
+            .filter(|message| message["method"] == "notifications/progress")
+            .collect();
+        assert!(
+            !progress.is_empty(),
+            "{revision:?}: {:?}",
+            audited.notifications
+        );
+        assert_eq!(progress[0]["params"]["progressToken"], "audit-1");
+    }
+
+    // The 2025 requests above ran in a session the server issued; ending
+    // it is a 204, and the next request opens another.
+    let ended = server.mcp_end_session().await.expect("a session was held");
+    assert_eq!(ended.status, 204, "{}", ended.body);
+    assert!(server.mcp_end_session().await.is_none());
+    let again = server.mcp(Mcp::Legacy, "tools/list", json!({})).await;
+    assert_eq!(again.status, 200, "{}", again.body);
+
+    // Listening: a 2026 subscription is acknowledged, a 2025 session's
+    // stream opens; a change of grants reaches both.
+    let wait = std::time::Duration::from_secs(5);
+    let mut modern = server
+        .mcp_listen(
+            Mcp::Modern,
+            json!({ "notifications": { "toolsListChanged": true } }),
+        )
+        .await;
+    assert_eq!(modern.status, 200);
+    let acknowledged = modern.next(wait).await.expect("the acknowledgement");
+    assert_eq!(
+        acknowledged["method"], "notifications/subscriptions/acknowledged",
+        "{acknowledged}"
+    );
+    let mut legacy = server.mcp_listen(Mcp::Legacy, json!({})).await;
+    assert_eq!(legacy.status, 200);
+    let regranted = server
+        .grant_mcp(&json!({ "readLab": true, "writeLab": true }))
+        .await;
+    assert_eq!(regranted.status, 200, "{}", regranted.body);
+    for stream in [&mut modern, &mut legacy] {
+        let heard = stream.next(wait).await.expect("a list change");
+        assert_eq!(
+            heard["method"], "notifications/tools/list_changed",
+            "{heard}"
+        );
+    }
+}
