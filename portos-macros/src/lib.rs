@@ -11,7 +11,7 @@
 //!
 //! The pipeline follows serde_derive: parse the attribute (`attr`), model the
 //! function (`ast`), run every cross-field rule (`check`), then `expand`. All
-//! mistakes are collected in one [`ctxt::Ctxt`] and reported together, each
+//! mistakes are collected in one `ctxt::Ctxt` and reported together, each
 //! under its own token; when the attribute is wrong the function itself is still
 //! emitted unchanged so the user sees the real error and not a cascade.
 

@@ -123,7 +123,7 @@ pub struct RuntimeArgs {
 
     /// Remote mode (docs/remote.md): the authorization server whose access
     /// tokens the MCP endpoint and the tool routes accept, from any
-    /// address (its issuer URL, e.g. https://auth.example.com/realms/lab).
+    /// address (its issuer URL, e.g. `https://auth.example.com/realms/lab`).
     /// Off by default: loopback and the password gate.
     #[arg(long, value_name = "URL")]
     pub remote_issuer: Option<String>,

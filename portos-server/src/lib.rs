@@ -33,6 +33,8 @@
 //! }
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 // Lets `#[portos_route]` name `::portos_server` from inside this crate too.
 extern crate self as portos_server;
 
@@ -63,6 +65,8 @@ pub mod settings;
 mod stdio;
 pub mod store;
 pub mod telemetry;
+#[cfg(any(test, feature = "testing"))]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 pub mod trace_export;
 

@@ -20,7 +20,7 @@ use super::histogram::{Histogram, OPERATION_SECONDS, SECONDS};
 const MAX_DYNAMIC_NAMES: usize = 256;
 /// The tool label of a call to a name nobody answers to.
 pub const UNKNOWN: &str = "(unknown)";
-/// The tool label of run-time tools beyond [`MAX_DYNAMIC_NAMES`].
+/// The tool label of run-time tools beyond `MAX_DYNAMIC_NAMES`.
 pub const OTHER: &str = "(other)";
 
 /// Completed, failed, then one slot per refusal code.
