@@ -231,9 +231,7 @@ pub use descriptor::{
 /// registration back end has.
 #[cfg(not(feature = "inventory-collector"))]
 pub use linked::TOOLS;
-pub use portos_macros::{
-    portos_event, portos_prompt, portos_resource, portos_route, portos_tool, vocabulary,
-};
+pub use portos_macros::{portos_event, portos_prompt, portos_resource, portos_tool, vocabulary};
 pub use primitives::{
     Content, PromptMessage, PromptMessages, ResourceBody, ResourceContents, Role, ToolContent,
 };

@@ -1,13 +1,15 @@
 //! Procedural macros for portos.
 //!
-//! Use them through `portos_core` (which re-exports them), not directly: the
-//! generated code names `::portos_core::__private::v1` paths, or
-//! `<path>::__private::v1` under `crate = path` for a crate that re-exports
-//! portos-core. The framework's words and naming rules come from
-//! `portos-vocabulary`, the table portos-core's enums are generated from;
-//! capabilities and scopes are the application's (`vocabulary!`), so a tool
-//! attribute checks only their spelling and the registry build checks that
-//! the application declares them.
+//! Use them through `portos_core` and `portos_server` (which re-export
+//! them; `#[portos_route]` and `RouteErrors` from the runtime they expand
+//! to), not directly: the generated code names
+//! `::portos_core::__private::v1` paths, or `<path>::__private::v1` under
+//! `crate = path` for a crate that re-exports portos-core. The framework's
+//! words and naming rules come from `portos-vocabulary`, the table
+//! portos-core's enums are generated from; capabilities and scopes are the
+//! application's (`vocabulary!`), and the words a tool attribute names are
+//! checked by the compiler against the vocabulary at its crate's root
+//! (`words`).
 //!
 //! The pipeline follows serde_derive: parse the attribute (`attr`), model the
 //! function (`ast`), run every cross-field rule (`check`), then `expand`. All

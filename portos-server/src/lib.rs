@@ -57,6 +57,7 @@ pub mod live_registry;
 pub mod mcp;
 pub mod mounts;
 pub mod outbound;
+pub mod prelude;
 pub mod redact;
 pub mod remote;
 pub mod route_list;
@@ -69,6 +70,18 @@ pub mod telemetry;
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 pub mod trace_export;
+
+/// Declares an HTTP operation on an `async fn` axum handler: method, path,
+/// schemas and declared errors (from the handler's extractors and return
+/// type). The router is mounted from the same link-time list the route
+/// inventory and the OpenAPI documents are derived from. See the [`http`]
+/// module for the extractors and outputs a handler uses.
+pub use portos_macros::portos_route;
+
+/// The axum this runtime serves with, for a handler that needs more of it
+/// than [`http`] re-exports (its `Path` extractor, `HeaderMap`), at the
+/// runtime's version.
+pub use axum;
 
 pub use api_access::ExposableApi;
 pub use app::{App, Identity, Principals, StartError};

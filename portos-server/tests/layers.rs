@@ -34,6 +34,7 @@ const LAYERS: &[&[&str]] = &[
     &["builder"],
     &["serve"],
     &["cli", "stdio", "testing"],
+    &["prelude"],
 ];
 
 fn graph() -> Graph {

@@ -6,13 +6,13 @@
 //! holders), checked before anything else; the password gate (or remote
 //! mode's token check) has already run.
 
+use crate::portos_route;
 use axum::Json;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::contract::{FieldIssue, ValidationFailure};
 use portos_core::inventory::{OutcomeSpec, RouteIo};
-use portos_core::portos_route;
 use schemars::{Schema, SchemaGenerator, json_schema};
 use serde_json::Value;
 

@@ -1,12 +1,12 @@
 //! `/api/auth/*`: status, whoami, login, logout.
 
+use crate::portos_route;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use portos_core::contract::{FieldIssue, ValidationFailure};
 use portos_core::inventory::RouteIo;
-use portos_core::portos_route;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,12 +1,12 @@
 //! `/api/api-docs/*`: the documents derived from the link-time lists
 //! (`crate::documents`), served byte for byte as the CLI dumps them.
 
+use crate::portos_route;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::RouteIo;
-use portos_core::portos_route;
 use serde_json::Value;
 
 use super::{ApiError, RouteOutput};

@@ -3,10 +3,10 @@
 //! documents under `/api/api-docs/` and the tool catalog, and calls tools
 //! through the tool-call endpoint (`{tools}/call`), with the browser's own credentials.
 
+use crate::portos_route;
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use portos_core::portos_route;
 
 use crate::app::App;
 

@@ -8,6 +8,7 @@ use std::convert::Infallible;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use crate::portos_route;
 use axum::Extension;
 use axum::Json;
 use axum::extract::{FromRequestParts, Path, State};
@@ -15,8 +16,8 @@ use axum::http::request::Parts;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
+use portos_core::ErrorCode;
 use portos_core::inventory::RouteIo;
-use portos_core::{ErrorCode, portos_route};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;

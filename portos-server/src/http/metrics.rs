@@ -2,11 +2,11 @@
 //! (docs/observability.md). Behind the same gate as every route that is
 //! not public: with a password set, a scraper signs in with HTTP Basic.
 
+use crate::portos_route;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::RouteIo;
-use portos_core::portos_route;
 use schemars::JsonSchema;
 
 use super::io::{RouteOutput, schema_of};

@@ -34,6 +34,9 @@ use tower::Layer;
 use tower_http::trace::TraceLayer;
 
 pub use crate::route_list::{inventory, missing_state};
+/// The JSON body a route answers: axum's, re-exported so an application
+/// never matches the runtime's axum version by hand.
+pub use axum::Json;
 pub use body::Body;
 pub use error::ApiError;
 pub use io::{

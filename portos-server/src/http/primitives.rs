@@ -2,12 +2,12 @@
 //! prompts of a scope, governed as the tool catalog is (docs/mcp.md
 //! "Resources, prompts and completions").
 
+use crate::portos_route;
 use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use portos_core::catalog::ScopeQuery;
 use portos_core::inventory::RouteIo;
-use portos_core::portos_route;
 use portos_core::primitives::PrimitiveCatalog;
 
 use super::io::schema_of;

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::portos_route;
 use axum::Json;
 use axum::extract::State;
-use portos_core::portos_route;
 
 use super::{Body, Invalid, RouteErrors};
 use crate::api_access::{API_ACCESS, ApiAccess, ApiAccessView, Exposure};

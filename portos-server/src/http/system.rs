@@ -1,7 +1,7 @@
 //! `/api/system/*`.
 
+use crate::portos_route;
 use axum::{Json, extract::State};
-use portos_core::portos_route;
 use schemars::JsonSchema;
 use serde::Serialize;
 

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::portos_route;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -12,7 +13,6 @@ use axum::{Extension, Json};
 use portos_core::catalog::Catalog;
 use portos_core::contract::{BodyRefusal, FieldIssue, ValidationFailure};
 use portos_core::inventory::{OutcomeSpec, RouteIo};
-use portos_core::portos_route;
 use portos_core::{
     Authority, CallAnswer, CatalogQuery, ErrorCode, ToolCall, ToolError, ToolResult,
 };

@@ -2,8 +2,9 @@
 //! (route inventory, internal OpenAPI) from the same declaration.
 
 use axum::Json;
-use portos_core::{Shared, portos_route};
+use portos_core::Shared;
 use portos_server::http::Query;
+use portos_server::portos_route;
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-use portos_core::portos_route;
+use portos_server::portos_route;
 
 #[portos_route(method = "FETCH", path = "/api/demo")]
 async fn demo() -> &'static str {

@@ -1,4 +1,4 @@
-use portos_core::portos_route;
+use portos_server::portos_route;
 
 #[portos_route(method = "GET", path = "/api/demo/a", tool(name = "demo now", privacy = "secret", side_effect = "read"))]
 async fn bad_values() -> &'static str {

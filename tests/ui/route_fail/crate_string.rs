@@ -1,4 +1,4 @@
-use portos_core::portos_route;
+use portos_server::portos_route;
 
 /// Answers.
 #[portos_route(crate = "portos_core", method = "GET", path = "/api/demo")]

@@ -1,7 +1,7 @@
 // Schemas, statuses and failures are no longer declared: they come from the
 // handler's types, and each old key says where.
 use axum::Json;
-use portos_core::portos_route;
+use portos_server::portos_route;
 
 #[portos_route(
     method = "GET",

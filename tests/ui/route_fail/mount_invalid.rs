@@ -1,4 +1,4 @@
-use portos_core::{portos_event, portos_route};
+use portos_core::portos_event; use portos_server::portos_route;
 
 /// A mount is named by a lowercase word; the application places it.
 #[portos_route(method = "GET", mount = "Tools!", path = "/list")]

@@ -1,4 +1,4 @@
-use portos_core::portos_route;
+use portos_server::portos_route;
 
 struct NotAResponse;
 

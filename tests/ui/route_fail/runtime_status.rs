@@ -2,7 +2,7 @@
 // or `NoContent` (204).
 use axum::Json;
 use axum::http::StatusCode;
-use portos_core::portos_route;
+use portos_server::portos_route;
 
 #[portos_route(method = "POST", path = "/api/demo")]
 async fn demo() -> (StatusCode, Json<bool>) {

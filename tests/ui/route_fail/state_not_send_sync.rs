@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use axum::Json;
-use portos_core::{portos_route, Shared};
+use portos_core::Shared; use portos_server::portos_route;
 
 #[portos_route(method = "GET", path = "/api/demo/greeting")]
 async fn greeting(greeting: Shared<Rc<String>>) -> Json<String> {

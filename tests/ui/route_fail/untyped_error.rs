@@ -1,7 +1,7 @@
 // A handler whose error type declares nothing is refused: its failures
 // would be missing from the documents.
 use axum::Json;
-use portos_core::portos_route;
+use portos_server::portos_route;
 use portos_server::http::ApiError;
 
 #[portos_route(method = "GET", path = "/api/demo")]

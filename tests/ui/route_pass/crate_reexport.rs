@@ -6,7 +6,7 @@ mod my_sdk {
 }
 
 use axum::Json;
-use my_sdk::portos_core::portos_route;
+use my_sdk::server::portos_route;
 
 /// Answers through the re-export.
 #[portos_route(

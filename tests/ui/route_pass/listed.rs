@@ -2,7 +2,7 @@
 // and body extractors, the success type and the derived error enum.
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
+use portos_server::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, Created, NoContent, Query, RouteErrors};
 use schemars::JsonSchema;

@@ -5,9 +5,9 @@
 
 use axum::Json;
 use axum::extract::State;
-use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, Created, Query};
+use portos_server::portos_route;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

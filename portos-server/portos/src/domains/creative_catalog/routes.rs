@@ -3,9 +3,9 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, Created, InputError, Invalid, NoContent, Query};
+use portos_server::portos_route;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -9,9 +9,9 @@ use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::RouteIo;
-use portos_core::portos_route;
 use portos_server::http::body::JsonBody;
 use portos_server::http::{Body, Created, Invalid, Query, RouteErrors, RouteInput};
+use portos_server::portos_route;
 use portos_server::store::StoreError;
 
 use super::chat::{self, Page};

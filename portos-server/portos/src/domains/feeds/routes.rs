@@ -3,9 +3,10 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::{Shared, portos_route};
+use portos_core::Shared;
 use portos_server::http::{Body, Created, Invalid, NoContent, Query, RouteErrors};
 use portos_server::outbound::OutboundPolicy;
+use portos_server::portos_route;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

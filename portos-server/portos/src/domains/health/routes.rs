@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
+use portos_server::portos_route;
 use portos_server::store::StoreError;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};

@@ -3,9 +3,9 @@
 
 use axum::Json;
 use axum::extract::State;
-use portos_core::portos_route;
 use portos_server::App;
 use portos_server::http::{Body, Invalid, RouteErrors};
+use portos_server::portos_route;
 use portos_server::store::StoreError;
 
 use super::grants::{self, MindToolsView};

@@ -1,8 +1,9 @@
 //! `/api/system/processes`: the same report as `system.processes.status`.
 
 use axum::Json;
-use portos_core::{Shared, portos_route};
+use portos_core::Shared;
 use portos_server::http::RouteErrors;
+use portos_server::portos_route;
 
 use super::model::{ProcessWatch, ProcessesStatus};
 use super::ops;

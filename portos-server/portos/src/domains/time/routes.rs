@@ -4,8 +4,8 @@
 
 use axum::Json;
 use axum::extract::State;
-use portos_core::portos_route;
 use portos_server::app::App;
+use portos_server::portos_route;
 use serde_json::Map;
 
 use super::model::TimeNow;

@@ -4,9 +4,9 @@
 use crate::ledger::{ActionPage, ActionType, Actor};
 use axum::Json;
 use axum::extract::State;
-use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{InputError, Invalid, Query};
+use portos_server::portos_route;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -4,9 +4,9 @@
 use crate::ledger::Source;
 use axum::Json;
 use axum::extract::State;
-use portos_core::portos_route;
 use portos_server::app::App;
 use portos_server::http::{Body, InputError, Invalid, RouteErrors};
+use portos_server::portos_route;
 use portos_server::store::StoreError;
 
 use super::model::Location;

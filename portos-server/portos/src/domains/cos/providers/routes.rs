@@ -3,8 +3,8 @@
 
 use axum::Json;
 use axum::extract::State;
-use portos_core::portos_route;
 use portos_server::http::{Body, InputError, Invalid};
+use portos_server::portos_route;
 
 use super::model::Providers;
 use super::store;

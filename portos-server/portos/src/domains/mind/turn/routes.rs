@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use portos_core::{Shared, portos_route};
+use portos_core::Shared;
 use portos_server::http::{Accepted, Body, InputError, Invalid, Query, RouteErrors};
+use portos_server::portos_route;
 use portos_server::store::StoreError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
