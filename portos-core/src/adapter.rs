@@ -55,7 +55,10 @@ impl<E: fmt::Display> ToolErrorType for E {}
     note = "write `-> Result<YourOutput, YourError>` where YourOutput derives Serialize and JsonSchema and YourError implements Display (e.g. `portos_core::AdapterError`)"
 )]
 pub trait AdapterReturn {
+    /// The `Ok` type, whose JSON Schema is the tool's output schema.
     type Output: ToolOutput;
+    /// The call's outcome: the `Ok` value as JSON, or the `Err` value's text
+    /// (an output that cannot be serialized also fails the call).
     fn into_outcome(self) -> AdapterOutcome;
 }
 
@@ -77,6 +80,7 @@ impl<O: ToolOutput, E: fmt::Display> AdapterReturn for Result<O, E> {
 pub struct AdapterError(String);
 
 impl AdapterError {
+    /// An error whose text is `message`.
     pub fn new(message: impl Into<String>) -> AdapterError {
         AdapterError(message.into())
     }
@@ -96,9 +100,13 @@ impl<E: std::error::Error + Send + Sync + 'static> From<E> for AdapterError {
 
 // The checks the generated code runs in `const` items, each spanned on the
 // user's token: they are the only place a type that does not fit is reported.
+/// Checks that `T` can be an adapter's input ([`ToolInput`]).
 pub const fn assert_tool_input<T: ToolInput>() {}
+/// Checks that `T` can be an adapter's `Ok` type ([`ToolOutput`]).
 pub const fn assert_tool_output<T: ToolOutput>() {}
+/// Checks that `E` can be an adapter's `Err` type (`Display`).
 pub const fn assert_tool_error<E: ToolErrorType>() {}
+/// Checks that `R` is a `Result` an adapter may return ([`AdapterReturn`]).
 pub const fn assert_adapter_return<R: AdapterReturn>() {}
 
 /// A type tag the generated code calls through instead of naming the bounds
@@ -109,6 +117,7 @@ pub const fn assert_adapter_return<R: AdapterReturn>() {}
 pub struct Probe<T>(PhantomData<fn() -> T>);
 
 impl<T> Probe<T> {
+    /// The one value of the tag, the receiver the generated code calls through.
     pub const NEW: Probe<T> = Probe(PhantomData);
 }
 
@@ -120,7 +129,10 @@ impl<T> fmt::Debug for Probe<T> {
 
 /// Chosen by `(&Probe::<T>::NEW).method()` when `T: ToolInput`.
 pub trait InputProbe<T> {
+    /// The input type's JSON Schema.
     fn input_schema(&self) -> Value;
+    /// The typed input read from schema-valid `arguments`, with its
+    /// re-serialized JSON for the call's fingerprint.
     fn parse_input(&self, arguments: Value) -> Result<(T, Value), ArgumentError>;
 }
 
@@ -136,7 +148,9 @@ impl<T: ToolInput> InputProbe<T> for Probe<T> {
 
 /// The fallback for an input type that does not fit.
 pub trait InputFallback<T> {
+    /// An empty closed object schema; never served, the build has failed.
     fn input_schema(&self) -> Value;
+    /// Always an error; never runs, the build has failed.
     fn parse_input(&self, arguments: Value) -> Result<(T, Value), ArgumentError>;
 }
 
@@ -154,7 +168,9 @@ impl<T> InputFallback<T> for &Probe<T> {
 
 /// Chosen when `R: AdapterReturn`.
 pub trait ReturnProbe<R> {
+    /// The JSON Schema of the `Ok` type.
     fn output_schema(&self) -> Value;
+    /// The adapter's return value as the call's outcome.
     fn outcome(&self, value: R) -> AdapterOutcome;
 }
 
@@ -170,7 +186,9 @@ impl<R: AdapterReturn> ReturnProbe<R> for Probe<R> {
 
 /// The fallback for a return type that does not fit.
 pub trait ReturnFallback<R> {
+    /// An empty schema; never served, the build has failed.
     fn output_schema(&self) -> Value;
+    /// Always an error; never runs, the build has failed.
     fn outcome(&self, value: R) -> AdapterOutcome;
 }
 
@@ -186,6 +204,7 @@ impl<R> ReturnFallback<R> for &Probe<R> {
 
 /// Chosen when `T: ServerState`: the adapter's `Shared<T>` argument.
 pub trait StateProbe<T> {
+    /// The server's value of `T` from the call's state.
     fn shared(&self, ctx: &ToolContext) -> Result<Shared<T>, MissingState>;
 }
 
@@ -198,6 +217,7 @@ impl<T: ServerState> StateProbe<T> for Probe<T> {
 /// The fallback for a state type that cannot be shared (its `StateNeed`
 /// check reports it).
 pub trait StateFallback<T> {
+    /// Always [`MissingState`]; never runs, the build has failed.
     fn shared(&self, ctx: &ToolContext) -> Result<Shared<T>, MissingState>;
 }
 

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+/// The canonical form of `value`: the bytes a fingerprint or an ETag hashes.
 pub fn to_string(value: &Value) -> String {
     let mut out = String::with_capacity(256);
     write(&mut out, value);

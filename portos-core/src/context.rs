@@ -14,8 +14,12 @@ use crate::contract::{Capabilities, Scope};
 /// The server-derived authority of a call. No request body can set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Authority {
+    /// The principal the call speaks for.
     pub scope: Scope,
+    /// The capabilities granted to the principal (only a scope that holds
+    /// grants is checked against them).
     pub capabilities: Capabilities,
+    /// Whether the caller is signed in: a `#[signed_in]` scope's writes need it.
     pub authenticated: bool,
     /// The most the caller's credential allows, whatever its scope holds:
     /// a remote caller's access token carries scopes that map to
@@ -90,6 +94,7 @@ pub struct StateMap {
 }
 
 impl StateMap {
+    /// An empty map.
     pub fn new() -> StateMap {
         StateMap::default()
     }
@@ -105,6 +110,7 @@ impl StateMap {
         self.entries.contains_key(&need.type_id())
     }
 
+    /// The value of type `T`, borrowed, if the map has one.
     pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.entries
             .get(&TypeId::of::<T>())
@@ -188,6 +194,7 @@ pub struct StateNeed {
 }
 
 impl StateNeed {
+    /// The need for a value of type `T`.
     pub const fn of<T: ServerState>() -> StateNeed {
         StateNeed {
             type_id: TypeId::of::<T>(),
@@ -195,6 +202,7 @@ impl StateNeed {
         }
     }
 
+    /// The needed type's id, the key of the [`StateMap`] entry that satisfies it.
     pub fn type_id(&self) -> TypeId {
         self.type_id
     }
@@ -242,6 +250,7 @@ pub struct Progress {
 
 /// Where a job's progress goes: its durable record and whoever follows it.
 pub trait ProgressSink: Send + Sync {
+    /// Takes one report of how far the call has come.
     fn report(&self, progress: Progress);
 }
 
@@ -252,17 +261,26 @@ pub trait ProgressSink: Send + Sync {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum LogLevel {
+    /// `debug`: detail for debugging.
     Debug,
+    /// `info`: ordinary information.
     Info,
+    /// `notice`: normal but significant.
     Notice,
+    /// `warning`: something may be wrong.
     Warning,
+    /// `error`: something failed.
     Error,
+    /// `critical`: a critical condition.
     Critical,
+    /// `alert`: action must be taken at once.
     Alert,
+    /// `emergency`: the system is unusable.
     Emergency,
 }
 
 impl LogLevel {
+    /// Every level, least severe first.
     pub const ALL: [LogLevel; 8] = [
         LogLevel::Debug,
         LogLevel::Info,
@@ -274,6 +292,7 @@ impl LogLevel {
         LogLevel::Emergency,
     ];
 
+    /// The level's wire name (`debug` … `emergency`), as MCP writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             LogLevel::Debug => "debug",
@@ -287,6 +306,7 @@ impl LogLevel {
         }
     }
 
+    /// The level whose wire name is `name`.
     pub fn from_name(name: &str) -> Option<LogLevel> {
         LogLevel::ALL
             .into_iter()
@@ -297,6 +317,7 @@ impl LogLevel {
 /// Where a call's log messages go (the caller's connection, which keeps
 /// only the levels its client asked for).
 pub trait LogSink: Send + Sync {
+    /// Sends `message` at `level`, if the caller wants that level.
     fn log(&self, level: LogLevel, message: &str);
 }
 
@@ -305,12 +326,16 @@ pub trait LogSink: Send + Sync {
 /// only waits for the result.
 #[derive(Clone, Default)]
 pub struct CallChannel {
+    /// Where progress reports go; `None`: nowhere.
     pub progress: Option<Arc<dyn ProgressSink>>,
+    /// Where log messages go; `None`: nowhere.
     pub log: Option<Arc<dyn LogSink>>,
+    /// Where questions go; `None`: the caller cannot be asked.
     pub input: Option<Arc<dyn InputSource>>,
 }
 
 impl CallChannel {
+    /// Whether the channel takes nothing: no progress, no log, no questions.
     pub fn is_empty(&self) -> bool {
         self.progress.is_none() && self.log.is_none() && self.input.is_none()
     }
@@ -331,12 +356,17 @@ impl fmt::Debug for CallChannel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum InputKind {
+    /// `elicitation`: a person fills in a form (`elicitation/create`).
     Elicitation,
+    /// `sampling`: the client's model writes a completion
+    /// (`sampling/createMessage`).
     Sampling,
+    /// `roots`: the client lists its roots (`roots/list`).
     Roots,
 }
 
 impl InputKind {
+    /// Every kind, in the order MCP lists them.
     pub const ALL: [InputKind; 3] = [
         InputKind::Elicitation,
         InputKind::Sampling,
@@ -353,6 +383,7 @@ impl InputKind {
         }
     }
 
+    /// The kind named `name` (`elicitation`, `sampling`, `roots`).
     pub fn from_name(name: &str) -> Option<InputKind> {
         InputKind::ALL
             .into_iter()
@@ -398,7 +429,9 @@ impl InputKind {
 /// `sampling/createMessage`'s `messages` and `maxTokens`, none for roots).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputRequest {
+    /// What is asked, and so the method the request is sent as.
     pub kind: InputKind,
+    /// The request's params, as the protocol writes them.
     pub params: serde_json::Value,
 }
 
@@ -472,6 +505,7 @@ pub struct Elicited {
 }
 
 impl Elicited {
+    /// Whether the person accepted the form (`action` is `accept`).
     pub fn accepted(&self) -> bool {
         self.action == "accept"
     }
@@ -492,6 +526,9 @@ pub struct ToolContext {
 }
 
 impl ToolContext {
+    /// The context of a call by `authority` under `request_id`, stopped by
+    /// `cancel`, reading the server's `state`; it reports to no one until
+    /// given a channel ([`ToolContext::with_channel`]).
     pub fn new(
         authority: Authority,
         request_id: Arc<str>,
@@ -598,6 +635,7 @@ impl ToolContext {
         }
     }
 
+    /// Who is calling: the server-derived authority of the call.
     pub fn authority(&self) -> &Authority {
         &self.authority
     }
@@ -609,6 +647,7 @@ impl ToolContext {
         self.state.shared::<T>()
     }
 
+    /// The call's `requestId`.
     pub fn request_id(&self) -> &str {
         &self.request_id
     }

@@ -194,6 +194,8 @@
 //! [`inventory::Classifier`], [`inventory::OpenApiOptions`],
 //! [`inventory::AsyncApiOptions`].
 
+#![warn(missing_docs)]
+
 mod adapter;
 pub mod canonical_json;
 pub mod catalog;

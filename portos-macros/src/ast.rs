@@ -6,7 +6,7 @@ use syn::{FnArg, GenericArgument, GenericParam, ItemFn, PathArguments, ReturnTyp
 
 use crate::ctxt::Ctxt;
 
-pub enum ParamKind {
+pub(crate) enum ParamKind {
     /// `ctx: &ToolContext`
     ContextRef,
     /// `ctx: ToolContext`
@@ -18,7 +18,7 @@ pub enum ParamKind {
 }
 
 /// Which attribute models the function: its messages name it.
-pub struct Kind {
+pub(crate) struct Kind {
     /// `#[portos_tool]`
     pub attr: &'static str,
     /// `a tool adapter`
@@ -29,14 +29,14 @@ pub struct Kind {
     pub returns: &'static str,
 }
 
-pub const TOOL: Kind = Kind {
+pub(crate) const TOOL: Kind = Kind {
     attr: "#[portos_tool]",
     noun: "a tool adapter",
     what: "tool",
     returns: "a tool adapter must return `Result<Output, Error>`: add `-> Result<YourOutput, YourError>`",
 };
 
-pub struct Adapter<'a> {
+pub(crate) struct Adapter<'a> {
     pub item: &'a ItemFn,
     pub params: Vec<ParamKind>,
     pub input: Option<&'a Type>,
@@ -46,7 +46,7 @@ pub struct Adapter<'a> {
 }
 
 /// The written return type.
-pub struct Output<'a> {
+pub(crate) struct Output<'a> {
     pub ty: &'a Type,
     /// `(O, E)` when written as `Result<O, E>`, so each is checked under its
     /// own token; `None` for aliases such as `io::Result<T>`.
@@ -55,7 +55,7 @@ pub struct Output<'a> {
 
 impl<'a> Adapter<'a> {
     /// Models `item`, recording each signature mistake under its token.
-    pub fn from_item(cx: &Ctxt, item: &'a ItemFn, kind: &Kind) -> Adapter<'a> {
+    pub(crate) fn from_item(cx: &Ctxt, item: &'a ItemFn, kind: &Kind) -> Adapter<'a> {
         let sig = &item.sig;
         let Kind { attr, noun, .. } = kind;
         if sig.asyncness.is_none() {

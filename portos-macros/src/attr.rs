@@ -12,7 +12,7 @@ use syn::{LitBool, LitInt, LitStr, Token, bracketed};
 use crate::ctxt::Ctxt;
 
 /// The keys `#[portos_tool]` understands, in the order they are documented.
-pub const KEYS: &[&str] = &[
+pub(crate) const KEYS: &[&str] = &[
     "name",
     "version",
     "description",
@@ -37,13 +37,13 @@ pub const KEYS: &[&str] = &[
 
 /// A value with the span of its token, so `check` can point at it.
 #[derive(Clone)]
-pub struct Spanned<T> {
+pub(crate) struct Spanned<T> {
     pub value: T,
     pub span: Span,
 }
 
 #[derive(Default)]
-pub struct ToolArgs {
+pub(crate) struct ToolArgs {
     pub name: Option<Spanned<String>>,
     pub version: Option<Spanned<u32>>,
     pub description: Option<Spanned<String>>,
@@ -78,13 +78,13 @@ pub struct ToolArgs {
 }
 
 impl ToolArgs {
-    pub fn is_malformed(&self, key: &str) -> bool {
+    pub(crate) fn is_malformed(&self, key: &str) -> bool {
         self.malformed.iter().any(|k| k == key)
     }
 }
 
 /// Parses the attribute arguments, recording every problem in `cx`.
-pub fn parse(cx: &Ctxt, args: TokenStream) -> ToolArgs {
+pub(crate) fn parse(cx: &Ctxt, args: TokenStream) -> ToolArgs {
     let mut out = ToolArgs::default();
     let parser = syn::meta::parser(|meta| {
         let key = meta.path.to_token_stream().to_string().replace(' ', "");

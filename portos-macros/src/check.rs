@@ -8,7 +8,7 @@ use crate::ctxt::Ctxt;
 use crate::names::{self, Term};
 
 /// The checked tool attribute, ready to expand.
-pub struct Tool {
+pub(crate) struct Tool {
     pub name: String,
     pub version: u32,
     pub description: String,
@@ -45,7 +45,7 @@ pub struct Tool {
 /// The portos-core variant of each checked word (unknown words are already
 /// errors and are left out).
 #[derive(Default)]
-pub struct Variants {
+pub(crate) struct Variants {
     pub side_effect: &'static str,
     pub confirmation: &'static str,
 }
@@ -53,7 +53,7 @@ pub struct Variants {
 /// Checks `args`; `doc` is the function's doc comment, `fn_span` points at its
 /// name for errors about missing keys (a user token, so rustc adds no "in
 /// this macro" note). A key whose value was malformed is not also "missing".
-pub fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> Tool {
+pub(crate) fn check(cx: &Ctxt, args: &ToolArgs, doc: Option<String>, fn_span: Span) -> Tool {
     let missing = |key: &str, message: &str| {
         if !args.is_malformed(key) {
             cx.error_at(fn_span, message);

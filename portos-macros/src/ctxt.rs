@@ -7,28 +7,28 @@ use std::fmt::Display;
 use quote::ToTokens;
 
 #[derive(Default)]
-pub struct Ctxt {
+pub(crate) struct Ctxt {
     errors: RefCell<Option<syn::Error>>,
 }
 
 impl Ctxt {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Ctxt {
             errors: RefCell::new(None),
         }
     }
 
     /// Records an error spanning `tokens`.
-    pub fn error_spanned_by<T: ToTokens, M: Display>(&self, tokens: T, message: M) {
+    pub(crate) fn error_spanned_by<T: ToTokens, M: Display>(&self, tokens: T, message: M) {
         self.syn_error(syn::Error::new_spanned(tokens.into_token_stream(), message));
     }
 
     /// Records an error at `span`.
-    pub fn error_at<M: Display>(&self, span: proc_macro2::Span, message: M) {
+    pub(crate) fn error_at<M: Display>(&self, span: proc_macro2::Span, message: M) {
         self.syn_error(syn::Error::new(span, message));
     }
 
-    pub fn syn_error(&self, error: syn::Error) {
+    pub(crate) fn syn_error(&self, error: syn::Error) {
         let mut slot = self.errors.borrow_mut();
         match slot.as_mut() {
             Some(existing) => existing.combine(error),
@@ -37,7 +37,7 @@ impl Ctxt {
     }
 
     /// Finishes collecting: `Ok` when nothing was recorded.
-    pub fn check(self) -> Result<(), syn::Error> {
+    pub(crate) fn check(self) -> Result<(), syn::Error> {
         match self.errors.into_inner() {
             Some(error) => Err(error),
             None => Ok(()),

@@ -2,7 +2,7 @@
 //! description or summary to it.
 
 /// The `///` lines of `attrs`, whitespace collapsed to single spaces.
-pub fn doc_text(attrs: &[syn::Attribute]) -> String {
+pub(crate) fn doc_text(attrs: &[syn::Attribute]) -> String {
     let lines: Vec<String> = attrs
         .iter()
         .filter(|attr| attr.path().is_ident("doc"))

@@ -19,7 +19,7 @@ fn directions() -> Vec<&'static str> {
     all
 }
 
-pub fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
+pub(crate) fn portos_event(args: TokenStream, item: &TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(item.clone()) {
         Ok(input) => input,
         Err(error) => {

@@ -11,7 +11,7 @@ use crate::check::{self, Tool};
 use crate::ctxt::Ctxt;
 use crate::{attr, krate};
 
-pub fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
+pub(crate) fn portos_tool(args: TokenStream, item: &TokenStream) -> TokenStream {
     let item: ItemFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(error) => {

@@ -13,7 +13,7 @@ use syn::{Lit, Path, Token};
 use crate::ctxt::Ctxt;
 
 /// `<crate>::__private::v1`, for the given `crate` key or `::portos_core`.
-pub fn private_path(krate: Option<&Path>) -> TokenStream {
+pub(crate) fn private_path(krate: Option<&Path>) -> TokenStream {
     match krate {
         Some(path) => quote!(#path::__private::v1),
         None => quote!(::portos_core::__private::v1),
@@ -23,7 +23,7 @@ pub fn private_path(krate: Option<&Path>) -> TokenStream {
 /// Parses `crate = ...`; on a malformed value, records the error in `cx`
 /// and skips to the next key, so the attribute's other keys are still read
 /// (one error, not a cascade of "missing key" ones).
-pub fn parse_or_skip(
+pub(crate) fn parse_or_skip(
     cx: &Ctxt,
     meta: &syn::meta::ParseNestedMeta<'_>,
 ) -> syn::Result<Option<Path>> {
@@ -40,7 +40,7 @@ pub fn parse_or_skip(
 }
 
 /// Parses the value of `crate = ...`: a plain path, not a string.
-pub fn parse(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Path> {
+pub(crate) fn parse(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Path> {
     const EXAMPLE: &str = "write `crate = my_sdk::portos_core`";
     if !meta.input.peek(Token![=]) {
         return Err(meta.error(format!(

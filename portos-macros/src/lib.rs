@@ -17,6 +17,8 @@
 //! under its own token; when the attribute is wrong the function itself is still
 //! emitted unchanged so the user sees the real error and not a cascade.
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod ast;
 mod attr;
 mod check;

@@ -23,7 +23,7 @@ const MODULE: &str = "__portos_vocabulary";
 
 /// The kinds of word a tool attribute names.
 #[derive(Clone, Copy)]
-pub enum Kind {
+pub(crate) enum Kind {
     Capability,
     Scope,
 }
@@ -73,7 +73,7 @@ type Listed = Option<Spanned<Vec<Spanned<String>>>>;
 /// `const _: () = { ... };` block: one call per named word, each spanned on
 /// the word, through one import of the crate's words (a crate with no
 /// vocabulary gets one error there, not one per word).
-pub fn checks(scopes: &Listed, capabilities: &Listed) -> TokenStream {
+pub(crate) fn checks(scopes: &Listed, capabilities: &Listed) -> TokenStream {
     let mut words: Vec<(Kind, &Spanned<String>)> = Vec::new();
     for (kind, list) in [(Kind::Scope, scopes), (Kind::Capability, capabilities)] {
         words.extend(
@@ -101,7 +101,7 @@ pub fn checks(scopes: &Listed, capabilities: &Listed) -> TokenStream {
 
 /// The hidden module `vocabulary!` emits beside its constants: the traits
 /// the attributes' checks need, implemented once per declared word.
-pub fn declared(capabilities: &[String], scopes: &[String]) -> TokenStream {
+pub(crate) fn declared(capabilities: &[String], scopes: &[String]) -> TokenStream {
     let module = proc_macro2::Ident::new(MODULE, Span::call_site());
     let capability = kind_items(Kind::Capability, "capability", "capabilities", capabilities);
     let scope = kind_items(Kind::Scope, "scope", "scopes", scopes);

@@ -17,7 +17,7 @@ use crate::settings;
 use crate::store::StoreError;
 
 /// The settings key the exposure choices are stored under.
-pub const API_ACCESS: &str = "apiAccess";
+pub(crate) const API_ACCESS: &str = "apiAccess";
 
 /// Where every exposable group lives (the route inventory's
 /// externally-exposable class).
@@ -44,7 +44,7 @@ pub struct Exposure {
 
 /// The exposable groups of a server, in settings order: the application
 /// declares them ([`crate::ServerBuilder::exposable_api`]); none by default.
-pub type ExposableApis = Arc<[ExposableApi]>;
+pub(crate) type ExposableApis = Arc<[ExposableApi]>;
 
 /// The stored choice of every group.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

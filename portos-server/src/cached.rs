@@ -9,20 +9,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
 #[derive(Debug, Default)]
-pub struct Cached<T> {
+pub(crate) struct Cached<T> {
     current: RwLock<(u64, T)>,
     tickets: AtomicU64,
 }
 
 impl<T: Clone> Cached<T> {
-    pub fn new(value: T) -> Arc<Cached<T>> {
+    pub(crate) fn new(value: T) -> Arc<Cached<T>> {
         Arc::new(Cached {
             current: RwLock::new((0, value)),
             tickets: AtomicU64::new(0),
         })
     }
 
-    pub fn current(&self) -> T {
+    pub(crate) fn current(&self) -> T {
         self.current
             .read()
             .unwrap_or_else(PoisonError::into_inner)
@@ -37,7 +37,7 @@ impl<T: Clone> Cached<T> {
     /// (never set from what it wrote): a load another server's change
     /// triggered meanwhile may have read that change too, and is kept only
     /// if it began later.
-    pub fn load<E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    pub(crate) fn load<E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
         let ticket = self.tickets.fetch_add(1, Ordering::SeqCst) + 1;
         let value = read()?;
         let mut current = self.current.write().unwrap_or_else(PoisonError::into_inner);

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-pub const DEFAULT_BIND: &str = "127.0.0.1:5555";
-pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
-pub const DEFAULT_SESSION_HOURS: u64 = 24 * 7;
+pub(crate) const DEFAULT_BIND: &str = "127.0.0.1:5555";
+pub(crate) const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+pub(crate) const DEFAULT_SESSION_HOURS: u64 = 24 * 7;
 /// The application name of a [`Config::default`] (a server built without
 /// the command line names itself).
-pub const DEFAULT_APP: &str = "server";
+pub(crate) const DEFAULT_APP: &str = "server";
 
 /// The resolved configuration the server runs with.
 #[derive(Clone, Debug)]
@@ -102,25 +102,25 @@ impl Config {
 }
 
 /// `./{app}-data`.
-pub fn default_data_dir(app: &str) -> PathBuf {
+pub(crate) fn default_data_dir(app: &str) -> PathBuf {
     PathBuf::from(format!("./{app}-data"))
 }
 
 /// `{app}.db`: the embedded store's file name.
-pub fn database_file(app: &str) -> String {
+pub(crate) fn database_file(app: &str) -> String {
     format!("{app}.db")
 }
 
 /// `{APP}`: the prefix of the application's environment variables (its
 /// name in capitals, `-` as `_`), e.g. `PORTOS` for `PORTOS_BIND`.
-pub fn env_prefix(app: &str) -> String {
+pub(crate) fn env_prefix(app: &str) -> String {
     app.to_ascii_uppercase().replace('-', "_")
 }
 
 /// The runtime's keys of the optional TOML file: every key may be omitted.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct FileConfig {
+pub(crate) struct FileConfig {
     pub bind: Option<SocketAddr>,
     pub data_dir: Option<PathBuf>,
     pub database_url: Option<String>,
@@ -157,7 +157,7 @@ const RUNTIME_KEYS: [&str; 14] = [
 ];
 
 #[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
+pub(crate) enum ConfigError {
     #[error("cannot read the config file {path}: {source}")]
     Read {
         path: PathBuf,
@@ -174,7 +174,7 @@ impl FileConfig {
     /// Reads the file: the runtime's keys, and the application's keys as
     /// `A` (which refuses what it does not know, so a misspelt key of either
     /// is an error).
-    pub fn load<A: serde::de::DeserializeOwned>(
+    pub(crate) fn load<A: serde::de::DeserializeOwned>(
         path: &Path,
     ) -> Result<(FileConfig, A), ConfigError> {
         let parse_error = |source| ConfigError::Parse {

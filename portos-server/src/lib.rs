@@ -34,12 +34,13 @@
 //! ```
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(unreachable_pub)]
 
 // Lets `#[portos_route]` name `::portos_server` from inside this crate too.
 extern crate self as portos_server;
 
-pub mod agent_tools;
-pub mod api_access;
+mod agent_tools;
+mod api_access;
 pub mod app;
 pub mod auth;
 mod builder;
@@ -47,21 +48,21 @@ mod cached;
 pub mod cli;
 pub mod clock;
 mod cluster;
-pub mod config;
-pub mod documents;
+mod config;
+mod documents;
 pub mod events;
-pub mod grants;
+mod grants;
 pub mod http;
-pub mod jobs;
-pub mod live_registry;
+mod jobs;
+mod live_registry;
 pub mod mcp;
 pub mod mounts;
 pub mod outbound;
 pub mod prelude;
 pub mod redact;
-pub mod remote;
-pub mod route_list;
-pub mod serve;
+mod remote;
+mod route_list;
+mod serve;
 pub mod settings;
 mod stdio;
 pub mod store;
@@ -69,7 +70,7 @@ pub mod telemetry;
 #[cfg(any(test, feature = "testing"))]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
-pub mod trace_export;
+mod trace_export;
 
 /// Declares an HTTP operation on an `async fn` axum handler: method, path,
 /// schemas and declared errors (from the handler's extractors and return
@@ -122,7 +123,7 @@ pub mod __private {
 
 /// The words of the crate's own tests, declared as an application would.
 #[cfg(test)]
-#[allow(dead_code)]
+#[allow(dead_code, unreachable_pub)]
 pub(crate) mod test_words {
     portos_core::vocabulary! {
         capabilities {

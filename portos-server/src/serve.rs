@@ -11,7 +11,7 @@ use crate::http;
 
 /// Builds the server and serves it on a runtime of its own until SIGINT or
 /// SIGTERM (what the command line's default action does).
-pub fn run(builder: ServerBuilder) -> ExitCode {
+pub(crate) fn run(builder: ServerBuilder) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

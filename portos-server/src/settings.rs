@@ -15,8 +15,7 @@ pub const AGENT_CONTEXT: &str = "agentContext";
 /// [`SettingsObserver`] is told of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SettingsChange {
-    /// The settings key written ([`AGENT_CONTEXT`],
-    /// [`API_ACCESS`](crate::api_access::API_ACCESS)).
+    /// The settings key written ([`AGENT_CONTEXT`], `apiAccess`).
     pub key: &'static str,
     /// Its name for a person: `Agent Tools`, `API Access`.
     pub name: &'static str,

@@ -30,7 +30,7 @@ use portos_core::telemetry::in_span;
 
 /// `--mcp-stdio`: builds the server and runs [`serve`] on a runtime of its
 /// own.
-pub fn run(builder: ServerBuilder) -> std::process::ExitCode {
+pub(crate) fn run(builder: ServerBuilder) -> std::process::ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -63,7 +63,7 @@ pub fn run(builder: ServerBuilder) -> std::process::ExitCode {
 }
 
 /// Serves `app` until standard input closes.
-pub async fn serve(app: App) -> Result<(), String> {
+pub(crate) async fn serve(app: App) -> Result<(), String> {
     let line_limit = app.config.body_limit;
     let registry = app.registry.clone();
     tracing::info!("{} MCP on stdio", app.identity.name);

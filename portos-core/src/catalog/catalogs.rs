@@ -25,6 +25,8 @@ pub struct Catalogs {
 /// Every problem found while building the catalog layer, one line each.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct CatalogBuildError {
+    /// One line per problem: an invalid intent configuration, or a tool naming
+    /// an intent group the application does not define.
     pub problems: Vec<String>,
 }
 
@@ -83,10 +85,12 @@ impl Catalogs {
         })
     }
 
+    /// The registry the catalogs list.
     pub fn registry(&self) -> &Arc<Registry> {
         &self.registry
     }
 
+    /// The application's intent groups, checked.
     pub fn intent_groups(&self) -> &IntentGroups {
         &self.intents
     }

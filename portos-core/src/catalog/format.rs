@@ -9,10 +9,14 @@ use crate::schema::strict::{Dialect, Projected, Refusal};
 /// The catalog's `format` query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum CatalogFormat {
+    /// `portos`: the contract's native entries, with policy.
     #[default]
     Portos,
+    /// `openai`: OpenAI function-calling tools (`{type: "function", function}`).
     Openai,
+    /// `anthropic`: Anthropic tool definitions (`input_schema`).
     Anthropic,
+    /// `mcp`: MCP `tools/list` entries, with annotations.
     Mcp,
     /// OpenAI function calling with `strict: true` (`schema::strict`).
     OpenaiStrict,
@@ -46,6 +50,7 @@ impl CatalogFormat {
         "gemini",
     ];
 
+    /// The query's word for the format, one of [`CatalogFormat::VALUES`].
     pub fn as_str(self) -> &'static str {
         match self {
             CatalogFormat::Portos => "portos",

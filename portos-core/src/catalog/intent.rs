@@ -23,6 +23,7 @@ pub struct IntentGroup {
 /// The application's intent vocabulary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IntentConfig {
+    /// The groups tools may name, in the application's order.
     pub groups: &'static [IntentGroup],
     /// Case-insensitive pattern of an intent that fills in a form (the
     /// user is dictating into a field, not asking for a tool): tools with
@@ -72,6 +73,7 @@ impl IntentGroups {
         }
     }
 
+    /// Whether the application defines a group called `name`.
     pub fn contains(&self, name: &str) -> bool {
         self.groups.iter().any(|(known, _)| *known == name)
     }
@@ -119,6 +121,9 @@ struct ActiveIntent {
 }
 
 impl IntentFilter {
+    /// Whether a tool with this intent rule is listed: always without an
+    /// intent; otherwise not when it is suppressed on a form-filling intent,
+    /// and only when its group (if it has one) was switched on.
     pub fn allows(&self, rule: &IntentRule) -> bool {
         let Some(active) = &self.active else {
             return true;

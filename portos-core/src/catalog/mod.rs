@@ -32,6 +32,7 @@ use serde_json::Value;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Catalog {
     json: String,
+    /// The body's strong ETag: `"` + base64url(SHA-256 of its canonical JSON) + `"`.
     pub etag: String,
 }
 
@@ -41,6 +42,7 @@ impl Catalog {
         &self.json
     }
 
+    /// The served bytes, owned.
     pub fn into_json(self) -> String {
         self.json
     }

@@ -7,11 +7,14 @@ use super::CatalogFormat;
 
 const INTENT_MAX_CHARS: usize = 500;
 
+/// One catalog read's query (`scope`, `intent`, `format`), parsed strictly.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CatalogQuery {
+    /// `scope`: whose tools are listed (default `all`); a filter, never authority.
     pub scope: CatalogScope,
     /// Trimmed; `None` when absent or blank.
     pub intent: Option<String>,
+    /// `format`: the shape of the entries (default `portos`).
     pub format: CatalogFormat,
 }
 
@@ -73,10 +76,13 @@ impl CatalogQuery {
 /// tool catalog reads it, any other key refused.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ScopeQuery {
+    /// `scope`, default `all`.
     pub scope: CatalogScope,
 }
 
 impl ScopeQuery {
+    /// Parses query pairs strictly: `scope` as [`CatalogQuery::parse`] reads
+    /// it; any other key is an issue, reported with the scope's own issues.
     pub fn parse<'a>(
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<ScopeQuery, ValidationFailure> {

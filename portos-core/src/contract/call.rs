@@ -15,16 +15,25 @@ const KNOWN_KEYS: [&str; 5] = ["type", "requestId", "name", "version", "argument
 /// capability: those are derived by the server from where the call came in.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolCall {
+    /// `requestId`, trimmed: names the call for replays and lookups.
     pub request_id: String,
+    /// `name`, trimmed: the tool as the caller named it (canonical, provider
+    /// name or alias).
     pub name: String,
+    /// `version`: always [`SCHEMA_VERSION`](super::SCHEMA_VERSION), the only one
+    /// accepted.
     pub version: u32,
+    /// `arguments`: the tool's input object (`{}` when absent), not yet checked
+    /// against its schema.
     pub arguments: Map<String, Value>,
 }
 
 /// One field that failed the envelope rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FieldIssue {
+    /// The key at fault (`requestId`, `name`, ...); empty for the envelope itself.
     pub path: String,
+    /// What is wrong, worded as the contract's validation messages are.
     pub message: String,
 }
 
@@ -41,6 +50,7 @@ impl FieldIssue {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("Validation failed")]
 pub struct ValidationFailure {
+    /// One issue per broken rule, answered as the error's `details`.
     pub details: Vec<FieldIssue>,
 }
 
@@ -180,8 +190,10 @@ impl ToolCall {
 /// the envelope's rules.
 #[derive(Debug, thiserror::Error)]
 pub enum BodyRefusal {
+    /// The body is not JSON.
     #[error("malformed JSON: {0}")]
     Malformed(#[from] serde_json::Error),
+    /// The body is JSON but not a valid envelope.
     #[error(transparent)]
     Invalid(#[from] ValidationFailure),
 }

@@ -34,6 +34,7 @@ const _: () = assert!(MAX_CAPABILITIES <= u64::BITS as usize);
 pub struct Capabilities(u64);
 
 impl Capabilities {
+    /// The empty set: nothing granted.
     pub const NONE: Capabilities = Capabilities(0);
 
     /// Every capability of the linked vocabulary.
@@ -41,18 +42,22 @@ impl Capabilities {
         Capability::all().collect()
     }
 
+    /// Whether `capability` is granted.
     pub fn has(self, capability: Capability) -> bool {
         self.0 & capability.bit() != 0
     }
 
+    /// Whether every one of `capabilities` is granted.
     pub fn has_all(self, capabilities: &[Capability]) -> bool {
         capabilities.iter().all(|c| self.has(*c))
     }
 
+    /// The set with `capability` granted too.
     pub fn with(self, capability: Capability) -> Capabilities {
         Capabilities(self.0 | capability.bit())
     }
 
+    /// The set with `capability` no longer granted.
     pub fn without(self, capability: Capability) -> Capabilities {
         Capabilities(self.0 & !capability.bit())
     }
@@ -80,6 +85,7 @@ impl Capabilities {
             .collect()
     }
 
+    /// The granted capabilities, in the vocabulary's order.
     pub fn iter(self) -> impl Iterator<Item = Capability> {
         Capability::all().filter(move |c| self.has(*c))
     }

@@ -8,30 +8,62 @@ use serde_json::{Map, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
+    /// `TOOL_NOT_FOUND` (404): no tool has the name.
     ToolNotFound,
+    /// `TOOL_UNAVAILABLE` (409): the tool exists but cannot run now.
     ToolUnavailable,
+    /// `TOOL_SCOPE_DENIED` (403): the caller's scope is not in the tool's policy.
     ToolScopeDenied,
+    /// `TOOL_CAPABILITY_DENIED` (403): a capability the tool requires is not
+    /// granted (or the caller's credential does not carry it).
     ToolCapabilityDenied,
+    /// `TOOL_AUTH_REQUIRED` (403): a write needs a signed-in caller (a
+    /// `#[signed_in]` scope's) and has none.
     ToolAuthRequired,
+    /// `TOOL_VALIDATION_ERROR` (400): the arguments fail the tool's input schema.
     ToolValidationError,
+    /// `TOOL_IDEMPOTENCY_CONFLICT` (409): the `requestId` was used for a
+    /// different call.
     ToolIdempotencyConflict,
+    /// `TOOL_IDEMPOTENCY_EXPIRED` (409): the same call again, but its result is
+    /// no longer retained.
     ToolIdempotencyExpired,
+    /// `TOOL_CALL_NOT_FOUND` (404): no retained result under the `requestId`.
     ToolCallNotFound,
+    /// `TOOL_IDEMPOTENCY_MISMATCH` (400): the `Idempotency-Key` header differs
+    /// from the `requestId`.
     ToolIdempotencyMismatch,
     // Durable jobs of long-running tools.
+    /// `TOOL_JOB_NOT_FOUND` (404): no job has the id (unknown or expired).
     ToolJobNotFound,
+    /// `TOOL_JOB_FINISHED` (409): the job has already ended.
     ToolJobFinished,
+    /// `TOOL_JOB_NOT_AWAITING_INPUT` (409): the job is not waiting for a
+    /// confirmation.
     ToolJobNotAwaitingInput,
+    /// `VALIDATION_ERROR` (400): the envelope, a query or a path parameter is
+    /// malformed.
     ValidationError,
+    /// `AUTH_REQUIRED` (401): a password is set and the request has no
+    /// credentials.
     AuthRequired,
+    /// `CROSS_ORIGIN_BLOCKED` (403): a password is set and a browser sent a
+    /// cross-origin request.
     CrossOriginBlocked,
     // Saved read recipes (docs/reference.md#recipe-storage): the library's own
     // refusals.
+    /// `RECIPE_NOT_FOUND` (404): no such recipe, or no such revision of it.
     RecipeNotFound,
+    /// `RECIPE_REVISION_CONFLICT` (409): the `expectedRevision` is stale.
     RecipeRevisionConflict,
+    /// `RECIPE_NAME_CONFLICT` (409): another recipe has the name.
     RecipeNameConflict,
+    /// `RECIPE_VERSION_UNSUPPORTED` (409): a definition's `schemaVersion` is
+    /// not one this server reads.
     RecipeVersionUnsupported,
+    /// `RECIPE_VALIDATION_ERROR` (400): a definition breaks a recipe rule.
     RecipeValidationError,
+    /// `RECIPE_ARCHIVED` (409): the recipe is archived, so it does not run.
     RecipeArchived,
     /// The shared store (PostgreSQL) could not be reached, or another
     /// server still runs the call with this requestId: nothing ran here,
@@ -40,6 +72,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in declaration order.
     pub const ALL: [ErrorCode; 23] = [
         ErrorCode::ToolNotFound,
         ErrorCode::ToolUnavailable,
@@ -66,6 +99,7 @@ impl ErrorCode {
         ErrorCode::ServiceUnavailable,
     ];
 
+    /// The wire form, `SCREAMING_SNAKE_CASE` (`TOOL_NOT_FOUND`).
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::ToolNotFound => "TOOL_NOT_FOUND",
@@ -163,13 +197,16 @@ impl fmt::Display for ErrorCode {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct ToolError {
+    /// The refusal's code; it decides the HTTP status.
     pub code: ErrorCode,
+    /// The human-readable reason, answered as the error body's `error`.
     pub message: String,
     /// Extra structured detail (e.g. `details` of a validation failure).
     pub context: Option<Map<String, Value>>,
 }
 
 impl ToolError {
+    /// A refusal with `code` and `message` and no context.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
         ToolError {
             code,
@@ -178,6 +215,7 @@ impl ToolError {
         }
     }
 
+    /// The refusal with `key` set to `value` in its context.
     pub fn with_context(mut self, key: &str, value: Value) -> ToolError {
         self.context
             .get_or_insert_with(Map::new)
@@ -185,6 +223,7 @@ impl ToolError {
         self
     }
 
+    /// The HTTP status of the refusal's code.
     pub fn status(&self) -> u16 {
         self.code.status()
     }

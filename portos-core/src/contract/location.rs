@@ -3,8 +3,11 @@ use std::fmt;
 /// Where a declaration was written, for messages that point at it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SourceLocation {
+    /// The source file, as `file!()` writes it.
     pub file: &'static str,
+    /// The line, from 1.
     pub line: u32,
+    /// The column, from 1.
     pub column: u32,
 }
 

@@ -14,12 +14,20 @@ impl SideEffect {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Policy {
+    /// `scopes`: the principals that may call the tool.
     pub scopes: Vec<Scope>,
+    /// `requiredCapabilities`: what a call needs granted (checked for a
+    /// principal that holds grants, and against a limited credential); empty
+    /// for an unguarded tool or a read that names none.
     pub required_capabilities: Vec<Capability>,
+    /// `sideEffect`: what the tool does to the world.
     pub side_effect: SideEffect,
+    /// `idempotent`: a replay of the same call is harmless.
     pub idempotent: bool,
+    /// `async`: the call queues work rather than finishing it.
     #[serde(rename = "async")]
     pub is_async: bool,
+    /// `confirmation`: what a call needs before it runs.
     pub confirmation: Confirmation,
     /// `long_running = true`: a call answers with a durable job (HTTP 202,
     /// an MCP task) instead of waiting for the result. Listed only when

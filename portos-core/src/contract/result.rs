@@ -13,28 +13,51 @@ use super::output::OutputJson;
 /// The longest `error` string a result carries.
 pub const ERROR_MAX_CHARS: usize = 500;
 
+/// A result's `state`: `completed` when the adapter ran and answered an
+/// object that did not say it failed; `failed` when it returned an error,
+/// panicked, was cancelled, or answered a non-object, `ok: false` or
+/// `state: "failed"`.
+// `description = ""` keeps this doc out of the derived JSON Schema (the
+// event documents carry it), which stays as it was.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
+#[schemars(description = "")]
 pub enum ToolState {
+    // Not doc comments: on a unit variant they would turn the derived JSON
+    // Schema's `enum` into a `oneOf` of described constants. The enum's doc
+    // says what each means.
+    #[allow(missing_docs)]
     Completed,
+    #[allow(missing_docs)]
     Failed,
 }
 
+/// The `portos_tool_result` envelope: what a call that ran answers, and what
+/// a replay of it answers again.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
+    /// `type`: always `portos_tool_result`.
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// `requestId`: the call's.
     pub request_id: String,
+    /// `name`: the tool's canonical name, whatever name the call used.
     pub name: String,
+    /// `version`: the contract's schema version (1).
     pub version: u32,
+    /// `state`: `completed` or `failed`.
     pub state: ToolState,
+    /// `duplicate`: this answer replays a result retained under the `requestId`
+    /// instead of running the adapter again.
     pub duplicate: bool,
     /// Shared, not copied: a replay hands out the retained output itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Arc<OutputJson>>,
+    /// `error`: why the call failed, at most 500 characters;
+    /// absent when it completed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -99,6 +122,7 @@ impl ToolResult {
         }
     }
 
+    /// Whether the state is `completed`.
     pub fn is_completed(&self) -> bool {
         self.state == ToolState::Completed
     }
@@ -114,6 +138,7 @@ pub struct CallAnswer {
 }
 
 impl CallAnswer {
+    /// The answer of `result`, marked as a replay when `duplicate`.
     pub fn new(result: Arc<ToolResult>, duplicate: bool) -> CallAnswer {
         CallAnswer { result, duplicate }
     }
@@ -123,10 +148,12 @@ impl CallAnswer {
         &self.result
     }
 
+    /// Whether this call replayed a retained result (`duplicate: true`).
     pub fn duplicate(&self) -> bool {
         self.duplicate
     }
 
+    /// Whether the result's state is `completed`.
     pub fn is_completed(&self) -> bool {
         self.result.is_completed()
     }

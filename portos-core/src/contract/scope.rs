@@ -41,8 +41,10 @@ impl Scope {
 /// The catalog's `scope` query: a principal scope, or `all`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum CatalogScope {
+    /// `all`: every scope's tools.
     #[default]
     All,
+    /// One scope's tools only.
     Only(Scope),
 }
 
@@ -52,6 +54,7 @@ impl CatalogScope {
         &words().catalog_scopes
     }
 
+    /// The query's word: `all` or the scope's name.
     pub fn as_str(self) -> &'static str {
         match self {
             CatalogScope::All => portos_vocabulary::ALL_SCOPES_WORD,
@@ -59,6 +62,7 @@ impl CatalogScope {
         }
     }
 
+    /// Whether a tool offered to `scopes` is listed under this query.
     pub fn includes(self, scopes: &[Scope]) -> bool {
         match self {
             CatalogScope::All => true,

@@ -27,17 +27,21 @@ pub const MAX_SCOPES: usize = 32;
 pub struct Vocabulary {
     /// In declaration order: the order of every grants object's keys.
     pub capabilities: &'static [CapabilityTerm],
+    /// In declaration order: who may call, and how each principal is guarded.
     pub scopes: &'static [ScopeTerm],
     /// The kinds of context item the application's Agent Tools context
     /// tools serve (none without context tools), in order.
     pub context: &'static [ContextTerm],
+    /// Where `vocabulary!` was invoked, for messages about the declaration.
     pub location: SourceLocation,
 }
 
 /// A context scope: one kind of context item an agent may be let read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContextTerm {
+    /// The context scope's name, as on the wire.
     pub name: &'static str,
+    /// Its doc comment: what kind of item it is.
     pub description: &'static str,
     /// Read until the owner chooses otherwise.
     pub default: bool,
@@ -48,6 +52,7 @@ pub struct ContextTerm {
 pub struct CapabilityTerm {
     /// The camelCase key, e.g. `readBooks`.
     pub name: &'static str,
+    /// Its doc comment: what holding it allows.
     pub description: &'static str,
     /// Holding it means reaching other machines: every tool that requires
     /// it is open-world (MCP `openWorldHint`) whatever its author wrote.
@@ -57,8 +62,11 @@ pub struct CapabilityTerm {
 /// A scope: who a call speaks for, and how that principal is guarded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScopeTerm {
+    /// The scope's name on the wire, e.g. `reader`.
     pub name: &'static str,
+    /// Its doc comment: who speaks for it.
     pub description: &'static str,
+    /// How the principal is guarded: `#[grants]`, `#[signed_in]` or `#[trusted]`.
     pub guard: Guard,
     /// The transport whose callers speak for this scope, if any.
     pub transport: Option<Transport>,
@@ -88,6 +96,7 @@ pub enum Transport {
 }
 
 impl Transport {
+    /// The attribute's word for the transport: `http` or `mcp`.
     pub fn as_str(self) -> &'static str {
         match self {
             Transport::Http => "http",

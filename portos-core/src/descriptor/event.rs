@@ -25,10 +25,14 @@ pub struct EventSpec {
     /// Where its mount was placed, once it is (`mounted_at`): the
     /// documents write it into the payload's descriptions too.
     pub place: Option<Place>,
+    /// `direction`: which ways the event travels.
     pub directions: &'static [Direction],
+    /// `summary`: one line for the documents; `{mount.path}` and
+    /// `{mount.events}` are written in once the mount is placed.
     pub summary: &'static str,
     /// The payload's schema; `None` for an event without payload.
     pub payload: Option<SchemaFn>,
+    /// Where the `#[portos_event]` attribute was written.
     pub location: SourceLocation,
 }
 
@@ -64,7 +68,9 @@ impl EventSpec {
 /// prefix, written for `{mount.path}` and `{mount.events}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
+    /// The routes' path prefix (`{mount.path}`), e.g. `/api/cos/tools`.
     pub path: &'static str,
+    /// The events' name prefix (`{mount.events}`), e.g. `cos:tools`.
     pub events: &'static str,
 }
 

@@ -25,12 +25,20 @@ use crate::contract::{Confirmation, OutputJson, SideEffect};
 /// One tool, as declared. Const data only; schemas are computed from the
 /// function pointers when the registry is built.
 pub struct ToolDescriptor {
+    /// The canonical name (`name = "..."`): `[A-Za-z0-9._-]{1,100}`.
     pub name: &'static str,
+    /// The contract schema version (`version`; 1, the only one).
     pub version: u32,
+    /// The catalog description: `description = "..."`, else the doc comment.
     pub description: &'static str,
+    /// The name in the OpenAI, Anthropic and MCP formats
+    /// (`[a-zA-Z0-9_-]{1,64}`; by default the name with `.` and `-` as `_`).
     pub provider_name: &'static str,
+    /// Other names a call may use (`aliases`; by default the provider name).
     pub aliases: &'static [&'static str],
+    /// The declared policy, its words still strings.
     pub policy: PolicyDecl,
+    /// How the catalog's intent filter treats the tool.
     pub intent: IntentRule,
     /// The raw schemars schema of the input type.
     pub input_schema: fn() -> Value,
@@ -61,6 +69,7 @@ pub struct ToolDescriptor {
     /// in the call (an MCP client's rounds) before its job begins, so the
     /// job starts with the answers (its adapter's same asks answer at once).
     pub ask_first: Option<AskFirst>,
+    /// Where the `#[portos_tool]` attribute was written.
     pub location: SourceLocation,
 }
 
@@ -83,14 +92,23 @@ pub type AskFirst =
 /// the linked vocabulary and refuses a word it does not declare.
 #[derive(Clone, Copy, Debug)]
 pub struct PolicyDecl {
+    /// `scopes`: the names of the scopes that may call the tool.
     pub scopes: &'static [&'static str],
+    /// `capabilities`: the names of the capabilities the tool requires.
     pub capabilities: &'static [&'static str],
+    /// `side_effect`: what the tool does to the world.
     pub side_effect: SideEffect,
+    /// `idempotent`: replays are harmless (by default, for reads only).
     pub idempotent: bool,
+    /// `async`: the call queues work.
     pub is_async: bool,
     /// `long_running = true`: calls answer with a durable job.
     pub long_running: bool,
+    /// `confirmation`: what a call needs before it runs.
     pub confirmation: Confirmation,
+    /// `open_world`: the author says the tool reaches outside this machine
+    /// (MCP `openWorldHint`, also on when it requires an `#[open_world]`
+    /// capability).
     pub open_world: bool,
     /// `unguarded = "why"`: a tool that is not a read but requires no
     /// capability says why any principal of its scopes may run it (the
@@ -126,6 +144,8 @@ pub struct BoundCall {
 }
 
 impl BoundCall {
+    /// A call that hands `run` the context and reports `normalized` as its
+    /// arguments.
     pub fn new<F>(normalized: Value, run: F) -> BoundCall
     where
         F: FnOnce(ToolContext) -> BoxFuture<'static, AdapterOutcome> + Send + 'static,
@@ -142,6 +162,7 @@ impl BoundCall {
         &self.normalized
     }
 
+    /// Runs the adapter with `ctx`.
     pub fn run(self, ctx: ToolContext) -> BoxFuture<'static, AdapterOutcome> {
         (self.run)(ctx)
     }

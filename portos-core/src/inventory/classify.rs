@@ -7,17 +7,20 @@ use crate::descriptor::{Access, ErrorSpec, HttpMethod, RouteEffect, RouteSpec};
 /// Paths named exactly, and path prefixes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PathSet {
+    /// Paths that match only exactly.
     pub exact: &'static [&'static str],
     /// Matched with `starts_with`: end one with `/` to mean "under it".
     pub prefixes: &'static [&'static str],
 }
 
 impl PathSet {
+    /// No paths at all.
     pub const EMPTY: PathSet = PathSet {
         exact: &[],
         prefixes: &[],
     };
 
+    /// Whether `path` is one of the exact paths or starts with a prefix.
     pub fn contains(&self, path: &str) -> bool {
         self.exact.contains(&path) || self.prefixes.iter().any(|prefix| path.starts_with(prefix))
     }
@@ -44,7 +47,9 @@ pub struct Classifier {
 /// The gate's refusals in front of one access class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GateErrors {
+    /// The access class the refusals stand in front of.
     pub access: Access,
+    /// The gate's answers, added to the operations' declared failures.
     pub errors: &'static [ErrorSpec],
 }
 
@@ -177,6 +182,10 @@ pub fn default_summary(method: HttpMethod, path: &str) -> String {
     format!("{verb} {words}")
 }
 
+/// The declared side effect, else: `read` for GET; `destructive` for DELETE
+/// or a destructive path segment (`delete`, `remove`, `clear`, ...);
+/// `process-control` for a segment such as `start`, `stop` or `run`;
+/// otherwise `write`.
 pub fn side_effect(route: &RouteSpec) -> RouteEffect {
     if let Some(effect) = route.side_effect {
         return effect;
@@ -238,6 +247,7 @@ pub fn fnv1a_utf16(text: &str) -> u32 {
     })
 }
 
+/// `value` in base 36, lowercase digits (`0` for zero).
 pub fn base36(mut value: u32) -> String {
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     if value == 0 {

@@ -13,8 +13,11 @@ use crate::descriptor::{Direction, EventSpec};
 /// What the application says about itself in its AsyncAPI document.
 #[derive(Clone, Debug)]
 pub struct AsyncApiOptions<'a> {
+    /// `info.title`.
     pub title: &'a str,
+    /// `info.version`: the application's version.
     pub version: &'a str,
+    /// `info.description`.
     pub description: &'a str,
     /// `servers.local.host`: where the Socket.IO endpoint listens.
     pub host: &'a str,
@@ -28,8 +31,10 @@ pub struct EventInventory {
     events: Vec<&'static EventSpec>,
 }
 
+/// Duplicate event names, or events under a mount the server did not place.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct EventInventoryError {
+    /// One line per problem.
     pub problems: Vec<String>,
 }
 
@@ -49,6 +54,8 @@ fn domain(event: &str) -> &str {
 }
 
 impl EventInventory {
+    /// Sorts the declarations by name and checks them: every duplicate name and
+    /// every event under an unplaced mount is one problem.
     pub fn new(
         events: impl IntoIterator<Item = &'static EventSpec>,
     ) -> Result<EventInventory, EventInventoryError> {
@@ -80,6 +87,7 @@ impl EventInventory {
         }
     }
 
+    /// The events, sorted by name.
     pub fn events(&self) -> &[&'static EventSpec] {
         &self.events
     }

@@ -38,6 +38,8 @@ pub struct Inventory {
 /// Two declarations of one operation, or a malformed path.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct InventoryError {
+    /// One line per problem: a duplicate operation, a path that is not
+    /// absolute, a mount the server did not place.
     pub problems: Vec<String>,
 }
 
@@ -52,6 +54,10 @@ impl fmt::Display for InventoryError {
 }
 
 impl Inventory {
+    /// Sorts the declarations by path, then method name, and checks them: every
+    /// duplicate operation, bad path or unplaced mount is one problem. Access
+    /// is classified with the default [`Classifier`] until
+    /// [`Inventory::with_classifier`].
     pub fn new(
         routes: impl IntoIterator<Item = &'static RouteSpec>,
     ) -> Result<Inventory, InventoryError> {
@@ -99,10 +105,12 @@ impl Inventory {
         self
     }
 
+    /// The operations, in document order.
     pub fn routes(&self) -> &[&'static RouteSpec] {
         &self.routes
     }
 
+    /// The application's paths per access class.
     pub fn classifier(&self) -> &Classifier {
         &self.classifier
     }

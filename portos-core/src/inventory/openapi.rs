@@ -14,8 +14,11 @@ use crate::descriptor::{Access, RouteIo, RouteSpec};
 /// What varies between the internal and the public document.
 #[derive(Clone, Debug)]
 pub struct OpenApiOptions<'a> {
+    /// `info.title`.
     pub title: &'a str,
+    /// `info.version`: the application's version.
     pub version: &'a str,
+    /// `info.description`.
     pub description: &'a str,
     /// `servers[0].url`, when known (from the request's host).
     pub server_url: Option<String>,
@@ -25,9 +28,12 @@ pub struct OpenApiOptions<'a> {
 /// credentials.
 #[derive(Clone, Debug)]
 pub struct Placement {
+    /// The operation's tag.
     pub tag: String,
     /// The tag's description; `None` → `"<Label> API (<n> operations)"`.
     pub tag_description: Option<String>,
+    /// Whether the operation takes bearer or basic credentials (`security`);
+    /// otherwise it is open.
     pub secured: bool,
 }
 

@@ -28,20 +28,30 @@ const STANDARD_ERRORS: [(u16, &str); 9] = [
 /// An annotated operation whose input cannot be flattened into one object.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ToolsMinError {
+    /// A name is both a path or query parameter and a field of the body.
     #[error(
         "HTTP tool `{tool}` ({method} {path}): `{field}` is both a parameter and a body field; rename one"
     )]
     Collision {
+        /// The HTTP tool's name.
         tool: &'static str,
+        /// The operation's HTTP method.
         method: &'static str,
+        /// The operation's path.
         path: &'static str,
+        /// The name found in two places.
         field: String,
     },
+    /// A schema of the operation cannot be projected for the resource.
     #[error("HTTP tool `{tool}` ({method} {path}): {source}")]
     Schema {
+        /// The HTTP tool's name.
         tool: &'static str,
+        /// The operation's HTTP method.
         method: &'static str,
+        /// The operation's path.
         path: &'static str,
+        /// Why the schema was refused.
         source: SchemaError,
     },
 }

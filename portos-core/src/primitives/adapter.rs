@@ -15,6 +15,7 @@ use crate::adapter::{AdapterReturn, Probe};
     note = "Body is a `String` (text), a `ResourceBody`, a `ResourceContents` or a `Vec<ResourceContents>`; Error implements Display (e.g. `portos_core::AdapterError`)"
 )]
 pub trait ResourceReturn {
+    /// The read's outcome: the body as contents, or the `Err` value's text.
     fn into_outcome(self) -> Result<ResourceOutcome, String>;
 }
 
@@ -32,6 +33,7 @@ impl<O: ResourceOutput, E: fmt::Display> ResourceReturn for Result<O, E> {
     note = "answer a `String` (text), a `ResourceBody` (text or bytes), a `ResourceContents` or a `Vec<ResourceContents>`"
 )]
 pub trait ResourceOutput {
+    /// The body as the read's contents.
     fn into_resource(self) -> ResourceOutcome;
 }
 
@@ -61,6 +63,7 @@ resource_outputs!(
     note = "Messages is a `Vec<PromptMessage>` or a `PromptMessages`; Error implements Display (e.g. `portos_core::AdapterError`)"
 )]
 pub trait PromptReturn {
+    /// The prompt's messages, or the `Err` value's text.
     fn into_messages(self) -> Result<PromptMessages, String>;
 }
 
@@ -78,6 +81,7 @@ impl<O: PromptOutput, E: fmt::Display> PromptReturn for Result<O, E> {
     note = "answer a `Vec<PromptMessage>`, or a `PromptMessages` (with a description)"
 )]
 pub trait PromptOutput {
+    /// The answer as the prompt's messages.
     fn into_prompt(self) -> PromptMessages;
 }
 
@@ -93,11 +97,16 @@ impl PromptOutput for Vec<super::descriptor::PromptMessage> {
     }
 }
 
+/// Checks that `R` is a `Result` a resource adapter may return
+/// ([`ResourceReturn`]).
 pub const fn assert_resource_return<R: ResourceReturn>() {}
+/// Checks that `R` is a `Result` a prompt adapter may return
+/// ([`PromptReturn`]).
 pub const fn assert_prompt_return<R: PromptReturn>() {}
 
 /// Chosen when the return type fits.
 pub trait ResourceReturnProbe<R> {
+    /// The adapter's return value as the read's outcome.
     fn resource_outcome(&self, value: R) -> Result<ResourceOutcome, String>;
 }
 
@@ -110,6 +119,7 @@ impl<R: ResourceReturn> ResourceReturnProbe<R> for Probe<R> {
 /// The fallback for a return type that does not fit (never runs: the
 /// assertion has failed the build).
 pub trait ResourceReturnFallback<R> {
+    /// Always an error; never runs, the build has failed.
     fn resource_outcome(&self, value: R) -> Result<ResourceOutcome, String>;
 }
 
@@ -119,7 +129,9 @@ impl<R> ResourceReturnFallback<R> for &Probe<R> {
     }
 }
 
+/// Chosen when the return type fits.
 pub trait PromptReturnProbe<R> {
+    /// The adapter's return value as the prompt's messages.
     fn prompt_messages(&self, value: R) -> Result<PromptMessages, String>;
 }
 
@@ -129,7 +141,10 @@ impl<R: PromptReturn> PromptReturnProbe<R> for Probe<R> {
     }
 }
 
+/// The fallback for a return type that does not fit (never runs: the
+/// assertion has failed the build).
 pub trait PromptReturnFallback<R> {
+    /// Always an error; never runs, the build has failed.
     fn prompt_messages(&self, value: R) -> Result<PromptMessages, String>;
 }
 
@@ -142,6 +157,7 @@ impl<R> PromptReturnFallback<R> for &Probe<R> {
 /// Chosen when a tool adapter returns [`ToolContent`]: its output is
 /// content items (MCP answers them as the call's `content`).
 pub trait ContentProbe {
+    /// `true`: the output is content items.
     fn content_output(&self) -> bool;
 }
 
@@ -153,6 +169,7 @@ impl<R: AdapterReturn<Output = ToolContent>> ContentProbe for Probe<R> {
 
 /// Any other output: structured.
 pub trait ContentFallback {
+    /// `false`: the output is structured JSON.
     fn content_output(&self) -> bool;
 }
 

@@ -11,37 +11,62 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Content {
+    // The doc comments added for the API docs stay out of the derived
+    // JSON Schema (`description = ""`), which keeps the shape it had.
+    /// `text`: plain text.
+    #[schemars(description = "")]
     Text {
+        /// The text itself.
+        #[schemars(description = "")]
         text: String,
     },
     /// `data` is the image's bytes in standard base64.
     Image {
+        /// The image's bytes, standard base64.
+        #[schemars(description = "")]
         data: String,
+        /// `mimeType`, e.g. `image/png`.
+        #[schemars(description = "")]
         #[serde(rename = "mimeType")]
         mime_type: String,
     },
     /// `data` is the audio's bytes in standard base64.
     Audio {
+        /// The audio's bytes, standard base64.
+        #[schemars(description = "")]
         data: String,
+        /// `mimeType`, e.g. `audio/wav`.
+        #[schemars(description = "")]
         #[serde(rename = "mimeType")]
         mime_type: String,
     },
     /// A resource's contents, carried whole.
     Resource {
+        /// The embedded contents.
+        #[schemars(description = "")]
         resource: ResourceContents,
     },
     /// A pointer to a resource the client may read (or not).
     ResourceLink {
+        /// The resource's URI.
+        #[schemars(description = "")]
         uri: String,
+        /// The resource's name, for the client to show.
+        #[schemars(description = "")]
         name: String,
+        /// `mimeType`, when known.
+        #[schemars(description = "")]
         #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
         mime_type: Option<String>,
+        /// What the resource is, when said.
+        #[schemars(description = "")]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         description: Option<String>,
     },
 }
 
 impl Content {
+    /// A text item.
     pub fn text(text: impl Into<String>) -> Content {
         Content::Text { text: text.into() }
     }
@@ -83,10 +108,15 @@ impl Content {
 /// result's `content` field.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolContent {
+    // The doc comments added for the API docs stay out of the derived
+    // JSON Schema (`description = ""`), which keeps the shape it had.
+    /// The items, in order.
+    #[schemars(description = "")]
     pub content: Vec<Content>,
 }
 
 impl ToolContent {
+    /// An output of `content`.
     pub fn new(content: Vec<Content>) -> ToolContent {
         ToolContent { content }
     }
@@ -101,14 +131,23 @@ impl From<Vec<Content>> for ToolContent {
 /// A resource's contents at one URI: text, or bytes (as base64 `blob`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ResourceContents {
+    // The doc comments added for the API docs stay out of the derived
+    // JSON Schema (`description = ""`), which keeps the shape it had.
+    /// The URI the contents are of.
+    #[schemars(description = "")]
     pub uri: String,
+    /// `mimeType`, when known.
+    #[schemars(description = "")]
     #[serde(rename = "mimeType", default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
+    /// The text or the bytes, written as a `text` or a `blob` key beside `uri`.
+    #[schemars(description = "")]
     #[serde(flatten)]
     pub body: ResourceBody,
 }
 
 impl ResourceContents {
+    /// Text contents at `uri`, with no MIME type.
     pub fn text(uri: impl Into<String>, text: impl Into<String>) -> ResourceContents {
         ResourceContents {
             uri: uri.into(),
@@ -117,6 +156,7 @@ impl ResourceContents {
         }
     }
 
+    /// The bytes at `uri` as a base64 `blob`, with no MIME type.
     pub fn blob(uri: impl Into<String>, bytes: &[u8]) -> ResourceContents {
         ResourceContents {
             uri: uri.into(),
@@ -125,6 +165,7 @@ impl ResourceContents {
         }
     }
 
+    /// The same contents, declared of type `mime_type`.
     #[must_use]
     pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> ResourceContents {
         self.mime_type = Some(mime_type.into());
@@ -135,6 +176,10 @@ impl ResourceContents {
 /// What a resource holds: text, or bytes written as standard base64.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum ResourceBody {
+    // The doc comments added for the API docs stay out of the derived
+    // JSON Schema (`description = ""`), which keeps the shape it had.
+    /// `text`: the contents as text.
+    #[schemars(description = "")]
     #[serde(rename = "text")]
     Text(String),
     /// Standard base64 of the bytes.
@@ -143,6 +188,7 @@ pub enum ResourceBody {
 }
 
 impl ResourceBody {
+    /// A body of `bytes`, as standard base64.
     pub fn blob(bytes: &[u8]) -> ResourceBody {
         ResourceBody::Blob(encode(bytes))
     }
@@ -157,7 +203,13 @@ fn encode(bytes: &[u8]) -> String {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    // Not doc comments: on a unit variant they would turn the derived JSON
+    // Schema's `enum` into a `oneOf` of described constants.
+    // `user`: the person's side of the conversation.
+    #[allow(missing_docs)]
     User,
+    // `assistant`: the model's side.
+    #[allow(missing_docs)]
     Assistant,
 }
 

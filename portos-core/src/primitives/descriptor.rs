@@ -19,37 +19,58 @@ pub struct ResourceDescriptor {
     pub uri: &'static str,
     /// `uri` is a template (`uri_template = "..."`).
     pub template: bool,
+    /// The resource's name (`name`; by default the adapter's function name).
     pub name: &'static str,
+    /// A title for people (`title`), when declared.
     pub title: Option<&'static str>,
+    /// `description`, else the adapter's doc comment.
     pub description: &'static str,
+    /// `mime_type`: the type of what a read answers, when declared.
     pub mime_type: Option<&'static str>,
     /// The application's scopes and capabilities, by name (resolved when
     /// the registry is built).
     pub scopes: &'static [&'static str],
+    /// The names of the capabilities a caller needs to see the resource.
     pub capabilities: &'static [&'static str],
     /// A template's variables as an object schema (an empty object's for a
     /// fixed resource).
     pub input_schema: fn() -> Value,
     /// Turns the variables (schema-valid) into a ready-to-run read.
     pub bind: fn(Value) -> Result<Bound<ResourceOutcome>, ArgumentError>,
+    /// `complete(variable = function)`: the template variables with suggested
+    /// values.
     pub completions: &'static [Completer],
+    /// The server state the adapter takes (its `Shared<T>` parameters): the
+    /// registry refuses to build without each.
     pub state: &'static [StateNeed],
+    /// Where the `#[portos_resource]` attribute was written.
     pub location: SourceLocation,
 }
 
 /// One prompt, as declared.
 pub struct PromptDescriptor {
+    /// The prompt's name (`name`; by default the adapter's function name).
     pub name: &'static str,
+    /// A title for people (`title`), when declared.
     pub title: Option<&'static str>,
+    /// `description`, else the adapter's doc comment.
     pub description: &'static str,
+    /// The names of the scopes that may get the prompt (resolved when the
+    /// registry is built).
     pub scopes: &'static [&'static str],
+    /// The names of the capabilities a caller needs to see the prompt.
     pub capabilities: &'static [&'static str],
     /// The arguments as an object schema of strings: each property is an
     /// argument, its description the argument's, `required` the required.
     pub input_schema: fn() -> Value,
+    /// Turns the arguments (schema-valid) into a ready-to-render prompt.
     pub bind: fn(Value) -> Result<Bound<PromptMessages>, ArgumentError>,
+    /// `complete(argument = function)`: the arguments with suggested values.
     pub completions: &'static [Completer],
+    /// The server state the adapter takes (its `Shared<T>` parameters): the
+    /// registry refuses to build without each.
     pub state: &'static [StateNeed],
+    /// Where the `#[portos_prompt]` attribute was written.
     pub location: SourceLocation,
 }
 
@@ -75,7 +96,10 @@ impl fmt::Debug for PromptDescriptor {
 /// (`complete(argument = function)` in the attribute).
 #[derive(Clone, Copy)]
 pub struct Completer {
+    /// The argument or variable it completes.
     pub argument: &'static str,
+    /// The completer: `async fn(&ToolContext, CompletionRequest) -> Vec<String>`,
+    /// wrapped.
     pub complete: fn(ToolContext, CompletionRequest) -> BoxFuture<'static, Vec<String>>,
 }
 
@@ -91,8 +115,11 @@ impl fmt::Debug for Completer {
 /// and the arguments already chosen.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CompletionRequest {
+    /// The argument being completed.
     pub argument: String,
+    /// What has been typed for it so far.
     pub value: String,
+    /// The other arguments already chosen, by name.
     pub context: BTreeMap<String, String>,
 }
 
@@ -104,6 +131,7 @@ pub struct Bound<T> {
 }
 
 impl<T> Bound<T> {
+    /// A read or rendering that hands `run` the context.
     pub fn new<F>(run: F) -> Bound<T>
     where
         F: FnOnce(ToolContext) -> BoxFuture<'static, Result<T, String>> + Send + 'static,
@@ -111,6 +139,7 @@ impl<T> Bound<T> {
         Bound { run: Box::new(run) }
     }
 
+    /// Runs the adapter with `ctx`.
     pub fn run(self, ctx: ToolContext) -> BoxFuture<'static, Result<T, String>> {
         (self.run)(ctx)
     }
@@ -126,7 +155,9 @@ impl<T> fmt::Debug for Bound<T> {
 /// URI read and the declared MIME type), or contents it wrote whole.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ResourceOutcome {
+    /// One body at the URI read, with the declared MIME type.
     Body(ResourceBody),
+    /// Contents the adapter wrote whole, each with its own URI.
     Contents(Vec<ResourceContents>),
 }
 
@@ -159,7 +190,9 @@ impl From<Vec<ResourceContents>> for ResourceOutcome {
 /// of this rendering.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PromptMessages {
+    /// `description` of this rendering, when the adapter gives one.
     pub description: Option<String>,
+    /// `messages`, in order.
     pub messages: Vec<PromptMessage>,
 }
 
@@ -172,13 +205,17 @@ impl From<Vec<PromptMessage>> for PromptMessages {
     }
 }
 
+/// One message of a prompt: who speaks it and what it says.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PromptMessage {
+    /// `role`: `user` or `assistant`.
     pub role: Role,
+    /// `content`: one content item.
     pub content: Content,
 }
 
 impl PromptMessage {
+    /// A message the user speaks.
     pub fn user(content: Content) -> PromptMessage {
         PromptMessage {
             role: Role::User,
@@ -186,6 +223,7 @@ impl PromptMessage {
         }
     }
 
+    /// A message the assistant speaks.
     pub fn assistant(content: Content) -> PromptMessage {
         PromptMessage {
             role: Role::Assistant,

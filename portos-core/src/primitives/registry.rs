@@ -42,11 +42,16 @@ pub enum PrimitiveError {
 /// requires.
 #[derive(Clone, Debug)]
 pub struct Visibility {
+    /// The scopes that may see it.
     pub scopes: Vec<Scope>,
+    /// The capabilities a principal that holds grants must hold to see it.
     pub required_capabilities: Vec<Capability>,
 }
 
 impl Visibility {
+    /// Whether `authority` may see the primitive: its scope is listed, a
+    /// principal that holds grants holds every required capability, and the
+    /// caller's credential carries them.
     pub fn allows(&self, authority: &Authority) -> bool {
         let granted = match authority.scope.guard() {
             Guard::Grants(_) => authority.capabilities.has_all(&self.required_capabilities),
@@ -60,7 +65,9 @@ impl Visibility {
 
 /// One resource or template, checked.
 pub struct RegisteredResource {
+    /// The declaration.
     pub descriptor: &'static ResourceDescriptor,
+    /// Who may list and read it.
     pub visibility: Visibility,
     template: Option<UriTemplate>,
     validator: jsonschema::Validator,
@@ -104,6 +111,7 @@ impl RegisteredResource {
         Value::Object(entry)
     }
 
+    /// Whether it is a resource template (`uri_template`).
     pub fn is_template(&self) -> bool {
         self.template.is_some()
     }
@@ -111,16 +119,23 @@ impl RegisteredResource {
 
 /// One prompt, checked, with its arguments read from its input schema.
 pub struct RegisteredPrompt {
+    /// The declaration.
     pub descriptor: &'static PromptDescriptor,
+    /// Who may list and get it.
     pub visibility: Visibility,
+    /// Its arguments, in the input schema's order.
     pub arguments: Vec<PromptArgument>,
     validator: jsonschema::Validator,
 }
 
+/// One argument of a prompt, as `prompts/list` lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PromptArgument {
+    /// The argument's name: a property of the prompt's input.
     pub name: String,
+    /// The property's description, when it has one.
     pub description: Option<String>,
+    /// Whether the argument must be given.
     pub required: bool,
 }
 
@@ -155,6 +170,7 @@ impl RegisteredPrompt {
 /// What `completion/complete` refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CompletionRef {
+    /// A prompt, by its name.
     Prompt(String),
     /// A resource template, by its template text.
     Resource(String),
@@ -163,8 +179,11 @@ pub enum CompletionRef {
 /// Suggested values, at most [`MAX_COMPLETION_VALUES`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Completion {
+    /// `values`: the first suggestions, at most [`MAX_COMPLETION_VALUES`].
     pub values: Vec<String>,
+    /// `total`: how many suggestions the completer made.
     pub total: usize,
+    /// `hasMore`: some suggestions were left out.
     pub has_more: bool,
 }
 
@@ -318,6 +337,8 @@ impl Primitives {
             .any(|r| r.visibility.scopes.contains(&scope))
     }
 
+    /// Whether any prompt is declared for `scope` (a server offers the
+    /// capability only then).
     pub fn offers_prompts(&self, scope: Scope) -> bool {
         self.prompts
             .iter()

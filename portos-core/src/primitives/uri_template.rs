@@ -26,6 +26,8 @@ pub struct TemplateError {
 }
 
 impl UriTemplate {
+    /// Checks `template`: `{name}` variables of letters, digits and `_`, a
+    /// literal between any two, none named twice, at least one.
     pub fn parse(template: &str) -> Result<UriTemplate, TemplateError> {
         let refuse = |reason| TemplateError {
             template: template.to_owned(),

@@ -5,6 +5,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// A number of tool calls, shared (behind an `Arc`) by every call of one unit
+/// of work.
 #[derive(Debug)]
 pub struct CallBudget {
     limit: usize,
@@ -12,6 +14,7 @@ pub struct CallBudget {
 }
 
 impl CallBudget {
+    /// A budget of `limit` calls, none used.
     pub fn new(limit: usize) -> CallBudget {
         CallBudget {
             limit,
@@ -29,14 +32,17 @@ impl CallBudget {
             .is_ok()
     }
 
+    /// How many calls were charged.
     pub fn used(&self) -> usize {
         self.used.load(Ordering::Acquire)
     }
 
+    /// How many calls the budget allows.
     pub fn limit(&self) -> usize {
         self.limit
     }
 
+    /// Whether every call has been charged.
     pub fn is_spent(&self) -> bool {
         self.used() >= self.limit
     }

@@ -26,6 +26,7 @@ use crate::{linked, schema};
 /// Every problem found while building, one line each.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct RegistryBuildError {
+    /// One line per problem, each naming the declaration and where it was written.
     pub problems: Vec<String>,
 }
 
@@ -66,6 +67,8 @@ impl fmt::Debug for RegistryBuilder {
 }
 
 impl RegistryBuilder {
+    /// The bounds of the idempotency store (by default 500 results, 10,000
+    /// fingerprints, 24 hours).
     pub fn limits(mut self, limits: RegistryLimits) -> Self {
         self.limits = limits;
         self

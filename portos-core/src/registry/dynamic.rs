@@ -79,12 +79,14 @@ pub trait DynamicTools: Send + Sync + 'static {
 pub struct DynamicListing {
     /// Changes whenever `tools` may have (a content hash or a counter).
     pub revision: u64,
+    /// The tools listed, after the linked ones.
     pub tools: Vec<Arc<DynamicTool>>,
 }
 
 /// What [`DynamicTools::resolve`] found for a call.
 #[derive(Debug)]
 pub struct Resolved {
+    /// The tool the name resolved to.
     pub tool: Arc<DynamicTool>,
     /// The authority the call and its children run under.
     pub authority: Authority,
@@ -92,6 +94,8 @@ pub struct Resolved {
 
 /// Runs a resolved tool whose arguments passed its schema.
 pub trait DynamicRun: Send + Sync + 'static {
+    /// Runs `call`: its output as JSON, normalized like a linked adapter's, or
+    /// the message of its failure.
     fn run(&self, call: DynamicCall) -> BoxFuture<'static, Result<Value, String>>;
 }
 
@@ -100,7 +104,9 @@ pub trait DynamicRun: Send + Sync + 'static {
 pub struct DynamicCall {
     /// The registry, for child calls.
     pub registry: Arc<Registry>,
+    /// The authority the source resolved for the call.
     pub authority: Authority,
+    /// The call's `requestId`.
     pub request_id: Arc<str>,
     /// Validated against the tool's input schema.
     pub arguments: Value,
@@ -122,8 +128,11 @@ impl fmt::Debug for DynamicCall {
 
 /// Everything a dynamic tool is, as the source describes it.
 pub struct DynamicToolSpec {
+    /// The canonical name, e.g. `recipe.daily-brief`.
     pub name: String,
+    /// The name in the provider formats (`[a-zA-Z0-9_-]{1,64}`).
     pub provider_name: String,
+    /// The contract schema version.
     pub version: u32,
     /// The native catalog's description.
     pub description: String,
@@ -132,7 +141,9 @@ pub struct DynamicToolSpec {
     pub provider_description: String,
     /// The closed input schema, also the validator of every call.
     pub input_schema: Value,
+    /// The output schema the catalog lists.
     pub output_schema: Value,
+    /// The policy calls are authorized against and the catalog lists.
     pub policy: Policy,
     /// False for a tool listed only to say why it cannot be used: it is
     /// never granted and never runs.
@@ -143,6 +154,7 @@ pub struct DynamicToolSpec {
     /// What the source keeps about the tool for itself (e.g. its
     /// provenance, for [`DynamicTools::native_fields`]); never served as is.
     pub details: Value,
+    /// What running the tool means.
     pub runner: Arc<dyn DynamicRun>,
 }
 
@@ -158,11 +170,13 @@ impl fmt::Debug for DynamicToolSpec {
 
 /// A dynamic tool, with its validator compiled on first call.
 pub struct DynamicTool {
+    /// The source's description of the tool.
     pub spec: DynamicToolSpec,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
 impl DynamicTool {
+    /// A tool of `spec`, its schema not yet compiled.
     pub fn new(spec: DynamicToolSpec) -> DynamicTool {
         DynamicTool {
             spec,
@@ -170,6 +184,7 @@ impl DynamicTool {
         }
     }
 
+    /// The canonical name.
     pub fn name(&self) -> &str {
         &self.spec.name
     }

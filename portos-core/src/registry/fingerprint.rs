@@ -10,10 +10,15 @@ use sha2::{Digest, Sha256};
 use crate::canonical_json;
 use crate::contract::Scope;
 
+/// A call's idempotency fingerprint: the SHA-256 of the canonical JSON of
+/// `{arguments, name, scope}`. Two calls under one `requestId` are the same
+/// call when their fingerprints are equal.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Fingerprint([u8; 32]);
 
 impl Fingerprint {
+    /// The fingerprint of a call of `canonical_name` with the normalized
+    /// `arguments`, by a caller of `scope`.
     pub fn of_call(canonical_name: &str, arguments: &Value, scope: Scope) -> Fingerprint {
         // The canonical JSON of `{name, arguments, scope}`, written directly
         // (its keys are already in sorted order) instead of building a map.

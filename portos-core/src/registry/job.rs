@@ -31,6 +31,7 @@ impl PreparedCall {
         self.descriptor.name
     }
 
+    /// The authority the call runs under.
     pub fn authority(&self) -> &Authority {
         &self.authority
     }

@@ -37,7 +37,9 @@ pub trait CallJournal: Send + Sync + 'static {
 /// The write a journal keeps.
 #[derive(Clone, Debug)]
 pub struct JournaledCall {
+    /// The call's `requestId`.
     pub request_id: Arc<str>,
+    /// What a later call under the same `requestId` is compared with.
     pub fingerprint: Fingerprint,
     /// The limits the journal keeps results and fingerprints within (the
     /// registry's).
@@ -47,7 +49,9 @@ pub struct JournaledCall {
 /// A write a journal kept before this process started.
 #[derive(Clone, Debug)]
 pub struct Recalled {
+    /// The call's `requestId`.
     pub request_id: String,
+    /// What a later call under the same `requestId` is compared with.
     pub fingerprint: Fingerprint,
     /// How long its fingerprint is still kept.
     pub expires_in: Duration,

@@ -14,7 +14,12 @@ pub enum MeteredTool<'a> {
     /// A linked tool: its position in [`Registry::tools`](super::Registry::tools)
     /// (so a meter can keep one slot per tool and look nothing up) and its
     /// canonical name.
-    Linked { index: usize, name: &'static str },
+    Linked {
+        /// The tool's position in the registry's list.
+        index: usize,
+        /// The tool's canonical name.
+        name: &'static str,
+    },
     /// A name the run-time source claims (a saved recipe).
     Dynamic(&'a str),
     /// A name nobody answers to: never a label of its own, since callers
@@ -48,9 +53,11 @@ impl CallEnd {
 /// meter is told when it ends.
 #[derive(Clone, Copy, Debug)]
 pub struct CallReport<'a> {
+    /// The tool the call named.
     pub tool: MeteredTool<'a>,
     /// Who called: its scope is the principal's.
     pub authority: &'a Authority,
+    /// How the call ended.
     pub end: CallEnd,
     /// Answered from an earlier run of the same requestId (a replay).
     pub duplicate: bool,

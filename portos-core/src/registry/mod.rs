@@ -67,7 +67,10 @@ impl Default for RegistryLimits {
 
 /// One tool, checked and with its schemas computed and its validator compiled.
 pub struct RegisteredTool {
+    /// The declaration.
     pub descriptor: &'static ToolDescriptor,
+    /// The policy, its words resolved against the vocabulary: the catalog's
+    /// policy block and what calls are authorized against.
     pub policy: Policy,
     /// The closed input schema every projection carries.
     pub input_schema: Value,
@@ -88,6 +91,7 @@ pub struct RegisteredTool {
 }
 
 impl RegisteredTool {
+    /// The canonical name.
     pub fn name(&self) -> &'static str {
         self.descriptor.name
     }
@@ -156,6 +160,7 @@ enum Target {
 pub type ResultObserver = Arc<dyn Fn(&ToolResult, &crate::Authority) + Send + Sync>;
 
 impl Registry {
+    /// A builder with the defaults: the linked tools, default limits, no state.
     pub fn builder() -> RegistryBuilder {
         RegistryBuilder::default()
     }
@@ -218,6 +223,7 @@ impl Registry {
         &self.shutdown
     }
 
+    /// The bounds of the idempotency store.
     pub fn limits(&self) -> RegistryLimits {
         self.calls.limits()
     }

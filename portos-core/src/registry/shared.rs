@@ -49,11 +49,15 @@ pub trait CallLedger: Send + Sync + 'static {
 /// A call to claim.
 #[derive(Clone, Debug)]
 pub struct Claim {
+    /// The call's `requestId`, the key claimed.
     pub request_id: Arc<str>,
+    /// What a later call under the same `requestId` is compared with.
     pub fingerprint: Fingerprint,
     /// Whether the tool changes anything: a write's adapter runs inside its
     /// claim, so its changes and its result are kept together or not at all.
     pub write: bool,
+    /// The registry's limits, which the ledger keeps results and fingerprints
+    /// within across the cluster.
     pub limits: RegistryLimits,
 }
 

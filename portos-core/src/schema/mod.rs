@@ -30,18 +30,25 @@ pub fn generate<T: JsonSchema>() -> Value {
 /// Why a schema cannot be projected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SchemaError {
+    /// The type refers to itself, so its schema needs `$ref`, which projections
+    /// do not carry.
     #[error(
         "its input type is recursive (the schema needs `$ref`), which tool projections cannot carry"
     )]
     Recursive,
+    /// The schema does not describe a JSON object.
     #[error("its input schema is not an object schema")]
     NotAnObject,
+    /// The schema does not compile; the compiler's message.
     #[error("its input schema does not compile: {0}")]
     Invalid(String),
+    /// A schema written as a document names another dialect than 2020-12 (the
+    /// `$schema` it names).
     #[error(
         "its input schema names the dialect `{0}`; a schema written as a document must be JSON Schema 2020-12 (`{DRAFT_2020_12}`)"
     )]
     Dialect(String),
+    /// A schema written as a document refers outside itself (the `$ref`).
     #[error(
         "its input schema refers to `{0}`; a schema written as a document may refer only inside itself (`#...`)"
     )]

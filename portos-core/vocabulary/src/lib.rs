@@ -16,6 +16,8 @@
 //! words (`portos_core::vocabulary!`). Only their spelling is a rule of the
 //! framework ([`capability_name_problem`], [`scope_name_problem`]).
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod names;
 mod tables;
 
@@ -30,7 +32,9 @@ pub use names::{
 /// and the name of the enum variant portos-core gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Term {
+    /// As written on the wire and in attributes (`supervised-write`).
     pub name: &'static str,
+    /// The portos-core enum variant it becomes (`SupervisedWrite`).
     pub variant: &'static str,
 }
 

@@ -10,13 +10,13 @@ use crate::ctxt::Ctxt;
 
 /// Which attribute is parsed.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Which {
+pub(super) enum Which {
     Resource,
     Prompt,
 }
 
 impl Which {
-    pub fn attr(self) -> &'static str {
+    pub(super) fn attr(self) -> &'static str {
         match self {
             Which::Resource => "portos_resource",
             Which::Prompt => "portos_prompt",
@@ -24,7 +24,7 @@ impl Which {
     }
 
     /// The keys it understands, in the order they are documented.
-    pub fn keys(self) -> &'static [&'static str] {
+    pub(super) fn keys(self) -> &'static [&'static str] {
         match self {
             Which::Resource => &[
                 "uri",
@@ -52,13 +52,13 @@ impl Which {
 }
 
 /// `complete(argument = path::to::function)`: one entry.
-pub struct CompleteEntry {
+pub(super) struct CompleteEntry {
     pub argument: Spanned<String>,
     pub function: syn::Path,
 }
 
 #[derive(Default)]
-pub struct PrimitiveArgs {
+pub(super) struct PrimitiveArgs {
     pub uri: Option<Spanned<String>>,
     pub uri_template: Option<Spanned<String>>,
     pub name: Option<Spanned<String>>,
@@ -75,12 +75,12 @@ pub struct PrimitiveArgs {
 impl PrimitiveArgs {
     /// Whether some key's value was malformed (already reported), so the
     /// rules about missing keys stay quiet.
-    pub fn is_malformed(&self) -> bool {
+    pub(super) fn is_malformed(&self) -> bool {
         !self.malformed.is_empty()
     }
 }
 
-pub fn parse(cx: &Ctxt, which: Which, args: TokenStream) -> PrimitiveArgs {
+pub(super) fn parse(cx: &Ctxt, which: Which, args: TokenStream) -> PrimitiveArgs {
     let mut out = PrimitiveArgs::default();
     let parser = syn::meta::parser(|meta| {
         let key = meta.path.to_token_stream().to_string().replace(' ', "");

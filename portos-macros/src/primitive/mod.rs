@@ -30,11 +30,11 @@ const PROMPT: Kind = Kind {
     returns: "a prompt adapter must return `Result<Messages, Error>`: add `-> Result<Vec<PromptMessage>, AdapterError>`",
 };
 
-pub fn portos_resource(args: TokenStream, item: &TokenStream) -> TokenStream {
+pub(crate) fn portos_resource(args: TokenStream, item: &TokenStream) -> TokenStream {
     expand(Which::Resource, args, item)
 }
 
-pub fn portos_prompt(args: TokenStream, item: &TokenStream) -> TokenStream {
+pub(crate) fn portos_prompt(args: TokenStream, item: &TokenStream) -> TokenStream {
     expand(Which::Prompt, args, item)
 }
 

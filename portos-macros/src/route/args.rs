@@ -9,7 +9,7 @@ use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
 use crate::names;
 
-pub const KEYS: &[&str] = &[
+pub(super) const KEYS: &[&str] = &[
     "method",
     "path",
     "mount",
@@ -49,10 +49,10 @@ const DERIVED_KEYS: &[(&str, &str)] = &[
 
 /// The keys of `tool(...)`, the `x-portos-tool` annotation
 /// (docs/reference.md#openapi).
-pub const TOOL_KEYS: &[&str] = &["name", "privacy", "side_effect", "async"];
+pub(super) const TOOL_KEYS: &[&str] = &["name", "privacy", "side_effect", "async"];
 
 #[derive(Default)]
-pub struct RouteArgs {
+pub(super) struct RouteArgs {
     pub method: Option<Spanned<String>>,
     pub path: Option<Spanned<String>>,
     /// `mount = "tools"`: the path is under the application's prefix of
@@ -73,7 +73,7 @@ pub struct RouteArgs {
 
 /// `tool(name = "clock.now", privacy = "internal", side_effect = "read", async)`:
 /// the operation is also an HTTP tool, listed in tools.min.json.
-pub struct ToolArg {
+pub(super) struct ToolArg {
     pub span: Span,
     pub name: Option<Spanned<String>>,
     pub privacy: Option<Spanned<String>>,
@@ -81,7 +81,7 @@ pub struct ToolArg {
     pub is_async: bool,
 }
 
-pub fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
+pub(super) fn parse(cx: &Ctxt, args: proc_macro2::TokenStream) -> RouteArgs {
     let mut out = RouteArgs::default();
     let mut seen: Vec<String> = Vec::new();
     let parser = syn::meta::parser(|meta| {
@@ -204,7 +204,7 @@ fn string(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Spanned<String>>
 }
 
 /// A declared failure: a 3xx–5xx status and a SCREAMING_SNAKE_CASE code.
-pub fn check_error(cx: &Ctxt, status: u16, status_span: Span, code: &LitStr) {
+pub(super) fn check_error(cx: &Ctxt, status: u16, status_span: Span, code: &LitStr) {
     if !(300..=599).contains(&status) {
         cx.error_at(status_span, "an error status must be between 300 and 599");
     }
@@ -222,7 +222,7 @@ pub fn check_error(cx: &Ctxt, status: u16, status_span: Span, code: &LitStr) {
 }
 
 /// Cross-field and vocabulary rules; returns false when anything is wrong.
-pub fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
+pub(super) fn check(cx: &Ctxt, args: &RouteArgs, fn_span: Span) {
     match &args.method {
         Some(method) if names::find(names::HTTP_METHODS, &method.value).is_none() => cx.error_at(
             method.span,

@@ -4,7 +4,7 @@
 //! it, so what is served and what is documented are the same list.
 
 mod args;
-pub mod errors;
+pub(crate) mod errors;
 mod server;
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -17,7 +17,7 @@ use crate::names::{self, Term};
 
 /// What is wrong with a mount's name (`mount = "tools"`), shared by routes
 /// and events: a lowercase word, `[a-z][a-z0-9-]*`.
-pub fn mount_problem(mount: &str) -> Option<String> {
+pub(crate) fn mount_problem(mount: &str) -> Option<String> {
     let fits = mount.starts_with(|c: char| c.is_ascii_lowercase())
         && mount
             .chars()
@@ -29,7 +29,7 @@ pub fn mount_problem(mount: &str) -> Option<String> {
     })
 }
 
-pub fn portos_route(args: TokenStream, item: &TokenStream) -> TokenStream {
+pub(crate) fn portos_route(args: TokenStream, item: &TokenStream) -> TokenStream {
     let item_fn: ItemFn = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(error) => {

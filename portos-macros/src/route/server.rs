@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The server paths a route registration needs.
-pub struct ServerPaths {
+pub(super) struct ServerPaths {
     /// The type every handler must become (`MethodRouter<App>`).
     pub method_route: TokenStream,
     /// The server's re-export of axum.
@@ -19,7 +19,7 @@ pub struct ServerPaths {
     pub io: TokenStream,
 }
 
-pub fn server_paths(server: Option<&syn::Path>) -> ServerPaths {
+pub(super) fn server_paths(server: Option<&syn::Path>) -> ServerPaths {
     let private = match server {
         Some(path) => quote!(#path::__private::v1),
         None => quote!(::portos_server::__private::v1),

@@ -22,7 +22,7 @@ const MAX_CAPABILITIES: usize = 64;
 /// At most this many scopes.
 const MAX_SCOPES: usize = 32;
 
-pub fn vocabulary(input: TokenStream) -> TokenStream {
+pub(crate) fn vocabulary(input: TokenStream) -> TokenStream {
     let declaration: Declaration = match syn::parse2(input) {
         Ok(declaration) => declaration,
         Err(error) => return error.to_compile_error(),

@@ -27,7 +27,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Ident, LitStr, Token, braced};
 
 /// The whole declaration, as written.
-pub struct Declaration {
+pub(super) struct Declaration {
     pub krate: Option<syn::Path>,
     pub capabilities: Vec<Word>,
     pub scopes: Vec<Word>,
@@ -40,7 +40,7 @@ pub struct Declaration {
 }
 
 /// One `IDENT = "name"` with its attributes.
-pub struct Word {
+pub(super) struct Word {
     pub attrs: Vec<Attribute>,
     pub ident: Ident,
     pub name: LitStr,

@@ -5,7 +5,7 @@
 
 pub mod config;
 pub mod context_tools;
-pub mod request_state;
+pub(crate) mod request_state;
 pub mod session;
 
 pub use config::{AgentContextCache, AgentContextConfig};

@@ -7,7 +7,7 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use crate::store::StoreError;
 
 /// The shortest password accepted.
-pub const MIN_PASSWORD_CHARS: usize = 8;
+pub(super) const MIN_PASSWORD_CHARS: usize = 8;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PasswordError {

@@ -19,7 +19,7 @@ use crate::remote::RemoteCaller;
 /// loopback (or absent) `Origin`, then a loopback `Host`, checked in that
 /// order before anything else.
 #[derive(Clone, Copy, Debug)]
-pub struct LocalCaller;
+pub(super) struct LocalCaller;
 
 impl FromRequestParts<App> for LocalCaller {
     type Rejection = ApiError;
@@ -49,7 +49,7 @@ impl RouteInput for LocalCaller {
 
 /// A [`LocalCaller`] while Agent Tools is enabled (and its settings valid).
 #[derive(Clone, Copy, Debug)]
-pub struct ActiveAgent;
+pub(super) struct ActiveAgent;
 
 impl FromRequestParts<App> for ActiveAgent {
     type Rejection = ApiError;

@@ -448,7 +448,7 @@ async fn mcp_get(State(app): State<App>, _agent: ActiveAgent, headers: HeaderMap
 }
 
 /// What `GET` answers.
-pub enum SessionStream {
+pub(super) enum SessionStream {
     Open(axum::body::Body),
     NotFound,
     NoSession,
@@ -503,7 +503,7 @@ async fn mcp_delete(State(app): State<App>, _agent: ActiveAgent, headers: Header
 }
 
 /// What `DELETE` answers.
-pub enum SessionEnd {
+pub(super) enum SessionEnd {
     Ended,
     NotFound,
     NoSession,
@@ -546,7 +546,7 @@ impl RouteOutput for SessionEnd {
 /// `Accept` names JSON and SSE, 400 for an unsupported
 /// `MCP-Protocol-Version` or a malformed message; 413 (the contract's body)
 /// when larger than the configured limit.
-pub struct McpPost {
+pub(super) struct McpPost {
     meta: CallMeta,
     message: jsonrpc::Message,
     /// The headers a 2026-07-28 request mirrors its body in; `None` for a
@@ -736,7 +736,7 @@ fn jsonrpc_error_schema(_: &mut SchemaGenerator) -> Schema {
 /// A JSON-RPC response (200; with the session it opened, for
 /// `initialize`), an event stream ending with one, or 202 for a
 /// notification or a response.
-pub enum McpAnswer {
+pub(super) enum McpAnswer {
     Reply(StatusCode, String, Option<HeaderValue>),
     Stream(axum::body::Body),
     Accepted,
@@ -794,7 +794,7 @@ impl RouteOutput for McpAnswer {
 /// 405 with `Allow: POST` and an empty body (docs/reference.md#mcp-transport
 /// step 4): there is no stream to open, and without `Mcp-Session-Id` no
 /// session to end.
-pub struct PostOnly;
+pub(super) struct PostOnly;
 
 impl IntoResponse for PostOnly {
     fn into_response(self) -> Response {

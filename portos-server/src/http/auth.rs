@@ -18,7 +18,7 @@ use crate::auth::AuthContext;
 use crate::store::StoreError;
 
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct AuthStatus {
+pub(super) struct AuthStatus {
     /// An instance password is set.
     pub enabled: bool,
     pub authenticated: bool,
@@ -26,13 +26,13 @@ pub struct AuthStatus {
 
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct LoginBody {
+pub(super) struct LoginBody {
     pub password: String,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct LoginAnswer {
+pub(super) struct LoginAnswer {
     pub ok: bool,
     pub enabled: bool,
     /// The session token (also set as the `portos_session` cookie).
@@ -43,7 +43,7 @@ pub struct LoginAnswer {
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Done {
+pub(super) struct Done {
     pub ok: bool,
 }
 

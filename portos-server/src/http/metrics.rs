@@ -59,7 +59,7 @@ async fn write_jobs(app: &App, out: &mut Exposition) {
 }
 
 /// The exposition text.
-pub struct MetricsText(String);
+pub(super) struct MetricsText(String);
 
 impl IntoResponse for MetricsText {
     fn into_response(self) -> Response {

@@ -20,7 +20,10 @@ pub type MethodRoute = MethodRouter<App>;
 /// Mounts every linked route. The inventory check (run at start-up) is what
 /// guarantees no method is declared twice on a path, and the macro checks each
 /// handler's type, so a handler of another type is a start-up error here.
-pub fn mount(mut router: Router<App>, mounts: &Mounts) -> Result<Router<App>, InventoryError> {
+pub(super) fn mount(
+    mut router: Router<App>,
+    mounts: &Mounts,
+) -> Result<Router<App>, InventoryError> {
     let mut by_path: BTreeMap<&str, MethodRoute> = BTreeMap::new();
     let mut problems = Vec::new();
     for route in served(mounts)? {

@@ -57,7 +57,7 @@ pub enum Refusal {
 
 /// Checks `value` against `T`'s documented schema. `root` names the whole
 /// value in an issue's path (`""` for a body).
-pub fn check<T: JsonSchema + 'static>(value: &Value, root: &str) -> Result<(), Refusal> {
+pub(super) fn check<T: JsonSchema + 'static>(value: &Value, root: &str) -> Result<(), Refusal> {
     let gate = gate_for::<T>();
     let validator = gate.validator.as_ref().map_err(|why| {
         Refusal::Broken(format!(
@@ -81,7 +81,7 @@ pub fn check<T: JsonSchema + 'static>(value: &Value, root: &str) -> Result<(), R
 /// The 400 `VALIDATION_ERROR` for a refused request: its message says every
 /// broken rule with its field (`"text must not be empty"`), as the handlers'
 /// own checks do, and `context.details` lists them one by one.
-pub fn refusal(failure: ValidationFailure) -> ApiError {
+pub(super) fn refusal(failure: ValidationFailure) -> ApiError {
     let message = failure
         .details
         .iter()

@@ -13,7 +13,7 @@ use crate::telemetry::traces;
 use portos_core::telemetry::SPAN_TARGET;
 
 /// Wraps every request (the outermost layer).
-pub async fn server_span(request: Request, next: Next) -> Response {
+pub(super) async fn server_span(request: Request, next: Next) -> Response {
     let method = request.method().as_str().to_owned();
     let span = tracing::info_span!(
         target: SPAN_TARGET,
@@ -42,7 +42,7 @@ pub async fn server_span(request: Request, next: Next) -> Response {
 
 /// Inside the router, where the route is known: names the request's span
 /// after its route's template.
-pub async fn route_name(request: Request, next: Next) -> Response {
+pub(super) async fn route_name(request: Request, next: Next) -> Response {
     if let Some(route) = request.extensions().get::<MatchedPath>() {
         let span = tracing::Span::current();
         span.record("http.route", route.as_str());

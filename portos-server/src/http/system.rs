@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::app::App;
 
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Health {
+pub(super) struct Health {
     pub ok: bool,
     /// The server's version.
     pub version: &'static str,

@@ -27,9 +27,9 @@ use portos_core::{
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
 
-pub use asking::Asking;
-pub use cluster::TakeOver;
-pub use record::{EVENT_KINDS, InputRequest, Job, JobEvent, JobState, POLL_INTERVAL_MS};
+pub(crate) use asking::Asking;
+pub(crate) use cluster::TakeOver;
+pub(crate) use record::{InputRequest, Job, JobEvent, JobState};
 
 use crate::events::Events;
 use crate::grants::GrantsCache;
@@ -38,7 +38,7 @@ use sql::{Change, Claim, JobRow};
 
 /// How long a final job (and its result) is kept: the retention of every
 /// idempotency fingerprint (docs/reference.md#idempotency).
-pub const RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
+pub(crate) const RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Who asks about a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,7 +152,7 @@ impl Running {
 /// How long a follower of a job (a stream, a waiting call) waits for a live
 /// event before it reads the store again: another server may run the job,
 /// and an announcement of it may not have reached this one.
-pub const RECHECK_AFTER: Duration = Duration::from_secs(5);
+pub(crate) const RECHECK_AFTER: Duration = Duration::from_secs(5);
 
 impl std::fmt::Debug for Jobs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

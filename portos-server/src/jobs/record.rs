@@ -72,9 +72,9 @@ pub struct InputRequest {
 }
 
 /// The `kind` of a person's confirmation.
-pub const CONFIRMATION: &str = "confirmation";
+pub(super) const CONFIRMATION: &str = "confirmation";
 /// The `kind` of a tool's questions to its caller.
-pub const QUESTIONS: &str = "questions";
+pub(super) const QUESTIONS: &str = "questions";
 
 impl InputRequest {
     pub fn is_confirmation(&self) -> bool {
@@ -137,7 +137,7 @@ pub struct Job {
 }
 
 /// The interval a poller is told to wait between reads.
-pub const POLL_INTERVAL_MS: u64 = 1_000;
+pub(super) const POLL_INTERVAL_MS: u64 = 1_000;
 
 /// One entry of a job's event stream (SSE `id`, `event` and `data`).
 #[derive(Clone, Debug)]
@@ -154,7 +154,7 @@ pub struct JobEvent {
 }
 
 /// The event kinds, in the words of the stream.
-pub const EVENT_KINDS: [&str; 6] = [
+pub(super) const EVENT_KINDS: [&str; 6] = [
     "working",
     "progress",
     "input_required",
@@ -165,7 +165,7 @@ pub const EVENT_KINDS: [&str; 6] = [
 
 /// An event kind as the `&'static` word (an unknown stored word reads as
 /// `progress`, the kind that ends nothing).
-pub fn event_kind(name: &str) -> &'static str {
+pub(super) fn event_kind(name: &str) -> &'static str {
     EVENT_KINDS
         .into_iter()
         .find(|kind| *kind == name)

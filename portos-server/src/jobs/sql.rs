@@ -12,7 +12,7 @@ use portos_core::{OutputJson, Progress, ToolResult, ToolState};
 
 /// A server's hold on the jobs it runs: its name, and until when.
 #[derive(Clone, Copy, Debug)]
-pub struct Lease<'a> {
+pub(super) struct Lease<'a> {
     pub runner: &'a str,
     pub until_ms: i64,
 }
@@ -23,7 +23,7 @@ const COLUMNS: &str = "job_id, request_id, principal, authenticated, tool, argum
 
 /// A job row as stored.
 #[derive(Clone, Debug, PartialEq)]
-pub struct JobRow {
+pub(super) struct JobRow {
     pub job_id: String,
     pub request_id: String,
     pub principal: String,
@@ -90,7 +90,7 @@ impl JobRow {
     }
 
     /// The job as callers see it.
-    pub fn to_job(&self, duplicate: bool) -> Job {
+    pub(super) fn to_job(&self, duplicate: bool) -> Job {
         Job {
             kind: "portos_tool_job",
             job_id: self.job_id.clone(),
@@ -115,7 +115,7 @@ impl JobRow {
     }
 
     /// The result envelope of a final job.
-    pub fn result(&self) -> Option<ToolResult> {
+    pub(super) fn result(&self) -> Option<ToolResult> {
         if !self.state.is_final() {
             return None;
         }
@@ -148,14 +148,14 @@ fn rfc3339(ms: i64) -> String {
 }
 
 /// What a call found: its new job, or the one its `requestId` already has.
-pub enum Claim {
+pub(super) enum Claim {
     Inserted(JobRow, JobEvent),
     Existing(JobRow),
 }
 
 /// Inserts `row` unless a job with its `requestId` exists (which is then
 /// returned untouched), with the job's first event; drops expired jobs first.
-pub fn claim(
+pub(super) fn claim(
     connection: &mut Connection,
     row: &JobRow,
     kind: &'static str,
@@ -247,7 +247,7 @@ const PROGRESS: &str = "progress";
 
 /// A change to a job that is not final yet.
 #[derive(Debug, Default)]
-pub struct Change {
+pub(super) struct Change {
     pub state: Option<JobState>,
     /// `Some(None)` clears it.
     pub status_message: Option<Option<String>>,
@@ -264,7 +264,7 @@ pub struct Change {
 /// already final (then `None`: a final job never changes again). A change
 /// of another kind that carries progress (the run's last report, folded
 /// into its end) records the `progress` event first, in the same commit.
-pub fn apply(
+pub(super) fn apply(
     connection: &mut Connection,
     job_id: &str,
     change: Change,
@@ -276,7 +276,7 @@ pub fn apply(
 
 /// [`apply`] of the change `decide` makes of the job as it stands, read
 /// with the row locked (`None`: nothing changes, nothing is recorded).
-pub fn apply_with(
+pub(super) fn apply_with(
     connection: &mut Connection,
     job_id: &str,
     now_ms: i64,
@@ -359,7 +359,7 @@ pub fn apply_with(
 
 /// Keeps the outcome of a write that finished after its job was cancelled:
 /// the state stays `cancelled`, the envelope carries what the write did.
-pub fn keep_late_outcome(
+pub(super) fn keep_late_outcome(
     connection: &Connection,
     job_id: &str,
     (state, output, error): (ToolState, Option<String>, Option<String>),
@@ -373,7 +373,7 @@ pub fn keep_late_outcome(
     Ok(())
 }
 
-pub fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, StoreError> {
+pub(super) fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, StoreError> {
     Ok(connection
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM tool_jobs WHERE job_id = ?1"
@@ -384,7 +384,7 @@ pub fn get(connection: &Connection, job_id: &str) -> Result<Option<JobRow>, Stor
 
 /// A page of the jobs of `principal` (all principals for `None`) in
 /// `state` (any for `None`), newest first; expired ones are not listed.
-pub fn list(
+pub(super) fn list(
     connection: &Connection,
     principal: Option<&str>,
     state: Option<JobState>,
@@ -414,7 +414,7 @@ pub fn list(
 /// Takes over the unfinished jobs whose lease ran out before
 /// `expired_before_ms` (their server stopped renewing it): they are
 /// `lease`'s now, oldest first, to resume or settle.
-pub fn take_over(
+pub(super) fn take_over(
     connection: &Connection,
     lease: Lease<'_>,
     expired_before_ms: i64,
@@ -435,7 +435,7 @@ pub fn take_over(
 }
 
 /// Extends `lease` over every unfinished job its server runs.
-pub fn renew_leases(connection: &Connection, lease: Lease<'_>) -> Result<usize, StoreError> {
+pub(super) fn renew_leases(connection: &Connection, lease: Lease<'_>) -> Result<usize, StoreError> {
     Ok(connection
         .prepare_cached(
             "UPDATE tool_jobs SET lease_until_ms = ?2
@@ -445,7 +445,7 @@ pub fn renew_leases(connection: &Connection, lease: Lease<'_>) -> Result<usize, 
 }
 
 /// The event numbered `seq`, if it is still kept.
-pub fn event(connection: &Connection, seq: i64) -> Result<Option<JobEvent>, StoreError> {
+pub(super) fn event(connection: &Connection, seq: i64) -> Result<Option<JobEvent>, StoreError> {
     Ok(connection
         .prepare_cached("SELECT seq, kind, data, job_id FROM tool_job_events WHERE seq = ?1")?
         .query_row([seq], |row| {
@@ -466,7 +466,7 @@ fn is_final_kind(kind: &str) -> bool {
 }
 
 /// The events of `job_id` after `after` (0: from the first), in order.
-pub fn events_after(
+pub(super) fn events_after(
     connection: &Connection,
     job_id: &str,
     after: i64,
@@ -499,7 +499,7 @@ fn purge_expired(connection: &Connection, now_ms: i64) -> Result<usize, StoreErr
 }
 
 /// How many jobs of each tool are in each state (expired ones aside).
-pub fn counts(
+pub(super) fn counts(
     connection: &mut Connection,
     now_ms: i64,
 ) -> Result<Vec<(String, JobState, u64)>, StoreError> {

@@ -42,7 +42,7 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
 
 /// The error of a call whose client lacks `missing`: its code, message and
 /// `data.requiredCapabilities`.
-pub fn missing_capability_error(missing: &[InputKind]) -> (i64, String, Value) {
+pub(super) fn missing_capability_error(missing: &[InputKind]) -> (i64, String, Value) {
     let mut required = serde_json::Map::new();
     for kind in missing {
         required.insert(
@@ -55,7 +55,7 @@ pub fn missing_capability_error(missing: &[InputKind]) -> (i64, String, Value) {
 
 /// The 2026-07-28 error of a call to a tool whose job must be followed, from
 /// a request that did not declare the tasks extension.
-pub fn task_required_error() -> (i64, String, Value) {
+pub(super) fn task_required_error() -> (i64, String, Value) {
     missing_required(serde_json::json!({
         "extensions": { super::tasks::TASKS_EXTENSION: {} }
     }))

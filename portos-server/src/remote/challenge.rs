@@ -89,7 +89,11 @@ fn capitalized(text: &str) -> String {
 /// The `WWW-Authenticate: Bearer …` of `refusal`: `resource_metadata`
 /// always; `scope` with the scopes needed (or, without a token, those the
 /// server knows); `error` and `error_description` when one applies.
-pub fn www_authenticate(refusal: &Refusal, metadata_url: &str, supported: &[&str]) -> String {
+pub(crate) fn www_authenticate(
+    refusal: &Refusal,
+    metadata_url: &str,
+    supported: &[&str],
+) -> String {
     let mut parameters = vec![format!("resource_metadata={}", quoted(metadata_url))];
     match refusal {
         Refusal::NoToken if !supported.is_empty() => {

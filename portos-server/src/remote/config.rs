@@ -9,9 +9,9 @@ use std::time::Duration;
 use portos_core::{Capabilities, Capability};
 
 /// The clock skew allowed by default, in seconds.
-pub const DEFAULT_CLOCK_SKEW_SECONDS: u64 = 60;
+pub(crate) const DEFAULT_CLOCK_SKEW_SECONDS: u64 = 60;
 /// The largest clock skew accepted, in seconds.
-pub const MAX_CLOCK_SKEW_SECONDS: u64 = 600;
+pub(crate) const MAX_CLOCK_SKEW_SECONDS: u64 = 600;
 
 /// Remote mode, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct RemoteConfig {
 
 /// The settings as given, before they are checked.
 #[derive(Clone, Debug, Default)]
-pub struct RemoteSettings {
+pub(crate) struct RemoteSettings {
     pub issuer: Option<String>,
     pub resource: Option<String>,
     pub scopes: Option<String>,
@@ -40,7 +40,7 @@ pub struct RemoteSettings {
 impl RemoteSettings {
     /// Remote mode if an issuer is given; every problem is named with its
     /// flag.
-    pub fn resolve(self) -> Result<Option<RemoteConfig>, String> {
+    pub(crate) fn resolve(self) -> Result<Option<RemoteConfig>, String> {
         let given = |value: Option<String>| value.filter(|text| !text.trim().is_empty());
         let Some(issuer) = given(self.issuer) else {
             if given(self.resource).is_some() || given(self.scopes).is_some() {

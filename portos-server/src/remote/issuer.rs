@@ -15,9 +15,9 @@ use super::keys::KeySet;
 use crate::outbound::{OutboundClient, OutboundError};
 
 /// How long fetched keys are used before they are fetched again.
-pub const KEYS_MAX_AGE: Duration = Duration::from_secs(3600);
+pub(crate) const KEYS_MAX_AGE: Duration = Duration::from_secs(3600);
 /// The shortest time between two fetches.
-pub const REFETCH_INTERVAL: Duration = Duration::from_secs(30);
+pub(crate) const REFETCH_INTERVAL: Duration = Duration::from_secs(30);
 /// The largest metadata document or key set read.
 const MAX_DOCUMENT_BYTES: usize = 512 * 1024;
 /// How long one fetch may take.
@@ -26,11 +26,11 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// Why the keys could not be had (and none were fetched before).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("the authorization server's keys could not be fetched: {0}")]
-pub struct KeysUnavailable(pub String);
+pub(crate) struct KeysUnavailable(pub String);
 
 /// The issuer's keys, fetched as needed.
 #[derive(Debug)]
-pub struct IssuerKeys {
+pub(crate) struct IssuerKeys {
     issuer: String,
     client: OutboundClient,
     current: RwLock<Arc<Fetched>>,
@@ -60,7 +60,7 @@ impl Fetched {
 }
 
 impl IssuerKeys {
-    pub fn new(issuer: &str, client: OutboundClient) -> IssuerKeys {
+    pub(crate) fn new(issuer: &str, client: OutboundClient) -> IssuerKeys {
         IssuerKeys {
             issuer: issuer.to_owned(),
             client,
@@ -79,7 +79,7 @@ impl IssuerKeys {
     /// The keys to verify a token naming `kid` with: the kept ones while
     /// fresh and knowing `kid`, else fetched again (when allowed). Fails
     /// only when no keys were ever fetched and this fetch failed too.
-    pub async fn keys_for(&self, kid: Option<&str>) -> Result<Arc<KeySet>, KeysUnavailable> {
+    pub(crate) async fn keys_for(&self, kid: Option<&str>) -> Result<Arc<KeySet>, KeysUnavailable> {
         let usable =
             |fetched: &Fetched| fetched.fresh() && kid.is_none_or(|kid| fetched.keys.knows(kid));
         let kept = self.current();
@@ -224,7 +224,7 @@ fn have(fetched: &Fetched) -> Result<Arc<KeySet>, KeysUnavailable> {
 /// well-known path inserted before the issuer's path, then OpenID Connect
 /// Discovery's inserted, then appended (what the MCP revision's clients
 /// try too).
-pub fn metadata_urls(issuer: &str) -> Vec<String> {
+pub(crate) fn metadata_urls(issuer: &str) -> Vec<String> {
     let Ok(url) = reqwest::Url::parse(issuer) else {
         return Vec::new();
     };

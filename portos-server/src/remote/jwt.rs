@@ -13,7 +13,7 @@ use super::keys::{Algorithm, KeySet};
 
 /// The longest token read; a longer `Authorization` value is refused
 /// before it is decoded.
-pub const MAX_TOKEN_BYTES: usize = 8 * 1024;
+pub(crate) const MAX_TOKEN_BYTES: usize = 8 * 1024;
 
 /// Why a token was refused: each is a 401 `invalid_token`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -66,7 +66,7 @@ struct Header {
 
 /// A token whose header passed, its signature not yet checked.
 #[derive(Debug)]
-pub struct Unverified<'t> {
+pub(crate) struct Unverified<'t> {
     pub alg: Algorithm,
     pub kid: Option<String>,
     /// `header.payload`, the bytes signed.
@@ -77,7 +77,7 @@ pub struct Unverified<'t> {
 
 /// Takes a compact JWS apart and judges its header: the type, the
 /// algorithm (allow list only: never `none`, never an HMAC), no `crit`.
-pub fn parse(token: &str) -> Result<Unverified<'_>, TokenError> {
+pub(crate) fn parse(token: &str) -> Result<Unverified<'_>, TokenError> {
     if token.len() > MAX_TOKEN_BYTES {
         return Err(TokenError::TooLong);
     }
@@ -125,7 +125,7 @@ fn is_access_token_type(typ: &str) -> bool {
 
 impl Unverified<'_> {
     /// The payload, once one of the issuer's keys verifies the signature.
-    pub fn verify(&self, keys: &KeySet) -> Result<Vec<u8>, TokenError> {
+    pub(crate) fn verify(&self, keys: &KeySet) -> Result<Vec<u8>, TokenError> {
         let mut candidates = keys.candidates(self.kid.as_deref(), self.alg).peekable();
         if candidates.peek().is_none() {
             return Err(TokenError::UnknownKey);
@@ -139,7 +139,7 @@ impl Unverified<'_> {
 
 /// What a token must say to be accepted here.
 #[derive(Clone, Copy, Debug)]
-pub struct Expectations<'a> {
+pub(crate) struct Expectations<'a> {
     /// The issuer, exactly as its metadata names it.
     pub issuer: &'a str,
     /// This resource's identifier (RFC 8707), which `aud` must hold.
@@ -152,7 +152,7 @@ pub struct Expectations<'a> {
 
 /// The claims of an accepted token that decide and record the call.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Claims {
+pub(crate) struct Claims {
     pub subject: String,
     pub client_id: Option<String>,
     /// The granted scopes, in the token's order.
@@ -214,7 +214,10 @@ fn numeric_date<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64
 /// Judges a verified payload's claims (RFC 9068 §4): the issuer, this
 /// resource among the audiences, the time window with its leeway, a
 /// subject.
-pub fn check_claims(payload: &[u8], expect: &Expectations<'_>) -> Result<Claims, TokenError> {
+pub(crate) fn check_claims(
+    payload: &[u8],
+    expect: &Expectations<'_>,
+) -> Result<Claims, TokenError> {
     let claims: Payload = serde_json::from_slice(payload).map_err(|_| TokenError::BadClaims)?;
     let issuer = claims.iss.ok_or(TokenError::MissingClaim("iss"))?;
     if issuer != expect.issuer {

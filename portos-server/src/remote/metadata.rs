@@ -9,19 +9,19 @@ use serde_json::{Value, json};
 use super::RemoteConfig;
 
 /// The well-known path of RFC 9728.
-pub const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+pub(crate) const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
 /// Where the metadata is, from the resource identifier: its absolute URL
 /// (`https://host/mcp` → `https://host/.well-known/oauth-protected-resource/mcp`,
 /// what challenges name) and the paths it is served at here (that one's,
 /// then the root form when it differs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Location {
+pub(crate) struct Location {
     pub url: String,
     pub paths: Vec<String>,
 }
 
-pub fn location(resource: &str) -> Result<Location, String> {
+pub(crate) fn location(resource: &str) -> Result<Location, String> {
     let url = reqwest::Url::parse(resource)
         .map_err(|error| format!("`{resource}` is not a URL ({error})"))?;
     let origin = url.origin().ascii_serialization();
@@ -35,7 +35,7 @@ pub fn location(resource: &str) -> Result<Location, String> {
 }
 
 /// The metadata document.
-pub fn document(config: &RemoteConfig, resource_name: &str) -> Value {
+pub(crate) fn document(config: &RemoteConfig, resource_name: &str) -> Value {
     json!({
         "resource": config.resource,
         "authorization_servers": [config.issuer],

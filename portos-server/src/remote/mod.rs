@@ -6,22 +6,22 @@
 //! issuer from the protected resource metadata (RFC 9728) that every
 //! challenge points to.
 
-pub mod b64url;
-pub mod challenge;
-pub mod config;
-pub mod issuer;
-pub mod jwt;
-pub mod keys;
-pub mod metadata;
-pub mod openapi;
+pub(crate) mod b64url;
+pub(crate) mod challenge;
+pub(crate) mod config;
+pub(crate) mod issuer;
+pub(crate) mod jwt;
+pub(crate) mod keys;
+pub(crate) mod metadata;
+pub(crate) mod openapi;
 
 use std::sync::Arc;
 
 use axum::http::{HeaderMap, Uri, header};
 use portos_core::{Capabilities, Capability};
 
-pub use challenge::Refusal;
-pub use config::{RemoteConfig, RemoteSettings, ScopeMap};
+pub(crate) use challenge::Refusal;
+pub(crate) use config::{RemoteConfig, RemoteSettings};
 use issuer::IssuerKeys;
 use jwt::Expectations;
 
@@ -29,11 +29,11 @@ use crate::outbound::{OutboundClient, OutboundPolicy};
 
 /// Where Agent Tools MCP is served: remote mode's surface with the tool
 /// routes.
-pub const MCP_PATH: &str = "/api/agent-context/mcp";
+pub(crate) const MCP_PATH: &str = "/api/agent-context/mcp";
 
 /// Whether `path` is on remote mode's surface, where tokens are taken: the
 /// MCP endpoint, and the tool routes' mount `tools` and everything under it.
-pub fn on_surface(path: &str, tools: &str) -> bool {
+pub(crate) fn on_surface(path: &str, tools: &str) -> bool {
     path == MCP_PATH
         || path
             .strip_prefix(tools)

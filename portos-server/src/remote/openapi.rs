@@ -13,7 +13,7 @@ const SCHEME: &str = "remoteAccessToken";
 
 /// What the document says about remote mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RemoteDocs {
+pub(crate) struct RemoteDocs {
     issuer: String,
     resource: String,
     scopes: Vec<String>,
@@ -21,7 +21,7 @@ pub struct RemoteDocs {
 }
 
 impl RemoteDocs {
-    pub fn new(config: &RemoteConfig) -> RemoteDocs {
+    pub(crate) fn new(config: &RemoteConfig) -> RemoteDocs {
         // A resource that is not a URL was refused when it was configured.
         let location = metadata::location(&config.resource).unwrap_or_default();
         RemoteDocs {
@@ -34,7 +34,7 @@ impl RemoteDocs {
 
     /// Adds remote mode to an OpenAPI 3.0.3 `document` whose tool routes
     /// are mounted at `tools`.
-    pub fn annotate(&self, document: &mut Value, tools: &str) {
+    pub(crate) fn annotate(&self, document: &mut Value, tools: &str) {
         self.add_scheme(document);
         if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
             for (path, item) in paths.iter_mut() {
@@ -64,7 +64,7 @@ impl RemoteDocs {
     /// Adds the `subject` of a remote caller's tool-call event (named
     /// `called_event`) to the AsyncAPI document and the event inventory: the
     /// field a server in remote mode may send.
-    pub fn annotate_events(
+    pub(crate) fn annotate_events(
         &self,
         asyncapi: Option<&mut Value>,
         events: Option<&mut Value>,

@@ -48,7 +48,7 @@ tokio::task_local! {
 
 /// One held connection.
 #[derive(Debug)]
-pub struct HeldConnection {
+pub(super) struct HeldConnection {
     holdings: Arc<Holdings>,
     made_at: u64,
     /// `None` once the connection is lost (or handed back).
@@ -137,7 +137,7 @@ impl Holdings {
 
 impl HeldConnection {
     /// Runs `future` with this connection as its store's (see the module).
-    pub async fn scope<F: Future>(self: &Arc<Self>, future: F) -> F::Output {
+    pub(super) async fn scope<F: Future>(self: &Arc<Self>, future: F) -> F::Output {
         HELD.scope(Arc::clone(self), future).await
     }
 

@@ -79,7 +79,7 @@ fn step_sql(engine: Engine, sql: &str) -> std::borrow::Cow<'_, str> {
 
 /// Brings every component to its newest version, refusing a store that a
 /// newer build already moved past this one (nothing is changed then).
-pub fn apply(connection: &mut Connection, schemas: &[Schema]) -> Result<(), StoreError> {
+pub(super) fn apply(connection: &mut Connection, schemas: &[Schema]) -> Result<(), StoreError> {
     let engine = connection.engine();
     if engine == Engine::Postgres {
         connection.query_row("SELECT pg_advisory_lock(?1)", [MIGRATION_LOCK], |_| Ok(()))?;
@@ -133,7 +133,10 @@ fn apply_steps(connection: &mut Connection, schemas: &[Schema]) -> Result<(), St
 
 /// A read-only opener cannot migrate: it only refuses a newer schema (and a
 /// component declared twice, whose second list would never run).
-pub fn check_readable(connection: &Connection, schemas: &[Schema]) -> Result<(), StoreError> {
+pub(super) fn check_readable(
+    connection: &Connection,
+    schemas: &[Schema],
+) -> Result<(), StoreError> {
     for (index, schema) in schemas.iter().enumerate() {
         if schemas[..index]
             .iter()

@@ -21,10 +21,10 @@ use crate::telemetry::traces::start_exporting;
 use otlp_client::OtlpClient;
 use portos_core::telemetry::SPAN_TARGET;
 
-/// The standard variables (OpenTelemetry's exporter configuration).
-pub const ENDPOINT_VARIABLE: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
-pub const TRACES_ENDPOINT_VARIABLE: &str = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
-pub const SERVICE_NAME_VARIABLE: &str = "OTEL_SERVICE_NAME";
+/// The standard variables (OpenTelemetry's exporter configuration; the
+/// general `OTEL_EXPORTER_OTLP_ENDPOINT` is the `--otlp-endpoint` flag's).
+pub(crate) const TRACES_ENDPOINT_VARIABLE: &str = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
+pub(crate) const SERVICE_NAME_VARIABLE: &str = "OTEL_SERVICE_NAME";
 
 /// Where and as whom spans are exported.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,13 +69,13 @@ impl TraceExport {
 
 /// The installed export, flushed by [`Traces::shutdown`].
 #[derive(Debug, Default)]
-pub struct Traces {
+pub(crate) struct Traces {
     provider: Option<SdkTracerProvider>,
 }
 
 impl Traces {
     /// Sends what is still buffered and stops the exporter.
-    pub fn shutdown(self) {
+    pub(crate) fn shutdown(self) {
         if let Some(provider) = self.provider
             && let Err(error) = provider.shutdown()
         {
@@ -88,7 +88,7 @@ impl Traces {
 /// `info`) on stderr and, when `export` is given, the spans sent to it.
 /// `runtime` carries the exporter's requests; `policy` is widened to the
 /// endpoint's host, which the operator named.
-pub fn install(
+pub(crate) fn install(
     export: Option<&TraceExport>,
     service: (&str, &str),
     policy: &OutboundPolicy,

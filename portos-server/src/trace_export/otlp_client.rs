@@ -18,13 +18,13 @@ const EXPORT_TIMEOUT: Duration = Duration::from_secs(10);
 const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
 #[derive(Clone, Debug)]
-pub struct OtlpClient {
+pub(super) struct OtlpClient {
     client: OutboundClient,
     runtime: tokio::runtime::Handle,
 }
 
 impl OtlpClient {
-    pub fn new(
+    pub(super) fn new(
         policy: &OutboundPolicy,
         runtime: tokio::runtime::Handle,
     ) -> Result<OtlpClient, String> {

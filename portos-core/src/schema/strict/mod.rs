@@ -51,6 +51,7 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// Every dialect, in the order the catalogs list them.
     pub const ALL: [Dialect; 3] = [
         Dialect::OpenaiStrict,
         Dialect::AnthropicStrict,
@@ -97,7 +98,10 @@ impl fmt::Display for Dialect {
 /// (Gemini, for a tool that takes no arguments).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Projected {
+    /// The projected schema; `None` when the tool is declared without
+    /// parameters.
     pub schema: Option<Value>,
+    /// Every keyword dropped or rewritten.
     pub changes: Vec<Change>,
 }
 
@@ -107,7 +111,9 @@ pub struct Change {
     /// JSON Pointer of the subschema in the tool's full input schema (`""`
     /// is the root).
     pub path: String,
+    /// The keyword, e.g. `maxLength`.
     pub keyword: String,
+    /// Whether it was dropped or rewritten.
     pub action: Action,
     /// What the model is no longer told, or what it is told instead.
     pub detail: String,
@@ -131,8 +137,12 @@ pub enum Action {
 /// Why a subschema cannot be projected without losing a rule that matters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// JSON Pointer of the subschema in the tool's full input schema (`""` is
+    /// the root).
     pub path: String,
+    /// The keyword whose rule would be lost, e.g. `additionalProperties`.
     pub keyword: String,
+    /// Why losing it matters.
     pub reason: String,
 }
 
@@ -157,6 +167,8 @@ pub struct StrictProjections {
 }
 
 impl StrictProjections {
+    /// Projects `input_schema` (closed, as [`project_input`](super::project_input)
+    /// makes it) into every strict dialect.
     pub fn of(input_schema: &Value) -> StrictProjections {
         StrictProjections {
             openai: Dialect::OpenaiStrict.project(input_schema),
