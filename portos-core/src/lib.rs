@@ -194,7 +194,7 @@
 //! [`inventory::Classifier`], [`inventory::OpenApiOptions`],
 //! [`inventory::AsyncApiOptions`].
 
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 mod adapter;
 pub mod canonical_json;

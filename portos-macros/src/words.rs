@@ -29,23 +29,15 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    fn check_fn(self) -> proc_macro2::Ident {
-        proc_macro2::Ident::new(
-            match self {
-                Kind::Capability => "capability",
-                Kind::Scope => "scope",
-            },
-            Span::call_site(),
-        )
-    }
-
-    fn trait_name(self) -> proc_macro2::Ident {
-        proc_macro2::Ident::new(
-            match self {
-                Kind::Capability => "Capability",
-                Kind::Scope => "Scope",
-            },
-            Span::call_site(),
+    /// The check function's name and the trait's, in the hidden module.
+    fn names(self) -> (proc_macro2::Ident, proc_macro2::Ident) {
+        let (check, trait_name) = match self {
+            Kind::Capability => ("capability", "Capability"),
+            Kind::Scope => ("scope", "Scope"),
+        };
+        (
+            proc_macro2::Ident::new(check, Span::call_site()),
+            proc_macro2::Ident::new(trait_name, Span::call_site()),
         )
     }
 }
@@ -87,7 +79,7 @@ pub(crate) fn checks(scopes: &Listed, capabilities: &Listed) -> TokenStream {
     }
     let module = proc_macro2::Ident::new(MODULE, Span::call_site());
     let calls = words.iter().map(|(kind, word)| {
-        let check = kind.check_fn();
+        let (check, _) = kind.names();
         let [a, b, c, d] = packed(&word.value, word.span);
         quote_spanned! {word.span=>
             __portos_words::#check::<#a, #b, #c, #d>();
@@ -120,8 +112,7 @@ pub(crate) fn declared(capabilities: &[String], scopes: &[String]) -> TokenStrea
 }
 
 fn kind_items(kind: Kind, one: &str, many: &str, words: &[String]) -> TokenStream {
-    let trait_name = kind.trait_name();
-    let check = kind.check_fn();
+    let (check, trait_name) = kind.names();
     let listed = if words.is_empty() {
         format!("the vocabulary declares no {many}")
     } else {

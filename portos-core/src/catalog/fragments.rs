@@ -15,7 +15,7 @@ use crate::registry::RegisteredTool;
 
 /// The text of one tool's entries, each format rendered on first use.
 #[derive(Debug, Default)]
-pub struct EntryText {
+pub(super) struct EntryText {
     shared: OnceLock<SharedText>,
     portos: OnceLock<NativeText>,
     openai: OnceLock<Text>,
@@ -28,7 +28,7 @@ pub struct EntryText {
 /// A strict-format entry and its projection report line (none when the
 /// projection changed nothing).
 #[derive(Debug)]
-pub struct StrictText {
+pub(super) struct StrictText {
     pub entry: Text,
     pub report: Option<Text>,
 }
@@ -46,14 +46,14 @@ impl StrictText {
 /// ends with the granted value and `}`), and in canonical form split around
 /// the granted value.
 #[derive(Debug)]
-pub struct NativeText {
+pub(super) struct NativeText {
     pub served: String,
     pub canonical: (String, String),
 }
 
 /// A JSON value rendered both ways: as served and in canonical form.
 #[derive(Clone, Debug, Default)]
-pub struct Text {
+pub(super) struct Text {
     pub served: String,
     pub canonical: String,
 }
@@ -94,7 +94,7 @@ impl Text {
 
 /// Parts shared by every format, rendered once per tool.
 #[derive(Debug)]
-pub struct SharedText {
+pub(super) struct SharedText {
     provider_name: Text,
     description: Text,
     input_schema: Text,

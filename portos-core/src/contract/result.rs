@@ -11,7 +11,7 @@ use super::SCHEMA_VERSION;
 use super::output::OutputJson;
 
 /// The longest `error` string a result carries.
-pub const ERROR_MAX_CHARS: usize = 500;
+pub(super) const ERROR_MAX_CHARS: usize = 500;
 
 /// A result's `state`: `completed` when the adapter ran and answered an
 /// object that did not say it failed; `failed` when it returned an error,

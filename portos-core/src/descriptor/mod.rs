@@ -84,7 +84,7 @@ impl fmt::Debug for ToolDescriptor {
 
 /// A tool's questions before its job: the call's context and validated
 /// arguments in, `Ok` once every question is answered.
-pub type AskFirst =
+pub(crate) type AskFirst =
     fn(ToolContext, Value) -> BoxFuture<'static, Result<(), crate::context::InputError>>;
 
 /// The declared policy, as const data. Scopes and capabilities are the

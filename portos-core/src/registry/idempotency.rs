@@ -20,10 +20,10 @@ use crate::contract::{ErrorCode, ToolError, ToolResult};
 /// A result that may still be running; every waiter gets the same value.
 /// `Err`: the call could not be kept (a write whose journal failed), so
 /// nothing of it happened.
-pub type SharedResult = Shared<BoxFuture<'static, Result<Arc<ToolResult>, ToolError>>>;
+pub(super) type SharedResult = Shared<BoxFuture<'static, Result<Arc<ToolResult>, ToolError>>>;
 
 /// What to do with an incoming call.
-pub enum Admission {
+pub(super) enum Admission {
     /// First sight of this requestId: the caller's future was stored and runs.
     Fresh(SharedResult),
     /// Same requestId and fingerprint: wait for the stored result.
@@ -95,14 +95,14 @@ struct Stores {
     tombstone_order: VecDeque<(Key, Instant)>,
 }
 
-pub struct CallStore {
+pub(super) struct CallStore {
     limits: RegistryLimits,
     hasher: RandomState,
     stores: Mutex<Stores>,
 }
 
 impl CallStore {
-    pub fn new(limits: RegistryLimits) -> CallStore {
+    pub(super) fn new(limits: RegistryLimits) -> CallStore {
         CallStore {
             limits,
             hasher: RandomState::new(),
@@ -110,7 +110,7 @@ impl CallStore {
         }
     }
 
-    pub fn limits(&self) -> RegistryLimits {
+    pub(super) fn limits(&self) -> RegistryLimits {
         self.limits
     }
 
@@ -124,7 +124,7 @@ impl CallStore {
     /// Looks the call up and, on first sight, stores the future `start` makes
     /// (which should already be running). Atomic: two concurrent first calls
     /// with one requestId run the adapter once.
-    pub fn admit(
+    pub(super) fn admit(
         &self,
         request_id: &str,
         fingerprint: Fingerprint,
@@ -167,7 +167,7 @@ impl CallStore {
     /// Takes in what a journal kept before this process started, oldest
     /// first: each fingerprint until its expiry, and each result still kept,
     /// within the limits as if the calls had just run here.
-    pub fn restore(&self, recalled: Vec<Recalled>) {
+    pub(super) fn restore(&self, recalled: Vec<Recalled>) {
         let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
         let now = Instant::now();
         for call in recalled {
@@ -189,7 +189,7 @@ impl CallStore {
 
     /// Forgets `request_id` entirely: its call did not happen (its result
     /// could not be kept), so the same requestId may run it again.
-    pub fn forget(&self, request_id: &str) {
+    pub(super) fn forget(&self, request_id: &str) {
         let key = self.key(request_id);
         let mut stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
         stores.results.remove(&key);
@@ -202,7 +202,7 @@ impl CallStore {
     }
 
     /// The retained result of a requestId, if it is still in the result store.
-    pub fn retained(&self, request_id: &str) -> Option<SharedResult> {
+    pub(super) fn retained(&self, request_id: &str) -> Option<SharedResult> {
         let key = self.key(request_id);
         let stores = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
         stores.results.get(&key).map(|r| r.result.clone())

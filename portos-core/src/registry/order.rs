@@ -3,7 +3,7 @@
 //! Link order is not stable across builds, so it is never used.
 
 /// The sort key of a canonical name under `order`.
-pub fn catalog_rank<'a>(order: &[&str], name: &'a str) -> (usize, &'a str) {
+pub(super) fn catalog_rank<'a>(order: &[&str], name: &'a str) -> (usize, &'a str) {
     match order.iter().position(|known| *known == name) {
         Some(position) => (position, ""),
         None => (order.len(), name),

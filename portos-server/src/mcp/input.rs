@@ -28,7 +28,7 @@ use crate::agent_tools::session::ClientRequests;
 const ANSWER_LIMIT: Duration = Duration::from_secs(600);
 
 /// The kinds a client's capabilities object declares.
-pub fn declared(capabilities: Option<&Map<String, Value>>) -> Vec<InputKind> {
+pub(crate) fn declared(capabilities: Option<&Map<String, Value>>) -> Vec<InputKind> {
     InputKind::ALL
         .into_iter()
         .filter(|kind| {
@@ -42,14 +42,14 @@ pub fn declared(capabilities: Option<&Map<String, Value>>) -> Vec<InputKind> {
 /// One round of a 2026-07-28 multi-round call: the answers the client gave
 /// so far, and the questions asked this round that they do not answer.
 #[derive(Debug, Default)]
-pub struct RoundInput {
+pub(crate) struct RoundInput {
     supported: Vec<InputKind>,
     answers: Map<String, Value>,
     asked: Mutex<Vec<(String, InputRequest)>>,
 }
 
 impl RoundInput {
-    pub fn new(supported: Vec<InputKind>, answers: Map<String, Value>) -> RoundInput {
+    pub(crate) fn new(supported: Vec<InputKind>, answers: Map<String, Value>) -> RoundInput {
         RoundInput {
             supported,
             answers,
@@ -58,13 +58,13 @@ impl RoundInput {
     }
 
     /// The answers so far (what the next round's state carries).
-    pub fn answers(&self) -> &Map<String, Value> {
+    pub(crate) fn answers(&self) -> &Map<String, Value> {
         &self.answers
     }
 
     /// The questions of this round no answer answered, in the order asked
     /// (each key once).
-    pub fn questions(&self) -> Vec<(String, InputRequest)> {
+    pub(crate) fn questions(&self) -> Vec<(String, InputRequest)> {
         self.asked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -99,7 +99,7 @@ impl InputSource for RoundInput {
 }
 
 /// The `inputRequests` of an `input_required` result.
-pub fn input_requests(questions: &[(String, InputRequest)]) -> Value {
+pub(crate) fn input_requests(questions: &[(String, InputRequest)]) -> Value {
     let mut requests = Map::new();
     for (key, request) in questions {
         requests.insert(
@@ -113,14 +113,14 @@ pub fn input_requests(questions: &[(String, InputRequest)]) -> Value {
 /// A 2025 client's answers: each question is a request of the server on
 /// the call's event stream.
 #[derive(Debug)]
-pub struct StreamInput {
+pub(crate) struct StreamInput {
     supported: Vec<InputKind>,
     notifier: Notifier,
     requests: Arc<ClientRequests>,
 }
 
 impl StreamInput {
-    pub fn new(
+    pub(crate) fn new(
         supported: Vec<InputKind>,
         notifier: Notifier,
         requests: Arc<ClientRequests>,
@@ -172,13 +172,13 @@ impl InputSource for StreamInput {
 /// An input source that keeps every answer it hands out, by key: the
 /// answers a long-running tool's `ask_first` gathered, which its job
 /// starts with.
-pub struct Recorded {
+pub(crate) struct Recorded {
     inner: Arc<dyn InputSource>,
     answers: Arc<Mutex<Map<String, Value>>>,
 }
 
 impl Recorded {
-    pub fn new(inner: Arc<dyn InputSource>) -> Recorded {
+    pub(crate) fn new(inner: Arc<dyn InputSource>) -> Recorded {
         Recorded {
             inner,
             answers: Arc::default(),
@@ -186,7 +186,7 @@ impl Recorded {
     }
 
     /// The answers so far.
-    pub fn answers(&self) -> Map<String, Value> {
+    pub(crate) fn answers(&self) -> Map<String, Value> {
         self.answers
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -12,16 +12,16 @@ use serde_json::{Map, Value, json};
 
 use super::request_meta::RequestMeta;
 
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-pub const INTERNAL_ERROR: i64 = -32603;
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
+pub(crate) const INTERNAL_ERROR: i64 = -32603;
 
 const MAX_ID_CHARS: usize = 200;
 const MAX_METHOD_CHARS: usize = 120;
 /// A `tools/call` names its tool in 1 to this many characters.
-pub const MAX_TOOL_NAME_CHARS: usize = 120;
+pub(crate) const MAX_TOOL_NAME_CHARS: usize = 120;
 
 /// One accepted message.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,19 +83,19 @@ impl Message {
 
 /// Why a body is not a message, as the JSON-RPC error to send back (id null).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rejected {
+pub(crate) struct Rejected {
     pub code: i64,
     pub message: &'static str,
 }
 
 impl Rejected {
-    pub fn to_response(&self) -> Value {
+    pub(crate) fn to_response(&self) -> Value {
         error_response(&Value::Null, self.code, self.message)
     }
 }
 
 /// Parses the bytes of one message.
-pub fn parse(bytes: &[u8]) -> Result<Message, Rejected> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Message, Rejected> {
     if let Some(request) = parse_request(bytes) {
         return Ok(request);
     }
@@ -108,7 +108,7 @@ pub fn parse(bytes: &[u8]) -> Result<Message, Rejected> {
 
 /// Classifies a parsed value; anything that is not exactly one valid message
 /// (batches included) is an invalid request.
-pub fn classify(value: Value) -> Result<Message, Rejected> {
+pub(crate) fn classify(value: Value) -> Result<Message, Rejected> {
     let invalid = Rejected {
         code: INVALID_REQUEST,
         message: "Invalid JSON-RPC message",
@@ -231,7 +231,7 @@ fn parse_request(bytes: &[u8]) -> Option<Message> {
 
 /// `tools/call`'s rule for a tool's name (1 to [`MAX_TOOL_NAME_CHARS`]
 /// characters), on both paths.
-pub fn valid_tool_name(name: &str) -> bool {
+pub(crate) fn valid_tool_name(name: &str) -> bool {
     (1..=MAX_TOOL_NAME_CHARS).contains(&name.chars().count())
 }
 
@@ -410,7 +410,7 @@ fn valid_id(id: &Value) -> bool {
     }
 }
 
-pub fn result_response(id: &Value, result: Value) -> Value {
+pub(crate) fn result_response(id: &Value, result: Value) -> Value {
     let mut out = Map::new();
     out.insert("jsonrpc".to_owned(), json!("2.0"));
     out.insert("id".to_owned(), id.clone());
@@ -418,7 +418,7 @@ pub fn result_response(id: &Value, result: Value) -> Value {
     Value::Object(out)
 }
 
-pub fn error_response(id: &Value, code: i64, message: &str) -> Value {
+pub(crate) fn error_response(id: &Value, code: i64, message: &str) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
 }
 

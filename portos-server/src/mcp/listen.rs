@@ -24,7 +24,7 @@ use crate::agent_tools::session::Session;
 use crate::events::Announcement;
 
 /// The `_meta` key naming the subscription a notification belongs to.
-pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// What a client asked to hear (a `SubscriptionFilter`), or what the
 /// server agreed to send of it.
@@ -123,7 +123,11 @@ impl Filter {
 }
 
 /// One notification's text; `subscription` tags it (2026-07-28).
-pub fn notification(method: &str, mut params: Value, subscription: Option<&Value>) -> String {
+pub(crate) fn notification(
+    method: &str,
+    mut params: Value,
+    subscription: Option<&Value>,
+) -> String {
     if let (Some(id), Some(params)) = (subscription, params.as_object_mut()) {
         params.insert("_meta".to_owned(), json!({ SUBSCRIPTION_ID_KEY: id }));
     }
@@ -186,14 +190,14 @@ impl Listening {
 /// A 2025 session's notifications outside calls: the list changes of what
 /// the server offers, and the updates of the resources it subscribed to.
 #[derive(Debug)]
-pub struct SessionListening {
+pub(crate) struct SessionListening {
     session: Arc<Session>,
     offers: Filter,
     changes: broadcast::Receiver<Announcement>,
 }
 
 impl SessionListening {
-    pub fn new(server: &McpServer, session: Arc<Session>) -> SessionListening {
+    pub(crate) fn new(server: &McpServer, session: Arc<Session>) -> SessionListening {
         SessionListening {
             session,
             offers: server.offered_lists(),
@@ -202,7 +206,7 @@ impl SessionListening {
     }
 
     /// The next notifications; `None` once announcements end.
-    pub async fn next(&mut self) -> Option<Vec<String>> {
+    pub(crate) async fn next(&mut self) -> Option<Vec<String>> {
         let announcement = match self.changes.recv().await {
             Ok(announcement) => announcement,
             Err(broadcast::error::RecvError::Lagged(_)) => Announcement::Lists,
@@ -225,14 +229,14 @@ impl SessionListening {
 /// A listener of either kind, as the transports pump it: its first message,
 /// its notifications as they come, and how it ends.
 #[derive(Debug)]
-pub enum Listener {
+pub(crate) enum Listener {
     Subscription(Listening),
     Session(SessionListening),
 }
 
 impl Listener {
     /// What it sends first (a subscription's acknowledgement).
-    pub fn opening(&self) -> Option<String> {
+    pub(crate) fn opening(&self) -> Option<String> {
         match self {
             Listener::Subscription(listening) => Some(listening.acknowledgement()),
             Listener::Session(_) => None,
@@ -240,7 +244,7 @@ impl Listener {
     }
 
     /// The next notifications; `None` once announcements end.
-    pub async fn next(&mut self) -> Option<Vec<String>> {
+    pub(crate) async fn next(&mut self) -> Option<Vec<String>> {
         match self {
             Listener::Subscription(listening) => listening.next().await,
             Listener::Session(listening) => listening.next().await,
@@ -248,7 +252,7 @@ impl Listener {
     }
 
     /// Fires when it ends on its own (a 2025 session that ended).
-    pub fn ended(&self) -> CancellationToken {
+    pub(crate) fn ended(&self) -> CancellationToken {
         match self {
             Listener::Subscription(_) => CancellationToken::new(),
             Listener::Session(listening) => listening.session.ended().clone(),
@@ -257,7 +261,7 @@ impl Listener {
 
     /// What it sends last when the server stops (a subscription's final
     /// response).
-    pub fn closing(&self, server: &McpServer) -> Option<String> {
+    pub(crate) fn closing(&self, server: &McpServer) -> Option<String> {
         match self {
             Listener::Subscription(listening) => Some(listening.ended(server)),
             Listener::Session(_) => None,

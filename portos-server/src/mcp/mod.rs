@@ -3,18 +3,18 @@
 //! context tools, served over Streamable HTTP (`http/agent_context.rs`) and
 //! over stdio (`--mcp-stdio`).
 
-pub mod input;
-pub mod jsonrpc;
-pub mod listen;
-pub mod modern;
-pub mod notify;
-pub mod primitives;
+pub(crate) mod input;
+pub(crate) mod jsonrpc;
+pub(crate) mod listen;
+pub(crate) mod modern;
+pub(crate) mod notify;
+pub(crate) mod primitives;
 mod reply;
-pub mod request_meta;
-pub mod server;
-pub mod tasks;
-pub mod tasks_2025;
-pub mod telemetry;
+pub(crate) mod request_meta;
+pub(crate) mod server;
+pub(crate) mod tasks;
+pub(crate) mod tasks_2025;
+pub(crate) mod telemetry;
 
 // The settings, the context tools and the 2025 sessions live below the
 // transport (the application state holds them); here under

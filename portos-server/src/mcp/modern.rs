@@ -35,18 +35,20 @@ use super::tasks::{TASKS_EXTENSION, capabilities_declare_tasks, declares_tasks, 
 use crate::agent_tools::request_state::RequestStateKey;
 
 /// The revisions served the 2026 way (per-request metadata, no handshake).
-pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
+pub(crate) const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
 
-pub use super::request_meta::{CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
-/// The `_meta` key of a result naming the server.
-pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+pub(crate) use super::request_meta::{CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
+/// The `_meta` key of a result naming the server (written by the typed
+/// meta's serde rename in `reply`; its tests read it here).
+#[cfg(test)]
+pub(crate) const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 
 /// A header that is missing or disagrees with the body.
-pub const HEADER_MISMATCH: i64 = -32020;
+pub(crate) const HEADER_MISMATCH: i64 = -32020;
 /// The protocol version named is not one this server speaks.
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// The request needs a client capability it did not declare (SEP-2575).
-pub use super::reply::MISSING_REQUIRED_CLIENT_CAPABILITY;
+pub(crate) use super::reply::MISSING_REQUIRED_CLIENT_CAPABILITY;
 
 /// How long a client may keep `server/discover`'s answer: what it describes
 /// (the revisions, the capabilities, the instructions) changes only with a
@@ -64,12 +66,12 @@ const HANDSHAKE_ERA: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "202
 /// Whether a `MCP-Protocol-Version` header selects the 2026 handling: any
 /// value that is not a handshake-era revision, unknown ones included (they
 /// are then refused with the versions this server speaks).
-pub fn header_is_modern(version: &str) -> bool {
+pub(crate) fn header_is_modern(version: &str) -> bool {
     !HANDSHAKE_ERA.contains(&version.trim())
 }
 
 /// Whether a message's own `_meta` names a protocol version (the 2026 way).
-pub fn message_is_modern(message: &Message) -> bool {
+pub(crate) fn message_is_modern(message: &Message) -> bool {
     match message {
         Message::Request { params, .. } => params
             .as_ref()

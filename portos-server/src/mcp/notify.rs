@@ -15,7 +15,7 @@ use super::request_meta::RequestMeta;
 
 /// The `_meta` key of a 2026-07-28 request naming the least severe level
 /// of log messages it wants.
-pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
+pub(crate) const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 
 /// Sends one JSON-RPC message (its text) to the client, ahead of the
 /// response; best effort (a client that went away hears nothing).
@@ -86,7 +86,7 @@ impl Follow {
 /// The channel a call's adapter reports on, for a client that follows it
 /// through `notifier`: progress when it gave a token, log messages of
 /// `log_level` and above when it asked for them.
-pub fn channel(
+pub(crate) fn channel(
     notifier: &Notifier,
     progress_token: Option<&Value>,
     log_level: Option<LogLevel>,

@@ -17,7 +17,7 @@ use super::server::{CallMeta, McpServer};
 
 /// The 2025 revisions' code for a resource that does not exist (the 2026
 /// revision answers `INVALID_PARAMS`, SEP-2164).
-pub const RESOURCE_NOT_FOUND_2025: i64 = -32002;
+pub(crate) const RESOURCE_NOT_FOUND_2025: i64 = -32002;
 
 /// The longest URI, name or argument value read (longer ones are refused).
 const MAX_PARAM_CHARS: usize = 2048;
@@ -26,7 +26,7 @@ const MAX_ARGUMENTS: usize = 64;
 
 /// A primitive request refused, as a JSON-RPC error.
 #[derive(Debug)]
-pub struct PrimitiveRefusal {
+pub(crate) struct PrimitiveRefusal {
     pub code: i64,
     pub message: String,
     pub data: Option<Value>,
@@ -44,7 +44,7 @@ impl PrimitiveRefusal {
 
 /// Which era answers: it decides the not-found code of a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Era {
+pub(crate) enum Era {
     Handshake,
     Modern,
 }

@@ -38,7 +38,7 @@ pub enum ToolReply {
 }
 
 /// The request needs a client capability it did not declare (SEP-2575).
-pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+pub(crate) const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
 
 /// The error of a call whose client lacks `missing`: its code, message and
 /// `data.requiredCapabilities`.

@@ -9,8 +9,8 @@ use serde::de::{MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// `_meta` keys of the revision.
-pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// A request's `_meta` object.
 #[derive(Clone, Debug, PartialEq)]

@@ -27,10 +27,10 @@ use crate::app::App;
 use crate::remote::RemoteCaller;
 
 /// The protocol revision this server speaks natively.
-pub const PROTOCOL_VERSION: &str = "2025-11-25";
+pub(crate) const PROTOCOL_VERSION: &str = "2025-11-25";
 /// Every revision `initialize` accepts (and `MCP-Protocol-Version` may name).
-pub const SUPPORTED_VERSIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
-pub const SCHEMA_VERSION: u32 = 5;
+pub(crate) const SUPPORTED_VERSIONS: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
+pub(crate) const SCHEMA_VERSION: u32 = 5;
 
 /// Where the configuration is read: the in-memory copy (the HTTP server,
 /// which is the only writer of its store), or the store itself on every

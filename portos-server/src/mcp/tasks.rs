@@ -15,13 +15,13 @@ use super::server::{McpServer, job_reply};
 use crate::jobs::{Job, JobError, JobState};
 
 /// The extension's identifier, in capabilities on both sides.
-pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub(crate) const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// The key of a job's one input request: its confirmation.
 const CONFIRM_KEY: &str = "confirm";
 
 /// Whether the request's own capabilities declare the tasks extension.
-pub fn declares_tasks(params: Option<&Map<String, Value>>) -> bool {
+pub(crate) fn declares_tasks(params: Option<&Map<String, Value>>) -> bool {
     capabilities_declare_tasks(
         params
             .and_then(|params| params.get("_meta"))
@@ -31,7 +31,7 @@ pub fn declares_tasks(params: Option<&Map<String, Value>>) -> bool {
 }
 
 /// Whether a request's client capabilities declare the tasks extension.
-pub fn capabilities_declare_tasks(capabilities: Option<&Map<String, Value>>) -> bool {
+pub(crate) fn capabilities_declare_tasks(capabilities: Option<&Map<String, Value>>) -> bool {
     capabilities
         .and_then(|capabilities| capabilities.get("extensions"))
         .and_then(|extensions| extensions.get(TASKS_EXTENSION))
@@ -43,7 +43,7 @@ pub fn capabilities_declare_tasks(capabilities: Option<&Map<String, Value>>) -> 
 /// input requests or final result).
 ///
 /// `content_output`: the job's tool answers content items (`ToolContent`).
-pub fn task(job: &Job, detailed: bool, meta: &Value, content_output: bool) -> Value {
+pub(crate) fn task(job: &Job, detailed: bool, meta: &Value, content_output: bool) -> Value {
     let mut task = Map::new();
     task.insert(
         "resultType".to_owned(),

@@ -25,7 +25,7 @@ const RELATED_TASK_KEY: &str = "io.modelcontextprotocol/related-task";
 const LIST_PAGE: usize = 50;
 
 /// The server's `tasks` capability of that revision.
-pub fn capability() -> Value {
+pub(crate) fn capability() -> Value {
     json!({ "list": {}, "cancel": {}, "requests": { "tools": { "call": {} } } })
 }
 

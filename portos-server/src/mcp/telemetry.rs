@@ -56,7 +56,7 @@ const ERRORS: [&str; 8] = [
 
 /// The protocol revision `text` names, as a label value: a served one, or
 /// `None`.
-pub fn known_version(text: &str) -> Option<&'static str> {
+pub(crate) fn known_version(text: &str) -> Option<&'static str> {
     let text = text.trim();
     VERSIONS[..VERSIONS.len() - 1]
         .iter()
@@ -66,7 +66,7 @@ pub fn known_version(text: &str) -> Option<&'static str> {
 
 /// The revision a message names in its own `_meta` (the 2026 way), if a
 /// served one.
-pub fn meta_version(message: &Message) -> Option<&'static str> {
+pub(crate) fn meta_version(message: &Message) -> Option<&'static str> {
     let named = match message {
         Message::ToolCall { call, .. } => call.meta.as_ref()?.protocol_version(),
         Message::Request { params, .. } => params
@@ -81,7 +81,7 @@ pub fn meta_version(message: &Message) -> Option<&'static str> {
 
 /// How a message reached the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Transport {
+pub(crate) enum Transport {
     /// Streamable HTTP.
     Http,
     /// Standard input and output.
@@ -106,7 +106,7 @@ const DIMENSIONS: &[Dimension] = &[
 
 /// The family every MCP message is counted in, by method, protocol
 /// revision and error.
-pub fn operation_metrics() -> HistogramGrid {
+pub(crate) fn operation_metrics() -> HistogramGrid {
     HistogramGrid::new(
         "mcp_server_operation_duration_seconds",
         "MCP messages answered, by method, protocol revision and error (OpenTelemetry's mcp.server.operation.duration); _count is the messages.",
@@ -117,7 +117,7 @@ pub fn operation_metrics() -> HistogramGrid {
 
 /// One message being answered.
 #[derive(Debug)]
-pub struct McpObservation {
+pub(crate) struct McpObservation {
     started: Instant,
     method: usize,
     version: usize,
@@ -127,7 +127,7 @@ pub struct McpObservation {
 impl McpObservation {
     /// Starts observing `message` (`None` for a client's response, which
     /// is only acknowledged), served at `version` over `transport`.
-    pub fn start(
+    pub(crate) fn start(
         message: &Message,
         version: Option<&'static str>,
         transport: Transport,
@@ -178,13 +178,13 @@ impl McpObservation {
     }
 
     /// The message's span, to answer it in.
-    pub fn span(&self) -> &tracing::Span {
+    pub(crate) fn span(&self) -> &tracing::Span {
         &self.span
     }
 
     /// Ends the observation with the JSON-RPC response written (`None`
     /// for a notification).
-    pub fn finish(self, operations: &HistogramGrid, response: Option<&str>) {
+    pub(crate) fn finish(self, operations: &HistogramGrid, response: Option<&str>) {
         let error = response.map_or(0, error_of);
         operations.observe(&[self.method, self.version, error], self.started.elapsed());
         if error != 0 && !self.span.is_disabled() {

@@ -14,7 +14,13 @@ pub(super) struct Cx {
 }
 
 impl Cx {
-    pub fn change(&mut self, path: &str, keyword: &str, action: Action, detail: impl Into<String>) {
+    pub(super) fn change(
+        &mut self,
+        path: &str,
+        keyword: &str,
+        action: Action,
+        detail: impl Into<String>,
+    ) {
         self.changes.push(Change {
             path: path.to_owned(),
             keyword: keyword.to_owned(),
@@ -23,7 +29,7 @@ impl Cx {
         });
     }
 
-    pub fn refuse(&mut self, path: &str, keyword: &str, reason: impl Into<String>) {
+    pub(super) fn refuse(&mut self, path: &str, keyword: &str, reason: impl Into<String>) {
         self.refusals.push(Refusal {
             path: path.to_owned(),
             keyword: keyword.to_owned(),
