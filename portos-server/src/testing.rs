@@ -44,6 +44,7 @@ use std::convert::Infallible;
 
 use crate::app::{App, StartError};
 use crate::builder::ServerBuilder;
+use crate::remote::MCP_PATH;
 use crate::store::Store;
 
 /// The MCP revision a request is made at.
@@ -71,9 +72,13 @@ impl Mcp {
 /// requests the server sent ahead of it in `notifications`, in order.
 #[derive(Clone, Debug)]
 pub struct TestResponse {
+    /// The answer's status.
     pub status: StatusCode,
+    /// The answer's headers.
     pub headers: HeaderMap,
+    /// The body as JSON (the JSON-RPC response of an event-stream answer).
     pub body: Value,
+    /// What an event-stream answer carried ahead of its response.
     pub notifications: Vec<Value>,
 }
 
@@ -216,19 +221,14 @@ impl TestServer {
     /// in `notifications`.
     pub async fn mcp(&self, revision: Mcp, method: &str, params: Value) -> TestResponse {
         let (message, headers) = self.mcp_message(revision, method, params).await;
-        let path = self.mcp_path();
         let answer = self
-            .send(Method::POST, &path, Some(&message), &headers)
+            .send(Method::POST, MCP_PATH, Some(&message), &headers)
             .await;
-        if method == "initialize" {
+        if method == "initialize"
+            && let Some(session) = answer.headers.get("mcp-session-id")
+        {
             // A session asked for by hand is the one later requests use.
-            if let Some(session) = answer.headers.get("mcp-session-id") {
-                *self
-                    .mcp_session
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    session.to_str().ok().map(str::to_owned);
-            }
+            *self.session() = session.to_str().ok().map(str::to_owned);
         }
         answer
     }
@@ -238,22 +238,18 @@ impl TestServer {
     /// first message is the acknowledgement; at 2025-11-25 the session's
     /// `GET` stream (`params` unused), opening a session first.
     pub async fn mcp_listen(&self, revision: Mcp, params: Value) -> McpStream {
-        let path = self.mcp_path();
         let response = if revision == Mcp::Modern {
             let (message, headers) = self
                 .mcp_message(revision, "subscriptions/listen", params)
                 .await;
-            self.dispatch(Method::POST, &path, Some(&message), &headers)
+            self.dispatch(Method::POST, MCP_PATH, Some(&message), &headers)
                 .await
         } else {
-            let mut headers = vec![
-                ("accept", "text/event-stream".to_owned()),
-                ("mcp-protocol-version", revision.version().to_owned()),
-            ];
+            let mut headers = mcp_wire::revision_headers(revision, mcp_wire::ACCEPT_STREAM);
             if let Some(session) = self.legacy_session(revision).await {
                 headers.push(("mcp-session-id", session));
             }
-            self.dispatch(Method::GET, &path, None, &headers).await
+            self.dispatch(Method::GET, MCP_PATH, None, &headers).await
         };
         match response {
             Ok(response) => {
@@ -271,22 +267,19 @@ impl TestServer {
     /// Ends the 2025 session this client holds (`DELETE`), if any; the
     /// next 2025 request opens another.
     pub async fn mcp_end_session(&self) -> Option<TestResponse> {
-        let session = self
-            .mcp_session
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take()?;
+        let session = self.session().take()?;
         let headers = [
             ("mcp-protocol-version", Mcp::Legacy.version().to_owned()),
             ("mcp-session-id", session),
         ];
-        let path = self.mcp_path();
-        Some(self.send(Method::DELETE, &path, None, &headers).await)
+        Some(self.send(Method::DELETE, MCP_PATH, None, &headers).await)
     }
 
-    /// Where the MCP endpoint is served.
-    fn mcp_path(&self) -> String {
-        "/api/agent-context/mcp".to_owned()
+    /// The 2025 session this client holds, if any.
+    fn session(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.mcp_session
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// A request's JSON-RPC message and headers at `revision`.
@@ -300,10 +293,7 @@ impl TestServer {
             Value::Object(map) => map,
             _ => serde_json::Map::new(),
         };
-        let mut headers: Vec<(&'static str, String)> = vec![
-            ("accept", "application/json, text/event-stream".to_owned()),
-            ("mcp-protocol-version", revision.version().to_owned()),
-        ];
+        let mut headers = mcp_wire::revision_headers(revision, mcp_wire::ACCEPT_BOTH);
         if revision == Mcp::Modern {
             // The revision's keys join any `_meta` the caller wrote (a
             // `progressToken`, a log level).
@@ -331,23 +321,15 @@ impl TestServer {
     /// `notifications/initialized`) the first time; `None` when the server
     /// issues none.
     async fn legacy_session(&self, revision: Mcp) -> Option<String> {
-        let held = self
-            .mcp_session
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
+        let held = self.session().clone();
         if held.is_some() {
             return held;
         }
-        let path = self.mcp_path();
-        let headers = [
-            ("accept", "application/json, text/event-stream".to_owned()),
-            ("mcp-protocol-version", revision.version().to_owned()),
-        ];
+        let mut headers = mcp_wire::revision_headers(revision, mcp_wire::ACCEPT_BOTH);
         let opened = self
             .send(
                 Method::POST,
-                &path,
+                MCP_PATH,
                 Some(&mcp_wire::initialize(revision)),
                 &headers,
             )
@@ -358,17 +340,10 @@ impl TestServer {
             .and_then(|id| id.to_str().ok())
             .map(str::to_owned)?;
         let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
-        let with_session = [
-            ("accept", "application/json, text/event-stream".to_owned()),
-            ("mcp-protocol-version", revision.version().to_owned()),
-            ("mcp-session-id", session.clone()),
-        ];
-        self.send(Method::POST, &path, Some(&initialized), &with_session)
+        headers.push(("mcp-session-id", session.clone()));
+        self.send(Method::POST, MCP_PATH, Some(&initialized), &headers)
             .await;
-        *self
-            .mcp_session
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(session.clone());
+        *self.session() = Some(session.clone());
         Some(session)
     }
 

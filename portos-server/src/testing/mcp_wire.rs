@@ -16,6 +16,20 @@ use serde_json::{Map, Value, json};
 
 use super::Mcp;
 
+/// What a POST accepts: a JSON answer or an event stream.
+pub(super) const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+/// What a listening GET accepts.
+pub(super) const ACCEPT_STREAM: &str = "text/event-stream";
+
+/// The headers every request at `revision` carries: what it accepts and
+/// the protocol version.
+pub(super) fn revision_headers(revision: Mcp, accept: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("accept", accept.to_owned()),
+        ("mcp-protocol-version", revision.version().to_owned()),
+    ]
+}
+
 /// The `Mcp-Method` / `Mcp-Name` headers a 2026-07-28 request carries:
 /// the method, and the value of the params key that method names its
 /// target by (a tool or prompt `name`, a resource `uri`, a task's
@@ -128,6 +142,8 @@ pub struct McpStream {
     /// The answer's status: 200 for a stream, else a refusal whose body
     /// [`McpStream::next`] gives as one message.
     pub status: StatusCode,
+    /// The answer's headers (`content-type: text/event-stream` for a
+    /// stream).
     pub headers: HeaderMap,
     body: BodyDataStream,
     buffer: String,
