@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use portos_core::{CatalogBuildError, Catalogs, Registry, RegistryBuildError};
-use socketioxide::layer::SocketIoLayer;
 
 use crate::agent_tools::{AgentContextCache, ContextTools};
 use crate::api_access::{ApiAccessCache, ExposableApis};
@@ -112,8 +111,9 @@ pub struct AppState {
     pub api_access: ApiAccessCache,
     /// The groups that can be exposed, as the application declared them.
     pub exposable_apis: ExposableApis,
-    /// The Socket.IO layer, mounted on the same port as HTTP.
-    pub socket_layer: SocketIoLayer,
+    /// The Socket.IO layer, mounted on the same port as HTTP (one that adds
+    /// nothing without the `socketio` feature).
+    pub socket_layer: crate::events::SocketLayer,
     pub config: Arc<Config>,
     /// The user's clock (the same zone the adapters use).
     pub clock: UserClock,

@@ -83,7 +83,10 @@ pub struct RuntimeArgs {
     /// A PostgreSQL database as the store, shared by every server given the
     /// same URL (postgres://user:password@host:port/database); without it
     /// the embedded SQLite store in the data directory.
+    // Without the `postgres` feature it stays, out of --help, to be refused
+    // with the feature's name rather than as an unknown flag.
     #[arg(long, value_name = "URL")]
+    #[cfg_attr(not(feature = "postgres"), arg(hide = true))]
     pub database_url: Option<String>,
 
     /// IANA time zone for every user-facing date (default: the system zone).
@@ -151,6 +154,7 @@ pub struct RuntimeArgs {
     /// OTEL_SERVICE_NAME the service (default: the application's name).
     /// Off by default.
     #[arg(long, value_name = "URL", env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
+    #[cfg_attr(not(feature = "otel"), arg(hide = true))]
     pub otlp_endpoint: Option<String>,
 
     /// Set the instance password from the first line of standard input, then exit.
@@ -161,6 +165,7 @@ pub struct RuntimeArgs {
     /// database at URL (which must hold no store yet), then exit: the way
     /// from one server to several behind a load balancer.
     #[arg(long, group = "dump", value_name = "URL")]
+    #[cfg_attr(not(feature = "postgres"), arg(hide = true))]
     pub copy_to_database: Option<String>,
 
     /// Remove the instance password (HTTP becomes anonymous again), then exit.
@@ -418,6 +423,14 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
             .ok()
             .as_deref(),
     )?;
+    let database_url = cli.database_url.clone().or(file.database_url);
+    #[cfg(not(feature = "postgres"))]
+    if database_url.is_some() {
+        return Err(no_postgres(&format!(
+            "--database-url (or {}_DATABASE_URL, database-url in the config file)",
+            crate::config::env_prefix(app)
+        )));
+    }
     Ok(Config {
         app: defaults.app,
         bind: cli.bind.or(file.bind).unwrap_or(defaults.bind),
@@ -426,7 +439,7 @@ fn resolve_config(cli: &RuntimeArgs, file: FileConfig, app: &str) -> Result<Conf
             .clone()
             .or(file.data_dir)
             .unwrap_or(defaults.data_dir),
-        database_url: cli.database_url.clone().or(file.database_url),
+        database_url,
         timezone: cli.timezone.clone().or(file.timezone),
         body_limit: cli
             .body_limit
@@ -506,7 +519,23 @@ fn catalog_query(cli: &RuntimeArgs) -> Result<CatalogQuery, String> {
     })
 }
 
+/// What a build without the `postgres` feature says of a PostgreSQL URL
+/// given to `flag`.
+#[cfg(not(feature = "postgres"))]
+fn no_postgres(flag: &str) -> String {
+    format!(
+        "{flag}: this build has no PostgreSQL store, it was compiled without portos-server's `postgres` cargo feature; leave the URL out to use the embedded SQLite store, or build with the feature"
+    )
+}
+
+/// `--copy-to-database` in a build without the `postgres` feature.
+#[cfg(not(feature = "postgres"))]
+fn copy_to_database(_: &ServerBuilder, _: &str) -> ExitCode {
+    fail(&no_postgres("--copy-to-database"), ExitCode::from(2))
+}
+
 /// `--copy-to-database`: the data directory's store into PostgreSQL.
+#[cfg(feature = "postgres")]
 fn copy_to_database(builder: &ServerBuilder, url: &str) -> ExitCode {
     let data_dir = &builder.config().data_dir;
     let database = builder.config().database_path();

@@ -26,7 +26,8 @@ pub struct Config {
     pub bind: SocketAddr,
     pub data_dir: PathBuf,
     /// The shared store: a `postgres://` URL; `None` = the embedded SQLite
-    /// store in `data_dir`.
+    /// store in `data_dir`. A build without the `postgres` feature refuses
+    /// a URL at start-up (`StoreError::PostgresNotBuilt`).
     pub database_url: Option<String>,
     /// IANA zone for every user-facing date; `None` = the system zone.
     pub timezone: Option<String>,
@@ -42,7 +43,8 @@ pub struct Config {
     /// `None` (the default): loopback and the password gate, as ever.
     pub remote: Option<crate::remote::RemoteConfig>,
     /// Where spans are exported (docs/observability.md); `None` (the
-    /// default): nowhere, and no span is recorded.
+    /// default): nowhere, and no span is recorded. A build without the
+    /// `otel` feature refuses an export at start-up.
     pub traces: Option<crate::trace_export::TraceExport>,
 }
 

@@ -2,10 +2,19 @@
 //! `#[portos_event]` on its payload type, so the event inventory and the
 //! AsyncAPI document list exactly what this module emits and handles.
 //!
+//! The transport is the `socketio` feature's (`sockets`). Without it the
+//! events are declared and documented all the same, and what reaches
+//! clients another way still does (MCP listeners: [`Events::listen`]; a
+//! job's event stream reads the store); only the Socket.IO layer is gone
+//! ([`SocketLayer`] adds nothing, and nobody is ever in a room).
+//!
 //! The runtime's events live under the `tools` mount (PortOS places it at
 //! `cos:tools`): clients join the tools room with `…:subscribe`; they are
 //! then told when a tool call finishes and when the catalog may have
 //! changed (so they refresh it, with `If-None-Match`).
+
+#[cfg(feature = "socketio")]
+mod sockets;
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -14,12 +23,11 @@ use portos_core::inventory::PortosEvent;
 use portos_core::{Authority, ResultObserver, ToolResult, ToolState, portos_event};
 use schemars::JsonSchema;
 use serde::Serialize;
-use socketioxide::SocketIo;
-use socketioxide::extract::SocketRef;
-use socketioxide::layer::SocketIoLayer;
 use tokio::sync::{Notify, broadcast, mpsc};
 
 use crate::mounts::Mounts;
+pub use sockets::SocketLayer;
+use sockets::Sockets;
 
 /// A tool call finished. The result itself is not broadcast: read it from
 /// `GET {mount.path}/calls/{requestId}` with your own credentials.
@@ -109,7 +117,7 @@ pub struct ToolsUnsubscribed {
 /// a `Shared<Events>` parameter in a tool.
 #[derive(Clone, Debug)]
 pub struct Events {
-    io: SocketIo,
+    sockets: Sockets,
     /// The tools room and the runtime's tool events, under the
     /// application's place for the `tools` mount.
     names: Arc<ToolEventNames>,
@@ -150,9 +158,14 @@ struct ToolEventNames {
     called: &'static str,
     job: &'static str,
     catalog_changed: &'static str,
+    // What clients say and are answered: the transport's alone.
+    #[cfg(feature = "socketio")]
     subscribe: &'static str,
+    #[cfg(feature = "socketio")]
     unsubscribe: &'static str,
+    #[cfg(feature = "socketio")]
     subscribed: &'static str,
+    #[cfg(feature = "socketio")]
     unsubscribed: &'static str,
 }
 
@@ -163,9 +176,13 @@ impl ToolEventNames {
             called: mounts.event_name::<ToolCalled>(),
             job: mounts.event_name::<JobChanged>(),
             catalog_changed: mounts.event_name::<CatalogChanged>(),
+            #[cfg(feature = "socketio")]
             subscribe: mounts.event_name::<ToolsSubscribe>(),
+            #[cfg(feature = "socketio")]
             unsubscribe: mounts.event_name::<ToolsUnsubscribe>(),
+            #[cfg(feature = "socketio")]
             subscribed: mounts.event_name::<ToolsSubscribed>(),
+            #[cfg(feature = "socketio")]
             unsubscribed: mounts.event_name::<ToolsUnsubscribed>(),
         }
     }
@@ -209,46 +226,15 @@ impl Relay {
 impl Events {
     /// The layer to mount and the handle to emit with; events under a
     /// mount take the names `mounts` gives them.
-    pub fn new(mounts: &Mounts) -> (SocketIoLayer, Events) {
-        let (layer, io) = SocketIo::new_layer();
+    pub fn new(mounts: &Mounts) -> (SocketLayer, Events) {
         let tools_joins = Arc::new(AtomicU64::new(0));
         let relay = Arc::new(Relay::default());
         let names = Arc::new(ToolEventNames::of(mounts));
-        let (joins, joined, on_names) = (tools_joins.clone(), relay.clone(), names.clone());
-        io.ns("/", move |socket: SocketRef| {
-            let (joins, joined, names) = (joins.clone(), joined.clone(), on_names.clone());
-            let leaving = names.clone();
-            socket.on(names.subscribe, move |socket: SocketRef| {
-                socket.join(names.room);
-                // Counted after the join: an observer that reads 0 cannot
-                // have missed a member.
-                joins.fetch_add(1, Ordering::SeqCst);
-                // The other servers hear of it (shared database).
-                joined.joined.notify_one();
-                let _ = socket.emit(
-                    names.subscribed,
-                    &ToolsSubscribed {
-                        room: names.room.to_owned(),
-                    },
-                );
-                std::future::ready(())
-            });
-            socket.on(leaving.unsubscribe, move |socket: SocketRef| {
-                socket.leave(leaving.room);
-                let _ = socket.emit(
-                    leaving.unsubscribed,
-                    &ToolsUnsubscribed {
-                        room: leaving.room.to_owned(),
-                    },
-                );
-                std::future::ready(())
-            });
-            std::future::ready(())
-        });
+        let (layer, sockets) = Sockets::new(&names, &tools_joins, &relay);
         (
             layer,
             Events {
-                io,
+                sockets,
                 names,
                 mounts: mounts.clone(),
                 tools_joins,
@@ -260,23 +246,23 @@ impl Events {
 
     /// Announces each finished adapter run to the tools room.
     pub fn tool_observer(&self) -> ResultObserver {
-        let io = self.io.clone();
+        let sockets = self.sockets.clone();
         let joins = self.tools_joins.clone();
         let relay = self.relay.clone();
         let names = self.names.clone();
         Arc::new(move |result: &ToolResult, authority: &Authority| {
             relay.relay(&result.request_id);
             // Nobody listening is the common case: no task, no payload.
-            if !room_has_members(&io, names.room, &joins) {
+            if !sockets.room_has_members(names.room, &joins) {
                 return;
             }
             let payload = ToolCalled::of(result, authority.subject.as_deref());
-            let io = io.clone();
+            let sockets = sockets.clone();
             let (room, called) = (names.room, names.called);
             // The observer runs inside the call; emitting must not hold it up.
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
                 runtime.spawn(async move {
-                    let _ = io.to(room).emit(called, &payload).await;
+                    sockets.send(Some(room.into()), called, &payload).await;
                 });
             }
         })
@@ -293,11 +279,11 @@ impl Events {
             event: kind.to_owned(),
             seq,
         };
-        let io = self.io.clone();
+        let sockets = self.sockets.clone();
         let (room, job) = (self.names.room, self.names.job);
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
-                let _ = io.to(room).emit(job, &payload).await;
+                sockets.send(Some(room.into()), job, &payload).await;
             });
         }
     }
@@ -305,10 +291,12 @@ impl Events {
     /// Tells this server's tools room of a call another server ran (whose
     /// caller's subject is that server's to tell).
     pub(crate) async fn called_elsewhere(&self, result: &ToolResult) {
-        let _ = self
-            .io
-            .to(self.names.room)
-            .emit(self.names.called, &ToolCalled::of(result, None))
+        self.sockets
+            .send(
+                Some(self.names.room.into()),
+                self.names.called,
+                &ToolCalled::of(result, None),
+            )
             .await;
     }
 
@@ -318,7 +306,8 @@ impl Events {
 
     /// Whether anyone is in the tools room (cheap when nobody ever joined).
     pub(crate) fn tools_room_has_members(&self) -> bool {
-        room_has_members(&self.io, self.names.room, &self.tools_joins)
+        self.sockets
+            .room_has_members(self.names.room, &self.tools_joins)
     }
 
     /// Sends `payload` as its `#[portos_event]` to every connected client
@@ -329,9 +318,9 @@ impl Events {
         let Ok(payload) = serde_json::to_value(payload) else {
             return;
         };
-        let (io, name) = (self.io.clone(), self.mounts.event_name::<E>());
+        let (sockets, name) = (self.sockets.clone(), self.mounts.event_name::<E>());
         send_after_commit(async move {
-            let _ = io.emit(name, &payload).await;
+            sockets.send(None, name, &payload).await;
         })
         .await;
     }
@@ -342,10 +331,10 @@ impl Events {
         let Ok(payload) = serde_json::to_value(payload) else {
             return;
         };
-        let (io, room) = (self.io.clone(), room.to_owned());
+        let (sockets, room) = (self.sockets.clone(), room.to_owned());
         let name = self.mounts.event_name::<E>();
         send_after_commit(async move {
-            let _ = io.to(room).emit(name, &payload).await;
+            sockets.send(Some(room.into()), name, &payload).await;
         })
         .await;
     }
@@ -356,13 +345,13 @@ impl Events {
         let payload = CatalogChanged {
             reason: reason.to_owned(),
         };
-        let io = self.io.clone();
+        let sockets = self.sockets.clone();
         let (room, changed) = (self.names.room, self.names.catalog_changed);
         let announcements = self.announcements.clone();
         send_after_commit(async move {
             // Nobody listening is not an error.
             let _ = announcements.send(Announcement::Lists);
-            let _ = io.to(room).emit(changed, &payload).await;
+            sockets.send(Some(room.into()), changed, &payload).await;
         })
         .await;
     }
@@ -392,17 +381,42 @@ async fn send_after_commit(announce: impl Future<Output = ()> + Send + 'static) 
     }
 }
 
-/// Whether the tools room has members: free when nobody joined since it was
-/// last seen empty; otherwise a look-up, which resets the count when empty.
-fn room_has_members(io: &SocketIo, room: &'static str, joins: &AtomicU64) -> bool {
-    let seen = joins.load(Ordering::SeqCst);
-    if seen == 0 {
-        return false;
+/// Without the `socketio` feature: no transport. The layer adds nothing,
+/// nobody is ever in a room, and what is sent goes nowhere.
+#[cfg(not(feature = "socketio"))]
+mod sockets {
+    use std::borrow::Cow;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicU64;
+
+    use super::{Relay, ToolEventNames};
+
+    /// The Socket.IO layer the HTTP service is wrapped in: here one that
+    /// adds nothing (the `socketio` feature's is socketioxide's).
+    pub type SocketLayer = tower::layer::util::Identity;
+
+    #[derive(Clone, Debug)]
+    pub(super) struct Sockets;
+
+    impl Sockets {
+        pub(super) fn new(
+            _: &Arc<ToolEventNames>,
+            _: &Arc<AtomicU64>,
+            _: &Arc<Relay>,
+        ) -> (SocketLayer, Sockets) {
+            (SocketLayer::new(), Sockets)
+        }
+
+        pub(super) fn room_has_members(&self, _: &'static str, _: &AtomicU64) -> bool {
+            false
+        }
+
+        pub(super) async fn send<T: serde::Serialize + ?Sized>(
+            &self,
+            _: Option<Cow<'static, str>>,
+            _: &'static str,
+            _: &T,
+        ) {
+        }
     }
-    if io.to(room).sockets().is_empty() {
-        // Empty now; unless someone joined since `seen` was read.
-        let _ = joins.compare_exchange(seen, 0, Ordering::SeqCst, Ordering::SeqCst);
-        return false;
-    }
-    true
 }

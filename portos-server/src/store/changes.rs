@@ -10,10 +10,9 @@
 //! is one server, and nothing to announce.
 
 use std::sync::OnceLock;
-use std::time::Duration;
 
-use super::sql::{self, Connection, Engine, params};
-use super::{Backend, Store, StoreError};
+use super::sql::{Connection, Engine, params};
+use super::{Store, StoreError};
 
 /// The notification channel.
 const CHANNEL: &str = "portos_changes";
@@ -102,6 +101,7 @@ impl Change {
         }
     }
 
+    #[cfg(any(test, feature = "postgres"))]
     fn from_wire(text: &str) -> Option<Change> {
         match text {
             "grants" => Some(Change::Grants),
@@ -172,35 +172,45 @@ impl Store {
     /// (PostgreSQL only: `false` on SQLite), handing each to `heard` until
     /// it answers false. A lost connection is made again, and `Resumed`
     /// said each time it is (including the first).
-    pub fn follow_changes(&self, mut heard: impl FnMut(Heard) -> bool + Send + 'static) -> bool {
-        let Backend::Postgres { pool, .. } = &self.backend else {
-            return false;
-        };
-        let url = pool.url().to_owned();
-        std::thread::Builder::new()
-            .name("portos-changes".to_owned())
-            .spawn(move || {
-                let mut stopped = false;
-                while !stopped {
-                    let outcome = sql::postgres_listen(&url, CHANNEL, |payload| {
-                        let keep_on = match payload {
-                            None => heard(Heard::Resumed),
-                            Some(payload) => from_others(payload)
-                                .is_none_or(|change| heard(Heard::Changed(change))),
-                        };
-                        stopped = !keep_on;
-                        keep_on
-                    });
-                    if outcome.is_err() {
-                        std::thread::sleep(Duration::from_millis(500));
-                    }
-                }
-            })
-            .is_ok()
+    pub fn follow_changes(&self, heard: impl FnMut(Heard) -> bool + Send + 'static) -> bool {
+        #[cfg(feature = "postgres")]
+        if let super::Backend::Postgres { pool, .. } = &self.backend {
+            return follow(pool.url().to_owned(), heard);
+        }
+        let _ = heard;
+        false
     }
 }
 
+/// Hears the changes on the database at `url` on a thread of its own (see
+/// [`Store::follow_changes`]).
+#[cfg(feature = "postgres")]
+fn follow(url: String, mut heard: impl FnMut(Heard) -> bool + Send + 'static) -> bool {
+    std::thread::Builder::new()
+        .name("portos-changes".to_owned())
+        .spawn(move || {
+            let mut stopped = false;
+            while !stopped {
+                let outcome = super::sql::postgres_listen(&url, CHANNEL, |payload| {
+                    let keep_on = match payload {
+                        None => heard(Heard::Resumed),
+                        Some(payload) => {
+                            from_others(payload).is_none_or(|change| heard(Heard::Changed(change)))
+                        }
+                    };
+                    stopped = !keep_on;
+                    keep_on
+                });
+                if outcome.is_err() {
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                }
+            }
+        })
+        .is_ok()
+}
+
 /// The change a payload names, unless this process announced it.
+#[cfg(feature = "postgres")]
 fn from_others(payload: &str) -> Option<Change> {
     let (origin, change) = payload.split_once(':')?;
     if origin == instance() {
@@ -258,6 +268,11 @@ mod tests {
             Change::from_wire(&format!("catalog:{}", "x".repeat(65))),
             None
         );
+    }
+
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn a_server_skips_its_own_announcements() {
         assert_eq!(from_others(&format!("{}:grants", instance())), None);
         assert_eq!(from_others("another:grants"), Some(Change::Grants));
     }

@@ -8,7 +8,7 @@
 //! instead of the pool, each piece in a savepoint of its own: a piece that
 //! fails undoes only itself, as it would have outside a transaction.
 //! What the call announces meanwhile (its Socket.IO events, through
-//! [`after_commit`]) waits for the commit, and is dropped with a rollback:
+//! [`super::after_commit`]) waits for the commit, and is dropped with a rollback:
 //! nobody hears of a change that others cannot read yet, or ever.
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -58,18 +58,18 @@ pub(super) struct HeldConnection {
     _permit: OwnedSemaphorePermit,
 }
 
-/// Holds `announce` back until the transaction of the call running on this
-/// task commits (dropped if it rolls back), when the call has one (a write:
-/// a held connection on PostgreSQL, a session on SQLite); otherwise hands it
-/// back to be sent now.
-pub fn after_commit(announce: BoxFuture<'static, ()>) -> Option<BoxFuture<'static, ()>> {
+/// Holds `announce` back until the transaction of the connection the call
+/// running on this task holds commits ([`super::after_commit`]); hands it
+/// back when the task holds none (not a PostgreSQL write).
+pub(super) fn hold_until_commit(
+    announce: BoxFuture<'static, ()>,
+) -> Option<BoxFuture<'static, ()>> {
     match HELD.try_with(Arc::clone) {
         Ok(held) => {
             held.after_commit.hold(announce);
             None
         }
-        // Not a PostgreSQL write: a SQLite write's session holds it instead.
-        Err(_) => super::session::hold(announce),
+        Err(_) => Some(announce),
     }
 }
 

@@ -7,7 +7,9 @@
 //!   groups that share one fsync (see `worker`);
 //! - shared: a PostgreSQL database that several servers use at once
 //!   (`--database-url`), reached from a few threads of the store's own
-//!   (see `pool`); PostgreSQL makes each commit durable itself.
+//!   (see `pool`); PostgreSQL makes each commit durable itself. Built with
+//!   the `postgres` feature only: without it [`Store::connect`] refuses,
+//!   naming the feature.
 //!
 //! Each component (the runtime, then each of the application's domains)
 //! brings its own versioned migrations ([`Schema`]).
@@ -15,11 +17,14 @@
 mod announcements;
 mod batch;
 pub mod changes;
+#[cfg(feature = "postgres")]
 mod copy;
 mod durable;
+#[cfg(feature = "postgres")]
 mod held;
 mod ledger;
 mod migrations;
+#[cfg(feature = "postgres")]
 mod pool;
 mod runtime_schema;
 mod session;
@@ -36,12 +41,16 @@ use std::sync::Arc;
 use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
 
+#[cfg(feature = "postgres")]
+#[cfg_attr(docsrs, doc(cfg(feature = "postgres")))]
 pub use copy::{Copied, CopyError, copy_into_postgres};
 use durable::Durable;
+use futures::future::BoxFuture;
+#[cfg(feature = "postgres")]
 use held::Holdings;
-pub use held::after_commit;
 pub use ledger::{LocalCalls, SharedCalls};
 pub use migrations::Schema;
+#[cfg(feature = "postgres")]
 use pool::Pool;
 pub use runtime_schema::RUNTIME_SCHEMA;
 use session::Session;
@@ -97,6 +106,11 @@ pub enum StoreError {
     NulInText,
     #[error("the database is unavailable: {0}")]
     Unavailable(String),
+    /// A PostgreSQL URL given to a build without the `postgres` feature.
+    #[error(
+        "a PostgreSQL store (--database-url) needs portos-server's `postgres` cargo feature, which this build was compiled without; leave the URL out to use the embedded SQLite store, or build with the feature"
+    )]
+    PostgresNotBuilt,
     #[error(
         "the database's `{component}` tables are at schema version {found}, newer than this build knows ({known}); use a newer build"
     )]
@@ -176,6 +190,7 @@ enum Backend {
     },
     /// A few connections, each on a thread of its own; and those tool
     /// calls hold for their whole run (`held`).
+    #[cfg(feature = "postgres")]
     Postgres { pool: Pool, holdings: Arc<Holdings> },
 }
 
@@ -198,30 +213,50 @@ impl Store {
 
     /// Connects to the PostgreSQL database at `url` (`postgres://…`) and
     /// migrates the runtime's tables and each of `schemas`; an unreachable
-    /// server is [`StoreError::Unavailable`].
+    /// server is [`StoreError::Unavailable`]. Without the `postgres`
+    /// feature: [`StoreError::PostgresNotBuilt`] (it is here in every build
+    /// because a configured URL reaches it: `Config::database_url`).
     pub fn connect(url: &str, schemas: &[Schema]) -> Result<Store, StoreError> {
-        let pool = Pool::start(url, pool::DEFAULT_SIZE)?;
-        let schemas = with_runtime(schemas);
-        pool.run_blocking(move |connection| migrations::apply(connection, &schemas))?;
-        Ok(Store::postgres(pool, url))
+        #[cfg(feature = "postgres")]
+        {
+            let pool = Pool::start(url, pool::DEFAULT_SIZE)?;
+            let schemas = with_runtime(schemas);
+            pool.run_blocking(move |connection| migrations::apply(connection, &schemas))?;
+            Ok(Store::postgres(pool, url))
+        }
+        #[cfg(not(feature = "postgres"))]
+        {
+            let _ = (url, schemas);
+            Err(StoreError::PostgresNotBuilt)
+        }
     }
 
     /// Connects to an existing PostgreSQL store without migrating it (the
     /// CLI's dumps), or `None` when the database holds no store yet.
+    /// Without the `postgres` feature: [`StoreError::PostgresNotBuilt`].
     pub fn connect_existing(url: &str, schemas: &[Schema]) -> Result<Option<Store>, StoreError> {
-        let pool = Pool::start(url, 1)?;
-        let schemas = with_runtime(schemas);
-        let exists = pool.run_blocking(move |connection| {
-            migrations::check_readable(connection, &schemas)?;
-            migrations::versions_table_exists(connection)
-        })?;
-        Ok(exists.then(|| Store::postgres(pool, url)))
+        #[cfg(feature = "postgres")]
+        {
+            let pool = Pool::start(url, 1)?;
+            let schemas = with_runtime(schemas);
+            let exists = pool.run_blocking(move |connection| {
+                migrations::check_readable(connection, &schemas)?;
+                migrations::versions_table_exists(connection)
+            })?;
+            Ok(exists.then(|| Store::postgres(pool, url)))
+        }
+        #[cfg(not(feature = "postgres"))]
+        {
+            let _ = (url, schemas);
+            Err(StoreError::PostgresNotBuilt)
+        }
     }
 
+    #[cfg(feature = "postgres")]
     fn postgres(pool: Pool, url: &str) -> Store {
         let holdings = Holdings::new(Arc::from(url), held::DEFAULT_HELD, pool.losses().clone());
         Store {
-            stats: Arc::new(stats::StoreStats::new(Some(pool.stats().clone()))),
+            stats: Arc::new(stats::StoreStats::with_pool(pool.stats().clone())),
             backend: Backend::Postgres {
                 pool,
                 holdings: Arc::new(holdings),
@@ -232,7 +267,11 @@ impl Store {
 
     /// Whether several servers may share this store (PostgreSQL).
     pub fn is_shared(&self) -> bool {
-        matches!(self.backend, Backend::Postgres { .. })
+        match self.backend {
+            Backend::Sqlite { .. } => false,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres { .. } => true,
+        }
     }
 
     /// Opens the existing store in the file `path` read-only (for the CLI's
@@ -268,7 +307,7 @@ impl Store {
             StoreError::Worker(format!("cannot start the store thread: {error}"))
         })?;
         Ok(Store {
-            stats: Arc::new(stats::StoreStats::new(None)),
+            stats: Arc::new(stats::StoreStats::new()),
             backend: Backend::Sqlite { durable, worker },
             path,
         })
@@ -309,6 +348,7 @@ impl Store {
         R: Send + 'static,
         F: FnOnce(&mut Connection) -> Result<R, StoreError> + Send + 'static,
     {
+        #[cfg(feature = "postgres")]
         if let Backend::Postgres { holdings, .. } = &self.backend
             && let Some(held) = holdings.current()
         {
@@ -333,6 +373,7 @@ impl Store {
                 };
                 worker.send(message).is_ok()
             }
+            #[cfg(feature = "postgres")]
             Backend::Postgres { pool, .. } => pool.send(Box::new(move |connection| {
                 let _ = answer.send(connection.and_then(work));
             })),
@@ -359,6 +400,7 @@ impl Store {
     {
         match &self.backend {
             Backend::Sqlite { .. } => self.run_blocking(work),
+            #[cfg(feature = "postgres")]
             Backend::Postgres { pool, .. } => {
                 let (answer, answered) = std::sync::mpsc::sync_channel(1);
                 let queued = pool.send(Box::new(move |connection| {
@@ -392,6 +434,7 @@ impl Store {
                 synced.map_err(|error| not_durable(&error))?;
                 result
             }
+            #[cfg(feature = "postgres")]
             Backend::Postgres { pool, .. } => pool.run_blocking(work),
         }
     }
@@ -408,10 +451,14 @@ impl Store {
     where
         F: Future<Output = T>,
     {
-        let Backend::Sqlite { worker, durable } = &self.backend else {
-            return Err(StoreError::Worker(
-                "a write session needs a SQLite store".to_owned(),
-            ));
+        let (worker, durable) = match &self.backend {
+            Backend::Sqlite { worker, durable } => (worker, durable),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres { .. } => {
+                return Err(StoreError::Worker(
+                    "a write session needs a SQLite store".to_owned(),
+                ));
+            }
         };
         let session = Session::new(durable);
         let output = session.scope(call).await;
@@ -434,6 +481,17 @@ impl Store {
         session.committed();
         Ok(output)
     }
+}
+
+/// Holds `announce` back until the transaction of the call running on this
+/// task commits (dropped if it rolls back), when the call has one (a write:
+/// a session on SQLite, a held connection on PostgreSQL); otherwise hands
+/// it back to be sent now.
+pub fn after_commit(announce: BoxFuture<'static, ()>) -> Option<BoxFuture<'static, ()>> {
+    // A PostgreSQL write's held connection first: `None` once it holds it.
+    #[cfg(feature = "postgres")]
+    let announce = held::hold_until_commit(announce)?;
+    session::hold(announce)
 }
 
 /// A piece of a session's work: in a savepoint of its own (undone alone if
@@ -631,8 +689,10 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(&dir.path().join("test.db"), &[]).expect("store");
         let committed = |store: &Store, sql: &'static str| {
-            let Backend::Sqlite { durable, .. } = &store.backend else {
-                panic!("a SQLite store");
+            let durable = match &store.backend {
+                Backend::Sqlite { durable, .. } => durable,
+                #[cfg(feature = "postgres")]
+                Backend::Postgres { .. } => panic!("a SQLite store"),
             };
             let ((), synced) = durable.group(|connection| {
                 connection.execute_batch(sql).expect("runs");

@@ -2,7 +2,9 @@
 //! run, as a caller waits for it) and, on PostgreSQL, how busy the pool's
 //! connections are and how often work found none free.
 
+#[cfg(feature = "postgres")]
 use std::sync::Arc;
+#[cfg(feature = "postgres")]
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -13,10 +15,12 @@ use crate::telemetry::{Exposition, Kind};
 pub(super) struct StoreStats {
     duration: Histogram,
     /// PostgreSQL's pool; `None` on SQLite.
+    #[cfg(feature = "postgres")]
     pool: Option<Arc<PoolStats>>,
 }
 
 /// The pool's connections (PostgreSQL).
+#[cfg(feature = "postgres")]
 #[derive(Debug)]
 pub(super) struct PoolStats {
     pub size: usize,
@@ -26,6 +30,7 @@ pub(super) struct PoolStats {
     pub waits: AtomicU64,
 }
 
+#[cfg(feature = "postgres")]
 impl PoolStats {
     pub(super) fn new(size: usize) -> PoolStats {
         PoolStats {
@@ -44,20 +49,31 @@ impl PoolStats {
 }
 
 impl StoreStats {
-    /// A store's numbers: PostgreSQL's with its `pool`, SQLite's without.
-    pub(super) fn new(pool: Option<Arc<PoolStats>>) -> StoreStats {
+    /// A SQLite store's numbers.
+    pub(super) fn new() -> StoreStats {
         StoreStats {
             duration: Histogram::new(STORE_SECONDS, SECONDS),
-            pool,
+            #[cfg(feature = "postgres")]
+            pool: None,
+        }
+    }
+
+    /// A PostgreSQL store's numbers, with its `pool`'s.
+    #[cfg(feature = "postgres")]
+    pub(super) fn with_pool(pool: Arc<PoolStats>) -> StoreStats {
+        StoreStats {
+            pool: Some(pool),
+            ..StoreStats::new()
         }
     }
 
     /// OpenTelemetry's `db.system.name`.
     pub(super) fn engine(&self) -> &'static str {
-        match self.pool {
-            Some(_) => "postgresql",
-            None => "sqlite",
+        #[cfg(feature = "postgres")]
+        if self.pool.is_some() {
+            return "postgresql";
         }
+        "sqlite"
     }
 
     pub(super) fn observe(&self, took: Duration) {
@@ -76,9 +92,15 @@ impl StoreStats {
             &[("db_system_name", self.engine())],
             &self.duration,
         );
-        let Some(pool) = &self.pool else {
-            return;
-        };
+        #[cfg(feature = "postgres")]
+        if let Some(pool) = &self.pool {
+            self.write_pool(pool, out);
+        }
+    }
+
+    /// The pool's series (PostgreSQL).
+    #[cfg(feature = "postgres")]
+    fn write_pool(&self, pool: &PoolStats, out: &mut Exposition) {
         const CONNECTIONS: &str = "store_pool_connections";
         out.family(
             CONNECTIONS,

@@ -1,7 +1,8 @@
 //! What the server tells its operator about itself (docs/observability.md):
 //! Prometheus metrics at `GET /metrics` and OpenTelemetry traces exported
-//! over OTLP. Every application gets both; it adds its own series through
-//! [`MetricSource`].
+//! over OTLP (the latter with the `otel` feature; without it the trace
+//! context calls of [`traces`] are no-ops). Every application gets the
+//! metrics; it adds its own series through [`MetricSource`].
 
 pub mod exposition;
 pub mod grid;

@@ -1,13 +1,19 @@
 //! The trace context the framework's spans share: a parent taken from a
 //! caller's `traceparent` (HTTP headers or MCP `_meta`), links, late
 //! names, and the context written into outbound requests. Cheap no-ops
-//! unless spans are exported (`trace_export` installs the exporter).
+//! unless spans are exported (`trace_export` installs the exporter), and
+//! no-ops always without the `otel` feature: the same calls compile in
+//! every build, so a caller never needs a `cfg` of its own.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[cfg(feature = "otel")]
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
-use opentelemetry::trace::{SpanContext, TraceContextExt};
+#[cfg(feature = "otel")]
+use opentelemetry::trace::TraceContextExt;
+#[cfg(feature = "otel")]
 use opentelemetry_sdk::propagation::TraceContextPropagator;
+#[cfg(feature = "otel")]
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
 /// Whether spans are exported: the HTTP layer opens its request spans only then.
@@ -17,7 +23,14 @@ pub fn exporting() -> bool {
     EXPORTING.load(Ordering::Relaxed)
 }
 
+/// A span's context, to link another span to later ([`context_of`],
+/// [`link`]). Opaque: OpenTelemetry's with the `otel` feature, and never
+/// made without it.
+#[derive(Clone, Debug)]
+pub struct SpanContext(#[cfg(feature = "otel")] opentelemetry::trace::SpanContext);
+
 /// Said once the exporter is installed.
+#[cfg(feature = "otel")]
 pub(crate) fn start_exporting() {
     EXPORTING.store(true, Ordering::Relaxed);
 }
@@ -29,15 +42,23 @@ pub fn adopt_parent(span: &tracing::Span, traceparent: &str, tracestate: Option<
     if span.is_disabled() {
         return false;
     }
-    let carrier = Carrier {
-        traceparent,
-        tracestate,
-    };
-    let context = TraceContextPropagator::new().extract(&carrier);
-    if !context.span().span_context().is_valid() {
-        return false;
+    #[cfg(feature = "otel")]
+    {
+        let carrier = Carrier {
+            traceparent,
+            tracestate,
+        };
+        let context = TraceContextPropagator::new().extract(&carrier);
+        if !context.span().span_context().is_valid() {
+            return false;
+        }
+        span.set_parent(context).is_ok()
     }
-    span.set_parent(context).is_ok()
+    #[cfg(not(feature = "otel"))]
+    {
+        let _ = (traceparent, tracestate);
+        false
+    }
 }
 
 /// The parent of `span` from a request's `traceparent` and `tracestate`
@@ -54,32 +75,50 @@ pub fn context_of(span: &tracing::Span) -> Option<SpanContext> {
     if span.is_disabled() {
         return None;
     }
-    let context = span.context();
-    let span_context = context.span().span_context().clone();
-    span_context.is_valid().then_some(span_context)
+    #[cfg(feature = "otel")]
+    {
+        let context = span.context();
+        let span_context = context.span().span_context().clone();
+        span_context.is_valid().then_some(SpanContext(span_context))
+    }
+    #[cfg(not(feature = "otel"))]
+    None
 }
 
 /// Renames `span`, even once it started (the `otel.name` field only names
 /// a span before).
 pub fn rename(span: &tracing::Span, name: String) {
+    #[cfg(feature = "otel")]
     if !span.is_disabled() {
         span.context().span().update_name(name);
     }
+    #[cfg(not(feature = "otel"))]
+    let _ = (span, name);
 }
 
 /// Links `span` to another span's context (not its parent).
 pub fn link(span: &tracing::Span, to: SpanContext) {
+    #[cfg(feature = "otel")]
     if !span.is_disabled() {
-        span.add_link(to);
+        span.add_link(to.0);
     }
+    #[cfg(not(feature = "otel"))]
+    let _ = (span, to);
 }
 
 /// Writes the current span's context as `traceparent` / `tracestate` into
 /// an outbound request's headers, when spans are exported.
 pub fn inject(headers: &mut axum::http::HeaderMap) {
-    if !exporting() {
-        return;
+    #[cfg(feature = "otel")]
+    if exporting() {
+        inject_current(headers);
     }
+    #[cfg(not(feature = "otel"))]
+    let _ = headers;
+}
+
+#[cfg(feature = "otel")]
+fn inject_current(headers: &mut axum::http::HeaderMap) {
     let context = tracing::Span::current().context();
     if !context.span().span_context().is_valid() {
         return;
@@ -87,11 +126,13 @@ pub fn inject(headers: &mut axum::http::HeaderMap) {
     TraceContextPropagator::new().inject_context(&context, &mut HeaderInjector(headers));
 }
 
+#[cfg(feature = "otel")]
 struct Carrier<'a> {
     traceparent: &'a str,
     tracestate: Option<&'a str>,
 }
 
+#[cfg(feature = "otel")]
 impl Extractor for Carrier<'_> {
     fn get(&self, key: &str) -> Option<&str> {
         match key {
@@ -106,8 +147,10 @@ impl Extractor for Carrier<'_> {
     }
 }
 
+#[cfg(feature = "otel")]
 struct HeaderInjector<'a>(&'a mut axum::http::HeaderMap);
 
+#[cfg(feature = "otel")]
 impl Injector for HeaderInjector<'_> {
     fn set(&mut self, key: &str, value: String) {
         if let (Ok(name), Ok(value)) = (

@@ -2,7 +2,13 @@
 //! loopback port that decodes what a server exports with the official
 //! protobuf definitions (`opentelemetry-proto`) and keeps every span, to
 //! check names, parents, links and attributes. Point a server at
-//! [`OtlpReceiver::endpoint`] with `--otlp-endpoint`.
+//! [`OtlpReceiver::endpoint`] with `--otlp-endpoint`. With the `otel`
+//! feature only (a server without it exports nothing to receive).
+
+// The module as a whole, from inside its file: `testing.rs` declares it
+// for every build.
+#![cfg(feature = "otel")]
+#![cfg_attr(docsrs, doc(cfg(feature = "otel")))]
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -6,25 +6,30 @@
 //! log line never becomes a span event and a span never clutters a log.
 //! (`telemetry::traces` carries the context the spans share; this module
 //! only sends them, so it sits above the outbound client it sends with.)
+//! The exporter is built with the `otel` feature only (`otlp`); without it
+//! the logs are installed as ever, and an export asked for stops start-up
+//! naming the feature.
 
+#[cfg(feature = "otel")]
+mod otlp;
+#[cfg(feature = "otel")]
 mod otlp_client;
 
-use opentelemetry::trace::TracerProvider as _;
-use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
-use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::outbound::OutboundPolicy;
-use crate::telemetry::traces::start_exporting;
-use otlp_client::OtlpClient;
 use portos_core::telemetry::SPAN_TARGET;
 
 /// The standard variables (OpenTelemetry's exporter configuration; the
 /// general `OTEL_EXPORTER_OTLP_ENDPOINT` is the `--otlp-endpoint` flag's).
 pub(crate) const TRACES_ENDPOINT_VARIABLE: &str = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
 pub(crate) const SERVICE_NAME_VARIABLE: &str = "OTEL_SERVICE_NAME";
+
+/// Why a build without the `otel` feature refuses an export.
+#[cfg(not(feature = "otel"))]
+const NOT_BUILT: &str = "--otlp-endpoint (or OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, otlp-endpoint in the config file): this build exports no traces, it was compiled without portos-server's `otel` cargo feature; unset it, or build with the feature";
 
 /// Where and as whom spans are exported.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +44,8 @@ impl TraceExport {
     /// The export `--otlp-endpoint` (or `OTEL_EXPORTER_OTLP_ENDPOINT`, a
     /// base URL the traces path is added to) or
     /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the traces URL itself) ask
-    /// for; `None` when neither is set.
+    /// for; `None` when neither is set. Without the `otel` feature an
+    /// export asked for is refused, naming the feature.
     pub fn resolve(
         base: Option<&str>,
         traces: Option<&str>,
@@ -60,6 +66,12 @@ impl TraceExport {
                 "--otlp-endpoint: `{given_url}` is not an http or https URL"
             ));
         }
+        #[cfg(not(feature = "otel"))]
+        {
+            let _ = (endpoint, service_name);
+            Err(NOT_BUILT.to_owned())
+        }
+        #[cfg(feature = "otel")]
         Ok(Some(TraceExport {
             endpoint,
             service_name: given(service_name).map(str::to_owned),
@@ -70,12 +82,14 @@ impl TraceExport {
 /// The installed export, flushed by [`Traces::shutdown`].
 #[derive(Debug, Default)]
 pub(crate) struct Traces {
-    provider: Option<SdkTracerProvider>,
+    #[cfg(feature = "otel")]
+    provider: Option<opentelemetry_sdk::trace::SdkTracerProvider>,
 }
 
 impl Traces {
     /// Sends what is still buffered and stops the exporter.
     pub(crate) fn shutdown(self) {
+        #[cfg(feature = "otel")]
         if let Some(provider) = self.provider
             && let Err(error) = provider.shutdown()
         {
@@ -85,7 +99,8 @@ impl Traces {
 }
 
 /// Installs the process's subscriber: the logs (`RUST_LOG`, default
-/// `info`) on stderr and, when `export` is given, the spans sent to it.
+/// `info`) on stderr and, when `export` is given, the spans sent to it
+/// (with the `otel` feature; without it an export stops start-up).
 /// `runtime` carries the exporter's requests; `policy` is widened to the
 /// endpoint's host, which the operator named.
 pub(crate) fn install(
@@ -98,54 +113,19 @@ pub(crate) fn install(
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_filter(log_filter());
-    let Some(export) = export else {
-        let _ = tracing_subscriber::registry().with(logs).try_init();
-        return Ok(Traces::default());
-    };
-    let client = OtlpClient::new(&policy.also_allowing_url(&export.endpoint), runtime.clone())?;
-    let exporter = opentelemetry_otlp::SpanExporter::builder()
-        .with_http()
-        .with_http_client(client)
-        .with_endpoint(export.endpoint.clone())
-        .build()
-        .map_err(|error| format!("--otlp-endpoint: {error}"))?;
-    let (name, version) = service;
-    let resource = opentelemetry_sdk::Resource::builder()
-        .with_service_name(
-            export
-                .service_name
-                .clone()
-                .unwrap_or_else(|| name.to_owned()),
-        )
-        .with_attribute(opentelemetry::KeyValue::new(
-            "service.version",
-            version.to_owned(),
-        ))
-        .build();
-    let provider = SdkTracerProvider::builder()
-        .with_batch_exporter(exporter)
-        .with_resource(resource)
-        .build();
-    let tracer = provider.tracer("portos-server");
-    let spans = tracing_opentelemetry::layer()
-        .with_tracer(tracer)
-        .with_location(false)
-        .with_threads(false)
-        .with_target(false)
-        .with_level(false)
-        .with_tracked_inactivity(false)
-        .with_filter(
-            tracing_subscriber::filter::Targets::new()
-                .with_target(SPAN_TARGET, tracing::Level::TRACE),
-        );
-    let _ = tracing_subscriber::registry()
-        .with(logs)
-        .with(spans)
-        .try_init();
-    start_exporting();
-    Ok(Traces {
-        provider: Some(provider),
-    })
+    match export {
+        None => {
+            let _ = tracing_subscriber::registry().with(logs).try_init();
+            Ok(Traces::default())
+        }
+        #[cfg(feature = "otel")]
+        Some(export) => otlp::install(logs, export, service, policy, runtime),
+        #[cfg(not(feature = "otel"))]
+        Some(_) => {
+            let _ = (service, policy, runtime);
+            Err(NOT_BUILT.to_owned())
+        }
+    }
 }
 
 /// `RUST_LOG` (default `info`), without the export spans unless it names
@@ -169,6 +149,7 @@ fn log_filter() -> EnvFilter {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "otel")]
     #[test]
     fn the_base_endpoint_gets_the_traces_path_and_the_traces_endpoint_is_taken_as_it_is() {
         let base = TraceExport::resolve(Some("http://127.0.0.1:4318/"), None, None)
@@ -189,5 +170,18 @@ mod tests {
             let error = TraceExport::resolve(Some(bad), None, None).expect_err(bad);
             assert!(error.starts_with("--otlp-endpoint"), "{error}");
         }
+    }
+
+    #[cfg(not(feature = "otel"))]
+    #[test]
+    fn without_the_feature_an_export_stops_start_up_naming_it() {
+        for (base, traces) in [
+            (Some("http://127.0.0.1:4318"), None),
+            (None, Some("https://otel.lan/in")),
+        ] {
+            let error = TraceExport::resolve(base, traces, None).expect_err("no exporter");
+            assert!(error.contains("`otel` cargo feature"), "{error}");
+        }
+        assert_eq!(TraceExport::resolve(None, None, None), Ok(None));
     }
 }

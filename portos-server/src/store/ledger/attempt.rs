@@ -3,8 +3,9 @@
 
 use portos_core::registry::RegistryLimits;
 
-use super::kept::{CallRow, read_row};
-use super::{CLAIM_LOCK_TIMEOUT, WORK_LOCK_TIMEOUT};
+use super::kept::CallRow;
+use super::shared::{CLAIM_LOCK_TIMEOUT, WORK_LOCK_TIMEOUT};
+use super::verdict::read_row;
 use crate::store::StoreError;
 use crate::store::sql::{Connection, OptionalExtension, params};
 

@@ -10,8 +10,10 @@ use portos_core::AdapterOutcome;
 use portos_core::contract::{ToolError, ToolResult};
 use portos_core::registry::{ClaimedCall, Kept, RegistryLimits};
 
-use super::kept::{KeptResult, Verdict, keep_write};
-use super::{Ledger, WAIT, lost, millis, now_ms, still_running, unavailable};
+use super::kept::KeptResult;
+use super::shared::{Ledger, WAIT, lost, still_running, unavailable};
+use super::verdict::{Verdict, keep_write};
+use super::{millis, now_ms};
 use crate::store::held::HeldConnection;
 
 /// A write's claim: its transaction is open on `held` until the result is

@@ -18,7 +18,8 @@ use tokio_postgres::{Client, Statement};
 
 use portos_core::registry::RegistryLimits;
 
-use super::kept::{CallRow, FORGET_FINGERPRINTS, PRUNE_RESULTS, READ_ROW, max_results};
+use super::kept::{CallRow, max_results};
+use super::verdict::{FORGET_FINGERPRINTS, PRUNE_RESULTS, READ_ROW};
 use crate::store::StoreError;
 use crate::store::sql::{self, postgres_connect_async};
 

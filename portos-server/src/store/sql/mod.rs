@@ -4,32 +4,46 @@
 //! (`execute`, `query_row`, `prepare_cached(..)?.query_map`, `transaction`,
 //! `.optional()`), so a domain's store module does not know which engine
 //! it is on. Parameters are written `?1`, `?2` (PostgreSQL gets `$1`, `$2`),
-//! and values cross as SQLite's five kinds ([`ValueRef`]).
+//! and values cross as SQLite's five kinds ([`ValueRef`]). PostgreSQL is
+//! there with the `postgres` feature only; without it every connection is
+//! SQLite's.
 
 mod dialect;
+#[cfg(feature = "postgres")]
 mod postgres;
 mod sqlite;
+#[cfg(feature = "postgres")]
 mod tls;
 mod value;
 
 use std::ops::Deref;
 
 pub use dialect::{PRELUDE as POSTGRES_PRELUDE, numbered_parameters, postgres_migration};
+#[cfg(feature = "postgres")]
 pub(crate) use postgres::listen as postgres_listen;
+#[cfg(feature = "postgres")]
 pub(crate) use tls::connect_async as postgres_connect_async;
 pub use value::{ConversionError, FromSql, ToSql, Value, ValueRef};
 
-/// Which engine a connection (and so a store) runs on.
+/// Which engine a connection (and so a store) runs on. `Postgres` is
+/// named in every build, so that code matching on the engine compiles the
+/// same with or without the `postgres` feature (without it, no connection
+/// is on PostgreSQL).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     Sqlite,
     Postgres,
 }
 
+/// Non-exhaustive: the `postgres` feature adds a variant, and features
+/// add up across a build's crates.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     #[error("{0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[cfg(feature = "postgres")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "postgres")))]
     #[error("{}", postgres::describe(.0))]
     Postgres(#[from] ::postgres::Error),
     #[error("the query returned no rows")]
@@ -60,6 +74,7 @@ impl Error {
     /// it is back.
     pub fn is_unavailable(&self) -> bool {
         match self {
+            #[cfg(feature = "postgres")]
             Error::Postgres(error) => postgres::is_unavailable(error),
             _ => false,
         }
@@ -67,6 +82,7 @@ impl Error {
 
     /// Whether a lock wait ran past the transaction's `lock_timeout`
     /// (another transaction holds what this one needs).
+    #[cfg(feature = "postgres")]
     pub(crate) fn is_lock_timeout(&self) -> bool {
         match self {
             Error::Postgres(error) => error
@@ -196,6 +212,7 @@ pub struct Connection {
 
 enum Inner {
     Sqlite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
     Postgres(Box<postgres::PgConnection>),
 }
 
@@ -222,6 +239,7 @@ impl Connection {
     }
 
     /// Connects to the PostgreSQL server at `url` (`postgres://…`).
+    #[cfg(feature = "postgres")]
     pub(crate) fn postgres(url: &str) -> Result<Connection> {
         Ok(Connection {
             inner: Inner::Postgres(Box::new(postgres::PgConnection::connect(url)?)),
@@ -232,6 +250,7 @@ impl Connection {
     pub fn engine(&self) -> Engine {
         match self.inner {
             Inner::Sqlite(_) => Engine::Sqlite,
+            #[cfg(feature = "postgres")]
             Inner::Postgres(_) => Engine::Postgres,
         }
     }
@@ -241,6 +260,7 @@ impl Connection {
     pub(crate) fn as_sqlite(&self) -> Option<&rusqlite::Connection> {
         match &self.inner {
             Inner::Sqlite(connection) => Some(connection),
+            #[cfg(feature = "postgres")]
             Inner::Postgres(_) => None,
         }
     }
@@ -248,15 +268,18 @@ impl Connection {
     pub(crate) fn as_sqlite_mut(&mut self) -> Option<&mut rusqlite::Connection> {
         match &mut self.inner {
             Inner::Sqlite(connection) => Some(connection),
+            #[cfg(feature = "postgres")]
             Inner::Postgres(_) => None,
         }
     }
 
     /// Whether the connection is known to be gone (PostgreSQL's socket
     /// closed); a pool replaces such a connection.
+    #[cfg(feature = "postgres")]
     pub(crate) fn is_closed(&self) -> bool {
         match &self.inner {
             Inner::Sqlite(_) => false,
+            #[cfg(feature = "postgres")]
             Inner::Postgres(connection) => connection.is_closed(),
         }
     }
@@ -297,6 +320,7 @@ impl Connection {
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
         match &self.inner {
             Inner::Sqlite(connection) => Ok(connection.execute_batch(sql)?),
+            #[cfg(feature = "postgres")]
             Inner::Postgres(connection) => connection.batch(sql),
         }
     }
@@ -320,6 +344,7 @@ impl Connection {
                     StatementInner::Sqlite(connection.prepare_cached(sql)?)
                 }
                 // Compiled on first use, when the values are known.
+                #[cfg(feature = "postgres")]
                 Inner::Postgres(connection) => StatementInner::Postgres(connection, sql.to_owned()),
             },
         })
@@ -350,6 +375,7 @@ impl Connection {
         };
         match &self.inner {
             Inner::Sqlite(connection) => connection.execute_batch(&begin)?,
+            #[cfg(feature = "postgres")]
             Inner::Postgres(connection) => connection.defer(&begin),
         }
         self.depth += 1;
@@ -359,6 +385,7 @@ impl Connection {
     /// Begins a transaction whose first statements are `setup` (e.g. `SET
     /// LOCAL …`), in one round trip; a savepoint and then `setup` inside
     /// one already open.
+    #[cfg(feature = "postgres")]
     pub(crate) fn begin_with(&mut self, setup: &str) -> Result<()> {
         let begin = match self.depth {
             0 => "BEGIN".to_owned(),
@@ -376,9 +403,11 @@ impl Connection {
     /// Runs `sql` (statements without parameters, such as `SET LOCAL …`)
     /// before the next statement; on PostgreSQL it goes out with it, in
     /// the same round trip.
+    #[cfg(feature = "postgres")]
     pub(crate) fn execute_before_next(&self, sql: &str) -> Result<()> {
         match &self.inner {
             Inner::Sqlite(connection) => Ok(connection.execute_batch(sql)?),
+            #[cfg(feature = "postgres")]
             Inner::Postgres(connection) => {
                 connection.defer(sql);
                 Ok(())
@@ -395,6 +424,7 @@ impl Connection {
             return Ok(());
         };
         self.depth = depth;
+        #[cfg(feature = "postgres")]
         if let Inner::Postgres(connection) = &self.inner {
             return match (depth, commit) {
                 (0, true) if connection.take_back("BEGIN") => Ok(()),
@@ -426,6 +456,7 @@ impl Connection {
     }
 
     /// Whether a transaction is open.
+    #[cfg(feature = "postgres")]
     pub(crate) fn in_transaction(&self) -> bool {
         self.depth > 0
     }
@@ -499,6 +530,7 @@ impl std::fmt::Debug for Transaction<'_> {
 
 enum StatementInner<'c> {
     Sqlite(rusqlite::CachedStatement<'c>),
+    #[cfg(feature = "postgres")]
     Postgres(&'c postgres::PgConnection, String),
 }
 
@@ -511,6 +543,7 @@ impl Statement<'_> {
         let values = params.values()?;
         match &mut self.inner {
             StatementInner::Sqlite(statement) => sqlite::execute(statement, &values),
+            #[cfg(feature = "postgres")]
             StatementInner::Postgres(connection, statement) => {
                 connection.execute(statement, &values)
             }
@@ -536,6 +569,7 @@ impl Statement<'_> {
                     true
                 })?;
             }
+            #[cfg(feature = "postgres")]
             StatementInner::Postgres(connection, statement) => {
                 for row in connection.query(statement, &values)? {
                     mapped.push(map(&Row::Postgres(&row)));
@@ -565,6 +599,7 @@ impl Statement<'_> {
                     false
                 })?;
             }
+            #[cfg(feature = "postgres")]
             StatementInner::Postgres(connection, statement) => {
                 if let Some(row) = connection.query(statement, &values)?.first() {
                     first = map.take().map(|map| map(&Row::Postgres(row)));
@@ -582,10 +617,14 @@ impl Statement<'_> {
     }
 }
 
-/// One row of a result.
+/// One row of a result. Non-exhaustive: the `postgres` feature adds a
+/// variant, and features add up across a build's crates.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Row<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
+    #[cfg(feature = "postgres")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "postgres")))]
     Postgres(&'r ::postgres::Row),
 }
 
@@ -606,6 +645,7 @@ impl Row<'_> {
         let index = index.position();
         let value = match self {
             Row::Sqlite(row) => row.get_ref(index)?.into(),
+            #[cfg(feature = "postgres")]
             Row::Postgres(row) => postgres::column(row, index)?,
         };
         T::from_sql(value).map_err(|source| Error::Column {
