@@ -7,10 +7,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::RouteIo;
 use portos_core::{ToolCall, ToolError};
-use portos_server::app::App;
+use portos_server::LiveRegistry;
 use portos_server::http::{ApiError, RouteErrors};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+
+use super::rest::{RegistryUnavailable, served_registry};
 
 /// Why a tool run as the owner gave no answer.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +31,9 @@ pub enum OwnerCallError {
         tool: &'static str,
         error: serde_json::Error,
     },
+    /// No registry to run it in (the server's fault).
+    #[error(transparent)]
+    Unavailable(#[from] RegistryUnavailable),
 }
 
 impl From<OwnerCallError> for ApiError {
@@ -39,6 +44,7 @@ impl From<OwnerCallError> for ApiError {
                 ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message)
             }
             answer @ OwnerCallError::Answer { .. } => ApiError::internal(answer.to_string()),
+            OwnerCallError::Unavailable(error) => ApiError::from(error),
         }
     }
 }
@@ -82,7 +88,7 @@ impl RouteErrors for OwnerWriteError {
 /// Runs the registry tool `name` as the owner and reads its result as `T`;
 /// a failed result is a 400 whose message is the tool's own.
 pub async fn run_as_owner<T: DeserializeOwned>(
-    app: &App,
+    live_registry: &LiveRegistry,
     tool: &'static str,
     arguments: Map<String, Value>,
 ) -> Result<T, OwnerCallError> {
@@ -92,8 +98,7 @@ pub async fn run_as_owner<T: DeserializeOwned>(
         version: 1,
         arguments,
     };
-    let result = app
-        .registry
+    let result = served_registry(live_registry)?
         .call(&portos_words::principal::ui(true), call)
         .await?;
     if !result.is_completed() {

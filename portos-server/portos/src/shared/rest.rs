@@ -1,5 +1,11 @@
-//! REST pieces the domains' routes share: the answer to a deletion.
+//! REST pieces the domains' routes share: the answer to a deletion, and
+//! the registry the server serves.
 
+use std::sync::Arc;
+
+use portos_core::Registry;
+use portos_server::LiveRegistry;
+use portos_server::http::ApiError;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -8,4 +14,23 @@ use serde::Serialize;
 pub struct Deleted {
     pub ok: bool,
     pub id: String,
+}
+
+/// The registry the server serves, for the routes that run its tools or
+/// check against its catalog. The runtime binds the handle before it
+/// serves, so a route only finds it empty in a server put together without
+/// that step: the server's fault (500), documented nowhere.
+pub fn served_registry(live: &LiveRegistry) -> Result<Arc<Registry>, RegistryUnavailable> {
+    live.get().ok_or(RegistryUnavailable)
+}
+
+/// The registry handle was never bound (see [`served_registry`]).
+#[derive(Debug, thiserror::Error)]
+#[error("the tool registry is not available")]
+pub struct RegistryUnavailable;
+
+impl From<RegistryUnavailable> for ApiError {
+    fn from(error: RegistryUnavailable) -> ApiError {
+        ApiError::internal(error.to_string())
+    }
 }

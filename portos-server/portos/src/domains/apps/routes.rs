@@ -2,12 +2,11 @@
 //! by people; the Persistent Mind only reads it.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use portos_core::Shared;
-use portos_server::app::App;
 use portos_server::http::{Body, Created, Invalid, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -96,10 +95,10 @@ impl From<AppError> for ChangeRefusal {
 /// repository.
 #[portos_route(method = "GET", path = "/api/apps", summary = "Managed apps")]
 async fn list(
-    State(app): State<App>,
+    store: Shared<Store>,
     remotes: Shared<RemoteCache>,
 ) -> Result<Json<AppList>, StoreError> {
-    let apps = ops::list(&app.store, &remotes).await?;
+    let apps = ops::list(&store, &remotes).await?;
     Ok(Json(AppList {
         apps: apps.iter().map(ops::ResolvedApp::view).collect(),
     }))
@@ -108,22 +107,22 @@ async fn list(
 /// Adds an app (runnable when it has a repository; at most 50 are).
 #[portos_route(method = "POST", path = "/api/apps", summary = "Add a managed app")]
 async fn create(
-    State(app): State<App>,
+    store: Shared<Store>,
     remotes: Shared<RemoteCache>,
     Body(new): Body<NewApp>,
 ) -> Result<Created<AppView>, CreateRefusal> {
-    let created = ops::create(&app.store, &remotes, new).await?;
+    let created = ops::create(&store, &remotes, new).await?;
     Ok(Created(created.view()))
 }
 
 /// One app.
 #[portos_route(method = "GET", path = "/api/apps/{id}", summary = "A managed app")]
 async fn read(
-    State(app): State<App>,
+    store: Shared<Store>,
     remotes: Shared<RemoteCache>,
     Path(id): Path<String>,
 ) -> Result<Json<AppView>, AppMissing> {
-    let found = ops::get(&app.store, &remotes, id.clone()).await?;
+    let found = ops::get(&store, &remotes, id.clone()).await?;
     found
         .map(|resolved| Json(resolved.view()))
         .ok_or(AppMissing::NotFound(id))
@@ -136,12 +135,12 @@ async fn read(
     summary = "Change a managed app"
 )]
 async fn change(
-    State(app): State<App>,
+    store: Shared<Store>,
     remotes: Shared<RemoteCache>,
     Path(id): Path<String>,
     Body(changes): Body<AppChanges>,
 ) -> Result<Json<AppView>, ChangeRefusal> {
-    let changed = ops::change(&app.store, &remotes, id, changes).await?;
+    let changed = ops::change(&store, &remotes, id, changes).await?;
     Ok(Json(changed.view()))
 }
 
@@ -151,11 +150,8 @@ async fn change(
     path = "/api/apps/{id}",
     summary = "Remove a managed app"
 )]
-async fn delete(
-    State(app): State<App>,
-    Path(id): Path<String>,
-) -> Result<Json<Deleted>, AppMissing> {
-    if !ops::delete(&app.store, id.clone()).await? {
+async fn delete(store: Shared<Store>, Path(id): Path<String>) -> Result<Json<Deleted>, AppMissing> {
+    if !ops::delete(&store, id.clone()).await? {
         return Err(AppMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))

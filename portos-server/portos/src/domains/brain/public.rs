@@ -4,8 +4,8 @@
 //! (see `crate::shared::public_api`).
 
 use axum::Json;
-use axum::extract::State;
-use portos_server::app::App;
+use portos_core::Shared;
+use portos_server::LiveRegistry;
 use portos_server::http::{Body, Created, Query};
 use portos_server::portos_route;
 use schemars::JsonSchema;
@@ -40,12 +40,12 @@ pub struct RecentQuery {
     tool(name = "inbox.capture", privacy = "personal", side_effect = "write")
 )]
 async fn capture(
-    State(app): State<App>,
+    live_registry: Shared<LiveRegistry>,
     Body(PublicCapture { text }): Body<PublicCapture>,
 ) -> Result<Created<Captured>, OwnerWriteError> {
     let mut arguments = Map::new();
     arguments.insert("text".to_owned(), Value::String(text));
-    let captured = run_as_owner(&app, "brain.capture", arguments).await?;
+    let captured = run_as_owner(&live_registry, "brain.capture", arguments).await?;
     Ok(Created(captured))
 }
 
@@ -57,12 +57,14 @@ async fn capture(
     tool(name = "inbox.recent", privacy = "personal", side_effect = "read")
 )]
 async fn recent(
-    State(app): State<App>,
+    live_registry: Shared<LiveRegistry>,
     Query(RecentQuery { limit }): Query<RecentQuery>,
 ) -> Result<Json<RecentResult>, OwnerCallError> {
     let mut arguments = Map::new();
     if let Some(limit) = limit {
         arguments.insert("limit".to_owned(), Value::from(limit));
     }
-    Ok(Json(run_as_owner(&app, "brain.recent", arguments).await?))
+    Ok(Json(
+        run_as_owner(&live_registry, "brain.recent", arguments).await?,
+    ))
 }

@@ -3,20 +3,22 @@
 //! lands in the user-actions ledger like any other capture.
 
 use axum::Json;
-use axum::extract::{Extension, State};
+use axum::extract::Extension;
 use axum::response::{IntoResponse, Response};
 use portos_core::inventory::RouteIo;
-use portos_core::{ToolCall, ToolError};
-use portos_server::app::App;
+use portos_core::{Shared, ToolCall, ToolError};
+use portos_server::LiveRegistry;
 use portos_server::auth::AuthContext;
 use portos_server::http::{ApiError, Body, Created, InputError, Invalid, Query, RouteErrors};
 use portos_server::portos_route;
+use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::ops;
 use super::tools::Captured;
+use crate::shared::rest::{RegistryUnavailable, served_registry};
 
 const LIST_DEFAULT: i64 = 20;
 const LIST_MAX: i64 = 100;
@@ -75,6 +77,8 @@ enum CaptureRefusal {
     /// `brain.capture` answered something that is not a [`Captured`]: the
     /// server's fault.
     Answer(serde_json::Error),
+    /// No registry to run it in: the server's fault too.
+    Unavailable(RegistryUnavailable),
 }
 
 impl From<ToolError> for CaptureRefusal {
@@ -91,6 +95,7 @@ impl From<CaptureRefusal> for ApiError {
             CaptureRefusal::Answer(error) => ApiError::internal(format!(
                 "brain.capture answered an unexpected result: {error}"
             )),
+            CaptureRefusal::Unavailable(error) => ApiError::from(error),
         }
     }
 }
@@ -113,7 +118,7 @@ impl RouteErrors for CaptureRefusal {
 /// The brain inbox, newest first.
 #[portos_route(method = "GET", path = "/api/brain/inbox", summary = "Brain inbox")]
 async fn list(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(query): Query<InboxQuery>,
 ) -> Result<Json<InboxPage>, InputError> {
     let limit = match query.limit {
@@ -128,7 +133,7 @@ async fn list(
         Some(n) if n >= 0 => n,
         Some(_) => return Err(Invalid::new("offset must be 0 or more").into()),
     };
-    let (captures, total) = ops::page(&app.store, limit, offset).await?;
+    let (captures, total) = ops::page(&store, limit, offset).await?;
     let items = captures
         .into_iter()
         .map(|capture| InboxItem {
@@ -154,7 +159,7 @@ async fn list(
     summary = "Capture into the brain inbox"
 )]
 async fn capture(
-    State(app): State<App>,
+    live_registry: Shared<LiveRegistry>,
     Extension(auth): Extension<AuthContext>,
     Body(InboxCapture { text }): Body<InboxCapture>,
 ) -> Result<Created<Captured>, CaptureRefusal> {
@@ -166,8 +171,8 @@ async fn capture(
         version: 1,
         arguments,
     };
-    let result = app
-        .registry
+    let result = served_registry(&live_registry)
+        .map_err(CaptureRefusal::Unavailable)?
         .call(&portos_words::principal::ui(auth.authenticated), call)
         .await?;
     match (result.is_completed(), result.result) {

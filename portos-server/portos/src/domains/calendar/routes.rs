@@ -3,12 +3,13 @@
 //! user's configured time zone.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use portos_core::Shared;
+use portos_server::clock::UserClock;
 use portos_server::http::{Body, Created, InputError, Invalid, NoContent, Query, RouteErrors};
 use portos_server::outbound::OutboundPolicy;
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -18,7 +19,6 @@ use super::model::{
 };
 use super::ops::{self, RefreshError};
 use super::store;
-use crate::app::App;
 use crate::shared::doc_rules::NOT_BLANK;
 use crate::shared::subscriptions::{LoadFailure, SourceBody};
 
@@ -174,9 +174,8 @@ enum DeleteEventRefusal {
     path = "/api/calendar/sources",
     summary = "Calendar sources"
 )]
-async fn list_sources(State(app): State<App>) -> Result<Json<SourceList>, StoreError> {
-    let sources = app
-        .store
+async fn list_sources(store: Shared<Store>) -> Result<Json<SourceList>, StoreError> {
+    let sources = store
         .run(|connection| store::list_sources(connection))
         .await?;
     Ok(Json(SourceList { sources }))
@@ -190,12 +189,12 @@ async fn list_sources(State(app): State<App>) -> Result<Json<SourceList>, StoreE
     summary = "Add a calendar source"
 )]
 async fn add_source(
-    State(app): State<App>,
+    store: Shared<Store>,
     outbound: Shared<OutboundPolicy>,
     Body(body): Body<SourceBody>,
 ) -> Result<Created<Source>, AddSourceRefusal> {
     let (location, title) = body.checked(&outbound).map_err(Invalid)?;
-    let added = ops::add_source(&app.store, &location, title).await?;
+    let added = ops::add_source(&store, &location, title).await?;
     added.map(Created).map_err(AddSourceRefusal::AlreadyAdded)
 }
 
@@ -206,11 +205,10 @@ async fn add_source(
     summary = "Remove a calendar source"
 )]
 async fn delete_source(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<NoContent, SourceMissing> {
-    let removed = app
-        .store
+    let removed = store
         .run(move |connection| store::delete_source(connection, &id))
         .await?;
     if removed {
@@ -228,11 +226,11 @@ async fn delete_source(
     summary = "Refresh a calendar source"
 )]
 async fn refresh_source(
-    State(app): State<App>,
+    store: Shared<Store>,
     outbound: Shared<OutboundPolicy>,
     Path(id): Path<String>,
 ) -> Result<Json<RefreshOutcome>, RefreshRefusal> {
-    Ok(Json(ops::refresh(&app.store, &outbound, id).await?))
+    Ok(Json(ops::refresh(&store, &outbound, id).await?))
 }
 
 /// Event occurrences in a window (repeating events expanded), in start order.
@@ -242,13 +240,14 @@ async fn refresh_source(
     summary = "Calendar events"
 )]
 async fn list_events(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Query(EventsQuery { from, to }): Query<EventsQuery>,
 ) -> Result<Json<EventList>, EventsRefusal> {
-    let now = app.clock.now();
+    let now = clock.now();
     let window = Window::requested(from.as_deref(), to.as_deref(), &now)?;
-    let zone = app.clock.zone();
-    let events = ops::occurrences(&app.store, zone, window).await?;
+    let zone = clock.zone();
+    let events = ops::occurrences(&store, zone, window).await?;
     let show = |at: jiff::Timestamp| local_rfc3339(&at.to_zoned_datetime(zone.clone()));
     Ok(Json(EventList {
         from: show(window.from),
@@ -264,7 +263,8 @@ async fn list_events(
     summary = "Add a calendar event"
 )]
 async fn add_event(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Body(body): Body<EventBody>,
 ) -> Result<Created<CreatedEvent>, InputError> {
     let event = EventInput {
@@ -276,8 +276,8 @@ async fn add_event(
     }
     .checked()
     .map_err(Invalid)?;
-    let id = ops::add_event(&app.store, event.clone()).await?;
-    let zone = app.clock.zone();
+    let id = ops::add_event(&store, event.clone()).await?;
+    let zone = clock.zone();
     Ok(Created(CreatedEvent {
         id,
         all_day: event.start.is_all_day(),
@@ -296,11 +296,10 @@ async fn add_event(
     summary = "Delete a calendar event"
 )]
 async fn delete_event(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<NoContent, DeleteEventRefusal> {
-    let outcome = app
-        .store
+    let outcome = store
         .run(move |connection| store::delete_event(connection, &id))
         .await?;
     match outcome {

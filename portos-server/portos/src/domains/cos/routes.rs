@@ -3,10 +3,12 @@
 //! the user-actions ledger (see `store`); the checks are the model's.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
+use portos_core::Shared;
+use portos_server::clock::UserClock;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +17,6 @@ use crate::shared::rest::Deleted;
 use super::dispatch::TaskDispatch;
 use super::model::{self, AgentOutcome, AgentRun, NewTask, Origin, Task, TaskChanges, TaskFilter};
 use super::store::{self, RunUpdate, StartOutcome};
-use crate::app::App;
 use crate::ledger::{Actor, Source};
 use crate::shared::doc_rules::NOT_BLANK;
 
@@ -155,7 +156,7 @@ enum ProgressRefusal {
 /// CoS tasks, newest first.
 #[portos_route(method = "GET", path = "/api/cos/tasks", summary = "CoS tasks")]
 async fn list_tasks(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(query): Query<TasksQuery>,
 ) -> Result<Json<TaskList>, InputError> {
     let filter = TaskFilter::checked(
@@ -165,8 +166,7 @@ async fn list_tasks(
         query.offset,
     )
     .map_err(Invalid)?;
-    let tasks = app
-        .store
+    let tasks = store
         .run(move |connection| store::list_tasks(connection, &filter))
         .await?;
     Ok(Json(TaskList { tasks }))
@@ -179,14 +179,14 @@ async fn list_tasks(
     summary = "Create a CoS task"
 )]
 async fn create_task(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Body(new): Body<NewTask>,
 ) -> Result<Created<Task>, InputError> {
     let input = new.checked().map_err(Invalid)?;
-    let now = app.clock.now();
+    let now = clock.now();
     let origin = by_user("POST", "/api/cos/tasks");
-    let task = app
-        .store
+    let task = store
         .run(move |connection| store::create_task(connection, &input, &now, &origin))
         .await?;
     Ok(Created(task))
@@ -195,11 +195,10 @@ async fn create_task(
 /// One task and its agent runs.
 #[portos_route(method = "GET", path = "/api/cos/tasks/{id}", summary = "CoS task")]
 async fn read_task(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<TaskDetail>, TaskMissing> {
-    let detail = app
-        .store
+    let detail = store
         .run(move |connection| {
             let Some(task) = store::get_task(connection, &id)? else {
                 return Ok(None);
@@ -224,15 +223,15 @@ async fn read_task(
     summary = "Change a CoS task"
 )]
 async fn update_task(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Path(id): Path<String>,
     Body(changes): Body<TaskChanges>,
 ) -> Result<Json<Task>, TaskRefusal> {
     let changes = changes.checked().map_err(Invalid)?;
-    let now = app.clock.now();
+    let now = clock.now();
     let origin = by_user("PUT", "/api/cos/tasks/{id}");
-    let task = app
-        .store
+    let task = store
         .run(move |connection| store::update_task(connection, &id, &changes, &now, &origin))
         .await?;
     task.map(Json).ok_or(TaskRefusal::NotFound)
@@ -245,12 +244,11 @@ async fn update_task(
     summary = "Delete a CoS task"
 )]
 async fn delete_task(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, TaskMissing> {
     let origin = by_user("DELETE", "/api/cos/tasks/{id}");
-    let deleted = app
-        .store
+    let deleted = store
         .run(move |connection| store::delete_task(connection, &id, &origin))
         .await?;
     deleted
@@ -271,15 +269,15 @@ async fn delete_task(
     summary = "Start an agent on a CoS task"
 )]
 async fn start_agent(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Path(id): Path<String>,
     Body(start): Body<StartAgent>,
 ) -> Result<Created<AgentRun>, StartRefusal> {
     let phase = model::starting_phase(start.phase.as_deref()).map_err(Invalid)?;
-    let now = app.clock.now();
+    let now = clock.now();
     let origin = by_user("POST", "/api/cos/tasks/{id}/agents");
-    let outcome = app
-        .store
+    let outcome = store
         .run(move |connection| store::start_agent(connection, &id, &phase, &now, &origin))
         .await?;
     match outcome {
@@ -292,11 +290,10 @@ async fn start_agent(
 /// Agent runs: running ones first (longest-running first), then finished.
 #[portos_route(method = "GET", path = "/api/cos/agents", summary = "CoS agent runs")]
 async fn list_agents(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(query): Query<AgentsQuery>,
 ) -> Result<Json<AgentList>, StoreError> {
-    let agents = app
-        .store
+    let agents = store
         .run(move |connection| {
             store::list_agents(
                 connection,
@@ -316,16 +313,16 @@ async fn list_agents(
     summary = "Report a CoS agent's progress"
 )]
 async fn update_agent(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Path(id): Path<String>,
     Body(progress): Body<AgentProgress>,
 ) -> Result<Json<AgentRun>, ProgressRefusal> {
     let (phase, outcome) =
         model::checked_progress(progress.phase.as_deref(), progress.outcome).map_err(Invalid)?;
-    let now = app.clock.now();
+    let now = clock.now();
     let source = Source::http("PUT", "/api/cos/agents/{id}");
-    let outcome = app
-        .store
+    let outcome = store
         .run(move |connection| {
             store::update_agent(connection, &id, phase.as_deref(), outcome, &now, &source)
         })

@@ -2,11 +2,11 @@
 //! entries (create, list, read, replace, delete) and user-defined types.
 
 use axum::Json;
-use axum::extract::{Path, State};
-use portos_server::app::App;
+use axum::extract::Path;
+use portos_core::Shared;
 use portos_server::http::{Body, Created, InputError, Invalid, NoContent, Query};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -49,11 +49,10 @@ impl From<CatalogError> for InputError {
     summary = "Catalog entries"
 )]
 async fn list(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(EntriesQuery { kind }): Query<EntriesQuery>,
 ) -> Result<Json<EntryList>, StoreError> {
-    let entries = app
-        .store
+    let entries = store
         .run(move |connection| ops::list_entries(connection, kind.as_deref()))
         .await?;
     Ok(Json(EntryList {
@@ -69,11 +68,10 @@ async fn list(
     summary = "Add a catalog entry"
 )]
 async fn create(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(input): Body<EntryInput>,
 ) -> Result<Created<Entry>, InputError> {
-    let entry = app
-        .store
+    let entry = store
         .run(move |connection| Ok(ops::create_entry(connection, input)))
         .await??;
     Ok(Created(entry))
@@ -85,9 +83,8 @@ async fn create(
     path = "/api/catalog/entries/{id}",
     summary = "Catalog entry"
 )]
-async fn read(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Entry>, EntryMissing> {
-    let entry = app
-        .store
+async fn read(store: Shared<Store>, Path(id): Path<String>) -> Result<Json<Entry>, EntryMissing> {
+    let entry = store
         .run(move |connection| Ok(ops::get_entry(connection, &id)))
         .await??;
     Ok(Json(entry))
@@ -100,12 +97,11 @@ async fn read(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Ent
     summary = "Replace a catalog entry"
 )]
 async fn replace(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
     Body(input): Body<EntryInput>,
 ) -> Result<Json<Entry>, EntryRefusal> {
-    let entry = app
-        .store
+    let entry = store
         .run(move |connection| Ok(ops::replace_entry(connection, &id, input)))
         .await??;
     Ok(Json(entry))
@@ -117,8 +113,8 @@ async fn replace(
     path = "/api/catalog/entries/{id}",
     summary = "Delete a catalog entry"
 )]
-async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<NoContent, EntryMissing> {
-    app.store
+async fn delete(store: Shared<Store>, Path(id): Path<String>) -> Result<NoContent, EntryMissing> {
+    store
         .run(move |connection| Ok(ops::delete_entry(connection, &id)))
         .await??;
     Ok(NoContent)
@@ -126,11 +122,8 @@ async fn delete(State(app): State<App>, Path(id): Path<String>) -> Result<NoCont
 
 /// The built-in types and the user's own, active or not.
 #[portos_route(method = "GET", path = "/api/catalog/types", summary = "Catalog types")]
-async fn types(State(app): State<App>) -> Result<Json<TypeList>, StoreError> {
-    let types = app
-        .store
-        .run(|connection| ops::list_types(connection))
-        .await?;
+async fn types(store: Shared<Store>) -> Result<Json<TypeList>, StoreError> {
+    let types = store.run(|connection| ops::list_types(connection)).await?;
     Ok(Json(TypeList { types }))
 }
 
@@ -141,11 +134,10 @@ async fn types(State(app): State<App>) -> Result<Json<TypeList>, StoreError> {
     summary = "Add a catalog type"
 )]
 async fn create_type(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(input): Body<TypeInput>,
 ) -> Result<Created<CatalogType>, TypeRefusal> {
-    let created = app
-        .store
+    let created = store
         .run(move |connection| Ok(ops::create_type(connection, &input)))
         .await??;
     Ok(Created(created))
@@ -158,12 +150,11 @@ async fn create_type(
     summary = "Change a catalog type"
 )]
 async fn change_type(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(name): Path<String>,
     Body(change): Body<TypeChange>,
 ) -> Result<Json<CatalogType>, TypeChangeRefusal> {
-    let changed = app
-        .store
+    let changed = store
         .run(move |connection| Ok(ops::change_type(connection, &name, &change)))
         .await??;
     Ok(Json(changed))

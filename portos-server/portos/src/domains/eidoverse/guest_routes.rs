@@ -5,20 +5,20 @@
 //! with bounded strings, visit ids of exactly 48 lowercase hex characters.
 
 use axum::Json;
-use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
+use portos_core::Shared;
 use portos_core::inventory::RouteIo;
 use portos_server::http::body::JsonBody;
 use portos_server::http::{Body, Created, Invalid, Query, RouteErrors, RouteInput};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 
 use super::chat::{self, Page};
 use super::guests::{self, ArrivalRefused, Closed, VisitRefused};
 use super::protocol::{Arrival, Door, Farewell, GuestLine, Posted, Welcome, is_visit_id};
 use super::routes::ChatQuery;
-use crate::app::App;
 
 /// The `{visitId}` of a guest route: exactly 48 lowercase hex characters
 /// (400 `VALIDATION_ERROR` otherwise), checked before the query is read.
@@ -180,11 +180,8 @@ enum VisitMissing {
     path = "/api/eidoverse/travel/guest/world",
     summary = "Eidoverse guest door"
 )]
-async fn door(State(app): State<App>) -> Result<Json<Door>, DoorShut> {
-    let door = app
-        .store
-        .run(|connection| guests::door(connection))
-        .await??;
+async fn door(store: Shared<Store>) -> Result<Json<Door>, DoorShut> {
+    let door = store.run(|connection| guests::door(connection)).await??;
     Ok(Json(door))
 }
 
@@ -195,12 +192,11 @@ async fn door(State(app): State<App>) -> Result<Json<Door>, DoorShut> {
     summary = "Eidoverse guest arrival"
 )]
 async fn arrive(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(arrival): Body<Arrival>,
 ) -> Result<Created<Welcome>, ArrivalRefusal> {
     let arrival = arrival.checked().map_err(Invalid)?;
-    let welcome = app
-        .store
+    let welcome = store
         .run(move |connection| guests::arrive(connection, &arrival))
         .await??;
     Ok(Created(welcome))
@@ -213,13 +209,12 @@ async fn arrive(
     summary = "Eidoverse guest chat"
 )]
 async fn read_chat(
-    State(app): State<App>,
+    store: Shared<Store>,
     VisitId(visit_id): VisitId,
     Query(ChatQuery { after }): Query<ChatQuery>,
 ) -> Result<Json<Page>, VisitRefusal> {
     let after = chat::checked_cursor(after).map_err(Invalid)?;
-    let page = app
-        .store
+    let page = store
         .run(move |connection| guests::read(connection, &visit_id, after))
         .await??;
     Ok(Json(page))
@@ -232,15 +227,14 @@ async fn read_chat(
     summary = "Eidoverse guest says"
 )]
 async fn say(
-    State(app): State<App>,
+    store: Shared<Store>,
     GuestSays {
         visit_id,
         line: GuestLine { text },
     }: GuestSays,
 ) -> Result<Created<Posted>, VisitRefusal> {
     let text = chat::checked_text(&text).map_err(Invalid)?;
-    let message = app
-        .store
+    let message = store
         .run(move |connection| guests::say(connection, &visit_id, &text))
         .await??;
     Ok(Created(message))
@@ -253,12 +247,11 @@ async fn say(
     summary = "Eidoverse guest leaves"
 )]
 async fn leave(
-    State(app): State<App>,
+    store: Shared<Store>,
     VisitId(visit_id): VisitId,
 ) -> Result<Json<Farewell>, VisitMissing> {
     let key = visit_id.clone();
-    let left = app
-        .store
+    let left = store
         .run(move |connection| guests::leave(connection, &key))
         .await?;
     if !left {

@@ -3,12 +3,12 @@
 //! `guest_routes.rs`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use portos_core::Shared;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
 use portos_server::outbound::OutboundPolicy;
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +19,6 @@ use super::ops::{self, SayError, Speaker};
 use super::peers::{self, NewPeer, Peer};
 use super::store::{peers as stored_peers, world};
 use super::world::Status;
-use crate::app::App;
 use crate::shared::doc_rules::NOT_BLANK;
 
 /// The most entities the world view lists.
@@ -77,8 +76,8 @@ pub struct WorldView {
     path = "/api/eidoverse/world",
     summary = "Eidoverse world"
 )]
-async fn read_world(State(app): State<App>) -> Result<Json<WorldView>, StoreError> {
-    let (status, entities) = ops::view(&app.store, WORLD_VIEW_ENTITIES).await?;
+async fn read_world(store: Shared<Store>) -> Result<Json<WorldView>, StoreError> {
+    let (status, entities) = ops::view(&store, WORLD_VIEW_ENTITIES).await?;
     Ok(Json(WorldView { status, entities }))
 }
 
@@ -98,11 +97,11 @@ pub struct ChatQuery {
     summary = "Eidoverse chat"
 )]
 async fn read_chat(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(ChatQuery { after }): Query<ChatQuery>,
 ) -> Result<Json<Page>, InputError> {
     let after = chat::checked_cursor(after).map_err(Invalid)?;
-    let page = ops::read_chat(&app.store, after).await?;
+    let page = ops::read_chat(&store, after).await?;
     Ok(Json(page))
 }
 
@@ -122,10 +121,10 @@ pub struct OwnerLine {
     summary = "Post to Eidoverse chat"
 )]
 async fn post_chat(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(OwnerLine { text }): Body<OwnerLine>,
 ) -> Result<Created<Message>, WorldRuleBroken> {
-    let message = ops::say(&app.store, Speaker::Owner, &text).await?;
+    let message = ops::say(&store, Speaker::Owner, &text).await?;
     Ok(Created(message))
 }
 
@@ -140,9 +139,8 @@ pub struct PeerList {
     path = "/api/eidoverse/peers",
     summary = "Eidoverse peers"
 )]
-async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, StoreError> {
-    let peers = app
-        .store
+async fn list_peers(store: Shared<Store>) -> Result<Json<PeerList>, StoreError> {
+    let peers = store
         .run(|connection| stored_peers::list(connection))
         .await?;
     Ok(Json(PeerList { peers }))
@@ -155,13 +153,13 @@ async fn list_peers(State(app): State<App>) -> Result<Json<PeerList>, StoreError
     summary = "Add Eidoverse peer"
 )]
 async fn add_peer(
-    State(app): State<App>,
+    store: Shared<Store>,
     outbound: Shared<OutboundPolicy>,
     Body(new_peer): Body<NewPeer>,
 ) -> Result<Created<Peer>, WorldRuleBroken> {
     let peer = new_peer.checked(&outbound).map_err(WorldRuleBroken::Rule)?;
     let stored = peer.clone();
-    app.store
+    store
         .run(move |connection| stored_peers::upsert(connection, &stored))
         .await?
         .map_err(WorldRuleBroken::Rule)?;
@@ -181,15 +179,14 @@ pub struct PeerRemoved {
     summary = "Remove Eidoverse peer"
 )]
 async fn remove_peer(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<PeerRemoved>, PeerMissing> {
     if !peers::is_peer_id(&id) {
         return Err(PeerMissing::BadId);
     }
     let key = id.clone();
-    let removed = app
-        .store
+    let removed = store
         .run(move |connection| stored_peers::remove(connection, &key))
         .await?;
     if !removed {
@@ -211,9 +208,8 @@ pub struct EidoverseSettings {
     path = "/api/eidoverse/settings",
     summary = "Eidoverse settings"
 )]
-async fn read_settings(State(app): State<App>) -> Result<Json<EidoverseSettings>, StoreError> {
-    let accept_guests = app
-        .store
+async fn read_settings(store: Shared<Store>) -> Result<Json<EidoverseSettings>, StoreError> {
+    let accept_guests = store
         .run(|connection| guests::accepting(connection))
         .await?;
     Ok(Json(EidoverseSettings { accept_guests }))
@@ -226,11 +222,11 @@ async fn read_settings(State(app): State<App>) -> Result<Json<EidoverseSettings>
     summary = "Change Eidoverse settings"
 )]
 async fn change_settings(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(settings): Body<EidoverseSettings>,
 ) -> Result<Json<EidoverseSettings>, StoreError> {
     let accept = settings.accept_guests;
-    app.store
+    store
         .run(move |connection| world::set_accept_guests(connection, accept))
         .await?;
     Ok(Json(settings))

@@ -2,19 +2,18 @@
 //! `feeds.digest` and `feeds.mark-read`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use portos_core::Shared;
 use portos_server::http::{Body, Created, Invalid, NoContent, Query, RouteErrors};
 use portos_server::outbound::OutboundPolicy;
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::model::{AlreadySubscribed, Feed, FeedItem, ITEM_WINDOW, RefreshOutcome};
 use super::ops::{self, RefreshError};
 use super::store;
-use crate::app::App;
 use crate::shared::subscriptions::{LoadFailure, SourceBody};
 
 /// Every subscription.
@@ -107,8 +106,8 @@ enum ItemMissing {
 
 /// The feed subscriptions, with unread counts.
 #[portos_route(method = "GET", path = "/api/feeds", summary = "Feed subscriptions")]
-async fn list(State(app): State<App>) -> Result<Json<FeedList>, StoreError> {
-    let feeds = app.store.run(|connection| store::list(connection)).await?;
+async fn list(store: Shared<Store>) -> Result<Json<FeedList>, StoreError> {
+    let feeds = store.run(|connection| store::list(connection)).await?;
     Ok(Json(FeedList { feeds }))
 }
 
@@ -116,12 +115,12 @@ async fn list(State(app): State<App>) -> Result<Json<FeedList>, StoreError> {
 /// yet: refresh it to read its items.
 #[portos_route(method = "POST", path = "/api/feeds", summary = "Subscribe to a feed")]
 async fn subscribe(
-    State(app): State<App>,
+    store: Shared<Store>,
     outbound: Shared<OutboundPolicy>,
     Body(body): Body<SourceBody>,
 ) -> Result<Created<Feed>, SubscribeRefusal> {
     let (location, title) = body.checked(&outbound).map_err(Invalid)?;
-    let subscribed = ops::subscribe(&app.store, &location, title).await?;
+    let subscribed = ops::subscribe(&store, &location, title).await?;
     subscribed
         .map(Created)
         .map_err(SubscribeRefusal::AlreadySubscribed)
@@ -134,11 +133,10 @@ async fn subscribe(
     summary = "Unsubscribe from a feed"
 )]
 async fn unsubscribe(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<NoContent, FeedMissing> {
-    let removed = app
-        .store
+    let removed = store
         .run(move |connection| store::unsubscribe(connection, &id))
         .await?;
     if removed {
@@ -156,20 +154,20 @@ async fn unsubscribe(
     summary = "Refresh a feed"
 )]
 async fn refresh(
-    State(app): State<App>,
+    store: Shared<Store>,
     outbound: Shared<OutboundPolicy>,
     Path(id): Path<String>,
 ) -> Result<Json<RefreshOutcome>, RefreshRefusal> {
-    Ok(Json(ops::refresh(&app.store, &outbound, id).await?))
+    Ok(Json(ops::refresh(&store, &outbound, id).await?))
 }
 
 /// Feed items, newest first (at most 500).
 #[portos_route(method = "GET", path = "/api/feeds/items", summary = "Feed items")]
 async fn items(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(ItemsQuery { unread, feed }): Query<ItemsQuery>,
 ) -> Result<Json<ItemList>, StoreError> {
-    let items = ops::items(&app.store, unread == Some(true), feed, ITEM_WINDOW).await?;
+    let items = ops::items(&store, unread == Some(true), feed, ITEM_WINDOW).await?;
     Ok(Json(ItemList { items }))
 }
 
@@ -180,10 +178,10 @@ async fn items(
     summary = "Mark a feed item read"
 )]
 async fn mark_read(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<FeedItem>, ItemMissing> {
-    ops::mark_read(&app.store, id)
+    ops::mark_read(&store, id)
         .await?
         .map(Json)
         .ok_or(ItemMissing::NotFound)

@@ -3,11 +3,12 @@
 //! this is where goals come from.
 
 use axum::Json;
-use axum::extract::{Path, State};
-use portos_server::app::App;
+use axum::extract::Path;
+use portos_core::Shared;
+use portos_server::clock::UserClock;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -101,30 +102,30 @@ impl From<GoalError> for InputError {
 /// Every goal (or those with one status), most urgent first.
 #[portos_route(method = "GET", path = "/api/goals", summary = "Goals")]
 async fn list(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(GoalsQuery { status }): Query<GoalsQuery>,
 ) -> Result<Json<GoalsView>, StoreError> {
-    let goals = ops::goals(&app.store, status).await?;
+    let goals = ops::goals(&store, status).await?;
     Ok(Json(GoalsView { goals }))
 }
 
 /// Creates an active goal.
 #[portos_route(method = "POST", path = "/api/goals", summary = "Create a goal")]
 async fn create(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(new): Body<NewGoal>,
 ) -> Result<Created<Goal>, InputError> {
-    let goal = ops::create(&app.store, new).await?;
+    let goal = ops::create(&store, new).await?;
     Ok(Created(goal))
 }
 
 /// One goal with its notes.
 #[portos_route(method = "GET", path = "/api/goals/{id}", summary = "A goal")]
 async fn read(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<GoalDetail>, GoalMissing> {
-    let found = ops::goal_with_notes(&app.store, id.clone()).await?;
+    let found = ops::goal_with_notes(&store, id.clone()).await?;
     found
         .map(|(goal, notes)| Json(GoalDetail { goal, notes }))
         .ok_or(GoalMissing::NotFound(id))
@@ -133,21 +134,21 @@ async fn read(
 /// Changes the fields given; the others keep their value.
 #[portos_route(method = "PUT", path = "/api/goals/{id}", summary = "Change a goal")]
 async fn change(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
     Body(changes): Body<GoalChanges>,
 ) -> Result<Json<Goal>, GoalRefusal> {
-    let updated = ops::change(&app.store, id.clone(), changes).await?;
+    let updated = ops::change(&store, id.clone(), changes).await?;
     updated.map(Json).ok_or(GoalRefusal::NotFound(id))
 }
 
 /// Deletes a goal and its notes.
 #[portos_route(method = "DELETE", path = "/api/goals/{id}", summary = "Delete a goal")]
 async fn delete(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, GoalMissing> {
-    if !ops::delete(&app.store, id.clone()).await? {
+    if !ops::delete(&store, id.clone()).await? {
         return Err(GoalMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))
@@ -160,12 +161,13 @@ async fn delete(
     summary = "Add a note to a goal"
 )]
 async fn add_note(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Path(id): Path<String>,
     Body(new): Body<NewNote>,
 ) -> Result<Created<GoalNote>, GoalRefusal> {
     let draft = model::note_draft(&new.note, new.duration_minutes).map_err(Invalid)?;
-    let date = local_date::date_or_today(&app.clock, new.date.as_deref()).map_err(Invalid)?;
-    let note = ops::add_note(&app.store, id.clone(), draft, date).await?;
+    let date = local_date::date_or_today(&clock, new.date.as_deref()).map_err(Invalid)?;
+    let note = ops::add_note(&store, id.clone(), draft, date).await?;
     note.map(Created).ok_or(GoalRefusal::NotFound(id))
 }

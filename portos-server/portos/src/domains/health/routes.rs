@@ -5,11 +5,12 @@
 use std::borrow::Cow;
 
 use axum::Json;
-use axum::extract::{Path, State};
-use portos_server::app::App;
+use axum::extract::Path;
+use portos_core::Shared;
+use portos_server::clock::UserClock;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -70,13 +71,14 @@ impl From<LogError> for InputError {
     summary = "Health entries of a day"
 )]
 async fn entries(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Query(DayQuery { date }): Query<DayQuery>,
 ) -> Result<Json<DayEntries>, InputError> {
-    let date = local_date::date_or_today(&app.clock, date.as_deref())
+    let date = local_date::date_or_today(&clock, date.as_deref())
         .map_err(Invalid)?
         .to_string();
-    let day = ops::entries_on(&app.store, date).await?;
+    let day = ops::entries_on(&store, date).await?;
     Ok(Json(day))
 }
 
@@ -86,8 +88,11 @@ async fn entries(
     path = "/api/health/today",
     summary = "Today's health summary"
 )]
-async fn today(State(app): State<App>) -> Result<Json<TodayView>, StoreError> {
-    let today = ops::today(&app.store, &app.clock).await?;
+async fn today(
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
+) -> Result<Json<TodayView>, StoreError> {
+    let today = ops::today(&store, &clock).await?;
     Ok(Json(TodayView {
         date: today.date,
         standard_drinks: today.standard_drinks,
@@ -100,10 +105,11 @@ async fn today(State(app): State<App>) -> Result<Json<TodayView>, StoreError> {
 /// Logs a drink for today (presets by name: beer, wine, whiskey, shot, cocktail).
 #[portos_route(method = "POST", path = "/api/health/drinks", summary = "Log a drink")]
 async fn log_drink(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Body(DrinkBody(args)): Body<DrinkBody>,
 ) -> Result<Created<Drink>, InputError> {
-    let logged = ops::log_drink(&app.store, &app.clock, &args).await?;
+    let logged = ops::log_drink(&store, &clock, &args).await?;
     Ok(Created(logged.entry))
 }
 
@@ -114,20 +120,22 @@ async fn log_drink(
     summary = "Log nicotine"
 )]
 async fn log_nicotine(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Body(NicotineBody(args)): Body<NicotineBody>,
 ) -> Result<Created<Nicotine>, InputError> {
-    let logged = ops::log_nicotine(&app.store, &app.clock, &args).await?;
+    let logged = ops::log_nicotine(&store, &clock, &args).await?;
     Ok(Created(logged.entry))
 }
 
 /// Logs a body weight in pounds or kilograms (kept in pounds).
 #[portos_route(method = "POST", path = "/api/health/weight", summary = "Log a weight")]
 async fn log_weight(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Body(WeightBody(args)): Body<WeightBody>,
 ) -> Result<Created<Weight>, InputError> {
-    let entry = ops::log_weight(&app.store, &app.clock, &args).await?;
+    let entry = ops::log_weight(&store, &clock, &args).await?;
     Ok(Created(entry))
 }
 
@@ -138,10 +146,11 @@ async fn log_weight(
     summary = "Log a workout"
 )]
 async fn log_workout(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Body(WorkoutBody(args)): Body<WorkoutBody>,
 ) -> Result<Created<Workout>, InputError> {
-    let entry = ops::log_workout(&app.store, &app.clock, &args).await?;
+    let entry = ops::log_workout(&store, &clock, &args).await?;
     Ok(Created(entry))
 }
 
@@ -152,10 +161,10 @@ async fn log_workout(
     summary = "Delete a health entry"
 )]
 async fn delete_entry(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, EntryMissing> {
-    if !ops::delete_entry(&app.store, id.clone()).await? {
+    if !ops::delete_entry(&store, id.clone()).await? {
         return Err(EntryMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))

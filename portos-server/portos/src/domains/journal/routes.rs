@@ -2,11 +2,12 @@
 //! an append follows the same rules as `journal.append` (`ops::append`).
 
 use axum::Json;
-use axum::extract::{Path, State};
-use portos_server::app::App;
+use axum::extract::Path;
+use portos_core::Shared;
+use portos_server::clock::UserClock;
 use portos_server::http::{Body, Created, InputError, Invalid, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -61,11 +62,11 @@ impl From<JournalError> for InputError {
     summary = "A journal day"
 )]
 async fn day(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(DateText(date)): Path<DateText>,
 ) -> Result<Json<JournalDay>, InputError> {
     let day = local_date::parse_date(&date).map_err(Invalid)?;
-    let segments = ops::day(&app.store, day).await?;
+    let segments = ops::day(&store, day).await?;
     Ok(Json(JournalDay {
         content: join(&segments),
         date: day.to_string(),
@@ -80,13 +81,14 @@ async fn day(
     summary = "Append to a journal day"
 )]
 async fn append(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Path(DateText(date)): Path<DateText>,
     Body(new): Body<NewSegment>,
 ) -> Result<Created<Segment>, InputError> {
     // The path's date must be a real date: never "today" by omission here.
     local_date::parse_date(&date).map_err(Invalid)?;
-    let (segment, _) = ops::append(&app.store, &app.clock, &new.text, Some(&date)).await?;
+    let (segment, _) = ops::append(&store, &clock, &new.text, Some(&date)).await?;
     Ok(Created(segment))
 }
 
@@ -97,10 +99,10 @@ async fn append(
     summary = "Delete a journal segment"
 )]
 async fn delete(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, SegmentMissing> {
-    if !ops::delete(&app.store, id.clone()).await? {
+    if !ops::delete(&store, id.clone()).await? {
         return Err(SegmentMissing::NotFound(id));
     }
     Ok(Json(Deleted { ok: true, id }))

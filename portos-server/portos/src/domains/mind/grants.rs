@@ -5,10 +5,11 @@
 
 use crate::MIND_GRANTS_KEY;
 use crate::ledger::{self, ActionType, Actor, NewAction, Source};
-use portos_core::{Capabilities, CatalogQuery, CatalogScope};
-use portos_server::App;
+use portos_core::{Capabilities, CatalogQuery, CatalogScope, Catalogs};
+use portos_server::events::Events;
 use portos_server::settings;
 use portos_server::store::changes::{self, Change};
+use portos_server::store::sql::Connection;
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -33,12 +34,17 @@ pub async fn load(store: &Store) -> Result<MindSettings, StoreError> {
 }
 
 /// Stores `next` with its ledger row in one transaction, refreshes the
-/// runtime's grants from what committed and tells catalog readers.
-pub async fn replace(app: &App, next: MindSettings) -> Result<MindSettings, StoreError> {
+/// runtime's grants from what committed (`refresh_grants`, on the same
+/// connection) and tells catalog readers.
+pub async fn replace(
+    store: &Store,
+    events: &Events,
+    refresh_grants: impl FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static,
+    next: MindSettings,
+) -> Result<MindSettings, StoreError> {
     let stored = next.to_stored();
-    let grants = app.grants.clone();
     let saved = next.clone();
-    app.store
+    store
         .run(move |connection| {
             let transaction = connection.transaction()?;
             // The ledger names what changed since the previous commit on any
@@ -51,11 +57,10 @@ pub async fn replace(app: &App, next: MindSettings) -> Result<MindSettings, Stor
             ledger::record(&transaction, &changed(&before, &saved))?;
             changes::announce(&transaction, &Change::Grants)?;
             transaction.commit()?;
-            grants.refresh(connection)?;
-            Ok(())
+            refresh_grants(connection)
         })
         .await?;
-    app.events.catalog_changed(MIND_GRANTS_KEY).await;
+    events.catalog_changed(MIND_GRANTS_KEY).await;
     Ok(next)
 }
 
@@ -150,11 +155,11 @@ pub struct MindToolsView {
 }
 
 /// The authority view for the stored capabilities.
-pub async fn tools_view(app: &App) -> Result<MindToolsView, StoreError> {
-    let settings = load(&app.store).await?;
-    let semantic_tools = semantic_tools(app, settings.capabilities());
+pub async fn tools_view(store: &Store, catalogs: &Catalogs) -> Result<MindToolsView, StoreError> {
+    let settings = load(store).await?;
+    let semantic_tools = semantic_tools(catalogs, settings.capabilities());
     let task_catalog = if settings.create_tasks {
-        Some(task_catalog(&app.store, &settings).await?)
+        Some(task_catalog(store, &settings).await?)
     } else {
         None
     };
@@ -197,12 +202,12 @@ pub async fn task_catalog(
 }
 
 /// The mind catalog's native entries for these grants.
-fn semantic_tools(app: &App, grants: Capabilities) -> Vec<Value> {
+fn semantic_tools(catalogs: &Catalogs, grants: Capabilities) -> Vec<Value> {
     let query = CatalogQuery {
         scope: CatalogScope::Only(portos_words::MIND),
         ..CatalogQuery::default()
     };
-    match app.catalogs.catalog(&query, grants).body() {
+    match catalogs.catalog(&query, grants).body() {
         Value::Object(mut body) => match body.remove("tools") {
             Some(Value::Array(tools)) => tools,
             _ => Vec::new(),

@@ -3,10 +3,12 @@
 
 use axum::Json;
 use axum::extract::State;
+use portos_core::Shared;
 use portos_server::App;
+use portos_server::events::Events;
 use portos_server::http::{Body, Invalid, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 
 use super::grants::{self, MindToolsView};
 use super::settings::{MindSettings, MindSettingsInput};
@@ -29,8 +31,8 @@ enum CapabilitiesRefusal {
     path = "/api/cos/mind/capabilities",
     summary = "Persistent Mind capabilities"
 )]
-async fn read(State(app): State<App>) -> Result<Json<MindSettings>, StoreError> {
-    Ok(Json(grants::load(&app.store).await?))
+async fn read(store: Shared<Store>) -> Result<Json<MindSettings>, StoreError> {
+    Ok(Json(grants::load(&store).await?))
 }
 
 /// Replaces the Persistent Mind's capabilities: keys left out are off (the
@@ -43,11 +45,16 @@ async fn read(State(app): State<App>) -> Result<Json<MindSettings>, StoreError> 
     summary = "Set Persistent Mind capabilities"
 )]
 async fn replace(
+    // Only for the runtime's grants, which no shared state offers yet.
     State(app): State<App>,
+    store: Shared<Store>,
+    events: Shared<Events>,
     Body(input): Body<MindSettingsInput>,
 ) -> Result<Json<MindSettings>, CapabilitiesRefusal> {
     let next = input.into_settings().map_err(Invalid)?;
-    Ok(Json(grants::replace(&app, next).await?))
+    let runtime_grants = app.grants.clone();
+    let refresh = move |connection: &_| runtime_grants.refresh(connection).map(drop);
+    Ok(Json(grants::replace(&store, &events, refresh, next).await?))
 }
 
 /// The Persistent Mind's authority: its semantic tools with `granted`, its
@@ -57,6 +64,10 @@ async fn replace(
     path = "/api/cos/mind/tools",
     summary = "Persistent Mind tools"
 )]
-async fn tools(State(app): State<App>) -> Result<Json<MindToolsView>, StoreError> {
-    Ok(Json(grants::tools_view(&app).await?))
+async fn tools(
+    // Only for the runtime's catalogs, which no shared state offers yet.
+    State(app): State<App>,
+    store: Shared<Store>,
+) -> Result<Json<MindToolsView>, StoreError> {
+    Ok(Json(grants::tools_view(&store, &app.catalogs).await?))
 }

@@ -5,11 +5,10 @@
 
 use crate::ledger::Source;
 use axum::Json;
-use axum::extract::State;
-use portos_server::app::App;
+use portos_core::Shared;
 use portos_server::http::{Body, Created, InputError, Invalid, Query, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +52,7 @@ pub struct MemoryList {
     summary = "Persistent Mind memories"
 )]
 async fn memories(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(query): Query<MemoriesQuery>,
 ) -> Result<Json<MemoryList>, StoreError> {
     let which = match query.state.unwrap_or_default() {
@@ -61,7 +60,7 @@ async fn memories(
         MemoryState::Archived => Listed::Archived,
         MemoryState::All => Listed::All,
     };
-    let memories = memory_ops::list(&app.store, which).await?;
+    let memories = memory_ops::list(&store, which).await?;
     Ok(Json(MemoryList { memories }))
 }
 
@@ -73,10 +72,10 @@ async fn memories(
     summary = "Add a Persistent Mind memory"
 )]
 async fn add_memory(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(new): Body<NewMemory>,
 ) -> Result<Created<Memory>, InputError> {
-    let memory = memory_ops::add(&app.store, new).await?.map_err(Invalid)?;
+    let memory = memory_ops::add(&store, new).await?.map_err(Invalid)?;
     Ok(Created(memory))
 }
 
@@ -86,8 +85,8 @@ async fn add_memory(
     path = "/api/cos/mind/identity",
     summary = "Persistent Mind identity"
 )]
-async fn identity(State(app): State<App>) -> Result<Json<MindIdentity>, StoreError> {
-    Ok(Json(memory_ops::identity(&app.store).await?))
+async fn identity(store: Shared<Store>) -> Result<Json<MindIdentity>, StoreError> {
+    Ok(Json(memory_ops::identity(&store).await?))
 }
 
 /// The approved thinking presets, with the Mind's pending and recent
@@ -97,8 +96,8 @@ async fn identity(State(app): State<App>) -> Result<Json<MindIdentity>, StoreErr
     path = "/api/cos/mind/thinking-presets",
     summary = "Persistent Mind thinking presets"
 )]
-async fn thinking_presets(State(app): State<App>) -> Result<Json<PresetsView>, StoreError> {
-    Ok(Json(thinking_ops::view(&app.store).await?))
+async fn thinking_presets(store: Shared<Store>) -> Result<Json<PresetsView>, StoreError> {
+    Ok(Json(thinking_ops::view(&store).await?))
 }
 
 /// Replaces the approved thinking presets (at most 20, unique ids). A
@@ -110,14 +109,12 @@ async fn thinking_presets(State(app): State<App>) -> Result<Json<PresetsView>, S
     summary = "Set Persistent Mind thinking presets"
 )]
 async fn set_thinking_presets(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(list): Body<PresetList>,
 ) -> Result<Json<PresetsView>, InputError> {
     let list = list.checked().map_err(Invalid)?;
     let route = Source::http("PUT", "/api/cos/mind/thinking-presets");
-    Ok(Json(
-        thinking_ops::set_presets(&app.store, list, route).await?,
-    ))
+    Ok(Json(thinking_ops::set_presets(&store, list, route).await?))
 }
 
 /// Why the local context could not be read: the server's own faults.
@@ -165,8 +162,8 @@ impl From<LocalContextError> for EstimateRefusal {
     path = "/api/cos/mind/local-context",
     summary = "Persistent Mind local context"
 )]
-async fn local_context(State(app): State<App>) -> Result<Json<LocalContext>, LocalContextFault> {
-    Ok(Json(context_ops::read(&app.store).await?))
+async fn local_context(store: Shared<Store>) -> Result<Json<LocalContext>, LocalContextFault> {
+    Ok(Json(context_ops::read(&store).await?))
 }
 
 /// Sets the memory estimate the ceiling is computed from:
@@ -177,12 +174,12 @@ async fn local_context(State(app): State<App>) -> Result<Json<LocalContext>, Loc
     summary = "Set the Persistent Mind local context memory estimate"
 )]
 async fn set_local_context(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(estimate): Body<MemoryEstimate>,
 ) -> Result<Json<LocalContext>, EstimateRefusal> {
     let estimate = estimate.checked().map_err(Invalid)?;
     let route = Source::http("PUT", "/api/cos/mind/local-context");
     Ok(Json(
-        context_ops::set_estimate(&app.store, estimate, route).await?,
+        context_ops::set_estimate(&store, estimate, route).await?,
     ))
 }

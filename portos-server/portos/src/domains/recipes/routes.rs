@@ -5,14 +5,15 @@
 //! password set, only an authenticated session reaches them).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::response::{IntoResponse, Response};
-use portos_core::ErrorCode;
+use portos_core::{ErrorCode, Shared};
 use portos_core::inventory::RouteIo;
-use portos_server::app::App;
+use portos_server::LiveRegistry;
+use portos_server::events::Events;
 use portos_server::http::{ApiError, Body, Created, Invalid, Query, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -21,6 +22,7 @@ use super::error::RecipeError;
 use super::events::{self, RecipeEvent};
 use super::model::{Author, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, RecipePage, RecipeRead, Written};
 use super::ops;
+use crate::shared::rest::{RegistryUnavailable, served_registry};
 
 /// A page of a list.
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -103,13 +105,14 @@ pub struct RestoreRequest {
     summary = "Persistent Mind saved recipes"
 )]
 async fn list(
-    State(app): State<App>,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
     Query(query): Query<PageQuery>,
 ) -> Result<Json<RecipePage>, ListRefusal> {
     let (limit, offset) = query.checked().map_err(RecipeRefusal::Invalid)?;
-    let registry = app.registry.clone();
+    let registry = served_registry(&live_registry)?;
     Ok(Json(
-        ops::list(&app.store, &registry, limit, offset)
+        ops::list(&store, &registry, limit, offset)
             .await
             .map_err(RecipeError::from)?,
     ))
@@ -139,7 +142,7 @@ pub struct EventList {
     summary = "Saved recipe capability events"
 )]
 async fn capability_events(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(query): Query<EventsQuery>,
 ) -> Result<Json<EventList>, ListRefusal> {
     let limit = usize::from(query.limit.unwrap_or(50));
@@ -150,8 +153,7 @@ async fn capability_events(
         )))
         .into());
     }
-    let events = app
-        .store
+    let events = store
         .run(move |connection| events::recent(connection, limit))
         .await
         .map_err(RecipeError::from)?;
@@ -165,15 +167,14 @@ async fn capability_events(
     summary = "A Persistent Mind saved recipe"
 )]
 async fn read(
-    State(app): State<App>,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
     Path(id): Path<String>,
     Query(query): Query<PageQuery>,
 ) -> Result<Json<RecipeRead>, ReadRefusal> {
     let (limit, offset) = query.checked().map_err(RecipeRefusal::Invalid)?;
-    let registry = app.registry.clone();
-    Ok(Json(
-        ops::read(&app.store, &registry, id, limit, offset).await?,
-    ))
+    let registry = served_registry(&live_registry)?;
+    Ok(Json(ops::read(&store, &registry, id, limit, offset).await?))
 }
 
 /// Saves a new recipe at revision 1, checked against the live catalog.
@@ -183,14 +184,16 @@ async fn read(
     summary = "Save a Persistent Mind recipe"
 )]
 async fn create(
-    State(app): State<App>,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
     Body(new): Body<NewRecipe>,
 ) -> Result<Created<Written>, CreateRefusal> {
-    let registry = app.registry.clone();
+    let registry = served_registry(&live_registry)?;
     Ok(Created(
-        ops::create(&app.store, registry, new.definition, Author::User)
+        ops::create(&store, registry, new.definition, Author::User)
             .await
-            .inspect(|written| announce(&app, written))?,
+            .inspect(|written| announce(&events, written))?,
     ))
 }
 
@@ -202,15 +205,17 @@ async fn create(
     summary = "Change a Persistent Mind recipe"
 )]
 async fn update(
-    State(app): State<App>,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
     Path(id): Path<String>,
     Body(change): Body<RecipeChange>,
 ) -> Result<Json<Written>, UpdateRefusal> {
     let expected = revision_number("expectedRevision", change.expected_revision)?;
-    let registry = app.registry.clone();
+    let registry = served_registry(&live_registry)?;
     Ok(Json(
         ops::update(
-            &app.store,
+            &store,
             registry,
             id,
             change.definition,
@@ -218,7 +223,7 @@ async fn update(
             Author::User,
         )
         .await
-        .inspect(|written| announce(&app, written))?,
+        .inspect(|written| announce(&events, written))?,
     ))
 }
 
@@ -229,16 +234,18 @@ async fn update(
     summary = "Archive a Persistent Mind recipe"
 )]
 async fn archive(
-    State(app): State<App>,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
     Path(id): Path<String>,
     Body(request): Body<ArchiveRequest>,
 ) -> Result<Json<Written>, ArchiveRefusal> {
     let expected = revision_number("expectedRevision", request.expected_revision)?;
-    let registry = app.registry.clone();
+    let registry = served_registry(&live_registry)?;
     Ok(Json(
-        ops::archive(&app.store, registry, id, expected, Author::User)
+        ops::archive(&store, registry, id, expected, Author::User)
             .await
-            .inspect(|written| announce(&app, written))?,
+            .inspect(|written| announce(&events, written))?,
     ))
 }
 
@@ -250,25 +257,27 @@ async fn archive(
     summary = "Restore a Persistent Mind recipe revision"
 )]
 async fn restore(
-    State(app): State<App>,
+    store: Shared<Store>,
+    live_registry: Shared<LiveRegistry>,
+    events: Shared<Events>,
     Path(id): Path<String>,
     Body(request): Body<RestoreRequest>,
 ) -> Result<Json<Written>, RestoreRefusal> {
     let revision = revision_number("revision", request.revision)?;
     let expected = revision_number("expectedRevision", request.expected_revision)?;
-    let registry = app.registry.clone();
+    let registry = served_registry(&live_registry)?;
     Ok(Json(
-        ops::restore(&app.store, registry, id, revision, expected, Author::User)
+        ops::restore(&store, registry, id, revision, expected, Author::User)
             .await
-            .inspect(|written| announce(&app, written))?,
+            .inspect(|written| announce(&events, written))?,
     ))
 }
 
 /// A write that changed the library changes the mind and agent catalogs:
 /// their Socket.IO subscribers are told (in the background, so the answer
 /// does not wait on them).
-fn announce(app: &App, written: &Written) {
-    let (events, changed) = (app.events.clone(), written.changed);
+fn announce(events: &Events, written: &Written) {
+    let (events, changed) = (events.clone(), written.changed);
     tokio::spawn(async move { super::tools::announce_if(&events, changed).await });
 }
 
@@ -287,6 +296,8 @@ fn revision_number(field: &str, n: i64) -> Result<i64, RecipeRefusal> {
 pub enum RecipeRefusal {
     Library(RecipeError),
     Invalid(Invalid),
+    /// No registry to check against: the server's fault.
+    Unavailable(RegistryUnavailable),
 }
 
 impl From<RecipeError> for RecipeRefusal {
@@ -295,10 +306,17 @@ impl From<RecipeError> for RecipeRefusal {
     }
 }
 
+impl From<RegistryUnavailable> for RecipeRefusal {
+    fn from(error: RegistryUnavailable) -> RecipeRefusal {
+        RecipeRefusal::Unavailable(error)
+    }
+}
+
 impl From<RecipeRefusal> for ApiError {
     fn from(refusal: RecipeRefusal) -> ApiError {
         match refusal {
             RecipeRefusal::Invalid(invalid) => ApiError::from(invalid),
+            RecipeRefusal::Unavailable(error) => ApiError::from(error),
             RecipeRefusal::Library(RecipeError::Store(error)) => ApiError::from(error),
             RecipeRefusal::Library(error) => match error.to_tool_error() {
                 Some(error) => ApiError::from(error),

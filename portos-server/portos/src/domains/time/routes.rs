@@ -3,8 +3,8 @@
 //! `time.now` as the owner (see `crate::shared::public_api`).
 
 use axum::Json;
-use axum::extract::State;
-use portos_server::app::App;
+use portos_core::Shared;
+use portos_server::LiveRegistry;
 use portos_server::portos_route;
 use serde_json::Map;
 
@@ -20,6 +20,8 @@ use crate::shared::public_api::{OwnerCallError, run_as_owner};
     summary = "Current time",
     tool(name = "clock.now", privacy = "internal", side_effect = "read")
 )]
-async fn clock(State(app): State<App>) -> Result<Json<TimeNow>, OwnerCallError> {
-    Ok(Json(run_as_owner(&app, "time.now", Map::new()).await?))
+async fn clock(live_registry: Shared<LiveRegistry>) -> Result<Json<TimeNow>, OwnerCallError> {
+    Ok(Json(
+        run_as_owner(&live_registry, "time.now", Map::new()).await?,
+    ))
 }

@@ -3,10 +3,11 @@
 
 use crate::ledger::{ActionPage, ActionType, Actor};
 use axum::Json;
-use axum::extract::State;
-use portos_server::app::App;
+use portos_core::Shared;
+use portos_server::clock::UserClock;
 use portos_server::http::{InputError, Invalid, Query};
 use portos_server::portos_route;
+use portos_server::store::Store;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -43,7 +44,8 @@ pub struct UserActionsQuery {
 /// The recorded user actions, newest first; `truncated` says more matched.
 #[portos_route(method = "GET", path = "/api/user-actions", summary = "User actions")]
 async fn list(
-    State(app): State<App>,
+    store: Shared<Store>,
+    clock: Shared<UserClock>,
     Query(query): Query<UserActionsQuery>,
 ) -> Result<Json<ActionPage>, InputError> {
     let args = QueryArgs {
@@ -77,8 +79,8 @@ async fn list(
             other => other,
         },
     };
-    let filter = filter_of(&args, &app.clock).map_err(Invalid)?;
-    let page = ops::query(&app.store, &app.clock, filter).await?;
+    let filter = filter_of(&args, &clock).map_err(Invalid)?;
+    let page = ops::query(&store, &clock, filter).await?;
     Ok(Json(page))
 }
 

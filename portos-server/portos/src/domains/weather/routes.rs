@@ -3,11 +3,10 @@
 
 use crate::ledger::Source;
 use axum::Json;
-use axum::extract::State;
-use portos_server::app::App;
+use portos_core::Shared;
 use portos_server::http::{Body, InputError, Invalid, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 
 use super::model::Location;
 use super::ops;
@@ -28,8 +27,8 @@ pub enum LocationMissing {
 /// The stored location; 404 while none is set (the weather then uses San
 /// Francisco).
 #[portos_route(method = "GET", path = "/api/settings/location", summary = "Location")]
-async fn read(State(app): State<App>) -> Result<Json<Location>, LocationMissing> {
-    ops::saved_location(&app.store)
+async fn read(store: Shared<Store>) -> Result<Json<Location>, LocationMissing> {
+    ops::saved_location(&store)
         .await?
         .map(Json)
         .ok_or(LocationMissing::NotSet)
@@ -43,11 +42,11 @@ async fn read(State(app): State<App>) -> Result<Json<Location>, LocationMissing>
     summary = "Set location"
 )]
 async fn replace(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(location): Body<Location>,
 ) -> Result<Json<Location>, InputError> {
     let location = location.checked().map_err(Invalid)?;
     let route = Source::http("PUT", "/api/settings/location");
-    ops::set_location(&app.store, location.clone(), route).await?;
+    ops::set_location(&store, location.clone(), route).await?;
     Ok(Json(location))
 }

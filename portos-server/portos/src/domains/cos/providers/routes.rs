@@ -2,13 +2,13 @@
 //! and replaced by the owner (recorded as `settings.update`).
 
 use axum::Json;
-use axum::extract::State;
+use portos_core::Shared;
 use portos_server::http::{Body, InputError, Invalid};
 use portos_server::portos_route;
+use portos_server::store::Store;
 
 use super::model::Providers;
 use super::store;
-use crate::app::App;
 use crate::ledger::Source;
 use crate::store::StoreError;
 
@@ -18,10 +18,8 @@ use crate::store::StoreError;
     path = "/api/cos/providers",
     summary = "Coding providers"
 )]
-async fn read(State(app): State<App>) -> Result<Json<Providers>, StoreError> {
-    Ok(Json(
-        app.store.run(|connection| store::get(connection)).await?,
-    ))
+async fn read(store: Shared<Store>) -> Result<Json<Providers>, StoreError> {
+    Ok(Json(store.run(|connection| store::get(connection)).await?))
 }
 
 /// Replaces the coding providers. Ids are unique; a list that breaks a rule
@@ -32,12 +30,12 @@ async fn read(State(app): State<App>) -> Result<Json<Providers>, StoreError> {
     summary = "Set coding providers"
 )]
 async fn replace(
-    State(app): State<App>,
+    store: Shared<Store>,
     Body(providers): Body<Providers>,
 ) -> Result<Json<Providers>, InputError> {
     let providers = providers.checked().map_err(Invalid)?;
     let stored = providers.clone();
-    app.store
+    store
         .run(move |connection| {
             store::replace(
                 connection,

@@ -27,7 +27,7 @@ async fn run(app: &App, prompt: &str) -> ExitCode {
         Ok(resources) => resources,
         Err(missing) => return fail(&missing.to_string(), ExitCode::from(2)),
     };
-    let started = match ops::start(app, resources, Some(prompt)).await {
+    let started = match ops::start(app.catalogs.clone(), resources, Some(prompt)).await {
         Ok(started) => started,
         Err(refusal) => return fail(&refusal.to_string(), ExitCode::from(2)),
     };

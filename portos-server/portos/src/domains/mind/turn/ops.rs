@@ -4,9 +4,11 @@
 //! before the model is asked, then run on a task of its own (a client that
 //! goes away does not stop it).
 
-use portos_core::{MissingState, Shared, StateMap};
-use portos_server::app::App;
-use portos_server::store::StoreError;
+use std::sync::Arc;
+
+use portos_core::{Catalogs, MissingState, Shared, StateMap};
+use portos_server::events::Events;
+use portos_server::store::{Store, StoreError};
 use tokio::task::JoinHandle;
 
 use tracing::Instrument;
@@ -48,6 +50,8 @@ pub struct TurnResources {
     pub model: Shared<MindModel>,
     pub wakes: Shared<Wakes>,
     pub remotes: Shared<RemoteCache>,
+    pub store: Shared<Store>,
+    pub events: Shared<Events>,
 }
 
 impl TurnResources {
@@ -57,6 +61,8 @@ impl TurnResources {
             model: state.shared()?,
             wakes: state.shared()?,
             remotes: state.shared()?,
+            store: state.shared()?,
+            events: state.shared()?,
         })
     }
 }
@@ -89,9 +95,10 @@ pub fn self_directed(raw: Option<&str>) -> bool {
     raw.is_none_or(|text| text.trim().is_empty())
 }
 
-/// Stores a new turn as running and starts it.
+/// Stores a new turn as running and starts it; it offers the mind catalog
+/// of `catalogs` and runs its calls in their registry.
 pub async fn start(
-    app: &App,
+    catalogs: Arc<Catalogs>,
     resources: TurnResources,
     raw_prompt: Option<&str>,
 ) -> Result<Started, StartRefusal> {
@@ -100,6 +107,8 @@ pub async fn start(
         model,
         wakes,
         remotes,
+        store,
+        events,
     } = resources;
     let wakes = Wakes::clone(&wakes);
     let remotes = RemoteCache::clone(&remotes);
@@ -111,7 +120,7 @@ pub async fn start(
     let running = model.claim(&id).map_err(StartRefusal::Busy)?;
     // Taken before the row is written: a start-up that sees the row running
     // also sees the lock held.
-    let lock = lock_dir(&app.store).and_then(|dir| match TurnLock::acquire(&dir, &id) {
+    let lock = lock_dir(&store).and_then(|dir| match TurnLock::acquire(&dir, &id) {
         Ok(lock) => Some(lock),
         Err(error) => {
             tracing::warn!(turn = %id, %error, "cannot lock the Persistent Mind turn: a restart meanwhile would end it");
@@ -119,7 +128,7 @@ pub async fn start(
         }
     });
     let tuned = tuning::for_turn(
-        &app.store,
+        &store,
         &provider,
         self_directed(raw_prompt),
         jiff::Timestamp::now(),
@@ -131,20 +140,20 @@ pub async fn start(
     turn.reasoning_effort = tuned.extras.reasoning_effort.map(str::to_owned);
     turn.num_ctx = tuned.extras.num_ctx;
     let stored = turn.clone();
-    app.store
+    store
         .run(move |connection| store::insert(connection, &stored))
         .await?;
-    app.events
+    events
         .emit(&TurnStarted {
             turn_id: id.clone(),
             model: provider.model.clone(),
         })
         .await;
     let deps = TurnDeps {
-        registry: app.registry.clone(),
-        catalogs: app.catalogs.clone(),
-        store: app.store.clone(),
-        events: app.events.clone(),
+        registry: catalogs.registry().clone(),
+        catalogs,
+        store: Store::clone(&store),
+        events: Events::clone(&events),
         wakes,
         client: model.client().clone(),
         provider,

@@ -11,9 +11,10 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::{Path, State};
 use portos_core::Shared;
+use portos_server::events::Events;
 use portos_server::http::{Accepted, Body, InputError, Invalid, Query, RouteErrors};
 use portos_server::portos_route;
-use portos_server::store::StoreError;
+use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -110,10 +111,13 @@ enum TurnMissing {
     summary = "Run a Persistent Mind turn"
 )]
 async fn run_turn(
+    // Only for the runtime's catalogs, which no shared state offers yet.
     State(app): State<App>,
     model: Shared<MindModel>,
     wakes: Shared<Wakes>,
     remotes: Shared<RemoteCache>,
+    store: Shared<Store>,
+    events: Shared<Events>,
     Body(request): Body<TurnRequest>,
 ) -> Result<Accepted<TurnRecord>, TurnRefusal> {
     let wait = request.wait_seconds.unwrap_or(WAIT_DEFAULT_SECS);
@@ -127,16 +131,17 @@ async fn run_turn(
         model,
         wakes,
         remotes,
+        store: store.clone(),
+        events,
     };
-    let started = ops::start(&app, resources, request.prompt.as_deref()).await?;
+    let started = ops::start(app.catalogs.clone(), resources, request.prompt.as_deref()).await?;
     let id = started.id.clone();
     if let Ok(Ok(turn)) = tokio::time::timeout(Duration::from_secs(wait), started.done).await {
         return Ok(Accepted(turn));
     }
     // Still running (or its task stopped): what is stored.
     let read = id.clone();
-    let turn = app
-        .store
+    let turn = store
         .run(move |connection| store::get(connection, &read))
         .await?;
     turn.map(Accepted).ok_or(TurnRefusal::Lost(id))
@@ -149,7 +154,7 @@ async fn run_turn(
     summary = "Persistent Mind turns"
 )]
 async fn list_turns(
-    State(app): State<App>,
+    store: Shared<Store>,
     Query(query): Query<TurnsQuery>,
 ) -> Result<Json<TurnList>, InputError> {
     let limit = match query.limit {
@@ -163,8 +168,7 @@ async fn list_turns(
             usize::try_from(n).map_err(|_| Invalid("offset must be 0 or more".to_owned()))?
         }
     };
-    let turns = app
-        .store
+    let turns = store
         .run(move |connection| store::list(connection, limit, offset))
         .await?;
     Ok(Json(TurnList { turns }))
@@ -177,11 +181,10 @@ async fn list_turns(
     summary = "Persistent Mind turn"
 )]
 async fn read_turn(
-    State(app): State<App>,
+    store: Shared<Store>,
     Path(id): Path<String>,
 ) -> Result<Json<TurnRecord>, TurnMissing> {
-    let turn = app
-        .store
+    let turn = store
         .run(move |connection| store::get(connection, &id))
         .await?;
     turn.map(Json).ok_or(TurnMissing::NotFound)
