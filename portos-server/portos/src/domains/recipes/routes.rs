@@ -7,8 +7,8 @@
 use axum::Json;
 use axum::extract::Path;
 use axum::response::{IntoResponse, Response};
-use portos_core::{ErrorCode, Shared};
 use portos_core::inventory::RouteIo;
+use portos_core::{ErrorCode, Shared};
 use portos_server::LiveRegistry;
 use portos_server::events::Events;
 use portos_server::http::{ApiError, Body, Created, Invalid, Query, RouteErrors};
