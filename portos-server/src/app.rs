@@ -92,6 +92,10 @@ pub struct AppState {
     /// Where the mounted routes and events are (the runtime's tool
     /// endpoints and events: `mounts.tools()`).
     pub mounts: crate::mounts::Mounts,
+    /// How the MCP endpoint names itself in its refusals and manifest.
+    pub mcp_names: crate::McpNames,
+    /// Its refusals' codes under the application's prefix.
+    pub(crate) mcp_refusals: crate::names::RefusalCodes,
     pub registry: Arc<Registry>,
     /// The durable jobs of long-running tools.
     pub jobs: crate::jobs::Jobs,

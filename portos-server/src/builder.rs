@@ -24,6 +24,7 @@ use portos_core::inventory::Classifier;
 use portos_core::registry::{DynamicTools, RegistryLimits};
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
+use crate::McpNames;
 use crate::agent_tools::request_state::RequestStateKey;
 use crate::agent_tools::{AgentContextCache, ContextTools, NoContextTools};
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
@@ -70,6 +71,7 @@ pub struct ServerBuilder {
     start_jobs: Vec<StartJob>,
     stored_grants: Vec<(portos_core::Scope, &'static str)>,
     mounts: Mounts,
+    mcp_names: McpNames,
     metric_sources: Vec<Arc<dyn MetricSource>>,
 }
 
@@ -105,6 +107,7 @@ impl ServerBuilder {
             start_jobs: Vec::new(),
             stored_grants: Vec::new(),
             mounts: Mounts::default(),
+            mcp_names: McpNames::default(),
             metric_sources: Vec::new(),
         }
     }
@@ -162,13 +165,45 @@ impl ServerBuilder {
     }
 
     /// Places the mount `name`: the routes declared under it live under
-    /// `mount.path`, its events under `mount.events`. The runtime's tool
-    /// endpoints and events are the `tools` mount (by default at
-    /// `/api/tools` and `tools`; PortOS places them at `/api/cos/tools` and
-    /// `cos:tools`).
+    /// `mount.path`, its events under `mount.events`. The runtime's own
+    /// routes are mounts too, each with a neutral default
+    /// ([`crate::mounts::DEFAULTS`]): the tool endpoints and events
+    /// (`tools`, at `/api/tools` and `tools`), the MCP endpoint (`mcp`, at
+    /// `/mcp`), its manifest and settings, the settings of API access, the
+    /// password gate's routes (`auth`) and the documents (`docs`).
+    ///
+    /// ```
+    /// use portos_server::mounts::{MCP, TOOLS};
+    /// use portos_server::{Config, Mount, ServerBuilder};
+    ///
+    /// let builder = ServerBuilder::new("pantry", "1.0.0", Config::default())
+    ///     .mount(MCP, Mount::at("/api/pantry/mcp"))
+    ///     .mount(TOOLS, Mount::at("/api/pantry/tools").with_events("pantry:tools"));
+    /// assert_eq!(builder.mounts().path_of(MCP), "/api/pantry/mcp");
+    /// ```
     #[must_use]
     pub fn mount(mut self, name: &'static str, mount: Mount) -> Self {
         self.mounts = self.mounts.with(name, mount);
+        self
+    }
+
+    /// How the MCP endpoint names itself where a client reads a name: its
+    /// refusals' codes and messages and its manifest's kind (by default
+    /// `MCP_DISABLED`, "MCP is disabled", `mcp-endpoint`).
+    ///
+    /// ```
+    /// use portos_server::{Config, McpNames, ServerBuilder};
+    ///
+    /// let builder = ServerBuilder::new("pantry", "1.0.0", Config::default()).mcp_names(McpNames {
+    ///     codes: "PANTRY_AGENTS",
+    ///     title: "Pantry agents",
+    ///     manifest_kind: "pantry-agents",
+    /// });
+    /// # drop(builder);
+    /// ```
+    #[must_use]
+    pub fn mcp_names(mut self, names: McpNames) -> Self {
+        self.mcp_names = names;
         self
     }
 
@@ -280,7 +315,7 @@ impl ServerBuilder {
     /// The access classes of paths: the runtime's, with the application's
     /// always-public prefixes.
     pub fn classifier(&self) -> Classifier {
-        crate::http::access::classifier(self.always_public_prefixes)
+        crate::http::access::classifier(&self.mounts, &self.mcp_names, self.always_public_prefixes)
     }
 
     /// The documents of this server (before it is built: the CLI's dumps).
@@ -417,6 +452,10 @@ impl ServerBuilder {
         if let Some(problem) = self.config.app_name_problem() {
             return Err(StartError::Application(problem));
         }
+        let name_problems = self.mcp_names.problems();
+        if !name_problems.is_empty() {
+            return Err(StartError::Application(name_problems.join("\n")));
+        }
         let principals = Principals::of_vocabulary()?;
         let exposable_apis = self.exposable_apis()?;
         // Same check the documents rely on: one declaration per operation.
@@ -479,6 +518,8 @@ impl ServerBuilder {
             identity: self.identity,
             principals,
             mounts: self.mounts,
+            mcp_names: self.mcp_names,
+            mcp_refusals: self.mcp_names.refusal_codes(),
             jobs,
             grants,
             api_access,

@@ -197,27 +197,27 @@ pub struct RuntimeArgs {
     #[arg(long, groups = ["dump", "catalog_dump"])]
     pub dump_primitives: bool,
 
-    /// Print the HTTP route inventory (as GET /api/api-docs/catalog.json serves it) and exit.
+    /// Print the HTTP route inventory (as the documents mount serves catalog.json) and exit.
     #[arg(long, group = "dump")]
     pub dump_routes: bool,
 
-    /// Print the internal OpenAPI 3.0.3 document (GET /api/api-docs/internal/openapi.json) and exit.
+    /// Print the internal OpenAPI 3.0.3 document (the documents mount's internal/openapi.json) and exit.
     #[arg(long, group = "dump")]
     pub dump_openapi: bool,
 
-    /// Print the public OpenAPI 3.0.3 document (GET /api/api-docs/openapi.json) and exit.
+    /// Print the public OpenAPI 3.0.3 document (the documents mount's openapi.json) and exit.
     #[arg(long, group = "dump")]
     pub dump_openapi_public: bool,
 
-    /// Print the HTTP tool resource (GET /api/api-docs/tools.min.json) and exit.
+    /// Print the HTTP tool resource (the documents mount's tools.min.json) and exit.
     #[arg(long, group = "dump")]
     pub dump_tools_min: bool,
 
-    /// Print the Socket.IO event inventory (GET /api/api-docs/events.json) and exit.
+    /// Print the Socket.IO event inventory (the documents mount's events.json) and exit.
     #[arg(long, group = "dump")]
     pub dump_events: bool,
 
-    /// Print the AsyncAPI 3.0.0 document (GET /api/api-docs/asyncapi.json) and exit.
+    /// Print the AsyncAPI 3.0.0 document (the documents mount's asyncapi.json) and exit.
     #[arg(long, group = "dump")]
     pub dump_asyncapi: bool,
 

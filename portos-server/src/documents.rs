@@ -194,7 +194,7 @@ impl Documents {
                 );
             let mut document = document;
             if let Some(remote) = &self.remote {
-                remote.annotate(&mut document, self.mounts.tools().path);
+                remote.annotate(&mut document, crate::remote::Surface::of(&self.mounts));
             }
             Ok(self.words.render(&document.to_string()))
         })

@@ -57,6 +57,7 @@ mod jobs;
 mod live_registry;
 pub mod mcp;
 pub mod mounts;
+mod names;
 pub mod outbound;
 pub mod prelude;
 pub mod redact;
@@ -90,6 +91,7 @@ pub use builder::ServerBuilder;
 pub use config::Config;
 pub use live_registry::LiveRegistry;
 pub use mounts::{Mount, Mounts};
+pub use names::McpNames;
 pub use serve::{serve, serve_on};
 
 /// Used by the code `#[portos_route]` generates; not a public API.

@@ -16,21 +16,80 @@ use portos_core::linked;
 /// jobs) and tool events (`…:called`, `…:catalog-changed`, …).
 pub const TOOLS: &str = "tools";
 
+/// The mount of the MCP endpoint (Streamable HTTP: `POST`, `GET` to
+/// listen, `DELETE` to end a session), by default at `/mcp`.
+pub const MCP: &str = "mcp";
+
+/// The mount of the MCP endpoint's manifest, by default at `/mcp/manifest`.
+pub const MCP_MANIFEST: &str = "mcp-manifest";
+
+/// The mount of the MCP endpoint's settings (`GET` and `PUT`), by default
+/// at `/api/settings/mcp`.
+pub const MCP_SETTINGS: &str = "mcp-settings";
+
+/// The mount of the settings that expose API groups (`GET` and `PUT`), by
+/// default at `/api/settings/api-access`.
+pub const API_ACCESS: &str = "api-access";
+
+/// The mount of the password gate's routes (`/status`, `/whoami`,
+/// `/login`, `/logout`), by default at `/api/auth`.
+pub const AUTH: &str = "auth";
+
+/// The mount of the documents (`/openapi.json`, `/asyncapi.json`,
+/// `/catalog.json`, …), by default at `/api/docs`.
+pub const DOCS: &str = "docs";
+
 /// Where the `tools` mount is unless the application places it.
 pub const DEFAULT_TOOLS: Mount = Mount {
     path: "/api/tools",
     events: "tools",
 };
 
+/// Every runtime mount at its default place.
+pub const DEFAULTS: [(&str, Mount); 7] = [
+    (TOOLS, DEFAULT_TOOLS),
+    (MCP, Mount::at("/mcp")),
+    (MCP_MANIFEST, Mount::at("/mcp/manifest")),
+    (MCP_SETTINGS, Mount::at("/api/settings/mcp")),
+    (API_ACCESS, Mount::at("/api/settings/api-access")),
+    (AUTH, Mount::at("/api/auth")),
+    (DOCS, Mount::at("/api/docs")),
+];
+
 /// One mount's place: the path prefix of its routes and the name prefix of
 /// its events (an event `called` under `tools` at `cos:tools` is
 /// `cos:tools:called`).
+///
+/// ```
+/// use portos_server::Mount;
+///
+/// // Routes only (the MCP endpoint): no event prefix.
+/// let endpoint = Mount::at("/api/agents/mcp");
+/// assert_eq!(endpoint.events, "");
+/// // Routes and events (the tool endpoints).
+/// let tools = Mount::at("/api/my/tools").with_events("my:tools");
+/// assert_eq!(tools.events, "my:tools");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mount {
     /// Starts with `/`, no trailing `/` (e.g. `/api/cos/tools`).
     pub path: &'static str,
-    /// Has no whitespace and does not end with `:` (e.g. `cos:tools`).
+    /// Has no whitespace and does not end with `:` (e.g. `cos:tools`);
+    /// empty for a mount with routes only.
     pub events: &'static str,
+}
+
+impl Mount {
+    /// A mount of routes only, at `path`.
+    pub const fn at(path: &'static str) -> Mount {
+        Mount { path, events: "" }
+    }
+
+    /// This mount with its events named under `events`.
+    #[must_use]
+    pub const fn with_events(self, events: &'static str) -> Mount {
+        Mount { events, ..self }
+    }
 }
 
 /// Every mount the server places, by name.
@@ -55,7 +114,7 @@ struct Placed {
 impl Default for Mounts {
     fn default() -> Self {
         Mounts {
-            places: Arc::new(BTreeMap::from([(TOOLS, DEFAULT_TOOLS)])),
+            places: Arc::new(BTreeMap::from(DEFAULTS)),
             event_names: Arc::default(),
             placed: Arc::default(),
         }
@@ -90,6 +149,24 @@ impl Mounts {
         self.get(TOOLS).unwrap_or(DEFAULT_TOOLS)
     }
 
+    /// The path of the runtime's mount `name` (one of [`DEFAULTS`]).
+    pub fn path_of(&self, name: &str) -> &'static str {
+        self.get(name)
+            .or_else(|| {
+                DEFAULTS
+                    .iter()
+                    .find(|(default, _)| *default == name)
+                    .map(|(_, mount)| *mount)
+            })
+            .map_or("", |mount| mount.path)
+    }
+
+    /// The path of the runtime's route `rest` under the mount `name`
+    /// (`mounts.route_path(AUTH, "/login")`), made once per call.
+    pub fn route_path(&self, name: &str, rest: &str) -> String {
+        format!("{}{rest}", self.path_of(name))
+    }
+
     /// What is wrong with the places, one line each.
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
@@ -104,12 +181,9 @@ impl Mounts {
                     mount.path
                 ));
             }
-            if mount.events.is_empty()
-                || mount.events.ends_with(':')
-                || mount.events.chars().any(char::is_whitespace)
-            {
+            if mount.events.ends_with(':') || mount.events.chars().any(char::is_whitespace) {
                 problems.push(format!(
-                    "mount `{name}`: event prefix `{}` must be non-empty, without whitespace or a trailing `:`",
+                    "mount `{name}`: event prefix `{}` must be without whitespace or a trailing `:`",
                     mount.events
                 ));
             }
@@ -167,6 +241,12 @@ impl Mounts {
                 spec.name, spec.location
             )
         })?;
+        if mount.events.is_empty() {
+            return Err(format!(
+                "event `{}` ({}) lives under the mount `{name}`, which has no event prefix: `Mount::at(..).with_events(..)`",
+                spec.name, spec.location
+            ));
+        }
         Ok(Box::leak(Box::new(
             spec.mounted_at(mount.path, mount.events),
         )))

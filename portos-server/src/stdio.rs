@@ -7,7 +7,8 @@
 //! The transport checks of the HTTP endpoint (loopback, Origin, Host) have
 //! no meaning here: whoever can start the process already is the local user.
 //! The settings still apply: while Agent Tools is disabled every
-//! `tools/call` answers `isError` ("Agent context is disabled or invalid.").
+//! `tools/call` answers `isError` ("MCP is disabled or invalid.", under
+//! the application's title for the endpoint).
 
 use std::sync::Arc;
 

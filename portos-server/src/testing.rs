@@ -44,7 +44,7 @@ use std::convert::Infallible;
 
 use crate::app::{App, StartError};
 use crate::builder::ServerBuilder;
-use crate::remote::MCP_PATH;
+use crate::mounts;
 use crate::store::Store;
 
 /// The MCP revision a request is made at.
@@ -185,11 +185,19 @@ impl TestServer {
         self.post(&path, &call).await
     }
 
+    /// Where the server mounts its MCP endpoint.
+    fn mcp_path(&self) -> &'static str {
+        self.app.mounts.path_of(mounts::MCP)
+    }
+
     /// Signs in with `password`: every request after this carries the
     /// session (a server started with [`TestServer::start_locked`]).
     pub async fn sign_in(&self, password: &str) -> TestResponse {
         let answer = self
-            .post("/api/auth/login", &json!({ "password": password }))
+            .post(
+                &self.app.mounts.route_path(mounts::AUTH, "/login"),
+                &json!({ "password": password }),
+            )
             .await;
         if let Some(token) = answer.body["token"].as_str() {
             *self
@@ -205,7 +213,7 @@ impl TestServer {
     /// capabilities).
     pub async fn grant_mcp(&self, actions: &Value) -> TestResponse {
         self.put(
-            "/api/settings/agent-context",
+            self.app.mounts.path_of(mounts::MCP_SETTINGS),
             &json!({ "enabled": true, "actions": actions }),
         )
         .await
@@ -222,7 +230,7 @@ impl TestServer {
     pub async fn mcp(&self, revision: Mcp, method: &str, params: Value) -> TestResponse {
         let (message, headers) = self.mcp_message(revision, method, params).await;
         let answer = self
-            .send(Method::POST, MCP_PATH, Some(&message), &headers)
+            .send(Method::POST, self.mcp_path(), Some(&message), &headers)
             .await;
         if method == "initialize"
             && let Some(session) = answer.headers.get("mcp-session-id")
@@ -242,14 +250,15 @@ impl TestServer {
             let (message, headers) = self
                 .mcp_message(revision, "subscriptions/listen", params)
                 .await;
-            self.dispatch(Method::POST, MCP_PATH, Some(&message), &headers)
+            self.dispatch(Method::POST, self.mcp_path(), Some(&message), &headers)
                 .await
         } else {
             let mut headers = mcp_wire::revision_headers(revision, mcp_wire::ACCEPT_STREAM);
             if let Some(session) = self.legacy_session(revision).await {
                 headers.push(("mcp-session-id", session));
             }
-            self.dispatch(Method::GET, MCP_PATH, None, &headers).await
+            self.dispatch(Method::GET, self.mcp_path(), None, &headers)
+                .await
         };
         match response {
             Ok(response) => {
@@ -272,7 +281,10 @@ impl TestServer {
             ("mcp-protocol-version", Mcp::Legacy.version().to_owned()),
             ("mcp-session-id", session),
         ];
-        Some(self.send(Method::DELETE, MCP_PATH, None, &headers).await)
+        Some(
+            self.send(Method::DELETE, self.mcp_path(), None, &headers)
+                .await,
+        )
     }
 
     /// The 2025 session this client holds, if any.
@@ -329,7 +341,7 @@ impl TestServer {
         let opened = self
             .send(
                 Method::POST,
-                MCP_PATH,
+                self.mcp_path(),
                 Some(&mcp_wire::initialize(revision)),
                 &headers,
             )
@@ -341,7 +353,7 @@ impl TestServer {
             .map(str::to_owned)?;
         let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
         headers.push(("mcp-session-id", session.clone()));
-        self.send(Method::POST, MCP_PATH, Some(&initialized), &headers)
+        self.send(Method::POST, self.mcp_path(), Some(&initialized), &headers)
             .await;
         *self.session() = Some(session.clone());
         Some(session)

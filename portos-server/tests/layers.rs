@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
         "config",
         "live_registry",
         "mounts",
+        "names",
         "outbound",
         "redact",
         "remote",

@@ -22,10 +22,10 @@ WRITES = {"lab_hosts_add", "lab_hosts_remove", "lab_hosts_retire"}
 
 
 def put_settings(url, actions):
-    """PUT /api/settings/agent-context; the next MCP request sees it."""
+    """PUT /api/settings/mcp; the next MCP request sees it."""
     body = json.dumps({"enabled": True, "actions": actions}).encode()
     request = urllib.request.Request(
-        f"{url}/api/settings/agent-context",
+        f"{url}/api/settings/mcp",
         data=body,
         method="PUT",
         headers={"content-type": "application/json"},
@@ -78,7 +78,7 @@ async def exercise(client, label, host):
 
 async def main():
     url = os.environ["HOMELAB_URL"]
-    endpoint = f"{url}/api/agent-context/mcp"
+    endpoint = f"{url}/mcp"
 
     # Reads only: exactly the read tools; a write is refused by name.
     put_settings(url, {"readLab": True})

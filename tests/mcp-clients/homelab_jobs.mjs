@@ -24,7 +24,7 @@ import { Client, StreamableHTTPClientTransport, specTypeSchemas } from '@modelco
 
 const { HOMELAB_LOCKED_URL, HOMELAB_TOKEN } = process.env;
 const auth = { authorization: `Bearer ${HOMELAB_TOKEN}` };
-const endpoint = () => new URL(`${HOMELAB_LOCKED_URL}/api/agent-context/mcp`);
+const endpoint = () => new URL(`${HOMELAB_LOCKED_URL}/mcp`);
 const FINAL = ['completed', 'failed', 'cancelled'];
 const hostsOf = (result) => result.structuredContent.result.hosts.map((host) => host.name);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

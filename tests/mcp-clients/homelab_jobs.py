@@ -197,7 +197,7 @@ async def exercise(connect, label, port, over_http):
 
 
 async def main():
-    endpoint = f"{os.environ['HOMELAB_LOCKED_URL']}/api/agent-context/mcp"
+    endpoint = f"{os.environ['HOMELAB_LOCKED_URL']}/mcp"
     auth = {"authorization": f"Bearer {os.environ['HOMELAB_TOKEN']}"}
     stdio = StdioServerParameters(
         command=os.environ["HOMELAB_BIN"],

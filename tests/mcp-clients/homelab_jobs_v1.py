@@ -112,7 +112,7 @@ async def exercise(session, port):
 async def main():
     # A port that answers, so a probe's hosts are reachable.
     with socket.create_server(("127.0.0.1", 0)) as listener:
-        async with streamablehttp_client(f"{URL}/api/agent-context/mcp", headers=AUTH) as (read, write, _):
+        async with streamablehttp_client(f"{URL}/mcp", headers=AUTH) as (read, write, _):
             async with ClientSession(read, write) as session:
                 await exercise(session, listener.getsockname()[1])
 

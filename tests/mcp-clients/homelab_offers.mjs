@@ -27,7 +27,7 @@ async function connected(mode, answer) {
     asked.push(request.params.message);
     return { action: 'accept', content: { confirm: answer } };
   });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${HOMELAB_URL}/api/agent-context/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${HOMELAB_URL}/mcp`)));
   return { client, asked };
 }
 

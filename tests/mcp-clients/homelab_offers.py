@@ -140,7 +140,7 @@ async def updates(target, mode, label):
 
 
 async def main():
-    endpoint = f"{os.environ['HOMELAB_URL']}/api/agent-context/mcp"
+    endpoint = f"{os.environ['HOMELAB_URL']}/mcp"
     stdio = StdioServerParameters(
         command=os.environ["HOMELAB_BIN"],
         args=["--mcp-stdio", "--data-dir", os.environ["HOMELAB_STDIO_DATA_DIR"]],

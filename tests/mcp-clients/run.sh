@@ -77,7 +77,7 @@ case ${1:-} in
       -d "{\"password\":\"$PORTOS_TEST_PASSWORD\"}" "$PORTOS_LOCKED_URL/api/auth/login" |
       python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
     curl -fsS -X PUT -H "authorization: Bearer $token" -H 'content-type: application/json' \
-      -d "$grant" "$PORTOS_LOCKED_URL/api/settings/agent-context" >/dev/null
+      -d "$grant" "$PORTOS_LOCKED_URL/api/settings/mcp" >/dev/null
     export HOMELAB_LOCKED_URL=$PORTOS_LOCKED_URL HOMELAB_TOKEN=$token
     "$venv/bin/python" tests/mcp-clients/homelab_jobs.py
     "$venv_v1/bin/python" tests/mcp-clients/homelab_jobs_v1.py

@@ -97,7 +97,7 @@ def claims(token: str) -> dict:
 async def main():
     url = os.environ["HOMELAB_URL"]
     issuer = os.environ["ISSUER"]
-    endpoint = f"{url}/api/agent-context/mcp"
+    endpoint = f"{url}/mcp"
 
     storage = MemoryStorage()
     browser = BrowserStandIn()

@@ -6,7 +6,7 @@
 // interaction signs `user-1` in, and the consent interaction grants the
 // scopes asked for (what a person would click).
 //
-//   ISSUER_PORT=… RESOURCE=http://127.0.0.1:…/api/agent-context/mcp \
+//   ISSUER_PORT=… RESOURCE=http://127.0.0.1:…/mcp \
 //     SCOPES='lab:read lab:write' node issuer.mjs
 //
 // Prints `issuer listening on <url>` once it answers.

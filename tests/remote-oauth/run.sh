@@ -38,7 +38,7 @@ for s in sockets: s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in sockets))')
 issuer=http://127.0.0.1:$issuer_port
 homelab_url=http://127.0.0.1:$homelab_port
-resource=$homelab_url/api/agent-context/mcp
+resource=$homelab_url/mcp
 
 # wait_for FILE TEXT: until a process logs TEXT (30 s at most).
 wait_for() {
@@ -65,7 +65,7 @@ wait_for "$work/homelab.log" "listening on"
 # ever); the token's scopes narrow them.
 curl -fsS -X PUT -H 'content-type: application/json' \
   -d '{"enabled":true,"actions":{"readLab":true,"writeLab":true}}' \
-  "$homelab_url/api/settings/agent-context" >/dev/null
+  "$homelab_url/api/settings/mcp" >/dev/null
 
 HOMELAB_URL=$homelab_url ISSUER=$issuer "$venv/bin/python" tests/remote-oauth/client.py ||
   { echo "--- issuer log" >&2; cat "$work/issuer.log" >&2; echo "--- homelab log" >&2; cat "$work/homelab.log" >&2; exit 1; }

@@ -42,6 +42,11 @@ pub struct Classifier {
     /// access class (e.g. an unexposed API group's 403): added to each such
     /// operation's declared failures.
     pub gate_errors: &'static [GateErrors],
+    /// Error codes the documents write under the application's name: each
+    /// pair is the code a handler describes and the one the application
+    /// answers instead (a runtime whose refusals the application names
+    /// with its own prefix).
+    pub renamed_codes: &'static [(&'static str, &'static str)],
 }
 
 /// The gate's refusals in front of one access class.
@@ -65,6 +70,14 @@ impl Classifier {
             .iter()
             .find(|gate| gate.access == access)
             .map_or(&[], |gate| gate.errors)
+    }
+
+    /// `code` as the application answers it.
+    pub fn code_name(&self, code: &'static str) -> &'static str {
+        self.renamed_codes
+            .iter()
+            .find(|(described, _)| *described == code)
+            .map_or(code, |(_, answered)| answered)
     }
 
     /// The declared access, else the first class whose paths hold the route
@@ -307,6 +320,7 @@ mod tests {
                 prefixes: &["/api/"],
             },
             gate_errors: &[],
+            renamed_codes: &[],
         };
         let route = |path: &'static str| RouteSpec {
             method: HttpMethod::Get,

@@ -127,6 +127,11 @@ impl Inventory {
         for error in self.classifier.gate_errors(self.access(route)) {
             io.error(error.status, error.code);
         }
+        if !self.classifier.renamed_codes.is_empty() {
+            for error in &mut io.errors {
+                error.code = self.classifier.code_name(error.code);
+            }
+        }
         io
     }
 }

@@ -214,7 +214,11 @@ mod tests {
 
     #[test]
     fn guest_routes_are_always_public() {
-        let classifier = portos_server::http::access::classifier(ALWAYS_PUBLIC_PREFIXES);
+        let classifier = portos_server::http::access::classifier(
+            &portos_server::Mounts::default(),
+            &portos_server::McpNames::default(),
+            ALWAYS_PUBLIC_PREFIXES,
+        );
         assert!(classifier.is_always_public("/api/eidoverse/travel/guest/visits"));
         assert!(classifier.is_always_public("/api/auth/login"));
         assert!(!classifier.is_always_public("/api/eidoverse/travel"));

@@ -21,7 +21,8 @@ use std::path::PathBuf;
 
 use portos_core::Registry;
 use portos_server::cli::Application;
-use portos_server::{Config, ExposableApi, ServerBuilder, StartError};
+use portos_server::mounts;
+use portos_server::{Config, ExposableApi, McpNames, Mount, ServerBuilder, StartError};
 use serde::Deserialize;
 
 /// The product name in documents and on Agent Tools MCP.
@@ -153,15 +154,28 @@ pub fn install(builder: ServerBuilder, options: &Options) -> Result<ServerBuilde
         // The runtime's settings changes are the user's actions too.
         .on_settings_change(ledger::SettingsLedger)
         .stored_grants(portos_words::MIND, MIND_GRANTS_KEY)
-        // The contract's paths and event names for the runtime's tool
-        // endpoints and events.
+        // The contract's paths and event names for the runtime's routes
+        // and events (its own defaults name no application), and its words
+        // for the MCP endpoint.
         .mount(
-            portos_server::mounts::TOOLS,
-            portos_server::Mount {
-                path: "/api/cos/tools",
-                events: "cos:tools",
-            },
+            mounts::TOOLS,
+            Mount::at("/api/cos/tools").with_events("cos:tools"),
         )
+        .mount(mounts::MCP, Mount::at("/api/agent-context/mcp"))
+        .mount(
+            mounts::MCP_MANIFEST,
+            Mount::at("/api/agent-context/manifest"),
+        )
+        .mount(
+            mounts::MCP_SETTINGS,
+            Mount::at("/api/settings/agent-context"),
+        )
+        .mount(mounts::DOCS, Mount::at("/api/api-docs"))
+        .mcp_names(McpNames {
+            codes: "AGENT_CONTEXT",
+            title: "Agent context",
+            manifest_kind: "portos-agent-context",
+        })
         .tool_order(contract_facts::TOOL_ORDER)
         .intents(contract_facts::INTENTS)
         .always_public_prefixes(contract_facts::ALWAYS_PUBLIC_PREFIXES);

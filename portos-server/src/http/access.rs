@@ -1,23 +1,24 @@
 //! Which of the runtime's own paths fall in which access class
 //! (docs/reference.md#route-catalog): the auth routes, the health check and the
-//! Explorer page pass the gate without credentials; Agent Tools answers on
-//! loopback only; the API groups an owner may expose live under `/api/public/`.
-//! An application adds the always-public prefixes of its own routes
+//! Explorer page pass the gate without credentials; the MCP endpoint and its
+//! manifest answer on loopback only (wherever they are mounted); the API
+//! groups an owner may expose live under `/api/public/`. An application adds
+//! the always-public prefixes of its own routes
 //! ([`crate::ServerBuilder::always_public_prefixes`]).
 
 use portos_core::inventory::{Access, Classifier, ErrorSpec, GateErrors, PathSet};
 
-/// The paths that pass the gate without credentials: the contract's five,
-/// plus the API Explorer page, which is static (it holds no data and offers
-/// the login form; every call it makes is authenticated).
-pub const ALWAYS_PUBLIC_PATHS: &[&str] = &[
-    "/api/auth/status",
-    "/api/auth/whoami",
-    "/api/auth/login",
-    "/api/auth/logout",
-    "/api/system/health",
-    "/explorer",
-];
+use crate::McpNames;
+use crate::mounts::{self, Mounts};
+
+/// The routes under the `auth` mount that pass the gate without
+/// credentials.
+const AUTH_ROUTES: [&str; 4] = ["/status", "/whoami", "/login", "/logout"];
+
+/// The runtime's other paths that pass the gate without credentials: the
+/// health check, and the API Explorer page, which is static (it holds no
+/// data and offers the login form; every call it makes is authenticated).
+const OTHER_PUBLIC_PATHS: [&str; 2] = ["/api/system/health", "/explorer"];
 
 /// Where the API groups Settings → API Access can expose live.
 pub const PUBLIC_API_PREFIX: &str = "/api/public/";
@@ -40,21 +41,40 @@ const GATE_ERRORS: &[GateErrors] = &[GateErrors {
     ],
 }];
 
-/// The runtime's classes, with the application's always-public prefixes.
-pub fn classifier(always_public_prefixes: &'static [&'static str]) -> Classifier {
+/// The runtime's classes where `mounts` places its routes, with the
+/// application's always-public prefixes and its names for the MCP
+/// endpoint's refusals. Made once per server (its path lists are kept like
+/// the declarations).
+pub fn classifier(
+    mounts: &Mounts,
+    names: &McpNames,
+    always_public_prefixes: &'static [&'static str],
+) -> Classifier {
+    let auth = mounts.path_of(mounts::AUTH);
+    let always_public: Vec<&'static str> = AUTH_ROUTES
+        .iter()
+        .map(|route| &*format!("{auth}{route}").leak())
+        .chain(OTHER_PUBLIC_PATHS)
+        .collect();
+    let loopback_roots = [mounts::MCP, mounts::MCP_MANIFEST].map(|name| mounts.path_of(name));
+    let loopback_prefixes: Vec<&'static str> = loopback_roots
+        .iter()
+        .map(|root| &*format!("{root}/").leak())
+        .collect();
     Classifier {
         always_public: PathSet {
-            exact: ALWAYS_PUBLIC_PATHS,
+            exact: always_public.leak(),
             prefixes: always_public_prefixes,
         },
         loopback: PathSet {
-            exact: &["/api/agent-context"],
-            prefixes: &["/api/agent-context/"],
+            exact: Vec::from(loopback_roots).leak(),
+            prefixes: loopback_prefixes.leak(),
         },
         externally_exposable: PathSet {
             exact: &[],
             prefixes: &[PUBLIC_API_PREFIX],
         },
         gate_errors: GATE_ERRORS,
+        renamed_codes: names.renamed_codes(),
     }
 }

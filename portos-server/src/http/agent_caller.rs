@@ -13,6 +13,7 @@ use portos_core::inventory::RouteIo;
 
 use super::{ApiError, RouteInput};
 use crate::app::App;
+use crate::names::{RefusalCodes, refusal};
 use crate::remote::RemoteCaller;
 
 /// A request from this machine, addressed to it: a loopback peer, then a
@@ -33,17 +34,44 @@ impl FromRequestParts<App> for LocalCaller {
 /// valid token: any peer, the resource's own Origin and Host besides
 /// loopback ones), else a local caller's.
 fn admitted(parts: &Parts, app: &App) -> Result<(), ApiError> {
+    let words = Words::of(app);
     match (&app.remote, parts.extensions.get::<RemoteCaller>()) {
-        (Some(remote), Some(_)) => remote_origin_and_host(parts, &remote.config().resource),
-        _ => local_only(parts),
+        (Some(remote), Some(_)) => remote_origin_and_host(parts, &remote.config().resource, words),
+        _ => local_only(parts, words),
+    }
+}
+
+/// How the refusals name the endpoint: the application's codes and title.
+#[derive(Clone, Copy, Debug)]
+struct Words {
+    codes: RefusalCodes,
+    title: &'static str,
+}
+
+impl Words {
+    fn of(app: &App) -> Words {
+        Words {
+            codes: app.mcp_refusals,
+            title: app.mcp_names.title,
+        }
+    }
+
+    #[cfg(test)]
+    fn of_names(names: &crate::McpNames) -> Words {
+        Words {
+            codes: names.refusal_codes(),
+            title: names.title,
+        }
     }
 }
 
 impl RouteInput for LocalCaller {
     fn describe(io: &mut RouteIo) {
-        io.error(403, "AGENT_CONTEXT_LOCAL_ONLY");
-        io.error(403, "AGENT_CONTEXT_ORIGIN_REJECTED");
-        io.error(403, "AGENT_CONTEXT_HOST_REJECTED");
+        // Under the default prefix: the documents write the application's
+        // (`McpNames::renamed_codes`).
+        io.error(403, refusal::LOCAL_ONLY);
+        io.error(403, refusal::ORIGIN_REJECTED);
+        io.error(403, refusal::HOST_REJECTED);
     }
 }
 
@@ -59,8 +87,8 @@ impl FromRequestParts<App> for ActiveAgent {
         if !app.agent_context.current().active() {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "AGENT_CONTEXT_DISABLED",
-                "Agent context is disabled",
+                app.mcp_refusals.disabled,
+                format!("{} is disabled", app.mcp_names.title),
             ));
         }
         Ok(ActiveAgent)
@@ -70,12 +98,12 @@ impl FromRequestParts<App> for ActiveAgent {
 impl RouteInput for ActiveAgent {
     fn describe(io: &mut RouteIo) {
         LocalCaller::describe(io);
-        io.error(403, "AGENT_CONTEXT_DISABLED");
+        io.error(403, refusal::DISABLED);
     }
 }
 
 /// Loopback peer, then loopback (or absent) Origin, then loopback Host.
-fn local_only(parts: &Parts) -> Result<(), ApiError> {
+fn local_only(parts: &Parts, words: Words) -> Result<(), ApiError> {
     // Without the peer address (a router served without connect info) the
     // request cannot be shown to be local: refused.
     let peer = parts
@@ -85,24 +113,28 @@ fn local_only(parts: &Parts) -> Result<(), ApiError> {
     if !peer.is_some_and(is_loopback_ip) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "AGENT_CONTEXT_LOCAL_ONLY",
-            "Agent context accepts loopback connections only",
+            words.codes.local_only,
+            format!("{} accepts loopback connections only", words.title),
         ));
     }
-    origin_and_host(parts, None)
+    origin_and_host(parts, None, words)
 }
 
 /// A remote caller's request: from any peer, but its `Origin` (when sent)
 /// and `Host` must be loopback ones or the resource's own, so a page on
 /// another site cannot use a browser's way in (DNS rebinding).
-fn remote_origin_and_host(parts: &Parts, resource: &str) -> Result<(), ApiError> {
+fn remote_origin_and_host(parts: &Parts, resource: &str, words: Words) -> Result<(), ApiError> {
     let resource = reqwest::Url::parse(resource).ok();
-    origin_and_host(parts, resource.as_ref())
+    origin_and_host(parts, resource.as_ref(), words)
 }
 
 /// A loopback (or absent) `Origin`, then a loopback `Host`; either may also
 /// be `own`'s (remote mode's resource) when given.
-fn origin_and_host(parts: &Parts, own: Option<&reqwest::Url>) -> Result<(), ApiError> {
+fn origin_and_host(
+    parts: &Parts,
+    own: Option<&reqwest::Url>,
+    words: Words,
+) -> Result<(), ApiError> {
     let own_origin = own.map(|url| url.origin().ascii_serialization());
     let own_host = own.and_then(reqwest::Url::host_str);
     let headers = &parts.headers;
@@ -111,12 +143,15 @@ fn origin_and_host(parts: &Parts, own: Option<&reqwest::Url>) -> Result<(), ApiE
         let allowed = origin_host(origin).is_some_and(is_loopback_name)
             || own_origin.is_some_and(|own| own.eq_ignore_ascii_case(origin));
         if !allowed {
+            let title = words.title;
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "AGENT_CONTEXT_ORIGIN_REJECTED",
+                words.codes.origin_rejected,
                 match own {
-                    None => "Agent context accepts loopback origins only",
-                    Some(_) => "Agent context accepts loopback origins and its resource's own only",
+                    None => format!("{title} accepts loopback origins only"),
+                    Some(_) => {
+                        format!("{title} accepts loopback origins and its resource's own only")
+                    }
                 },
             ));
         }
@@ -129,16 +164,17 @@ fn origin_and_host(parts: &Parts, own: Option<&reqwest::Url>) -> Result<(), ApiE
             is_loopback_name(host) || own_host.is_some_and(|own| own.eq_ignore_ascii_case(host))
         });
     if !host_ok {
+        let title = words.title;
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "AGENT_CONTEXT_HOST_REJECTED",
+            words.codes.host_rejected,
             match own {
-                None => {
-                    "Agent context answers only requests addressed to a loopback host name (localhost, 127.0.0.1, [::1])"
-                }
-                Some(_) => {
-                    "Agent context answers only requests addressed to a loopback host name or its resource's host"
-                }
+                None => format!(
+                    "{title} answers only requests addressed to a loopback host name (localhost, 127.0.0.1, [::1])"
+                ),
+                Some(_) => format!(
+                    "{title} answers only requests addressed to a loopback host name or its resource's host"
+                ),
             },
         ));
     }
@@ -243,7 +279,7 @@ mod tests {
 
     fn parts(origin: Option<&str>, host: &str) -> Parts {
         let mut request = axum::http::Request::builder()
-            .uri("/api/agent-context/mcp")
+            .uri("/agents/mcp")
             .header(header::HOST, host);
         if let Some(origin) = origin {
             request = request.header(header::ORIGIN, origin);
@@ -257,14 +293,23 @@ mod tests {
 
     #[test]
     fn remote_callers_may_name_the_resources_origin_and_host() {
-        let resource = "https://tools.example/api/agent-context/mcp";
+        let resource = "https://tools.example/agents/mcp";
+        let words = Words::of_names(&crate::McpNames {
+            codes: "AGENTS",
+            title: "Agents",
+            manifest_kind: "agents",
+        });
         for (origin, host) in [
             (None, "tools.example"),
             (Some("https://tools.example"), "TOOLS.example:443"),
             (Some("http://localhost:3000"), "127.0.0.1:5555"),
         ] {
             assert_eq!(
-                refusal(remote_origin_and_host(&parts(origin, host), resource)),
+                refusal(remote_origin_and_host(
+                    &parts(origin, host),
+                    resource,
+                    words
+                )),
                 "admitted",
                 "{origin:?} {host}"
             );
@@ -272,18 +317,21 @@ mod tests {
         let foreign = refusal(remote_origin_and_host(
             &parts(Some("https://evil.example"), "tools.example"),
             resource,
+            words,
         ));
+        assert!(foreign.contains("AGENTS_ORIGIN_REJECTED"), "{foreign}");
         assert!(
-            foreign.contains("AGENT_CONTEXT_ORIGIN_REJECTED"),
+            foreign.contains("Agents accepts loopback origins"),
             "{foreign}"
         );
         let rebound = refusal(remote_origin_and_host(
             &parts(None, "evil.example"),
             resource,
+            words,
         ));
-        assert!(rebound.contains("AGENT_CONTEXT_HOST_REJECTED"), "{rebound}");
+        assert!(rebound.contains("AGENTS_HOST_REJECTED"), "{rebound}");
         // A local caller may not name the resource's host.
-        let local = refusal(origin_and_host(&parts(None, "tools.example"), None));
-        assert!(local.contains("AGENT_CONTEXT_HOST_REJECTED"), "{local}");
+        let local = refusal(origin_and_host(&parts(None, "tools.example"), None, words));
+        assert!(local.contains("AGENTS_HOST_REJECTED"), "{local}");
     }
 }

@@ -40,7 +40,8 @@ use portos_core::telemetry::in_span;
 /// agent's semantic action grants (all off by default).
 #[portos_route(
     method = "GET",
-    path = "/api/settings/agent-context",
+    mount = "mcp-settings",
+    path = "",
     summary = "Agent Tools settings"
 )]
 async fn read_settings(State(app): State<App>) -> Json<AgentContextView> {
@@ -66,7 +67,8 @@ enum SettingsError {
 /// refused and nothing is stored.
 #[portos_route(
     method = "PUT",
-    path = "/api/settings/agent-context",
+    mount = "mcp-settings",
+    path = "",
     summary = "Change Agent Tools settings"
 )]
 async fn change_settings(
@@ -85,6 +87,7 @@ async fn change_settings(
     let agent_context = app.agent_context.clone();
     let (store, events) = (app.store.clone(), app.events.clone());
     let observer = app.settings_observer.clone();
+    let route = app.mounts.path_of(crate::mounts::MCP_SETTINGS);
     // Subscribers hear of every change that committed, even if the caller
     // hangs up in between.
     let config = detached(async move {
@@ -94,7 +97,7 @@ async fn change_settings(
                 // caches are refreshed from what committed.
                 let transaction = connection.transaction()?;
                 settings::set_json(&transaction, settings::AGENT_CONTEXT, &stored)?;
-                observer.changed(&transaction, &settings_changed(enabled))?;
+                observer.changed(&transaction, &settings_changed(enabled, route))?;
                 changes::announce(&transaction, &Change::AgentContext)?;
                 transaction.commit()?;
                 grants.refresh(connection)?;
@@ -113,7 +116,8 @@ async fn change_settings(
 /// not advertised.
 #[portos_route(
     method = "GET",
-    path = "/api/agent-context/manifest",
+    mount = "mcp-manifest",
+    path = "",
     summary = "Agent Tools manifest"
 )]
 async fn manifest(State(app): State<App>, _local: LocalCaller) -> Json<Value> {
@@ -129,11 +133,7 @@ async fn manifest(State(app): State<App>, _local: LocalCaller) -> Json<Value> {
 /// `logging/setLevel`, the lists, reads and calls) and 2026-07-28
 /// (`server/discover`, each request carrying its version in `_meta` and in
 /// headers) on the same endpoint.
-#[portos_route(
-    method = "POST",
-    path = "/api/agent-context/mcp",
-    summary = "Agent Tools MCP"
-)]
+#[portos_route(method = "POST", mount = "mcp", path = "", summary = "Agent Tools MCP")]
 async fn mcp_post(
     State(app): State<App>,
     _agent: ActiveAgent,
@@ -431,7 +431,8 @@ fn http_status(status: ReplyStatus) -> StatusCode {
 /// stream; 2026-07-28 clients listen with `subscriptions/listen`.)
 #[portos_route(
     method = "GET",
-    path = "/api/agent-context/mcp",
+    mount = "mcp",
+    path = "",
     summary = "Agent Tools MCP session stream"
 )]
 async fn mcp_get(State(app): State<App>, _agent: ActiveAgent, headers: HeaderMap) -> SessionStream {
@@ -491,7 +492,8 @@ impl RouteOutput for SessionStream {
 /// stateless client.
 #[portos_route(
     method = "DELETE",
-    path = "/api/agent-context/mcp",
+    mount = "mcp",
+    path = "",
     summary = "End an Agent Tools MCP session"
 )]
 async fn mcp_delete(State(app): State<App>, _agent: ActiveAgent, headers: HeaderMap) -> SessionEnd {
@@ -871,9 +873,9 @@ fn contains_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
     })
 }
 
-/// An Agent Tools settings change as the application's settings observer
-/// is told of it.
-fn settings_changed(enabled: bool) -> SettingsChange {
+/// An Agent Tools settings change (at `route`, where the settings are
+/// mounted) as the application's settings observer is told of it.
+fn settings_changed(enabled: bool, route: &'static str) -> SettingsChange {
     let state = if enabled { "enabled" } else { "disabled" };
     SettingsChange {
         key: settings::AGENT_CONTEXT,
@@ -881,7 +883,7 @@ fn settings_changed(enabled: bool) -> SettingsChange {
         summary: format!("Saved the Agent Tools settings ({state})"),
         details: serde_json::json!({ "enabled": enabled }),
         method: "PUT",
-        route: "/api/settings/agent-context",
+        route,
     }
 }
 

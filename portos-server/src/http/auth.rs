@@ -1,4 +1,4 @@
-//! `/api/auth/*`: status, whoami, login, logout.
+//! The `auth` mount (by default `/api/auth`): status, whoami, login, logout.
 
 use crate::portos_route;
 use axum::extract::{FromRequest, Request, State};
@@ -86,7 +86,8 @@ impl<T: JsonSchema> RouteOutput for WithCookie<T> {
 /// Whether a password is set and whether this request is authenticated.
 #[portos_route(
     method = "GET",
-    path = "/api/auth/status",
+    mount = "auth",
+    path = "/status",
     summary = "Authentication status"
 )]
 async fn status(
@@ -100,7 +101,7 @@ async fn status(
 }
 
 /// How this request is authenticated, if it is.
-#[portos_route(method = "GET", path = "/api/auth/whoami", summary = "Who am I")]
+#[portos_route(method = "GET", mount = "auth", path = "/whoami", summary = "Who am I")]
 async fn whoami(Extension(context): Extension<AuthContext>) -> Json<AuthContext> {
     Json(context)
 }
@@ -137,7 +138,7 @@ impl RouteInput for Password {
 }
 
 /// Exchanges the instance password for a session (cookie and token).
-#[portos_route(method = "POST", path = "/api/auth/login", summary = "Log in")]
+#[portos_route(method = "POST", mount = "auth", path = "/login", summary = "Log in")]
 async fn login(
     State(app): State<App>,
     Password(password): Password,
@@ -175,7 +176,7 @@ async fn login(
 }
 
 /// Ends the session the request carries.
-#[portos_route(method = "POST", path = "/api/auth/logout", summary = "Log out")]
+#[portos_route(method = "POST", mount = "auth", path = "/logout", summary = "Log out")]
 async fn logout(State(app): State<App>, request: Request) -> Result<WithCookie<Done>, StoreError> {
     if let Some(token) = super::gate::session_token(request.headers(), app.auth.cookie()) {
         app.auth.revoke_session(&token).await?;

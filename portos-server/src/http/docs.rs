@@ -1,4 +1,4 @@
-//! `/api/api-docs/*`: the documents derived from the link-time lists
+//! The `docs` mount (PortOS: `/api/api-docs`): the documents derived from the link-time lists
 //! (`crate::documents`), served byte for byte as the CLI dumps them.
 
 use crate::portos_route;
@@ -42,7 +42,8 @@ impl RouteOutput for JsonDocument {
 /// The Socket.IO events: names, directions, payload schemas.
 #[portos_route(
     method = "GET",
-    path = "/api/api-docs/events.json",
+    mount = "docs",
+    path = "/events.json",
     summary = "Event inventory"
 )]
 async fn events_json_route(State(app): State<App>) -> JsonDocument {
@@ -52,7 +53,8 @@ async fn events_json_route(State(app): State<App>) -> JsonDocument {
 /// AsyncAPI 3.0.0 for the Socket.IO transport.
 #[portos_route(
     method = "GET",
-    path = "/api/api-docs/asyncapi.json",
+    mount = "docs",
+    path = "/asyncapi.json",
     summary = "AsyncAPI"
 )]
 async fn asyncapi_route(State(app): State<App>) -> JsonDocument {
@@ -62,7 +64,8 @@ async fn asyncapi_route(State(app): State<App>) -> JsonDocument {
 /// The HTTP route inventory: domains, access and side-effect classes.
 #[portos_route(
     method = "GET",
-    path = "/api/api-docs/catalog.json",
+    mount = "docs",
+    path = "/catalog.json",
     summary = "Route inventory"
 )]
 async fn catalog_json(State(app): State<App>) -> JsonDocument {
@@ -76,7 +79,8 @@ async fn catalog_json(State(app): State<App>) -> JsonDocument {
 /// OpenAPI 3.0.3 for every mounted HTTP operation.
 #[portos_route(
     method = "GET",
-    path = "/api/api-docs/internal/openapi.json",
+    mount = "docs",
+    path = "/internal/openapi.json",
     summary = "Internal OpenAPI"
 )]
 async fn internal_openapi_json(State(app): State<App>) -> JsonDocument {
@@ -86,7 +90,8 @@ async fn internal_openapi_json(State(app): State<App>) -> JsonDocument {
 /// OpenAPI 3.0.3 for only the APIs exposed through API Access.
 #[portos_route(
     method = "GET",
-    path = "/api/api-docs/openapi.json",
+    mount = "docs",
+    path = "/openapi.json",
     summary = "Public OpenAPI"
 )]
 async fn public_openapi_json(State(app): State<App>) -> JsonDocument {
@@ -101,7 +106,8 @@ async fn public_openapi_json(State(app): State<App>) -> JsonDocument {
 /// their binding and declared failures.
 #[portos_route(
     method = "GET",
-    path = "/api/api-docs/tools.min.json",
+    mount = "docs",
+    path = "/tools.min.json",
     summary = "HTTP tool resource"
 )]
 async fn tools_min_json(State(app): State<App>) -> JsonDocument {

@@ -1,7 +1,8 @@
 //! `/explorer`: the API Explorer, one self-contained HTML page (inline CSS
 //! and script, no build step) compiled into the binary. It reads the
-//! documents under `/api/api-docs/` and the tool catalog, and calls tools
-//! through the tool-call endpoint (`{tools}/call`), with the browser's own credentials.
+//! documents (under the `docs` mount) and the tool catalog, signs in
+//! through the `auth` mount, and calls tools through the tool-call endpoint
+//! (`{tools}/call`), with the browser's own credentials.
 
 use crate::portos_route;
 use axum::extract::State;
@@ -9,15 +10,19 @@ use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::app::App;
+use crate::mounts::{self, Mounts};
 
 const PAGE: &str = include_str!("../../assets/explorer.html");
 
 /// The page's heading and title as written; served with the server's name.
 const HEADING: &str = "{{application}} API Explorer";
 
-/// The tool endpoints' prefix as written; served as the server's (a path of
-/// `/` and word characters, so it needs no escaping in the page's script).
+/// The mounts' paths as written, each served as the server's (mount paths
+/// hold no quote, space or brace, so they need no escaping in the page's
+/// script).
 const TOOLS: &str = "{{tools}}";
+const AUTH: &str = "{{auth}}";
+const DOCS: &str = "{{docs}}";
 
 /// The page's script and styles are inline; it may talk only to this origin
 /// and may not be framed, so even a mistake in it cannot send data elsewhere.
@@ -61,14 +66,14 @@ async fn explorer(State(app): State<App>) -> Response {
                 HeaderValue::from_static("DENY"),
             ),
         ],
-        named(&app.identity.name, app.mounts.tools().path),
+        named(&app.identity.name, &app.mounts),
     )
         .into_response()
 }
 
 /// The page titled with `name` (the application's, HTML-escaped), calling
-/// the tool endpoints at `tools` (the application's place for them).
-fn named(name: &str, tools: &str) -> String {
+/// the runtime's routes where `mounts` places them.
+fn named(name: &str, mounts: &Mounts) -> String {
     let mut escaped = String::with_capacity(name.len());
     for c in name.chars() {
         match c {
@@ -81,23 +86,36 @@ fn named(name: &str, tools: &str) -> String {
         }
     }
     PAGE.replace(HEADING, &format!("{escaped} API Explorer"))
-        .replace(TOOLS, tools)
+        .replace(TOOLS, mounts.tools().path)
+        .replace(AUTH, mounts.path_of(mounts::AUTH))
+        .replace(DOCS, mounts.path_of(mounts::DOCS))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Mount;
 
     #[test]
     fn the_page_carries_the_servers_name_escaped() {
+        let placed = Mounts::default()
+            .with(
+                mounts::TOOLS,
+                Mount::at("/api/cos/tools").with_events("cos:tools"),
+            )
+            .with(mounts::DOCS, Mount::at("/api/api-docs"));
         assert_eq!(
-            named("PortOS", "/api/cos/tools"),
+            named("PortOS", &placed),
             PAGE.replace(HEADING, "PortOS API Explorer")
                 .replace(TOOLS, "/api/cos/tools")
+                .replace(AUTH, "/api/auth")
+                .replace(DOCS, "/api/api-docs")
         );
-        let page = named("Lab <&> \"1\"", "/api/tools");
+        let page = named("Lab <&> \"1\"", &Mounts::default());
         assert!(page.contains("\"/api/tools/call\""));
-        assert!(!page.contains(TOOLS));
+        assert!(page.contains("\"/api/docs/catalog.json\""));
+        assert!(page.contains("\"/api/auth/login\""));
+        assert!(![TOOLS, AUTH, DOCS].iter().any(|place| page.contains(place)));
         assert!(page.contains("<title>Lab &lt;&amp;&gt; &quot;1&quot; API Explorer</title>"));
         assert!(!page.contains(HEADING));
     }

@@ -32,6 +32,9 @@ pub struct GateState {
     pub classifier: portos_core::inventory::Classifier,
     /// Remote mode's surface and tokens, when configured.
     pub remote: Option<super::remote_gate::RemoteGate>,
+    /// Where the settings that expose API groups are (named in the refusal
+    /// of an unexposed group).
+    pub api_access_path: &'static str,
 }
 
 /// What the gate decides without waiting: let the request through with
@@ -68,8 +71,8 @@ fn verdict(state: &GateState, request: &Request) -> Verdict {
                     StatusCode::FORBIDDEN,
                     "FORBIDDEN",
                     format!(
-                        "The {} API is not exposed; turn it on in Settings → API Access (PUT /api/settings/api-access)",
-                        api.label
+                        "The {} API is not exposed; turn it on in Settings → API Access (PUT {})",
+                        api.label, state.api_access_path
                     ),
                 )
                 .into_response(),

@@ -102,10 +102,10 @@ pub fn service(
         auth: app.auth.clone(),
         api_access: app.api_access.clone(),
         classifier: app.classifier,
-        remote: app
-            .remote
-            .clone()
-            .map(|auth| remote_gate::RemoteGate::new(auth, app.mounts.tools().path)),
+        remote: app.remote.clone().map(|auth| {
+            remote_gate::RemoteGate::new(auth, crate::remote::Surface::of(&app.mounts))
+        }),
+        api_access_path: app.mounts.path_of(crate::mounts::API_ACCESS),
     }));
     let socket_layer = app.socket_layer.clone();
     let mut routes = route::mount(Router::new(), &app.mounts)?;

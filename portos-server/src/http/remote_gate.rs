@@ -12,30 +12,30 @@ use axum::response::{IntoResponse, Response};
 
 use super::ApiError;
 use crate::auth::{Auth, AuthContext, AuthMethod};
-use crate::remote::{Refusal, RemoteAuth, RemoteCaller};
+use crate::remote::{Refusal, RemoteAuth, RemoteCaller, Surface};
 
 /// Remote mode as the gate applies it.
 #[derive(Debug)]
 pub struct RemoteGate {
     auth: Arc<RemoteAuth>,
-    /// The tool routes' mount (`/api/tools`): it and everything under it.
-    tools: String,
+    /// The MCP endpoint and the tool routes' mount (and everything under it).
+    surface: Surface,
     /// The metadata document, shared by every answer.
     metadata: Bytes,
 }
 
 impl RemoteGate {
-    pub fn new(auth: Arc<RemoteAuth>, tools: &str) -> RemoteGate {
+    pub(crate) fn new(auth: Arc<RemoteAuth>, surface: Surface) -> RemoteGate {
         RemoteGate {
             metadata: Bytes::copy_from_slice(auth.metadata().as_bytes()),
             auth,
-            tools: tools.to_owned(),
+            surface,
         }
     }
 
     /// Whether `path` needs a token (or a session).
     pub fn covers(&self, path: &str) -> bool {
-        crate::remote::on_surface(path, &self.tools)
+        self.surface.covers(path)
     }
 
     /// Whether `path` is where the metadata is served.

@@ -1,4 +1,4 @@
-//! `/api/settings/*`: Settings → API Access, which decides the API groups
+//! The `api-access` mount (by default `/api/settings/api-access`): Settings → API Access, which decides the API groups
 //! under `/api/public/` that answer and what the public OpenAPI lists. The
 //! application's settings observer is told of each change in its
 //! transaction.
@@ -31,7 +31,8 @@ enum AccessError {
 /// The API groups other devices may reach, and whether each is exposed.
 #[portos_route(
     method = "GET",
-    path = "/api/settings/api-access",
+    mount = "api-access",
+    path = "",
     summary = "API Access"
 )]
 async fn read(State(app): State<App>) -> Json<ApiAccessView> {
@@ -43,7 +44,8 @@ async fn read(State(app): State<App>) -> Json<ApiAccessView> {
 /// and nothing is stored.
 #[portos_route(
     method = "PUT",
-    path = "/api/settings/api-access",
+    mount = "api-access",
+    path = "",
     summary = "Change API Access"
 )]
 async fn change(
@@ -52,6 +54,7 @@ async fn change(
 ) -> Result<Json<ApiAccessView>, AccessError> {
     let (cache, groups) = (app.api_access.clone(), app.exposable_apis.clone());
     let observer = app.settings_observer.clone();
+    let route = app.mounts.path_of(crate::mounts::API_ACCESS);
     let outcome = app
         .store
         .run(move |connection| {
@@ -68,7 +71,7 @@ async fn change(
             // The switches and what the observer writes commit together; the cache
             // is then read from the database, which holds this change and
             // any another server committed since.
-            observer.changed(&transaction, &access_changed(&changes))?;
+            observer.changed(&transaction, &access_changed(&changes, route))?;
             settings::set_json(&transaction, API_ACCESS, &next.to_stored())?;
             changes::announce(&transaction, &Change::ApiAccess)?;
             transaction.commit()?;
@@ -81,7 +84,7 @@ async fn change(
 
 /// An API Access change as the application's settings observer is told
 /// of it: each group's new switches.
-fn access_changed(changes: &BTreeMap<String, Exposure>) -> SettingsChange {
+fn access_changed(changes: &BTreeMap<String, Exposure>, route: &'static str) -> SettingsChange {
     let described: Vec<String> = changes
         .iter()
         .map(|(id, exposure)| {
@@ -111,7 +114,7 @@ fn access_changed(changes: &BTreeMap<String, Exposure>) -> SettingsChange {
         summary,
         details: serde_json::json!({ "changes": changes }),
         method: "PUT",
-        route: "/api/settings/api-access",
+        route,
     }
 }
 
@@ -178,7 +181,7 @@ mod tests {
                 .map(|change| (change.key, change.method, change.route))
                 .collect::<Vec<_>>(),
             [
-                ("agentContext", "PUT", "/api/settings/agent-context"),
+                ("agentContext", "PUT", "/api/settings/mcp"),
                 ("apiAccess", "PUT", "/api/settings/api-access"),
             ]
         );
@@ -194,7 +197,7 @@ mod tests {
         });
         let refused = refusing.grant_mcp(&json!({ "readPortos": true })).await;
         assert_eq!(refused.status, 503, "{}", refused.body);
-        let settings = refusing.get("/api/settings/agent-context").await;
+        let settings = refusing.get("/api/settings/mcp").await;
         assert_ne!(settings.body["enabled"], true, "{}", settings.body);
         let refused = refusing
             .put(

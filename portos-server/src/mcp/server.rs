@@ -240,18 +240,24 @@ impl McpServer {
 
     /// The manifest (docs/reference.md#manifest). Semantic tools are advertised
     /// only while the feature is enabled and valid (the contract's finding 5).
+    /// Its kind is the application's ([`crate::McpNames`]), its endpoint
+    /// where the application mounts it; `stateful` is true because
+    /// `initialize` (2025) opens a session the client may hold, and
+    /// `sessionRequired` false because every request also stands alone.
     pub fn manifest(&self, config: &AgentContextConfig) -> Value {
         json!({
-            "kind": "portos-agent-context",
+            "kind": self.app.mcp_names.manifest_kind,
             "schemaVersion": SCHEMA_VERSION,
             "protocolVersion": PROTOCOL_VERSION,
             "enabled": config.enabled,
             "configurationValid": config.valid,
             "transport": {
                 "type": "streamable-http",
-                "endpoint": "/api/agent-context/mcp",
-                "loopbackOnly": true,
-                "stateful": false,
+                "endpoint": self.app.mounts.path_of(crate::mounts::MCP),
+                // Remote mode also admits token holders from other machines.
+                "loopbackOnly": self.app.remote.is_none(),
+                "stateful": true,
+                "sessionRequired": false,
             },
             "profile": config.profile,
             "scopes": config.scopes,
@@ -456,7 +462,8 @@ impl McpServer {
     ) -> CallOutcome {
         let config = self.config().await;
         if !config.active() {
-            return CallOutcome::Reply(error_result("Agent context is disabled or invalid."));
+            let title = self.app.mcp_names.title;
+            return CallOutcome::Reply(error_result(&format!("{title} is disabled or invalid.")));
         }
         if self.app.context_tools.is_context_tool(name) {
             let tools = &self.app.context_tools;

@@ -54,7 +54,7 @@ impl RemoteSettings {
         let issuer = issuer.trim().to_owned();
         check_url("--remote-issuer", &issuer, false)?;
         let resource = given(self.resource)
-            .ok_or("--remote-issuer needs --remote-resource: the URL clients reach this server at (its MCP endpoint, say https://tools.example.com/api/agent-context/mcp)")?
+            .ok_or("--remote-issuer needs --remote-resource: the URL clients reach this server at (its MCP endpoint, say https://tools.example.com/mcp)")?
             .trim()
             .to_owned();
         check_url("--remote-resource", &resource, true)?;

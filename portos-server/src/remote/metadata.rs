@@ -51,9 +51,9 @@ mod tests {
 
     #[test]
     fn the_well_known_path_goes_before_the_resource_path() {
-        let inserted = "/.well-known/oauth-protected-resource/api/agent-context/mcp";
+        let inserted = "/.well-known/oauth-protected-resource/mcp";
         assert_eq!(
-            location("https://tools.example/api/agent-context/mcp").expect("a URL"),
+            location("https://tools.example/mcp").expect("a URL"),
             Location {
                 url: format!("https://tools.example{inserted}"),
                 paths: vec![inserted.to_owned(), WELL_KNOWN.to_owned()],

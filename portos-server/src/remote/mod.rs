@@ -27,17 +27,33 @@ use jwt::Expectations;
 
 use crate::outbound::{OutboundClient, OutboundPolicy};
 
-/// Where Agent Tools MCP is served: remote mode's surface with the tool
-/// routes.
-pub(crate) const MCP_PATH: &str = "/api/agent-context/mcp";
+/// Remote mode's surface, where tokens are taken: the MCP endpoint, and
+/// the tool routes' mount and everything under it, wherever the
+/// application mounts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Surface {
+    /// The MCP endpoint's path.
+    pub(crate) mcp: &'static str,
+    /// The tool routes' mount's path.
+    pub(crate) tools: &'static str,
+}
 
-/// Whether `path` is on remote mode's surface, where tokens are taken: the
-/// MCP endpoint, and the tool routes' mount `tools` and everything under it.
-pub(crate) fn on_surface(path: &str, tools: &str) -> bool {
-    path == MCP_PATH
-        || path
-            .strip_prefix(tools)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+impl Surface {
+    /// The surface where `mounts` places the endpoint and the tool routes.
+    pub(crate) fn of(mounts: &crate::mounts::Mounts) -> Surface {
+        Surface {
+            mcp: mounts.path_of(crate::mounts::MCP),
+            tools: mounts.tools().path,
+        }
+    }
+
+    /// Whether `path` is on the surface.
+    pub(crate) fn covers(&self, path: &str) -> bool {
+        path == self.mcp
+            || path
+                .strip_prefix(self.tools)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
 }
 
 /// A caller who presented a valid access token.

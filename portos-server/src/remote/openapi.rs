@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{MCP_PATH, RemoteConfig, metadata};
+use super::{RemoteConfig, Surface, metadata};
 
 /// The security scheme's name in `components.securitySchemes`.
 const SCHEME: &str = "remoteAccessToken";
@@ -32,13 +32,13 @@ impl RemoteDocs {
         }
     }
 
-    /// Adds remote mode to an OpenAPI 3.0.3 `document` whose tool routes
-    /// are mounted at `tools`.
-    pub(crate) fn annotate(&self, document: &mut Value, tools: &str) {
+    /// Adds remote mode to an OpenAPI 3.0.3 `document` whose MCP endpoint
+    /// and tool routes are at `surface`.
+    pub(crate) fn annotate(&self, document: &mut Value, surface: Surface) {
         self.add_scheme(document);
         if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
             for (path, item) in paths.iter_mut() {
-                if !super::on_surface(path, tools) {
+                if !surface.covers(path) {
                     continue;
                 }
                 let Some(operations) = item.as_object_mut() else {
@@ -46,8 +46,8 @@ impl RemoteDocs {
                 };
                 for (method, operation) in operations.iter_mut() {
                     let denial = match (path.as_str(), method.as_str()) {
-                        (MCP_PATH, "post") => Some("INSUFFICIENT_SCOPE"),
-                        (call, "post") if call.strip_prefix(tools) == Some("/call") => {
+                        (endpoint, "post") if endpoint == surface.mcp => Some("INSUFFICIENT_SCOPE"),
+                        (call, "post") if call.strip_prefix(surface.tools) == Some("/call") => {
                             Some("TOOL_CAPABILITY_DENIED")
                         }
                         _ => None,
@@ -266,7 +266,7 @@ mod tests {
     fn only_the_surface_is_annotated() {
         let config = RemoteSettings {
             issuer: Some("https://as.example".to_owned()),
-            resource: Some("https://tools.example/api/agent-context/mcp".to_owned()),
+            resource: Some("https://tools.example/mcp".to_owned()),
             scopes: Some("r=readPortos".to_owned()),
             clock_skew_seconds: None,
         }
@@ -276,21 +276,24 @@ mod tests {
         let mut document = json!({
             "openapi": "3.0.3",
             "paths": {
-                "/api/agent-context/mcp": { "post": { "responses": { "403": { "description": "AGENT_CONTEXT_LOCAL_ONLY", "x-portos-error-codes": ["AGENT_CONTEXT_LOCAL_ONLY"] } } } },
+                "/mcp": { "post": { "responses": { "403": { "description": "MCP_LOCAL_ONLY", "x-portos-error-codes": ["MCP_LOCAL_ONLY"] } } } },
                 "/api/tools/call": { "post": { "responses": {} } },
                 "/api/toolsmith": { "get": { "responses": {} } },
-                "/api/settings/agent-context": { "get": { "responses": {} } },
+                "/api/settings/mcp": { "get": { "responses": {} } },
             },
         });
-        RemoteDocs::new(&config).annotate(&mut document, "/api/tools");
-        let paths = &document["paths"];
-        assert_eq!(
-            paths["/api/agent-context/mcp"]["post"]["security"],
-            json!([{ SCHEME: [] }])
+        RemoteDocs::new(&config).annotate(
+            &mut document,
+            Surface {
+                mcp: "/mcp",
+                tools: "/api/tools",
+            },
         );
+        let paths = &document["paths"];
+        assert_eq!(paths["/mcp"]["post"]["security"], json!([{ SCHEME: [] }]));
         assert_eq!(
-            paths["/api/agent-context/mcp"]["post"]["responses"]["403"]["x-portos-error-codes"],
-            json!(["AGENT_CONTEXT_LOCAL_ONLY", "INSUFFICIENT_SCOPE"])
+            paths["/mcp"]["post"]["responses"]["403"]["x-portos-error-codes"],
+            json!(["MCP_LOCAL_ONLY", "INSUFFICIENT_SCOPE"])
         );
         assert_eq!(
             paths["/api/tools/call"]["post"]["responses"]["403"]["x-portos-error-codes"],
@@ -301,14 +304,8 @@ mod tests {
                 .is_object()
         );
         assert!(paths["/api/toolsmith"]["get"].get("security").is_none());
-        assert!(
-            paths["/api/settings/agent-context"]["get"]
-                .get("security")
-                .is_none()
-        );
-        assert!(
-            paths["/.well-known/oauth-protected-resource/api/agent-context/mcp"]["get"].is_object()
-        );
+        assert!(paths["/api/settings/mcp"]["get"].get("security").is_none());
+        assert!(paths["/.well-known/oauth-protected-resource/mcp"]["get"].is_object());
         assert!(paths["/.well-known/oauth-protected-resource"]["get"].is_object());
         assert_eq!(
             document["components"]["securitySchemes"][SCHEME]["bearerFormat"],

@@ -7,7 +7,7 @@ use super::*;
 use crate::test_words::{READ_PORTOS, WRITE_PORTOS};
 use crate::testing::issuer::{TestIssuer, TestKey, claims, header as jwt_header, now, sign};
 
-const RESOURCE: &str = "http://127.0.0.1:5555/api/agent-context/mcp";
+const RESOURCE: &str = "http://127.0.0.1:5555/mcp";
 
 fn remote(issuer: &TestIssuer) -> RemoteAuth {
     let config = RemoteSettings {
@@ -32,7 +32,7 @@ fn bearer(token: &str) -> HeaderMap {
 }
 
 fn mcp() -> Uri {
-    Uri::from_static("/api/agent-context/mcp")
+    Uri::from_static("/mcp")
 }
 
 #[tokio::test]
@@ -69,9 +69,7 @@ async fn every_bad_presentation_is_refused_with_its_reason() {
         (HeaderMap::new(), mcp(), Refusal::NoToken),
         (
             bearer(&good),
-            format!("/api/agent-context/mcp?access_token={good}")
-                .parse()
-                .expect("a URI"),
+            format!("/mcp?access_token={good}").parse().expect("a URI"),
             Refusal::TokenInQuery,
         ),
         (
@@ -183,7 +181,7 @@ async fn an_unreachable_issuer_is_a_503_not_a_pass() {
 fn the_metadata_names_the_issuer_and_scopes() {
     let config = RemoteSettings {
         issuer: Some("https://as.example".to_owned()),
-        resource: Some("https://tools.example/api/agent-context/mcp".to_owned()),
+        resource: Some("https://tools.example/mcp".to_owned()),
         scopes: Some("portos:read=readPortos".to_owned()),
         clock_skew_seconds: None,
     }
@@ -196,7 +194,7 @@ fn the_metadata_names_the_issuer_and_scopes() {
     assert_eq!(
         metadata,
         json!({
-            "resource": "https://tools.example/api/agent-context/mcp",
+            "resource": "https://tools.example/mcp",
             "authorization_servers": ["https://as.example"],
             "scopes_supported": ["portos:read"],
             "bearer_methods_supported": ["header"],
@@ -206,12 +204,12 @@ fn the_metadata_names_the_issuer_and_scopes() {
     assert_eq!(
         remote.metadata_paths(),
         [
-            "/.well-known/oauth-protected-resource/api/agent-context/mcp",
+            "/.well-known/oauth-protected-resource/mcp",
             "/.well-known/oauth-protected-resource"
         ]
     );
     assert_eq!(
         remote.challenge(&Refusal::NoToken),
-        r#"Bearer resource_metadata="https://tools.example/.well-known/oauth-protected-resource/api/agent-context/mcp", scope="portos:read""#
+        r#"Bearer resource_metadata="https://tools.example/.well-known/oauth-protected-resource/mcp", scope="portos:read""#
     );
 }

@@ -1,5 +1,5 @@
 //! The homelab's Socket.IO event. `#[portos_event]` declares it, so the
-//! event inventory (`/api/api-docs/events.json`) and the AsyncAPI document
+//! event inventory (`/api/docs/events.json`) and the AsyncAPI document
 //! list it beside the runtime's own; [`portos_server::events::Events::emit`]
 //! sends it.
 

@@ -154,7 +154,7 @@ async fn disabled_by_default_manifest_readable_without_semantic_tools() {
     assert_eq!(manifest["actions"]["readPortos"], true);
     assert_eq!(
         manifest["transport"],
-        json!({"type": "streamable-http", "endpoint": "/api/agent-context/mcp", "loopbackOnly": true, "stateful": false})
+        json!({"type": "streamable-http", "endpoint": "/api/agent-context/mcp", "loopbackOnly": true, "stateful": true, "sessionRequired": false})
     );
     assert_eq!(manifest["exclusions"].as_array().map(Vec::len), Some(5));
     assert_eq!(manifest["limits"]["maxResponseChars"], 20000);

@@ -22,7 +22,7 @@ async fn sdk() -> Json<bool> {
 fn main() {
     use portos_server as _;
     let inventory = portos_server::http::inventory(
-        portos_server::http::access::classifier(&[]),
+        portos_server::ServerBuilder::new("demo", "1.0.0", portos_server::Config::default()).classifier(),
         &portos_server::Mounts::default(),
     )
     .expect("no duplicate routes");

@@ -90,11 +90,11 @@ fn main() {
         },
     );
     let inventory =
-        portos_server::http::inventory(portos_server::http::access::classifier(&[]), &mounts)
+        portos_server::http::inventory(portos_server::ServerBuilder::new("demo", "1.0.0", portos_server::Config::default()).classifier(), &mounts)
             .expect("no duplicate routes");
     // Unplaced, the mount is a start-up error naming the route.
     let unplaced = portos_server::http::inventory(
-        portos_server::http::access::classifier(&[]),
+        portos_server::ServerBuilder::new("demo", "1.0.0", portos_server::Config::default()).classifier(),
         &portos_server::Mounts::default(),
     );
     assert!(unplaced.is_err_and(|error| error.to_string().contains("the mount `demo`")));

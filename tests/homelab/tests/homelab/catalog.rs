@@ -219,7 +219,7 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
     put(
         &client,
         &server,
-        "/api/settings/agent-context",
+        "/api/settings/mcp",
         &json!({"enabled": true, "actions": {"readLab": true}}),
     )
     .await;
@@ -251,7 +251,7 @@ async fn served_catalogs_match_the_dumps_before_and_after_grants() {
     put(
         &client,
         &server,
-        "/api/settings/agent-context",
+        "/api/settings/mcp",
         &json!({"enabled": true, "actions": {"readLab": true, "writeLab": true}}),
     )
     .await;
@@ -328,7 +328,7 @@ async fn the_primitive_catalog_lists_each_scopes_resources_and_prompts_as_served
     put(
         &client,
         &server,
-        "/api/settings/agent-context",
+        "/api/settings/mcp",
         &json!({"enabled": true, "actions": {"readLab": true}}),
     )
     .await;

@@ -267,7 +267,7 @@ async fn a_resource_updated_on_one_server_reaches_its_subscribers_on_another() {
 
     // An MCP client of B subscribes to the inventory.
     let mut stream = client
-        .post(b.url("/api/agent-context/mcp"))
+        .post(b.url("/mcp"))
         .bearer_auth(&token)
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2026-07-28")

@@ -8,7 +8,7 @@ use crate::support;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
-use support::{Server, dump, get_text, http_client};
+use support::{Server, dump, get, get_text, http_client};
 
 /// Paths PortOS serves (one of each of its domains); none may be here.
 const PORTOS_PATHS: [&str; 10] = [
@@ -86,9 +86,9 @@ fn the_route_inventory_holds_the_runtimes_routes_and_the_homelabs() {
     for path in [
         "/api/tools",
         "/api/tools/call",
-        "/api/agent-context/mcp",
+        "/mcp",
         "/api/auth/login",
-        "/api/api-docs/openapi.json",
+        "/api/docs/openapi.json",
     ] {
         assert!(paths.contains(path), "{path} is missing");
     }
@@ -199,6 +199,10 @@ fn no_document_names_a_portos_word() {
             "readPortos",
             "{principal",
             "{tools.path}",
+            "/api/agent-context/",
+            "AGENT_CONTEXT",
+            "Agent context",
+            "api-docs",
         ] {
             assert!(!text.contains(word), "{flag} names `{word}`");
         }
@@ -209,6 +213,52 @@ fn no_document_names_a_portos_word() {
         "the job's principal lists the homelab's scopes"
     );
     assert!(internal.contains("POST /api/tools/jobs/{jobId}/confirm"));
+    // The MCP endpoint's refusals under the runtime's neutral codes.
+    let endpoint = &dump(&["--dump-openapi"])["paths"]["/mcp"]["post"]["responses"]["403"];
+    let codes = endpoint["x-portos-error-codes"].as_array().expect("codes");
+    for code in [
+        "MCP_LOCAL_ONLY",
+        "MCP_ORIGIN_REJECTED",
+        "MCP_HOST_REJECTED",
+        "MCP_DISABLED",
+    ] {
+        assert!(codes.contains(&Value::from(code)), "{code}: {endpoint}");
+    }
+}
+
+#[tokio::test]
+async fn the_mcp_endpoint_and_its_manifest_use_the_runtimes_neutral_names() {
+    let server = Server::start(&[]);
+    let client = http_client();
+    // The manifest tells where the endpoint is and that it issues sessions.
+    let (status, manifest) = get(&client, &server, "/mcp/manifest", None).await;
+    assert_eq!(status, 200, "{manifest}");
+    assert_eq!(manifest["kind"], "mcp-endpoint");
+    assert_eq!(
+        manifest["transport"],
+        serde_json::json!({
+            "type": "streamable-http",
+            "endpoint": "/mcp",
+            "loopbackOnly": true,
+            "stateful": true,
+            "sessionRequired": false
+        })
+    );
+    // Off until the owner turns it on: refused under the neutral code.
+    let refused = client
+        .post(server.url("/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+        .send()
+        .await
+        .expect("a POST");
+    assert_eq!(refused.status(), 403);
+    let body: Value = refused.json().await.expect("JSON");
+    assert_eq!(body["code"], "MCP_DISABLED", "{body}");
+    assert_eq!(body["error"], "MCP is disabled", "{body}");
+    // The old PortOS places are nothing here.
+    let (status, _) = get(&client, &server, "/api/agent-context/manifest", None).await;
+    assert_eq!(status, 404);
 }
 
 #[tokio::test]
@@ -217,12 +267,12 @@ async fn the_dumps_are_what_the_server_serves() {
     let client = http_client();
     let dir = server.data_dir.path().to_str().expect("utf-8 path");
     for (flag, path) in [
-        ("--dump-routes", "/api/api-docs/catalog.json"),
-        ("--dump-openapi", "/api/api-docs/internal/openapi.json"),
-        ("--dump-openapi-public", "/api/api-docs/openapi.json"),
-        ("--dump-tools-min", "/api/api-docs/tools.min.json"),
-        ("--dump-events", "/api/api-docs/events.json"),
-        ("--dump-asyncapi", "/api/api-docs/asyncapi.json"),
+        ("--dump-routes", "/api/docs/catalog.json"),
+        ("--dump-openapi", "/api/docs/internal/openapi.json"),
+        ("--dump-openapi-public", "/api/docs/openapi.json"),
+        ("--dump-tools-min", "/api/docs/tools.min.json"),
+        ("--dump-events", "/api/docs/events.json"),
+        ("--dump-asyncapi", "/api/docs/asyncapi.json"),
     ] {
         let output = support::run(&[
             "--data-dir",

@@ -507,7 +507,7 @@ pub(crate) async fn mcp_2026(
         .and_then(Value::as_str)
         .map(str::to_owned);
     let mut request = client
-        .post(server.url("/api/agent-context/mcp"))
+        .post(server.url("/mcp"))
         .bearer_auth(token)
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2026-07-28")
@@ -535,7 +535,7 @@ async fn mcp_2025(
     params: Value,
 ) -> Value {
     client
-        .post(server.url("/api/agent-context/mcp"))
+        .post(server.url("/mcp"))
         .bearer_auth(token)
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2025-11-25")
@@ -555,7 +555,7 @@ pub(crate) async fn grant_agent(
     write: bool,
 ) {
     let response = client
-        .put(server.url("/api/settings/agent-context"))
+        .put(server.url("/api/settings/mcp"))
         .bearer_auth(token)
         .json(&json!({ "enabled": true, "actions": { "readLab": true, "writeLab": write } }))
         .send()
@@ -574,12 +574,12 @@ async fn without_a_password_a_writes_job_cannot_be_changed_over_http() {
     support::put(
         &client,
         &server,
-        "/api/settings/agent-context",
+        "/api/settings/mcp",
         &json!({ "enabled": true, "actions": { "readLab": true, "writeLab": true } }),
     )
     .await;
     let created: Value = client
-        .post(server.url("/api/agent-context/mcp"))
+        .post(server.url("/mcp"))
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "tools/call")
@@ -1206,7 +1206,7 @@ async fn mcp_2026_round(
     });
     let name = params["name"].as_str().expect("a tool").to_owned();
     client
-        .post(server.url("/api/agent-context/mcp"))
+        .post(server.url("/mcp"))
         .bearer_auth(token)
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2026-07-28")

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use crate::support::{Server, get, http_client, login, put, run};
 
-const RESOURCE: &str = "http://127.0.0.1/api/agent-context/mcp";
-const METADATA_PATH: &str = "/.well-known/oauth-protected-resource/api/agent-context/mcp";
+const RESOURCE: &str = "http://127.0.0.1/mcp";
+const METADATA_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
 const SCOPES: &str = "lab:read=readLab,lab:write=readLab+writeLab";
 
 struct Remote {
@@ -41,7 +41,7 @@ impl Remote {
         put(
             &client,
             &server,
-            "/api/settings/agent-context",
+            "/api/settings/mcp",
             &json!({"enabled": true, "actions": {"readLab": true, "writeLab": true}}),
         )
         .await;
@@ -61,7 +61,7 @@ impl Remote {
     async fn mcp(&self, authorization: Option<&str>, method: &str, params: Value) -> Answer {
         let mut request = self
             .client
-            .post(self.server.url("/api/agent-context/mcp"))
+            .post(self.server.url("/mcp"))
             .header("accept", "application/json, text/event-stream")
             .header("mcp-protocol-version", "2025-11-25")
             .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params }));
@@ -142,14 +142,14 @@ async fn the_metadata_points_clients_to_the_issuer() {
     let (status, document) = get(
         &remote.client,
         &remote.server,
-        "/api/api-docs/internal/openapi.json",
+        "/api/docs/internal/openapi.json",
         None,
     )
     .await;
     assert_eq!(status, StatusCode::OK);
     assert!(document["paths"][METADATA_PATH]["get"].is_object());
     assert_eq!(
-        document["paths"]["/api/agent-context/mcp"]["post"]["security"],
+        document["paths"]["/mcp"]["post"]["security"],
         json!([{ "remoteAccessToken": [] }])
     );
     assert!(
@@ -163,7 +163,7 @@ async fn the_metadata_points_clients_to_the_issuer() {
     assert_eq!(
         answer.challenge.as_deref(),
         Some(
-            r#"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/api/agent-context/mcp", scope="lab:read lab:write""#
+            r#"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", scope="lab:read lab:write""#
         )
     );
     assert_eq!(answer.body["code"], "AUTH_REQUIRED");
@@ -349,11 +349,7 @@ async fn every_bad_token_is_refused_and_nothing_runs() {
     let good = remote.token("lab:write");
     let in_query = remote
         .client
-        .post(
-            remote
-                .server
-                .url(&format!("/api/agent-context/mcp?access_token={good}")),
-        )
+        .post(remote.server.url(&format!("/mcp?access_token={good}")))
         .header("accept", "application/json, text/event-stream")
         .json(&json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": add_nas() }))
         .send()
@@ -409,15 +405,9 @@ async fn a_session_cookie_still_works_on_the_tool_routes() {
             .is_some_and(|c| c.contains(r#"error="invalid_token""#))
     );
     // Off the remote surface the password gate is as it was.
-    let (status, _) = get(
-        &client,
-        &server,
-        "/api/settings/agent-context",
-        Some(&session),
-    )
-    .await;
+    let (status, _) = get(&client, &server, "/api/settings/mcp", Some(&session)).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, _) = get(&client, &server, "/api/settings/agent-context", None).await;
+    let (status, _) = get(&client, &server, "/api/settings/mcp", None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
 
