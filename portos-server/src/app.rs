@@ -8,7 +8,7 @@ use portos_core::{CatalogBuildError, Catalogs, Registry, RegistryBuildError};
 use crate::agent_tools::{AgentContextCache, ContextTools};
 use crate::api_access::{ApiAccessCache, ExposableApis};
 use crate::auth::Auth;
-use crate::clock::{UnknownTimeZone, UserClock};
+use crate::clock::UnknownTimeZone;
 use crate::config::Config;
 use crate::documents::Documents;
 use crate::events::Events;
@@ -25,6 +25,22 @@ impl std::ops::Deref for App {
 
     fn deref(&self) -> &AppState {
         &self.0
+    }
+}
+
+impl App {
+    /// The server state every tool and route reaches with `Shared<T>`: the
+    /// application's values and the runtime's (the store, the clock, the
+    /// events, [`crate::LiveRegistry`], [`crate::LiveCatalogs`],
+    /// [`crate::LiveGrants`]), for code that runs outside a handler (a
+    /// command of the CLI).
+    pub fn state(&self) -> &portos_core::StateMap {
+        self.registry.state()
+    }
+
+    /// Who the server says it is.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
     }
 }
 
@@ -84,62 +100,62 @@ impl Principals {
     }
 }
 
-/// The parts of the application, reached through [`App`].
+/// The parts of the running server, reached through [`App`]: the
+/// runtime's own. An application reaches what it needs as server state
+/// (`Shared<T>` in a route or a tool, [`App::state`] elsewhere).
 pub struct AppState {
-    pub identity: Identity,
+    pub(crate) identity: Identity,
     /// The scopes HTTP callers and MCP clients speak for.
-    pub principals: Principals,
+    pub(crate) principals: Principals,
     /// Where the mounted routes and events are (the runtime's tool
     /// endpoints and events: `mounts.tools()`).
-    pub mounts: crate::mounts::Mounts,
+    pub(crate) mounts: crate::mounts::Mounts,
     /// How the MCP endpoint names itself in its refusals and manifest.
-    pub mcp_names: crate::McpNames,
+    pub(crate) mcp_names: crate::McpNames,
     /// Its refusals' codes under the application's prefix.
     pub(crate) mcp_refusals: crate::names::RefusalCodes,
-    pub registry: Arc<Registry>,
+    pub(crate) registry: Arc<Registry>,
     /// The durable jobs of long-running tools.
-    pub jobs: crate::jobs::Jobs,
-    pub store: Store,
-    pub auth: Auth,
-    pub events: Events,
+    pub(crate) jobs: crate::jobs::Jobs,
+    pub(crate) store: Store,
+    pub(crate) auth: Auth,
+    pub(crate) events: Events,
     /// The stored grants, in memory (refreshed by the routes that change them).
-    pub grants: GrantsCache,
+    pub(crate) grants: GrantsCache,
     /// The catalogs of `registry` (the application's intent groups), with their
     /// served bodies and ETags memoized by query and grants.
-    pub catalogs: Arc<Catalogs>,
+    pub(crate) catalogs: Arc<Catalogs>,
     /// Which paths pass the gate without credentials, answer on loopback
     /// only, or may be exposed (the runtime's, with the application's
     /// always-public prefixes).
-    pub classifier: portos_core::inventory::Classifier,
+    pub(crate) classifier: portos_core::inventory::Classifier,
     /// Which API groups are exposed (Settings → API Access), in memory.
-    pub api_access: ApiAccessCache,
+    pub(crate) api_access: ApiAccessCache,
     /// The groups that can be exposed, as the application declared them.
-    pub exposable_apis: ExposableApis,
+    pub(crate) exposable_apis: ExposableApis,
     /// The Socket.IO layer, mounted on the same port as HTTP (one that adds
     /// nothing without the `socketio` feature).
-    pub socket_layer: crate::events::SocketLayer,
-    pub config: Arc<Config>,
-    /// The user's clock (the same zone the adapters use).
-    pub clock: UserClock,
+    pub(crate) socket_layer: crate::events::SocketLayer,
+    pub(crate) config: Arc<Config>,
     /// The Agent Tools settings (`agentContext`), resolved, in memory.
-    pub agent_context: AgentContextCache,
+    pub(crate) agent_context: AgentContextCache,
     /// The application's context tools on Agent Tools MCP.
-    pub context_tools: Arc<dyn ContextTools>,
+    pub(crate) context_tools: Arc<dyn ContextTools>,
     /// Told of each change the runtime's settings routes make, in its
     /// transaction (an audit trail, say).
-    pub settings_observer: Arc<dyn crate::settings::SettingsObserver>,
+    pub(crate) settings_observer: Arc<dyn crate::settings::SettingsObserver>,
     /// The documents, each computed once.
-    pub documents: Documents,
+    pub(crate) documents: Documents,
     /// Remote mode, when configured (docs/remote.md).
-    pub remote: Option<Arc<crate::remote::RemoteAuth>>,
+    pub(crate) remote: Option<Arc<crate::remote::RemoteAuth>>,
     /// The runtime's series for `/metrics` (docs/observability.md).
-    pub metrics: Arc<crate::telemetry::Metrics>,
+    pub(crate) metrics: Arc<crate::telemetry::Metrics>,
     /// The application's series, written after the runtime's.
-    pub metric_sources: Vec<Arc<dyn crate::telemetry::MetricSource>>,
+    pub(crate) metric_sources: Vec<Arc<dyn crate::telemetry::MetricSource>>,
     /// The live 2025 MCP sessions of the HTTP endpoint.
-    pub mcp_sessions: crate::agent_tools::session::Sessions,
+    pub(crate) mcp_sessions: crate::agent_tools::session::Sessions,
     /// What MCP 2026-07-28's multi-round calls seal their state with.
-    pub request_state: crate::agent_tools::request_state::RequestStateKey,
+    pub(crate) request_state: crate::agent_tools::request_state::RequestStateKey,
 }
 
 impl std::fmt::Debug for AppState {

@@ -24,7 +24,6 @@ use portos_core::inventory::Classifier;
 use portos_core::registry::{DynamicTools, RegistryLimits};
 use portos_core::{Catalogs, Registry, RegistryBuilder, StateMap};
 
-use crate::McpNames;
 use crate::agent_tools::request_state::RequestStateKey;
 use crate::agent_tools::{AgentContextCache, ContextTools, NoContextTools};
 use crate::api_access::{ApiAccessCache, ExposableApi, ExposableApis};
@@ -41,6 +40,7 @@ use crate::settings::{NoSettingsObserver, SettingsObserver};
 use crate::store::{Schema, Store};
 use crate::telemetry::tools::ToolMetrics;
 use crate::telemetry::{MetricSource, Metrics};
+use crate::{LiveCatalogs, McpNames};
 
 /// Where every exposable API group must live (the route inventory's
 /// externally-exposable class).
@@ -393,7 +393,7 @@ impl ServerBuilder {
     /// `Events` builds here too, and its events reach no one.
     pub fn build_registry(mut self, store: &Store) -> Result<Arc<Registry>, StartError> {
         let (_, events) = Events::new(&self.mounts);
-        let (registry, _) = self.registry_builder(store, events)?;
+        let registry = self.registry_builder(store, events)?;
         let registry = registry.build()?;
         LiveRegistry::bind(&registry);
         Ok(registry)
@@ -407,19 +407,21 @@ impl ServerBuilder {
     }
 
     /// The registry's state is the application's plus what the runtime
-    /// provides to every tool: the store, the user's clock, the events and
-    /// a [`LiveRegistry`] handle (bound by `build`).
+    /// provides to every tool: the store, the user's clock, the events,
+    /// the outbound policy, and [`LiveRegistry`] and [`LiveCatalogs`]
+    /// handles (bound by `build`; [`crate::LiveGrants`] is added there).
     fn registry_builder(
         &mut self,
         store: &Store,
         events: Events,
-    ) -> Result<(RegistryBuilder, UserClock), StartError> {
+    ) -> Result<RegistryBuilder, StartError> {
         let clock = UserClock::new(self.config.timezone.as_deref())?;
         let mut state = std::mem::take(&mut self.state);
         state.insert(store.clone());
-        state.insert(clock.clone());
+        state.insert(clock);
         state.insert(events);
         state.insert(LiveRegistry::default());
+        state.insert(LiveCatalogs::default());
         // What tools and routes that fetch take as `Shared<OutboundPolicy>`.
         state.insert(self.config.outbound.clone());
         for make in self.state_from_store.drain(..) {
@@ -443,7 +445,7 @@ impl ServerBuilder {
         for step in self.registry_steps.drain(..) {
             builder = step(builder);
         }
-        Ok((builder, clock))
+        Ok(builder)
     }
 
     /// Opens the store (unless one was given), builds the registry and
@@ -469,9 +471,15 @@ impl ServerBuilder {
         for job in self.start_jobs.drain(..) {
             job(&store);
         }
+        // Loaded before the registry: the routes that write a grants key
+        // refresh the copy through the state.
+        let sources = self.grant_sources();
+        let grants =
+            store.run_blocking(move |connection| GrantsCache::load(connection, sources))?;
+        self.state.insert(crate::LiveGrants(grants.clone()));
         let (socket_layer, events) = Events::new(&self.mounts);
         // Tools emit the application's events through the same handle.
-        let (registry, clock) = self.registry_builder(&store, events.clone())?;
+        let registry = self.registry_builder(&store, events.clone())?;
         // The routes' `Shared<T>` against the values the tools get (the
         // registry build checks the tools').
         crate::http::missing_state(&self.mounts, registry.state_map())?;
@@ -483,14 +491,12 @@ impl ServerBuilder {
         tool_metrics.bind(&registry);
         LiveRegistry::bind(&registry);
         let catalogs = Arc::new(Catalogs::new(registry.clone(), &self.intents)?);
+        LiveCatalogs::bind(&catalogs);
         let auth = Auth::load(
             store.clone(),
             self.config.session_ttl,
             &self.config.session_cookie(),
         )?;
-        let sources = self.grant_sources();
-        let grants =
-            store.run_blocking(move |connection| GrantsCache::load(connection, sources))?;
         let apis = exposable_apis.clone();
         let api_access =
             store.run_blocking(move |connection| ApiAccessCache::load(connection, apis))?;
@@ -532,7 +538,6 @@ impl ServerBuilder {
             events,
             socket_layer,
             config: Arc::new(self.config),
-            clock,
             agent_context,
             context_tools: self.context_tools,
             settings_observer: self.settings_observer,

@@ -95,13 +95,16 @@ impl StoredGrants {
 /// same `Store::run` as the write that changed it: the store serializes its
 /// work on that connection, so the copy can never run behind the store.
 #[derive(Clone, Debug)]
-pub struct GrantsCache {
+pub(crate) struct GrantsCache {
     sources: Arc<GrantSources>,
     current: Arc<Cached<StoredGrants>>,
 }
 
 impl GrantsCache {
-    pub fn load(connection: &Connection, sources: GrantSources) -> Result<GrantsCache, StoreError> {
+    pub(crate) fn load(
+        connection: &Connection,
+        sources: GrantSources,
+    ) -> Result<GrantsCache, StoreError> {
         Ok(GrantsCache {
             current: Cached::new(StoredGrants::load(connection, &sources)?),
             sources: Arc::new(sources),
@@ -109,19 +112,34 @@ impl GrantsCache {
     }
 
     /// Where each principal's grants are kept.
-    pub fn sources(&self) -> &GrantSources {
+    pub(crate) fn sources(&self) -> &GrantSources {
         &self.sources
     }
 
-    pub fn current(&self) -> StoredGrants {
+    pub(crate) fn current(&self) -> StoredGrants {
         self.current.current()
     }
 
     /// Re-reads the grants. Call it on the connection that just changed a
     /// grants source, after the commit, before
     /// leaving `Store::run` (or when another server changed them).
-    pub fn refresh(&self, connection: &Connection) -> Result<StoredGrants, StoreError> {
+    pub(crate) fn refresh(&self, connection: &Connection) -> Result<StoredGrants, StoreError> {
         self.current
             .load(|| StoredGrants::load(connection, &self.sources))
+    }
+}
+
+/// The server's in-memory copy of the stored grants, as server state: a
+/// route of the application that writes a grants key it named
+/// (`ServerBuilder::stored_grants`) refreshes the copy on the same
+/// connection, after its commit and before leaving `Store::run`, so the
+/// next call and catalog read see the new grants.
+#[derive(Clone, Debug)]
+pub struct LiveGrants(pub(crate) GrantsCache);
+
+impl LiveGrants {
+    /// Re-reads every principal's stored grants on `connection`.
+    pub fn refresh(&self, connection: &Connection) -> Result<(), StoreError> {
+        self.0.refresh(connection).map(drop)
     }
 }

@@ -54,6 +54,7 @@ pub mod events;
 mod grants;
 pub mod http;
 mod jobs;
+mod live_catalogs;
 mod live_registry;
 pub mod mcp;
 pub mod mounts;
@@ -85,10 +86,18 @@ pub use portos_macros::portos_route;
 /// runtime's version.
 pub use axum;
 
+/// The clap the command line is parsed with. An application's flags
+/// derive this version's `clap::Args`: with `use portos_server::clap;`
+/// beside `#[derive(clap::Args)]` the derive finds it, and the
+/// application's Cargo.toml names no clap of its own.
+pub use clap;
+
 pub use api_access::ExposableApi;
 pub use app::{App, Identity, Principals, StartError};
 pub use builder::ServerBuilder;
 pub use config::Config;
+pub use grants::LiveGrants;
+pub use live_catalogs::LiveCatalogs;
 pub use live_registry::LiveRegistry;
 pub use mounts::{Mount, Mounts};
 pub use names::McpNames;
@@ -102,6 +111,12 @@ pub use serve::{serve, serve_on};
 pub mod __private {
     pub mod v1 {
         pub use axum;
+
+        /// The clap the command line is parsed with. An application's flags
+        /// derive this version's `clap::Args`: with `use portos_server::clap;`
+        /// beside `#[derive(clap::Args)]` the derive finds it, and the
+        /// application's Cargo.toml names no clap of its own.
+        pub use clap;
         pub use linkme;
 
         /// The type every route handler becomes.

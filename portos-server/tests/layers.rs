@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
         "cached",
         "clock",
         "config",
+        "live_catalogs",
         "live_registry",
         "mounts",
         "names",

@@ -22,19 +22,19 @@ const KEY_SETTING: &str = "mcpRequestStateKey";
 
 /// The key request states are sealed with.
 #[derive(Clone, Debug)]
-pub struct RequestStateKey {
+pub(crate) struct RequestStateKey {
     key: hmac::Key,
 }
 
 /// Why a state did not open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("requestState integrity check failed")]
-pub struct Tampered;
+pub(crate) struct Tampered;
 
 impl RequestStateKey {
     /// The store's key, made on first use (by whichever server asks first;
     /// the others wait for it and read it).
-    pub fn load(connection: &mut Connection) -> Result<RequestStateKey, StoreError> {
+    pub(crate) fn load(connection: &mut Connection) -> Result<RequestStateKey, StoreError> {
         let transaction = connection.transaction()?;
         settings::lock_for_change(&transaction, KEY_SETTING)?;
         let stored = settings::get_json(&transaction, KEY_SETTING)?
@@ -59,21 +59,21 @@ impl RequestStateKey {
         Ok(RequestStateKey::from_bytes(&bytes))
     }
 
-    pub fn from_bytes(bytes: &[u8]) -> RequestStateKey {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> RequestStateKey {
         RequestStateKey {
             key: hmac::Key::new(hmac::HMAC_SHA256, bytes),
         }
     }
 
     /// `answers` sealed for the call `binding` names.
-    pub fn seal(&self, binding: &str, answers: &Map<String, Value>) -> String {
+    pub(crate) fn seal(&self, binding: &str, answers: &Map<String, Value>) -> String {
         let body = URL_SAFE_NO_PAD.encode(Value::Object(answers.clone()).to_string());
         let tag = hmac::sign(&self.key, &signed(binding, &body));
         format!("{body}.{}", URL_SAFE_NO_PAD.encode(tag.as_ref()))
     }
 
     /// The answers `state` holds, when it was sealed here for `binding`.
-    pub fn open(&self, binding: &str, state: &str) -> Result<Map<String, Value>, Tampered> {
+    pub(crate) fn open(&self, binding: &str, state: &str) -> Result<Map<String, Value>, Tampered> {
         let (body, tag) = state.split_once('.').ok_or(Tampered)?;
         let tag = URL_SAFE_NO_PAD.decode(tag).map_err(|_| Tampered)?;
         hmac::verify(&self.key, &signed(binding, body), &tag).map_err(|_| Tampered)?;

@@ -24,7 +24,7 @@ use crate::store::StoreError;
 
 /// What a job's caller can answer, and what it has answered, by key.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Asking {
+pub(crate) struct Asking {
     pub kinds: Vec<InputKind>,
     #[serde(default)]
     pub answers: Map<String, Value>,
@@ -194,7 +194,7 @@ impl Jobs {
     /// that answer an open question are kept on the job and handed to its
     /// runner, here or on another server; others (unknown keys, a job not
     /// asking) are ignored, as the tasks extension says.
-    pub async fn answer(
+    pub(crate) async fn answer(
         &self,
         viewer: Viewer,
         job_id: &str,

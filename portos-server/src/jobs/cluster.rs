@@ -23,7 +23,7 @@ const RENEW_EVERY: Duration = Duration::from_secs(3);
 /// serving process does; an `--mcp-stdio` one, which lives only as long as
 /// its client, does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TakeOver {
+pub(crate) enum TakeOver {
     Yes,
     No,
 }
@@ -42,7 +42,7 @@ impl Jobs {
     /// why. One server (SQLite) holds everything the last run left; on a
     /// shared database, only jobs whose lease ran out. Call once, before
     /// serving, then [`Jobs::keep_leases`].
-    pub async fn recover(&self) -> Result<usize, StoreError> {
+    pub(crate) async fn recover(&self) -> Result<usize, StoreError> {
         let now = now_ms();
         let expired_before = if self.0.store.is_shared() {
             now
@@ -70,7 +70,7 @@ impl Jobs {
     /// On a shared database: renews this server's leases and, with
     /// [`TakeOver::Yes`], takes over the jobs of servers that stopped
     /// renewing theirs, until shutdown.
-    pub fn keep_leases(&self, take_over: TakeOver) {
+    pub(crate) fn keep_leases(&self, take_over: TakeOver) {
         if !self.0.store.is_shared() {
             return;
         }
@@ -111,7 +111,7 @@ impl Jobs {
 
     /// Lets the jobs this server held be taken over at once (it is
     /// stopping; their runners stopped with it).
-    pub async fn release_leases(&self) -> Result<(), StoreError> {
+    pub(crate) async fn release_leases(&self) -> Result<(), StoreError> {
         if !self.0.store.is_shared() {
             return Ok(());
         }
@@ -128,7 +128,7 @@ impl Jobs {
     /// Another server recorded the job event numbered `seq`: followers here
     /// hear it, and if this server runs the job, a cancel stops the run and
     /// an approval releases the parked runner.
-    pub async fn heard(&self, seq: i64) -> Result<(), StoreError> {
+    pub(crate) async fn heard(&self, seq: i64) -> Result<(), StoreError> {
         let Some(event) = self
             .0
             .store
@@ -159,7 +159,7 @@ impl Jobs {
     /// After the feed of other servers' changes was cut: the jobs this
     /// server runs are read again, in case a cancel or a confirmation was
     /// made elsewhere meanwhile.
-    pub async fn catch_up(&self) -> Result<(), StoreError> {
+    pub(crate) async fn catch_up(&self) -> Result<(), StoreError> {
         let held: Vec<String> = self.lock_running().keys().cloned().collect();
         for job_id in held {
             let id = job_id.clone();

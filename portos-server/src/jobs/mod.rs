@@ -42,7 +42,7 @@ pub(crate) const RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// Who asks about a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Viewer {
+pub(crate) enum Viewer {
     /// The person, over HTTP: every job. Unauthenticated (a passwordless
     /// install), they may follow any job and cancel reads only.
     Person { authenticated: bool },
@@ -61,7 +61,7 @@ impl Viewer {
 
 /// Why a job operation did not happen.
 #[derive(Debug, thiserror::Error)]
-pub enum JobError {
+pub(crate) enum JobError {
     /// A refusal with the contract's code (nothing changed).
     #[error(transparent)]
     Refused(#[from] ToolError),
@@ -104,7 +104,7 @@ const CONFIRMED_BY_CALLER: &str = "Confirmed by a person through the caller";
 
 /// What a caller brings to a job beside the call.
 #[derive(Clone, Debug, Default)]
-pub struct Submission {
+pub(crate) struct Submission {
     /// It follows the job and can answer its tool's questions: what it can
     /// answer, and what it answered already.
     pub asking: Option<Asking>,
@@ -116,7 +116,7 @@ pub struct Submission {
 
 /// The durable jobs of one server. Cheap to clone.
 #[derive(Clone)]
-pub struct Jobs(Arc<Inner>);
+pub(crate) struct Jobs(Arc<Inner>);
 
 struct Inner {
     registry: Arc<Registry>,
@@ -169,7 +169,12 @@ fn retention_ms() -> i64 {
 }
 
 impl Jobs {
-    pub fn new(registry: Arc<Registry>, store: Store, grants: GrantsCache, events: Events) -> Jobs {
+    pub(crate) fn new(
+        registry: Arc<Registry>,
+        store: Store,
+        grants: GrantsCache,
+        events: Events,
+    ) -> Jobs {
         // Followers that fall this far behind re-read the store.
         let (live, _) = broadcast::channel(1024);
         Jobs(Arc::new(Inner {
@@ -183,7 +188,9 @@ impl Jobs {
     }
 
     /// How many jobs of each tool are in each state, for `/metrics`.
-    pub async fn counts(&self) -> Result<Vec<(String, JobState, u64)>, crate::store::StoreError> {
+    pub(crate) async fn counts(
+        &self,
+    ) -> Result<Vec<(String, JobState, u64)>, crate::store::StoreError> {
         let now = now_ms();
         self.0
             .store
@@ -192,7 +199,7 @@ impl Jobs {
     }
 
     /// Whether a call of `name` answers with a job.
-    pub fn is_job(&self, name: &str) -> bool {
+    pub(crate) fn is_job(&self, name: &str) -> bool {
         self.0.registry.is_long_running(name)
     }
 
@@ -200,13 +207,17 @@ impl Jobs {
     /// names: `duplicate: true`). The refusals are the registry's, in its
     /// order, then `TOOL_IDEMPOTENCY_CONFLICT` for a `requestId` used by a
     /// different call.
-    pub async fn submit(&self, authority: Authority, call: ToolCall) -> Result<Job, JobError> {
+    pub(crate) async fn submit(
+        &self,
+        authority: Authority,
+        call: ToolCall,
+    ) -> Result<Job, JobError> {
         self.submit_with(authority, call, Submission::default())
             .await
     }
 
     /// [`Jobs::submit`] with what the caller brings beside the call.
-    pub async fn submit_with(
+    pub(crate) async fn submit_with(
         &self,
         authority: Authority,
         call: ToolCall,
@@ -295,7 +306,7 @@ impl Jobs {
     }
 
     /// The job `job_id` as `viewer` may see it.
-    pub async fn get(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
+    pub(crate) async fn get(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
         Ok(self.visible(viewer, job_id).await?.to_job(false))
     }
 
@@ -314,7 +325,7 @@ impl Jobs {
     /// is dropped there and then. A write that finishes its work anyway
     /// stays `cancelled`, with the result it produced kept in its envelope,
     /// so nothing it did goes unrecorded. `TOOL_JOB_FINISHED` for a final job.
-    pub async fn cancel(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
+    pub(crate) async fn cancel(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
         let (jobs, job_id) = (self.clone(), job_id.to_owned());
         detached(async move { jobs.cancel_here(viewer, &job_id).await }).await
     }
@@ -354,7 +365,7 @@ impl Jobs {
     /// needs the job's principal to hold the tool's capabilities now
     /// (`TOOL_CAPABILITY_DENIED` otherwise, and the job stays parked);
     /// refusal cancels it.
-    pub async fn confirm(
+    pub(crate) async fn confirm(
         &self,
         viewer: Viewer,
         job_id: &str,
@@ -444,7 +455,7 @@ impl Jobs {
     /// read (then they are all it will ever have: a stream that resumes
     /// after the final event ends at once); `TOOL_JOB_NOT_FOUND` as for
     /// [`Jobs::get`].
-    pub async fn events_after(
+    pub(crate) async fn events_after(
         &self,
         viewer: Viewer,
         job_id: &str,
@@ -464,7 +475,7 @@ impl Jobs {
 
     /// A page of the jobs `viewer` sees (in `state`, when given), newest
     /// first: up to `limit` after skipping `offset`, and whether more follow.
-    pub async fn list(
+    pub(crate) async fn list(
         &self,
         viewer: Viewer,
         state: Option<JobState>,
@@ -496,13 +507,13 @@ impl Jobs {
 
     /// Every job event from now on (subscribe before reading the stored
     /// ones, so none falls between).
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<JobEvent>> {
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<JobEvent>> {
         self.0.live.subscribe()
     }
 
     /// Waits until the job is final and answers it (a caller that cannot
     /// follow a job: an MCP client without the tasks extension).
-    pub async fn wait_final(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
+    pub(crate) async fn wait_final(&self, viewer: Viewer, job_id: &str) -> Result<Job, JobError> {
         let mut live = self.subscribe();
         loop {
             let job = self.get(viewer, job_id).await?;
@@ -641,7 +652,10 @@ impl Jobs {
     /// The question a caller's person answers for a call that would wait
     /// for a confirmation (`None` when it would not): the same words the
     /// parked job shows.
-    pub fn confirmation_question(&self, prepared: &portos_core::PreparedCall) -> Option<String> {
+    pub(crate) fn confirmation_question(
+        &self,
+        prepared: &portos_core::PreparedCall,
+    ) -> Option<String> {
         let registry = &self.0.registry;
         needs_confirmation(registry, prepared.name(), prepared.authority())
             .then(|| confirmation_request(registry, prepared).message)

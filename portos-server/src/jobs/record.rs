@@ -141,7 +141,7 @@ pub(super) const POLL_INTERVAL_MS: u64 = 1_000;
 
 /// One entry of a job's event stream (SSE `id`, `event` and `data`).
 #[derive(Clone, Debug)]
-pub struct JobEvent {
+pub(crate) struct JobEvent {
     /// Increases across all jobs; a stream resumes after it (`Last-Event-ID`).
     pub seq: i64,
     pub job_id: String,

@@ -2,6 +2,8 @@
 //! `--site-name`, `HOMELAB_SITE_NAME` or the TOML key `site-name`, in that
 //! order of precedence.
 
+// The runtime's clap: the derive below names `clap::…`.
+use portos_server::clap;
 use serde::Deserialize;
 
 /// The site name when none is given.

@@ -1,9 +1,8 @@
 //! The homelab's REST route. `#[portos_route]` mounts it and documents it
 //! (route inventory, internal OpenAPI) from the same declaration.
 
-use axum::Json;
 use portos_core::Shared;
-use portos_server::http::Query;
+use portos_server::http::{Json, Query};
 use portos_server::portos_route;
 use portos_server::store::{Store, StoreError};
 use schemars::JsonSchema;

@@ -1,11 +1,11 @@
 //! REST pieces the domains' routes share: the answer to a deletion, and
-//! the registry the server serves.
+//! the registry and catalogs the server serves.
 
 use std::sync::Arc;
 
-use portos_core::Registry;
-use portos_server::LiveRegistry;
+use portos_core::{Catalogs, Registry};
 use portos_server::http::ApiError;
+use portos_server::{LiveCatalogs, LiveRegistry};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -34,3 +34,14 @@ impl From<RegistryUnavailable> for ApiError {
         ApiError::internal(error.to_string())
     }
 }
+
+/// The catalogs the server serves, bound like the registry (see
+/// [`served_registry`]).
+pub fn served_catalogs(live: &LiveCatalogs) -> Result<Arc<Catalogs>, CatalogsUnavailable> {
+    live.get().ok_or(CatalogsUnavailable)
+}
+
+/// The catalogs handle was never bound (see [`served_catalogs`]).
+#[derive(Debug, thiserror::Error)]
+#[error("the tool catalogs are not available")]
+pub struct CatalogsUnavailable;

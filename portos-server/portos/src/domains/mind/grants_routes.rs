@@ -2,16 +2,15 @@
 //! Mind's grants, read and replaced by the owner, and its authority view.
 
 use axum::Json;
-use axum::extract::State;
 use portos_core::Shared;
-use portos_server::App;
 use portos_server::events::Events;
 use portos_server::http::{Body, Invalid, RouteErrors};
-use portos_server::portos_route;
 use portos_server::store::{Store, StoreError};
+use portos_server::{LiveCatalogs, LiveGrants, portos_route};
 
 use super::grants::{self, MindToolsView};
 use super::settings::{MindSettings, MindSettingsInput};
+use crate::shared::rest::{CatalogsUnavailable, served_catalogs};
 
 /// Why the capabilities were not replaced.
 #[derive(Debug, thiserror::Error, RouteErrors)]
@@ -45,15 +44,13 @@ async fn read(store: Shared<Store>) -> Result<Json<MindSettings>, StoreError> {
     summary = "Set Persistent Mind capabilities"
 )]
 async fn replace(
-    // Only for the runtime's grants, which no shared state offers yet.
-    State(app): State<App>,
+    runtime_grants: Shared<LiveGrants>,
     store: Shared<Store>,
     events: Shared<Events>,
     Body(input): Body<MindSettingsInput>,
 ) -> Result<Json<MindSettings>, CapabilitiesRefusal> {
     let next = input.into_settings().map_err(Invalid)?;
-    let runtime_grants = app.grants.clone();
-    let refresh = move |connection: &_| runtime_grants.refresh(connection).map(drop);
+    let refresh = move |connection: &_| runtime_grants.refresh(connection);
     Ok(Json(grants::replace(&store, &events, refresh, next).await?))
 }
 
@@ -65,9 +62,21 @@ async fn replace(
     summary = "Persistent Mind tools"
 )]
 async fn tools(
-    // Only for the runtime's catalogs, which no shared state offers yet.
-    State(app): State<App>,
+    catalogs: Shared<LiveCatalogs>,
     store: Shared<Store>,
-) -> Result<Json<MindToolsView>, StoreError> {
-    Ok(Json(grants::tools_view(&store, &app.catalogs).await?))
+) -> Result<Json<MindToolsView>, ToolsRefusal> {
+    let catalogs = served_catalogs(&catalogs)?;
+    Ok(Json(grants::tools_view(&store, &catalogs).await?))
+}
+
+/// Why the authority view was not read.
+#[derive(Debug, thiserror::Error, RouteErrors)]
+enum ToolsRefusal {
+    #[error(transparent)]
+    #[route_error(transparent)]
+    Store(#[from] StoreError),
+    /// A server put together without binding its catalogs.
+    #[error(transparent)]
+    #[route_error(internal)]
+    Unavailable(#[from] CatalogsUnavailable),
 }

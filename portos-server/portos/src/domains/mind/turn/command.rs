@@ -7,6 +7,7 @@ use std::io::Write;
 use std::pin::Pin;
 use std::process::ExitCode;
 
+use portos_server::LiveCatalogs;
 use portos_server::app::App;
 use portos_server::cli::Command;
 
@@ -23,11 +24,18 @@ pub fn mind_turn(prompt: String) -> Command {
 }
 
 async fn run(app: &App, prompt: &str) -> ExitCode {
-    let resources = match ops::TurnResources::of(app.registry.state()) {
+    let resources = match ops::TurnResources::of(app.state()) {
         Ok(resources) => resources,
         Err(missing) => return fail(&missing.to_string(), ExitCode::from(2)),
     };
-    let started = match ops::start(app.catalogs.clone(), resources, Some(prompt)).await {
+    let Some(catalogs) = app
+        .state()
+        .get::<LiveCatalogs>()
+        .and_then(LiveCatalogs::get)
+    else {
+        return fail("the tool catalogs are not available", ExitCode::from(2));
+    };
+    let started = match ops::start(catalogs, resources, Some(prompt)).await {
         Ok(started) => started,
         Err(refusal) => return fail(&refusal.to_string(), ExitCode::from(2)),
     };

@@ -9,12 +9,12 @@
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use portos_core::Shared;
 use portos_server::events::Events;
 use portos_server::http::{Accepted, Body, InputError, Invalid, Query, RouteErrors};
-use portos_server::portos_route;
 use portos_server::store::{Store, StoreError};
+use portos_server::{LiveCatalogs, portos_route};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -23,8 +23,8 @@ use super::ops::{self, StartRefusal};
 use super::record::{TurnRecord, TurnSummary};
 use super::store::{self, LIST_DEFAULT, LIST_MAX};
 use super::wake::Wakes;
-use crate::app::App;
 use crate::domains::apps::RemoteCache;
+use crate::shared::rest::{CatalogsUnavailable, served_catalogs};
 
 pub const WAIT_DEFAULT_SECS: u64 = 30;
 pub const WAIT_MAX_SECS: u64 = 120;
@@ -79,6 +79,10 @@ enum TurnRefusal {
     #[error("the turn {0} is no longer stored")]
     #[route_error(internal)]
     Lost(String),
+    /// A server put together without binding its catalogs.
+    #[error(transparent)]
+    #[route_error(internal)]
+    Unavailable(#[from] CatalogsUnavailable),
 }
 
 impl From<StartRefusal> for TurnRefusal {
@@ -111,8 +115,7 @@ enum TurnMissing {
     summary = "Run a Persistent Mind turn"
 )]
 async fn run_turn(
-    // Only for the runtime's catalogs, which no shared state offers yet.
-    State(app): State<App>,
+    catalogs: Shared<LiveCatalogs>,
     model: Shared<MindModel>,
     wakes: Shared<Wakes>,
     remotes: Shared<RemoteCache>,
@@ -134,7 +137,8 @@ async fn run_turn(
         store: store.clone(),
         events,
     };
-    let started = ops::start(app.catalogs.clone(), resources, request.prompt.as_deref()).await?;
+    let catalogs = served_catalogs(&catalogs)?;
+    let started = ops::start(catalogs, resources, request.prompt.as_deref()).await?;
     let id = started.id.clone();
     if let Ok(Ok(turn)) = tokio::time::timeout(Duration::from_secs(wait), started.done).await {
         return Ok(Accepted(turn));
