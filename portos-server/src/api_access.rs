@@ -157,12 +157,12 @@ impl ApiAccess {
 /// The stored choices in memory, so the gate never reads the database. Like
 /// the grants, refreshed on the connection of the write that changed them.
 #[derive(Clone, Debug, Default)]
-pub struct ApiAccessCache {
+pub(crate) struct ApiAccessCache {
     current: Arc<Cached<Arc<ApiAccess>>>,
 }
 
 impl ApiAccessCache {
-    pub fn load(
+    pub(crate) fn load(
         connection: &Connection,
         groups: ExposableApis,
     ) -> Result<ApiAccessCache, StoreError> {
@@ -171,13 +171,13 @@ impl ApiAccessCache {
         })
     }
 
-    pub fn current(&self) -> Arc<ApiAccess> {
+    pub(crate) fn current(&self) -> Arc<ApiAccess> {
         self.current.current()
     }
 
     /// The group `path` belongs to, with its switches. Paths outside
     /// `/api/public/` (nearly every request) take no lock.
-    pub fn for_path(&self, path: &str) -> Option<(ExposableApi, Exposure)> {
+    pub(crate) fn for_path(&self, path: &str) -> Option<(ExposableApi, Exposure)> {
         if !path.starts_with(PUBLIC_PREFIX) {
             return None;
         }
@@ -186,7 +186,11 @@ impl ApiAccessCache {
 
     /// Reads the stored switches again (after a change here, or another
     /// server's).
-    pub fn reload(&self, connection: &Connection, groups: ExposableApis) -> Result<(), StoreError> {
+    pub(crate) fn reload(
+        &self,
+        connection: &Connection,
+        groups: ExposableApis,
+    ) -> Result<(), StoreError> {
         self.current
             .load(|| ApiAccess::load(connection, groups).map(Arc::new))
             .map(drop)

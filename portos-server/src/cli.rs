@@ -71,7 +71,7 @@ struct Cli<F: Args> {
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("dump").multiple(false)))]
 #[command(group(ArgGroup::new("catalog_dump").multiple(false)))]
-pub struct RuntimeArgs {
+pub(crate) struct RuntimeArgs {
     /// Address to listen on.
     #[arg(long, value_name = "ADDR")]
     pub bind: Option<std::net::SocketAddr>,
@@ -334,7 +334,7 @@ fn resolve<A: Application>(cli: &Cli<A::Flags>) -> Result<ServerBuilder, String>
 }
 
 /// Runs what the runtime's flags ask for with the application's builder.
-pub fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
+pub(crate) fn run(cli: &RuntimeArgs, builder: ServerBuilder) -> ExitCode {
     if cli.dump_catalog {
         return dump_catalog(cli, builder);
     }

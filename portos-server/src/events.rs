@@ -6,7 +6,7 @@
 //! events are declared and documented all the same, and what reaches
 //! clients another way still does (MCP listeners: [`Events::listen`]; a
 //! job's event stream reads the store); only the Socket.IO layer is gone
-//! ([`SocketLayer`] adds nothing, and nobody is ever in a room).
+//! (the Socket.IO layer adds nothing, and nobody is ever in a room).
 //!
 //! The runtime's events live under the `tools` mount (PortOS places it at
 //! `cos:tools`): clients join the tools room with `…:subscribe`; they are
@@ -26,7 +26,7 @@ use serde::Serialize;
 use tokio::sync::{Notify, broadcast, mpsc};
 
 use crate::mounts::Mounts;
-pub use sockets::SocketLayer;
+pub(crate) use sockets::SocketLayer;
 use sockets::Sockets;
 
 /// A tool call finished. The result itself is not broadcast: read it from
@@ -226,7 +226,7 @@ impl Relay {
 impl Events {
     /// The layer to mount and the handle to emit with; events under a
     /// mount take the names `mounts` gives them.
-    pub fn new(mounts: &Mounts) -> (SocketLayer, Events) {
+    pub(crate) fn new(mounts: &Mounts) -> (SocketLayer, Events) {
         let tools_joins = Arc::new(AtomicU64::new(0));
         let relay = Arc::new(Relay::default());
         let names = Arc::new(ToolEventNames::of(mounts));
@@ -393,7 +393,7 @@ mod sockets {
 
     /// The Socket.IO layer the HTTP service is wrapped in: here one that
     /// adds nothing (the `socketio` feature's is socketioxide's).
-    pub type SocketLayer = tower::layer::util::Identity;
+    pub(crate) type SocketLayer = tower::layer::util::Identity;
 
     #[derive(Clone, Debug)]
     pub(super) struct Sockets;

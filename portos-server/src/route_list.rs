@@ -19,7 +19,7 @@ pub fn inventory(classifier: Classifier, mounts: &Mounts) -> Result<Inventory, I
 /// What stops start-up in the served routes' state: each `Shared<T>` a
 /// handler takes that `state` has no value of, named with its route and
 /// where it is declared (all at once, as the registry reports tools').
-pub fn missing_state(mounts: &Mounts, state: &StateMap) -> Result<(), InventoryError> {
+pub(crate) fn missing_state(mounts: &Mounts, state: &StateMap) -> Result<(), InventoryError> {
     let problems: Vec<String> = served(mounts)?
         .into_iter()
         .flat_map(|route| {

@@ -214,11 +214,12 @@ mod tests {
 
     #[test]
     fn guest_routes_are_always_public() {
-        let classifier = portos_server::http::access::classifier(
-            &portos_server::Mounts::default(),
-            &portos_server::McpNames::default(),
-            ALWAYS_PUBLIC_PREFIXES,
-        );
+        let classifier = crate::builder(
+            portos_server::Config::new("portos"),
+            &crate::Options::default(),
+        )
+        .expect("the PortOS builder")
+        .classifier();
         assert!(classifier.is_always_public("/api/eidoverse/travel/guest/visits"));
         assert!(classifier.is_always_public("/api/auth/login"));
         assert!(!classifier.is_always_public("/api/eidoverse/travel"));

@@ -301,22 +301,25 @@ pub struct AgentContextView {
 /// The resolved configuration in memory, refreshed on the store's connection
 /// inside the `Store::run` of the write that changed it (as `GrantsCache`).
 #[derive(Clone, Debug)]
-pub struct AgentContextCache {
+pub(crate) struct AgentContextCache {
     current: Arc<Cached<Arc<AgentContextConfig>>>,
 }
 
 impl AgentContextCache {
-    pub fn load(connection: &Connection) -> Result<AgentContextCache, StoreError> {
+    pub(crate) fn load(connection: &Connection) -> Result<AgentContextCache, StoreError> {
         Ok(AgentContextCache {
             current: Cached::new(Arc::new(AgentContextConfig::load(connection)?)),
         })
     }
 
-    pub fn current(&self) -> Arc<AgentContextConfig> {
+    pub(crate) fn current(&self) -> Arc<AgentContextConfig> {
         self.current.current()
     }
 
-    pub fn refresh(&self, connection: &Connection) -> Result<Arc<AgentContextConfig>, StoreError> {
+    pub(crate) fn refresh(
+        &self,
+        connection: &Connection,
+    ) -> Result<Arc<AgentContextConfig>, StoreError> {
         self.current
             .load(|| AgentContextConfig::load(connection).map(Arc::new))
     }

@@ -3,10 +3,11 @@
 //! application's context tools. The MCP server (`crate::mcp`) reads these;
 //! the grants and the application state hold them without knowing MCP.
 
-pub mod config;
-pub mod context_tools;
+pub(crate) mod config;
+pub(crate) mod context_tools;
 pub(crate) mod request_state;
-pub mod session;
+pub(crate) mod session;
 
-pub use config::{AgentContextCache, AgentContextConfig};
+pub(crate) use config::AgentContextCache;
+pub use config::AgentContextConfig;
 pub use context_tools::{ContextTools, NoContextTools, Outcome, OutcomeFuture};

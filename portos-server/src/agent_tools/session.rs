@@ -24,7 +24,7 @@ const IDLE_LIMIT: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// One client's session.
 #[derive(Debug)]
-pub struct Session {
+pub(crate) struct Session {
     id: String,
     state: Mutex<SessionState>,
     /// Where the client's answers to this server's requests are awaited
@@ -46,12 +46,12 @@ struct SessionState {
 }
 
 /// The most resources one session subscribes to.
-pub const MAX_SUBSCRIPTIONS: usize = 100;
+pub(crate) const MAX_SUBSCRIPTIONS: usize = 100;
 
 impl Session {
     /// A session of its own, not kept anywhere (stdio's, which lives as
     /// long as its process).
-    pub fn detached() -> Arc<Session> {
+    pub(crate) fn detached() -> Arc<Session> {
         Session::with_requests(Arc::default())
     }
 
@@ -66,7 +66,7 @@ impl Session {
 
     /// Adds `uri` to the resources it hears updates of; `false` when it
     /// already subscribes to as many as it may.
-    pub fn subscribe(&self, uri: &str) -> bool {
+    pub(crate) fn subscribe(&self, uri: &str) -> bool {
         let mut state = self.lock();
         if state.subscriptions.iter().any(|seen| seen == uri) {
             return true;
@@ -78,27 +78,27 @@ impl Session {
         true
     }
 
-    pub fn unsubscribe(&self, uri: &str) {
+    pub(crate) fn unsubscribe(&self, uri: &str) {
         self.lock().subscriptions.retain(|seen| seen != uri);
     }
 
     /// The resources it subscribed to.
-    pub fn subscriptions(&self) -> Vec<String> {
+    pub(crate) fn subscriptions(&self) -> Vec<String> {
         self.lock().subscriptions.clone()
     }
 
     /// Fires when the session ends.
-    pub fn ended(&self) -> &CancellationToken {
+    pub(crate) fn ended(&self) -> &CancellationToken {
         &self.ended
     }
 
-    pub fn id(&self) -> &str {
+    pub(crate) fn id(&self) -> &str {
         &self.id
     }
 
     /// Keeps what the client's `initialize` capabilities say it answers
     /// (`elicitation`, `sampling`, `roots`).
-    pub fn set_client_capabilities(&self, capabilities: &serde_json::Map<String, Value>) {
+    pub(crate) fn set_client_capabilities(&self, capabilities: &serde_json::Map<String, Value>) {
         self.lock().answers = InputKind::ALL
             .into_iter()
             .filter(|kind| {
@@ -109,28 +109,23 @@ impl Session {
             .collect();
     }
 
-    /// Whether the client declared it answers `kind`.
-    pub fn answers(&self, kind: InputKind) -> bool {
-        self.lock().answers.contains(&kind)
-    }
-
     /// Every kind the client declared it answers.
-    pub fn answered_kinds(&self) -> Vec<InputKind> {
+    pub(crate) fn answered_kinds(&self) -> Vec<InputKind> {
         self.lock().answers.clone()
     }
 
     /// Where its answers are awaited.
-    pub fn requests(&self) -> &Arc<ClientRequests> {
+    pub(crate) fn requests(&self) -> &Arc<ClientRequests> {
         &self.requests
     }
 
     /// The least severe level the client wants log messages of (`None`:
     /// it never asked, so it gets none).
-    pub fn log_level(&self) -> Option<LogLevel> {
+    pub(crate) fn log_level(&self) -> Option<LogLevel> {
         self.lock().log_level
     }
 
-    pub fn set_log_level(&self, level: LogLevel) {
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
         self.lock().log_level = Some(level);
     }
 
@@ -141,19 +136,19 @@ impl Session {
 
 /// The live sessions of this process.
 #[derive(Debug, Default)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     live: Mutex<HashMap<String, (Arc<Session>, Instant)>>,
     requests: Arc<ClientRequests>,
 }
 
 impl Sessions {
     /// Where the endpoint's clients' answers are awaited.
-    pub fn requests(&self) -> &Arc<ClientRequests> {
+    pub(crate) fn requests(&self) -> &Arc<ClientRequests> {
         &self.requests
     }
 
     /// Opens a session (at `initialize`) for a client with `capabilities`.
-    pub fn open(&self, capabilities: &serde_json::Map<String, Value>) -> Arc<Session> {
+    pub(crate) fn open(&self, capabilities: &serde_json::Map<String, Value>) -> Arc<Session> {
         let session = Session::with_requests(Arc::clone(&self.requests));
         session.set_client_capabilities(capabilities);
         let now = Instant::now();
@@ -172,7 +167,7 @@ impl Sessions {
     }
 
     /// The live session `id`, marked as used now.
-    pub fn find(&self, id: &str) -> Option<Arc<Session>> {
+    pub(crate) fn find(&self, id: &str) -> Option<Arc<Session>> {
         let now = Instant::now();
         let mut live = self.lock();
         match live.get_mut(id) {
@@ -189,7 +184,7 @@ impl Sessions {
     }
 
     /// Ends session `id`; `false` when there was none.
-    pub fn close(&self, id: &str) -> bool {
+    pub(crate) fn close(&self, id: &str) -> bool {
         let closed = self.lock().remove(id);
         if let Some((session, _)) = &closed {
             session.ended.cancel();
@@ -206,13 +201,13 @@ impl Sessions {
 /// request id. An answer nobody waits for (late, or never asked) is
 /// dropped.
 #[derive(Debug, Default)]
-pub struct ClientRequests {
+pub(crate) struct ClientRequests {
     waiting: Mutex<HashMap<String, oneshot::Sender<Result<Value, Value>>>>,
 }
 
 impl ClientRequests {
     /// A new request id and the answer to wait for.
-    pub fn expect(self: &Arc<Self>) -> (String, PendingAnswer) {
+    pub(crate) fn expect(self: &Arc<Self>) -> (String, PendingAnswer) {
         let id = format!("server-{}", uuid::Uuid::new_v4().simple());
         let (sender, receiver) = oneshot::channel();
         self.lock().insert(id.clone(), sender);
@@ -228,7 +223,7 @@ impl ClientRequests {
 
     /// Hands the client's answer (its `result`, or its `error`) to whoever
     /// waits for request `id`; `false` when nobody does.
-    pub fn answer(&self, id: &str, outcome: Result<Value, Value>) -> bool {
+    pub(crate) fn answer(&self, id: &str, outcome: Result<Value, Value>) -> bool {
         match self.lock().remove(id) {
             Some(waiting) => waiting.send(outcome).is_ok(),
             None => false,
@@ -244,7 +239,7 @@ impl ClientRequests {
 
 /// One answer being waited for; forgotten when dropped.
 #[derive(Debug)]
-pub struct PendingAnswer {
+pub(crate) struct PendingAnswer {
     id: String,
     receiver: oneshot::Receiver<Result<Value, Value>>,
     requests: Arc<ClientRequests>,
@@ -252,7 +247,7 @@ pub struct PendingAnswer {
 
 impl PendingAnswer {
     /// The answer, or `None` when the wait ends without one.
-    pub async fn wait(mut self, limit: Duration) -> Option<Result<Value, Value>> {
+    pub(crate) async fn wait(mut self, limit: Duration) -> Option<Result<Value, Value>> {
         tokio::time::timeout(limit, &mut self.receiver)
             .await
             .ok()
@@ -280,8 +275,10 @@ mod tests {
         let sessions = Sessions::default();
         let capabilities = serde_json::json!({"sampling": {}, "roots": {"listChanged": true}});
         let session = sessions.open(capabilities.as_object().expect("an object"));
-        assert!(session.answers(InputKind::Sampling) && session.answers(InputKind::Roots));
-        assert!(!session.answers(InputKind::Elicitation));
+        assert_eq!(
+            session.answered_kinds(),
+            [InputKind::Sampling, InputKind::Roots]
+        );
         assert!(session.id().bytes().all(|b| b.is_ascii_graphic()));
         session.set_log_level(LogLevel::Debug);
         let found = sessions.find(session.id()).expect("live");

@@ -8,9 +8,9 @@ mod password;
 mod sessions;
 
 pub use context::{AuthContext, AuthMethod};
-pub use password::{PasswordError, hash_password, verify_password};
+pub use password::PasswordError;
+pub(crate) use password::{hash_password, verify_password};
 use sessions::LiveSessions;
-pub use sessions::Session;
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
@@ -21,11 +21,11 @@ use crate::settings;
 use crate::store::{Store, StoreError};
 
 /// Settings key of the stored password hash (a PHC string).
-pub const PASSWORD_SETTING: &str = "auth.passwordHash";
+pub(crate) const PASSWORD_SETTING: &str = "auth.passwordHash";
 
 /// The authentication state shared by the gate and the auth routes.
 #[derive(Clone, Debug)]
-pub struct Auth {
+pub(crate) struct Auth {
     store: Store,
     /// The stored hash, cached: the gate runs on every request.
     password_hash: Arc<RwLock<Option<String>>>,
@@ -41,7 +41,11 @@ pub struct Auth {
 }
 
 impl Auth {
-    pub fn load(store: Store, session_ttl: Duration, cookie: &str) -> Result<Auth, StoreError> {
+    pub(crate) fn load(
+        store: Store,
+        session_ttl: Duration,
+        cookie: &str,
+    ) -> Result<Auth, StoreError> {
         let hash = store.run_blocking(|connection| read_hash(connection))?;
         Ok(Auth {
             store,
@@ -54,22 +58,22 @@ impl Auth {
     }
 
     /// The session cookie's name.
-    pub fn cookie(&self) -> &str {
+    pub(crate) fn cookie(&self) -> &str {
         &self.cookie
     }
 
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         self.password_hash
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .is_some()
     }
 
-    pub fn session_ttl(&self) -> Duration {
+    pub(crate) fn session_ttl(&self) -> Duration {
         self.session_ttl
     }
 
-    pub fn store(&self) -> &Store {
+    pub(crate) fn store(&self) -> &Store {
         &self.store
     }
 
@@ -78,7 +82,7 @@ impl Auth {
     }
 
     /// Checks a password against the stored hash (slow on purpose).
-    pub async fn check_password(&self, candidate: &str) -> bool {
+    pub(crate) async fn check_password(&self, candidate: &str) -> bool {
         let Some(hash) = self.current_hash() else {
             return false;
         };
@@ -119,7 +123,7 @@ fn read_hash(connection: &crate::store::sql::Connection) -> Result<Option<String
 
 /// Sets (or with `None`, clears) the instance password in the store and ends
 /// every session. Used by the CLI and the environment at start-up.
-pub fn store_password(store: &Store, password: Option<&str>) -> Result<(), PasswordError> {
+pub(crate) fn store_password(store: &Store, password: Option<&str>) -> Result<(), PasswordError> {
     let hash = password.map(hash_password).transpose()?;
     store
         .run_blocking(move |connection| {
@@ -144,7 +148,7 @@ pub fn store_password(store: &Store, password: Option<&str>) -> Result<(), Passw
 
 /// True when `password` already matches the stored hash (so start-up with
 /// `PORTOS_PASSWORD` does not end sessions on every restart).
-pub fn password_matches_store(store: &Store, password: &str) -> Result<bool, StoreError> {
+pub(crate) fn password_matches_store(store: &Store, password: &str) -> Result<bool, StoreError> {
     let hash = store.run_blocking(|connection| read_hash(connection))?;
     Ok(hash.is_some_and(|hash| verify_password(password, &hash)))
 }

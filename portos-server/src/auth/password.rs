@@ -19,7 +19,7 @@ pub enum PasswordError {
     Store(#[from] StoreError),
 }
 
-pub fn hash_password(password: &str) -> Result<String, PasswordError> {
+pub(crate) fn hash_password(password: &str) -> Result<String, PasswordError> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(PasswordError::TooShort);
     }
@@ -30,7 +30,7 @@ pub fn hash_password(password: &str) -> Result<String, PasswordError> {
 }
 
 /// Constant-time verification; a malformed stored hash verifies nothing.
-pub fn verify_password(password: &str, hash: &str) -> bool {
+pub(crate) fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash)
         .map(|parsed| {
             Argon2::default()

@@ -27,7 +27,7 @@ use crate::store::changes::{self, Change};
 
 /// A session just created: the token is shown once.
 #[derive(Clone, Debug)]
-pub struct Session {
+pub(crate) struct Session {
     pub token: String,
     pub expires_at: jiff::Timestamp,
 }
@@ -116,7 +116,7 @@ fn hex_lower(bytes: &[u8]) -> String {
 }
 
 impl Auth {
-    pub async fn create_session(&self) -> Result<Session, StoreError> {
+    pub(crate) async fn create_session(&self) -> Result<Session, StoreError> {
         let mut bytes = [0_u8; 32];
         getrandom::fill(&mut bytes)
             .map_err(|error| StoreError::Worker(format!("no randomness: {error}")))?;
@@ -145,7 +145,7 @@ impl Auth {
 
     /// True when this process knows `token` to name a live session (no
     /// store query: the gate's path that does not wait).
-    pub fn session_known_live(&self, token: &str) -> bool {
+    pub(crate) fn session_known_live(&self, token: &str) -> bool {
         !token.is_empty()
             && self
                 .live_sessions()
@@ -155,7 +155,7 @@ impl Auth {
 
     /// True when `token` names a live session: from memory when this
     /// process knows the session, else from the store.
-    pub async fn session_is_valid(&self, token: &str) -> Result<bool, StoreError> {
+    pub(crate) async fn session_is_valid(&self, token: &str) -> Result<bool, StoreError> {
         let now = jiff::Timestamp::now().as_millisecond();
         if let Some(live) = self.live_sessions().lookup(token, now) {
             return Ok(live);
@@ -187,12 +187,12 @@ impl Auth {
 
     /// Forgets the sessions this process remembers, so each is checked
     /// against the store again (another server may have ended it).
-    pub fn forget_remembered_sessions(&self) {
+    pub(crate) fn forget_remembered_sessions(&self) {
         self.live_sessions().forget_all();
     }
 
     /// Ends the session of `token` (logout). Unknown tokens are fine.
-    pub async fn revoke_session(&self, token: &str) -> Result<(), StoreError> {
+    pub(crate) async fn revoke_session(&self, token: &str) -> Result<(), StoreError> {
         // Forgotten first, so no request is let in on it from here on, and
         // again after the delete, so a look-up that raced it cannot keep it.
         self.live_sessions().forget(token);

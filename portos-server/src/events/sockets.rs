@@ -13,7 +13,7 @@ use socketioxide::extract::SocketRef;
 use super::{Relay, ToolEventNames, ToolsSubscribed, ToolsUnsubscribed};
 
 /// The Socket.IO layer the HTTP service is wrapped in, on the same port.
-pub type SocketLayer = socketioxide::layer::SocketIoLayer;
+pub(crate) type SocketLayer = socketioxide::layer::SocketIoLayer;
 
 /// The server's side of its Socket.IO clients.
 #[derive(Clone, Debug)]

@@ -21,7 +21,7 @@ const AUTH_ROUTES: [&str; 4] = ["/status", "/whoami", "/login", "/logout"];
 const OTHER_PUBLIC_PATHS: [&str; 2] = ["/api/system/health", "/explorer"];
 
 /// Where the API groups Settings → API Access can expose live.
-pub const PUBLIC_API_PREFIX: &str = "/api/public/";
+pub(crate) const PUBLIC_API_PREFIX: &str = "/api/public/";
 
 /// What the gate (`crate::http::gate`) answers before an exposable group's
 /// operation runs: 403 `FORBIDDEN` while the group is not exposed, 401
@@ -45,7 +45,7 @@ const GATE_ERRORS: &[GateErrors] = &[GateErrors {
 /// application's always-public prefixes and its names for the MCP
 /// endpoint's refusals. Made once per server (its path lists are kept like
 /// the declarations).
-pub fn classifier(
+pub(crate) fn classifier(
     mounts: &Mounts,
     names: &McpNames,
     always_public_prefixes: &'static [&'static str],

@@ -8,9 +8,8 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -25,7 +24,7 @@ use crate::remote::RemoteCaller;
 /// What the gate consults: the password and sessions, and which API groups
 /// the owner exposed.
 #[derive(Debug)]
-pub struct GateState {
+pub(crate) struct GateState {
     pub auth: Auth,
     pub api_access: ApiAccessCache,
     /// Which paths pass without credentials.
@@ -134,22 +133,6 @@ async fn check_credentials(
     })
 }
 
-/// The gate as an `axum::middleware::from_fn_with_state` function.
-pub async fn gate(
-    State(state): State<Arc<GateState>>,
-    mut request: Request,
-    next: Next,
-) -> Response {
-    let verdict = verdict(&state, &request);
-    match settle(&state, verdict, request.headers(), request.uri()).await {
-        Ok((context, caller)) => {
-            admit(&mut request, context, caller);
-            next.run(request).await
-        }
-        Err(response) => response,
-    }
-}
-
 /// What a verdict comes to once its checks are done: the request's context
 /// (and remote caller), or its refusal.
 async fn settle(
@@ -185,12 +168,12 @@ fn admit(request: &mut Request, context: AuthContext, caller: Option<RemoteCalle
 /// request; here a request that passes without waiting is handed straight
 /// to the inner service, and only a credentials check is boxed).
 #[derive(Clone, Debug)]
-pub struct GateLayer {
+pub(crate) struct GateLayer {
     state: Arc<GateState>,
 }
 
 impl GateLayer {
-    pub fn new(state: Arc<GateState>) -> GateLayer {
+    pub(crate) fn new(state: Arc<GateState>) -> GateLayer {
         GateLayer { state }
     }
 }
@@ -208,7 +191,7 @@ impl<S> tower::Layer<S> for GateLayer {
 
 /// A service behind the password gate ([`GateLayer`]).
 #[derive(Clone, Debug)]
-pub struct Gated<S> {
+pub(crate) struct Gated<S> {
     state: Arc<GateState>,
     inner: S,
 }
@@ -260,7 +243,7 @@ where
 }
 
 /// The session token a request carries, from `Authorization: Bearer` or the cookie.
-pub fn session_token(headers: &HeaderMap, cookie: &str) -> Option<String> {
+pub(crate) fn session_token(headers: &HeaderMap, cookie: &str) -> Option<String> {
     session_token_str(headers, cookie).map(str::to_owned)
 }
 

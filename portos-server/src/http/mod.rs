@@ -3,22 +3,22 @@
 //! [`Query`], the outputs [`Created`], [`Accepted`] and [`NoContent`], error enums derived
 //! with [`RouteErrors`], and [`ApiError`], the one error body.
 
-pub mod access;
+pub(crate) mod access;
 mod agent_caller;
 mod agent_context;
 mod auth;
 pub mod body;
-pub mod docs;
+mod docs;
 mod error;
 mod explorer;
-pub mod gate;
+pub(crate) mod gate;
 pub mod io;
 mod jobs;
 mod mcp_listen;
 mod metrics;
 mod primitives;
 pub mod query;
-pub mod remote_gate;
+pub(crate) mod remote_gate;
 mod route;
 mod schema_gate;
 mod server_span;
@@ -33,7 +33,8 @@ use portos_core::inventory::InventoryError;
 use tower::Layer;
 use tower_http::trace::TraceLayer;
 
-pub use crate::route_list::{inventory, missing_state};
+pub use crate::route_list::inventory;
+pub(crate) use crate::route_list::missing_state;
 /// The JSON body a route answers: axum's, re-exported so an application
 /// never matches the runtime's axum version by hand.
 pub use axum::Json;
@@ -45,6 +46,7 @@ pub use io::{
 /// `#[derive(RouteErrors)]`: see [`RouteErrors`].
 pub use portos_macros::RouteErrors;
 pub use query::Query;
+#[doc(hidden)]
 pub use route::MethodRoute;
 
 use crate::app::App;
@@ -52,7 +54,7 @@ use crate::app::App;
 /// The full router of the server, mounted from the link-time route list.
 /// The inventory (one declaration per operation) was checked when the
 /// `App` was built, so it is not built again here.
-pub fn router(app: App) -> Result<Router, InventoryError> {
+pub(crate) fn router(app: App) -> Result<Router, InventoryError> {
     let router = Router::new().fallback_service(service(app)?);
     // Per-request spans and logs cost about a tenth of a small call's CPU:
     // layered only when `RUST_LOG` asks for them, e.g.
@@ -83,7 +85,7 @@ fn log_requests() -> bool {
 /// what the server serves as it is when no request tracing is asked for (an
 /// outer `Router` would match every path once more and box the service and
 /// the future of every request).
-pub fn service(
+pub(crate) fn service(
     app: App,
 ) -> Result<
     impl tower::Service<

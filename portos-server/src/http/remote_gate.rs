@@ -16,7 +16,7 @@ use crate::remote::{Refusal, RemoteAuth, RemoteCaller, Surface};
 
 /// Remote mode as the gate applies it.
 #[derive(Debug)]
-pub struct RemoteGate {
+pub(crate) struct RemoteGate {
     auth: Arc<RemoteAuth>,
     /// The MCP endpoint and the tool routes' mount (and everything under it).
     surface: Surface,
@@ -34,12 +34,12 @@ impl RemoteGate {
     }
 
     /// Whether `path` needs a token (or a session).
-    pub fn covers(&self, path: &str) -> bool {
+    pub(crate) fn covers(&self, path: &str) -> bool {
         self.surface.covers(path)
     }
 
     /// Whether `path` is where the metadata is served.
-    pub fn is_metadata(&self, path: &str) -> bool {
+    pub(crate) fn is_metadata(&self, path: &str) -> bool {
         self.auth
             .metadata_paths()
             .iter()
@@ -47,7 +47,7 @@ impl RemoteGate {
     }
 
     /// The metadata document, for a GET of one of its paths.
-    pub fn metadata_response(&self) -> Response {
+    pub(crate) fn metadata_response(&self) -> Response {
         (
             StatusCode::OK,
             [
@@ -68,7 +68,7 @@ impl RemoteGate {
     /// The caller of a request on the remote surface, or its refusal: a
     /// live session when the request brings a session cookie and no
     /// Authorization header (and a password is set), else the access token.
-    pub async fn check(
+    pub(crate) async fn check(
         &self,
         auth: &Auth,
         headers: &HeaderMap,
@@ -103,7 +103,7 @@ impl RemoteGate {
 /// A refusal of remote mode as the response: its status, its challenge
 /// (none for a 503, which asks to try again instead) and the contract's
 /// error body.
-pub fn refusal_response(auth: &RemoteAuth, refusal: &Refusal) -> Response {
+pub(crate) fn refusal_response(auth: &RemoteAuth, refusal: &Refusal) -> Response {
     let status = refusal.status();
     let mut response =
         ApiError::new(status, refusal.body_code(), refusal.description()).into_response();
@@ -118,7 +118,7 @@ pub fn refusal_response(auth: &RemoteAuth, refusal: &Refusal) -> Response {
 
 /// The remote caller the gate found, if any (remote mode, a valid token).
 #[derive(Clone, Debug)]
-pub struct RemoteClient(pub Option<RemoteCaller>);
+pub(crate) struct RemoteClient(pub Option<RemoteCaller>);
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for RemoteClient {
     type Rejection = std::convert::Infallible;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// final; the words are the MCP tasks extension's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum JobState {
+pub(crate) enum JobState {
     /// The adapter is running (or queued to run again after a restart).
     Working,
     /// Waiting for a person to confirm or refuse the call.
@@ -20,7 +20,7 @@ pub enum JobState {
 }
 
 impl JobState {
-    pub const ALL: [JobState; 5] = [
+    pub(crate) const ALL: [JobState; 5] = [
         JobState::Working,
         JobState::InputRequired,
         JobState::Completed,
@@ -28,7 +28,7 @@ impl JobState {
         JobState::Cancelled,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             JobState::Working => "working",
             JobState::InputRequired => "input_required",
@@ -38,13 +38,13 @@ impl JobState {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<JobState> {
+    pub(crate) fn from_name(name: &str) -> Option<JobState> {
         JobState::ALL
             .into_iter()
             .find(|state| state.as_str() == name)
     }
 
-    pub fn is_final(self) -> bool {
+    pub(crate) fn is_final(self) -> bool {
         matches!(
             self,
             JobState::Completed | JobState::Failed | JobState::Cancelled
@@ -55,7 +55,7 @@ impl JobState {
 /// What a job parked in `input_required` waits for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct InputRequest {
+pub(crate) struct InputRequest {
     /// `confirmation`: a person approves or refuses the call
     /// (`POST {tools.path}/jobs/{jobId}/confirm`). `questions`: the tool
     /// asks the MCP client that called it (`questions`), which answers with
@@ -77,7 +77,7 @@ pub(super) const CONFIRMATION: &str = "confirmation";
 pub(super) const QUESTIONS: &str = "questions";
 
 impl InputRequest {
-    pub fn is_confirmation(&self) -> bool {
+    pub(crate) fn is_confirmation(&self) -> bool {
         self.kind == CONFIRMATION
     }
 }
@@ -85,7 +85,7 @@ impl InputRequest {
 /// One job: the durable record of a long-running tool call.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Job {
+pub(crate) struct Job {
     /// Always `portos_tool_job`.
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -130,8 +130,6 @@ pub struct Job {
     /// Milliseconds since the Unix epoch, for the MCP task shape.
     #[serde(skip)]
     pub created_at_ms: i64,
-    #[serde(skip)]
-    pub updated_at_ms: i64,
     #[serde(skip)]
     pub expires_at_ms: i64,
 }

@@ -109,7 +109,6 @@ impl JobRow {
             result: self.result(),
             fault: self.fault.clone(),
             created_at_ms: self.created_at_ms,
-            updated_at_ms: self.updated_at_ms,
             expires_at_ms: self.expires_at_ms,
         }
     }

@@ -25,7 +25,7 @@ pub(crate) const MAX_TOOL_NAME_CHARS: usize = 120;
 
 /// One accepted message.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Message {
+pub(crate) enum Message {
     /// A call that expects an answer.
     Request {
         id: Value,
@@ -49,7 +49,7 @@ pub enum Message {
 
 /// The params of a [`Message::ToolCall`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct CallParams {
+pub(crate) struct CallParams {
     /// 1 to [`MAX_TOOL_NAME_CHARS`] characters.
     pub name: String,
     pub arguments: Option<Map<String, Value>>,
@@ -61,7 +61,7 @@ impl Message {
     /// `Request` the general path reads (the tests compare the two paths
     /// through it).
     #[cfg(test)]
-    pub fn into_general(self) -> Message {
+    pub(crate) fn into_general(self) -> Message {
         let Message::ToolCall { id, call } = self else {
             return self;
         };

@@ -29,7 +29,7 @@ pub(crate) const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscripti
 /// What a client asked to hear (a `SubscriptionFilter`), or what the
 /// server agreed to send of it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Filter {
+pub(crate) struct Filter {
     pub tools: bool,
     pub prompts: bool,
     pub resources: bool,
@@ -43,7 +43,7 @@ const MAX_SUBSCRIBED: usize = 100;
 impl Filter {
     /// Reads a `subscriptions/listen` request's `notifications`: an object
     /// of the filter's fields, each of its type.
-    pub fn parse(notifications: Option<&Value>) -> Result<Filter, String> {
+    pub(crate) fn parse(notifications: Option<&Value>) -> Result<Filter, String> {
         let Some(fields) = notifications.and_then(Value::as_object) else {
             return Err("subscriptions/listen needs a notifications object".to_owned());
         };
@@ -103,7 +103,7 @@ impl Filter {
 
     /// The notifications `announcement` makes for this filter, as
     /// `(method, params)`.
-    pub fn notifications(&self, announcement: &Announcement) -> Vec<(&'static str, Value)> {
+    pub(crate) fn notifications(&self, announcement: &Announcement) -> Vec<(&'static str, Value)> {
         match announcement {
             Announcement::Lists => [
                 (self.tools, "notifications/tools/list_changed"),
@@ -136,7 +136,7 @@ pub(crate) fn notification(
 
 /// An open 2026-07-28 subscription.
 #[derive(Debug)]
-pub struct Listening {
+pub(crate) struct Listening {
     /// The `subscriptions/listen` request's id (its final response's).
     id: Value,
     /// The id every notification of it carries: the request's own.
@@ -147,7 +147,7 @@ pub struct Listening {
 
 impl Listening {
     /// The first message: what the server agreed to send.
-    pub fn acknowledgement(&self) -> String {
+    pub(crate) fn acknowledgement(&self) -> String {
         notification(
             "notifications/subscriptions/acknowledged",
             json!({ "notifications": self.agreed.to_json() }),
@@ -157,7 +157,7 @@ impl Listening {
 
     /// The next notifications (none for a change it did not ask about);
     /// `None` once announcements end (the server is stopping).
-    pub async fn next(&mut self) -> Option<Vec<String>> {
+    pub(crate) async fn next(&mut self) -> Option<Vec<String>> {
         let announcement = match self.changes.recv().await {
             Ok(announcement) => announcement,
             // Fell behind: whatever it missed, its lists may have changed.
@@ -174,7 +174,7 @@ impl Listening {
     }
 
     /// The response that ends the subscription gracefully.
-    pub fn ended(&self, server: &McpServer) -> String {
+    pub(crate) fn ended(&self, server: &McpServer) -> String {
         let mut meta = server.result_meta();
         if let Some(meta) = meta.as_object_mut() {
             meta.insert(SUBSCRIPTION_ID_KEY.to_owned(), self.subscription.clone());
@@ -272,7 +272,7 @@ impl Listener {
 impl McpServer {
     /// The lists this server offers a listener (tools always; resources
     /// and prompts when it has any).
-    pub fn offered_lists(&self) -> Filter {
+    pub(crate) fn offered_lists(&self) -> Filter {
         let offers = self.primitive_capabilities();
         Filter {
             tools: true,

@@ -19,10 +19,11 @@ pub(crate) mod telemetry;
 // The settings, the context tools and the 2025 sessions live below the
 // transport (the application state holds them); here under
 // the names MCP code and applications use.
-pub use crate::agent_tools::context_tools::{self, cap};
-pub use crate::agent_tools::session;
+pub(crate) use crate::agent_tools::session;
 pub use crate::agent_tools::{
-    AgentContextCache, AgentContextConfig, ContextTools, NoContextTools, Outcome, OutcomeFuture,
-    config,
+    AgentContextConfig, ContextTools, NoContextTools, Outcome, OutcomeFuture,
+    config::{ContextScope, Profile},
+    context_tools::{ResourceFuture, ResourceMiss, cap},
 };
-pub use server::{CallMeta, CallOutcome, ConfigReads, McpServer};
+pub(crate) use crate::agent_tools::{config, context_tools};
+pub(crate) use server::{CallMeta, ConfigReads, McpServer};

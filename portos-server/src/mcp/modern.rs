@@ -88,7 +88,7 @@ pub(crate) fn message_is_modern(message: &Message) -> bool {
 /// The request headers of the Streamable HTTP transport that mirror the
 /// body, as sent (surrounding whitespace is not part of a value).
 #[derive(Clone, Debug, Default)]
-pub struct MirroredHeaders {
+pub(crate) struct MirroredHeaders {
     pub protocol_version: Option<HeaderText>,
     pub method: Option<HeaderText>,
     pub name: Option<HeaderText>,
@@ -99,7 +99,7 @@ pub struct MirroredHeaders {
 
 impl MirroredHeaders {
     /// The `Mcp-Param-{name}` header (names are case-insensitive).
-    pub fn param(&self, name: &str) -> Option<&HeaderText> {
+    pub(crate) fn param(&self, name: &str) -> Option<&HeaderText> {
         self.params
             .iter()
             .find(|(given, _)| given.eq_ignore_ascii_case(name))
@@ -111,13 +111,13 @@ impl MirroredHeaders {
 /// are not. The value is kept as the request carried it (a shared buffer,
 /// no copy) and read trimmed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HeaderText {
+pub(crate) enum HeaderText {
     Text(HeaderValue),
     Invalid,
 }
 
 impl HeaderText {
-    pub fn from_value(value: &HeaderValue) -> HeaderText {
+    pub(crate) fn from_value(value: &HeaderValue) -> HeaderText {
         let visible = |byte: &u8| *byte == b'\t' || (b' '..=b'~').contains(byte);
         if value.as_bytes().iter().all(visible) {
             HeaderText::Text(value.clone())
@@ -127,13 +127,13 @@ impl HeaderText {
     }
 
     #[cfg(test)]
-    pub fn from_bytes(bytes: &[u8]) -> HeaderText {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> HeaderText {
         HeaderValue::from_bytes(bytes)
             .map_or(HeaderText::Invalid, |value| HeaderText::from_value(&value))
     }
 
     /// The text without surrounding whitespace; `None` when invalid.
-    pub fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         match self {
             HeaderText::Text(value) => value.to_str().ok().map(str::trim),
             HeaderText::Invalid => None,
@@ -143,7 +143,7 @@ impl HeaderText {
 
 /// How the HTTP transport should answer a modern message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplyStatus {
+pub(crate) enum ReplyStatus {
     Ok,
     /// 400: malformed metadata, a header mismatch, an unsupported version.
     BadRequest,
@@ -205,7 +205,7 @@ impl McpServer {
     /// Answers one 2026-07-28 message: `None` for a notification or a
     /// response (HTTP answers 202). `headers` is `None` over stdio, which has
     /// no header layer.
-    pub async fn handle_modern(
+    pub(crate) async fn handle_modern(
         &self,
         message: Message,
         headers: Option<&MirroredHeaders>,
@@ -312,7 +312,7 @@ impl McpServer {
     /// A 2026-07-28 `subscriptions/listen` (which the transport streams):
     /// the subscription, once its request passed every check a request
     /// passes; otherwise the refusal to answer.
-    pub async fn listen_request(
+    pub(crate) async fn listen_request(
         &self,
         id: Value,
         params: Option<&Map<String, Value>>,

@@ -20,14 +20,14 @@ pub(crate) const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 /// Sends one JSON-RPC message (its text) to the client, ahead of the
 /// response; best effort (a client that went away hears nothing).
 #[derive(Clone)]
-pub struct Notifier(Arc<dyn Fn(String) + Send + Sync>);
+pub(crate) struct Notifier(Arc<dyn Fn(String) + Send + Sync>);
 
 impl Notifier {
-    pub fn new(send: impl Fn(String) + Send + Sync + 'static) -> Notifier {
+    pub(crate) fn new(send: impl Fn(String) + Send + Sync + 'static) -> Notifier {
         Notifier(Arc::new(send))
     }
 
-    pub fn send(&self, message: &Value) {
+    pub(crate) fn send(&self, message: &Value) {
         (self.0)(message.to_string());
     }
 }
@@ -41,7 +41,7 @@ impl std::fmt::Debug for Notifier {
 /// What a request asks to hear while it runs: its progress token, and the
 /// log level it names itself (2026-07-28).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Follow {
+pub(crate) struct Follow {
     pub progress_token: Option<Value>,
     pub log_level: Option<LogLevel>,
 }
@@ -49,7 +49,7 @@ pub struct Follow {
 impl Follow {
     /// Read from a `tools/call` or `prompts/get` request's `_meta` (other
     /// methods report nothing while they run).
-    pub fn of(message: &Message) -> Follow {
+    pub(crate) fn of(message: &Message) -> Follow {
         let meta = match message {
             Message::ToolCall { call, .. } => match &call.meta {
                 Some(RequestMeta::Other(meta)) => Some(meta),

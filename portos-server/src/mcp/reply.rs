@@ -19,7 +19,7 @@ const MAX_ERROR_CHARS: usize = 500;
 
 /// What a `tools/call` answers, before it is written.
 #[derive(Debug)]
-pub enum ToolReply {
+pub(crate) enum ToolReply {
     /// `output` is a JSON object's text, as serde_json wrote it.
     Structured { output: Vec<u8>, is_error: bool },
     /// A tool whose output is content items (`ToolContent`): they are the
@@ -74,7 +74,7 @@ fn missing_required(required: Value) -> (i64, String, Value) {
 impl ToolReply {
     /// The JSON-RPC error this reply is instead of a result, at 2026-07-28
     /// (`modern`) or the 2025 revisions: its code, message and data.
-    pub fn as_error(&self, modern: bool) -> Option<(i64, String, Option<Value>)> {
+    pub(crate) fn as_error(&self, modern: bool) -> Option<(i64, String, Option<Value>)> {
         match self {
             ToolReply::MissingCapability(missing) => {
                 let (code, message, data) = missing_capability_error(missing);
@@ -99,7 +99,7 @@ impl ToolReply {
 /// call: building it as a `Value` and writing that cost more than the
 /// rest of the response.
 #[derive(Debug, Default, Serialize)]
-pub struct ResultMeta<'a> {
+pub(crate) struct ResultMeta<'a> {
     #[serde(
         rename = "io.modelcontextprotocol/serverInfo",
         skip_serializing_if = "Option::is_none"
@@ -108,7 +108,7 @@ pub struct ResultMeta<'a> {
 }
 
 #[derive(Debug, Serialize)]
-pub struct ServerInfo<'a> {
+pub(crate) struct ServerInfo<'a> {
     pub name: &'a str,
     pub version: &'a str,
 }
@@ -165,7 +165,7 @@ impl ToolReply {
     /// The JSON-RPC response carrying this result, as JSON text. `modern`
     /// is the 2026-07-28 result's `_meta` (that revision also names the
     /// kind of result, `resultType`); `None` writes the 2025 form.
-    pub fn into_response(self, id: &Value, modern: Option<&ResultMeta<'_>>) -> String {
+    pub(crate) fn into_response(self, id: &Value, modern: Option<&ResultMeta<'_>>) -> String {
         if let Some((code, message, data)) = self.as_error(modern.is_some()) {
             let mut error = serde_json::json!({ "code": code, "message": message });
             if let Some(data) = data {

@@ -14,7 +14,7 @@ pub(crate) const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/client
 
 /// A request's `_meta` object.
 #[derive(Clone, Debug, PartialEq)]
-pub enum RequestMeta {
+pub(crate) enum RequestMeta {
     /// Exactly the revision's two keys, each once: a version that is a
     /// string and capabilities that are an object.
     Revision {
@@ -27,7 +27,7 @@ pub enum RequestMeta {
 
 impl RequestMeta {
     /// Whether it names a protocol version (of any type): the 2026 way.
-    pub fn names_a_version(&self) -> bool {
+    pub(crate) fn names_a_version(&self) -> bool {
         match self {
             RequestMeta::Revision { .. } => true,
             RequestMeta::Other(map) => map.contains_key(PROTOCOL_VERSION_KEY),
@@ -35,7 +35,7 @@ impl RequestMeta {
     }
 
     /// The protocol version, when it is a string.
-    pub fn protocol_version(&self) -> Option<&str> {
+    pub(crate) fn protocol_version(&self) -> Option<&str> {
         match self {
             RequestMeta::Revision {
                 protocol_version, ..
@@ -45,7 +45,7 @@ impl RequestMeta {
     }
 
     /// The client's capabilities, when they are an object.
-    pub fn client_capabilities(&self) -> Option<&Map<String, Value>> {
+    pub(crate) fn client_capabilities(&self) -> Option<&Map<String, Value>> {
         match self {
             RequestMeta::Revision {
                 client_capabilities,
@@ -55,7 +55,7 @@ impl RequestMeta {
         }
     }
 
-    pub fn into_map(self) -> Map<String, Value> {
+    pub(crate) fn into_map(self) -> Map<String, Value> {
         match self {
             RequestMeta::Other(map) => map,
             RequestMeta::Revision {

@@ -36,14 +36,14 @@ pub(crate) const SCHEMA_VERSION: u32 = 5;
 /// which is the only writer of its store), or the store itself on every
 /// message (stdio, a separate process whose store the server may change).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConfigReads {
+pub(crate) enum ConfigReads {
     Cached,
     Live,
 }
 
 /// Per-message facts from the transport.
 #[derive(Clone, Default)]
-pub struct CallMeta {
+pub(crate) struct CallMeta {
     /// The `Idempotency-Key` header (HTTP only).
     pub idempotency_key: Option<String>,
     /// What the request asked to hear while it runs (its `_meta`).
@@ -79,7 +79,7 @@ impl CallMeta {
     /// The channel a call's adapter reports on: progress when the request
     /// gave a token, log messages of the level it (or its session) asked
     /// for; empty when the transport cannot send them.
-    pub fn channel(&self) -> CallChannel {
+    pub(crate) fn channel(&self) -> CallChannel {
         let mut channel = match &self.notifier {
             Some(notifier) => {
                 let level = self.follow.log_level.or_else(|| {
@@ -106,7 +106,7 @@ impl CallMeta {
 }
 
 #[derive(Clone, Debug)]
-pub struct McpServer {
+pub(crate) struct McpServer {
     app: App,
     reads: ConfigReads,
     /// The client when it came with an access token (remote mode): what its
@@ -115,7 +115,7 @@ pub struct McpServer {
 }
 
 impl McpServer {
-    pub fn new(app: App, reads: ConfigReads) -> McpServer {
+    pub(crate) fn new(app: App, reads: ConfigReads) -> McpServer {
         McpServer {
             app,
             reads,
@@ -127,7 +127,7 @@ impl McpServer {
     /// and calls only the granted tools the client's token allows too, and
     /// its calls act for the token's subject.
     #[must_use]
-    pub fn for_remote(self, caller: RemoteCaller) -> McpServer {
+    pub(crate) fn for_remote(self, caller: RemoteCaller) -> McpServer {
         McpServer {
             remote: Some(caller),
             ..self
@@ -135,7 +135,7 @@ impl McpServer {
     }
 
     /// The remote client this server answers, if any.
-    pub fn remote(&self) -> Option<&RemoteCaller> {
+    pub(crate) fn remote(&self) -> Option<&RemoteCaller> {
         self.remote.as_ref()
     }
 
@@ -196,7 +196,7 @@ impl McpServer {
     /// The capabilities a linked agent tool needs, when the principal is
     /// granted it (whatever the client's credential allows): what a remote
     /// client's token must carry to call it.
-    pub fn granted_tool_needs(
+    pub(crate) fn granted_tool_needs(
         &self,
         name: &str,
         config: &AgentContextConfig,
@@ -214,7 +214,7 @@ impl McpServer {
         crate::jobs::Viewer::Principal(self.app.principals.mcp)
     }
 
-    pub async fn config(&self) -> Arc<AgentContextConfig> {
+    pub(crate) async fn config(&self) -> Arc<AgentContextConfig> {
         match self.reads {
             ConfigReads::Cached => self.app.agent_context.current(),
             ConfigReads::Live => {
@@ -244,7 +244,7 @@ impl McpServer {
     /// where the application mounts it; `stateful` is true because
     /// `initialize` (2025) opens a session the client may hold, and
     /// `sessionRequired` false because every request also stands alone.
-    pub fn manifest(&self, config: &AgentContextConfig) -> Value {
+    pub(crate) fn manifest(&self, config: &AgentContextConfig) -> Value {
         json!({
             "kind": self.app.mcp_names.manifest_kind,
             "schemaVersion": SCHEMA_VERSION,
@@ -269,7 +269,7 @@ impl McpServer {
     }
 
     /// Context tools, then the granted agent-scope semantic tools in MCP form.
-    pub fn tools(&self, config: &AgentContextConfig) -> Vec<Value> {
+    pub(crate) fn tools(&self, config: &AgentContextConfig) -> Vec<Value> {
         let mut tools = self.app.context_tools.definitions(config);
         if config.active() {
             tools.extend(self.semantic_tools(config));
@@ -298,7 +298,7 @@ impl McpServer {
 
     /// Answers one message, rendered as JSON text; `None` for notifications
     /// and responses.
-    pub async fn handle(&self, message: Message, meta: &CallMeta) -> Option<String> {
+    pub(crate) async fn handle(&self, message: Message, meta: &CallMeta) -> Option<String> {
         let (id, method, params) = match message {
             // The usual message: a plain call (no `task`; a `_meta` says
             // nothing to this revision).
@@ -432,7 +432,7 @@ impl McpServer {
 
     /// A `tools/call` result (docs/reference.md#mcp-results). A long-running
     /// tool's job is waited for: its result is the answer.
-    pub async fn call_tool(
+    pub(crate) async fn call_tool(
         &self,
         name: &str,
         arguments: Option<Value>,
@@ -453,7 +453,7 @@ impl McpServer {
 
     /// A `tools/call`; for a client that follows a task (`follows`), a
     /// long-running tool answers its job instead of waiting for it.
-    pub async fn call_tool_or_task(
+    pub(crate) async fn call_tool_or_task(
         &self,
         name: &str,
         arguments: Option<Value>,
@@ -742,7 +742,7 @@ fn invalid_call(issue: &FieldIssue) -> ToolReply {
 
 /// How the caller of a long-running tool follows its job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Follows {
+pub(crate) enum Follows {
     /// It waits for the result (no task).
     Nothing,
     /// A 2025-11-25 task: polled; the tool's questions cannot reach it.
@@ -754,7 +754,7 @@ pub enum Follows {
 
 /// What a `tools/call` answers: a result, or a long-running tool's job.
 #[derive(Debug)]
-pub enum CallOutcome {
+pub(crate) enum CallOutcome {
     Reply(ToolReply),
     Task(Box<Job>),
 }

@@ -245,7 +245,6 @@ mod tests {
             result: None,
             fault: None,
             created_at_ms: 1_000,
-            updated_at_ms: 2_000,
             expires_at_ms: 86_402_000,
         }
     }

@@ -8,8 +8,7 @@
 mod client;
 mod policy;
 mod ranges;
-pub mod stats;
+pub(crate) mod stats;
 
 pub use client::{OutboundClient, OutboundError, client_builder, refusal};
 pub use policy::{BadAllowEntry, OUTSIDE_ALLOW_LIST, OutboundPolicy, Refused};
-pub use ranges::{SpecialRange, special_range};

@@ -8,7 +8,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// A special range, named for the person reading a refusal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpecialRange {
+pub(super) struct SpecialRange {
     /// The range, e.g. `10.0.0.0/8`.
     pub cidr: &'static str,
     /// What it is, e.g. `private (RFC 1918)`.
@@ -21,7 +21,7 @@ const fn range(cidr: &'static str, kind: &'static str) -> SpecialRange {
 
 /// The range `ip` falls in when it is not a public unicast address; `None`
 /// for a public one.
-pub fn special_range(ip: IpAddr) -> Option<SpecialRange> {
+pub(super) fn special_range(ip: IpAddr) -> Option<SpecialRange> {
     match ip {
         IpAddr::V4(v4) => special_v4(v4),
         IpAddr::V6(v6) => special_v6(v6),

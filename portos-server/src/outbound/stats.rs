@@ -13,13 +13,13 @@ static REFUSED: AtomicU64 = AtomicU64::new(0);
 
 /// How an outbound request ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Sent,
     Failed,
     Refused,
 }
 
-pub fn count(outcome: Outcome) {
+pub(crate) fn count(outcome: Outcome) {
     let counter = match outcome {
         Outcome::Sent => &SENT,
         Outcome::Failed => &FAILED,
@@ -28,7 +28,7 @@ pub fn count(outcome: Outcome) {
     counter.fetch_add(1, Ordering::Relaxed);
 }
 
-pub fn write(out: &mut Exposition) {
+pub(crate) fn write(out: &mut Exposition) {
     out.counters(
         "outbound_requests_total",
         "Outbound requests by outcome: sent (answered), failed (no answer) or refused by the outbound policy (nothing sent).",

@@ -9,7 +9,7 @@ use super::jwt::TokenError;
 
 /// Why a request was refused before anything ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// No access token (nor credentials of another scheme): 401 without an
     /// error code, naming the scopes the server knows.
     NoToken,
@@ -29,7 +29,7 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    pub fn status(&self) -> StatusCode {
+    pub(crate) fn status(&self) -> StatusCode {
         match self {
             Refusal::NoToken | Refusal::InvalidToken(_) => StatusCode::UNAUTHORIZED,
             Refusal::Malformed(_) | Refusal::TokenInQuery => StatusCode::BAD_REQUEST,
@@ -39,7 +39,7 @@ impl Refusal {
     }
 
     /// RFC 6750 §3.1's error code, when one applies.
-    pub fn error_code(&self) -> Option<&'static str> {
+    pub(crate) fn error_code(&self) -> Option<&'static str> {
         match self {
             Refusal::NoToken | Refusal::KeysUnavailable(_) => None,
             Refusal::Malformed(_) | Refusal::TokenInQuery => Some("invalid_request"),
@@ -49,7 +49,7 @@ impl Refusal {
     }
 
     /// What a person reading the refusal is told.
-    pub fn description(&self) -> String {
+    pub(crate) fn description(&self) -> String {
         match self {
             Refusal::NoToken => "An access token is required (Authorization: Bearer)".to_owned(),
             Refusal::Malformed(why) => format!("The Authorization header is malformed: {why}"),
@@ -69,7 +69,7 @@ impl Refusal {
     }
 
     /// The contract's error code of the body.
-    pub fn body_code(&self) -> &'static str {
+    pub(crate) fn body_code(&self) -> &'static str {
         match self {
             Refusal::NoToken | Refusal::InvalidToken(_) => "AUTH_REQUIRED",
             Refusal::Malformed(_) | Refusal::TokenInQuery => "INVALID_AUTHORIZATION",

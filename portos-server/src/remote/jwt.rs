@@ -17,7 +17,7 @@ pub(crate) const MAX_TOKEN_BYTES: usize = 8 * 1024;
 
 /// Why a token was refused: each is a 401 `invalid_token`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TokenError {
+pub(crate) enum TokenError {
     #[error("the access token is longer than {MAX_TOKEN_BYTES} bytes")]
     TooLong,
     #[error("the access token is not a signed JWT (three base64url parts)")]

@@ -58,7 +58,7 @@ impl Surface {
 
 /// A caller who presented a valid access token.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RemoteCaller {
+pub(crate) struct RemoteCaller {
     /// The token's `sub`.
     pub subject: Arc<str>,
     /// The token's `client_id`, when it names one.
@@ -72,7 +72,7 @@ pub struct RemoteCaller {
 /// Remote mode, running: the configuration, the issuer's keys and the
 /// documents that point clients to it.
 #[derive(Debug)]
-pub struct RemoteAuth {
+pub(crate) struct RemoteAuth {
     config: RemoteConfig,
     keys: IssuerKeys,
     /// The protected resource metadata, serialized once.
@@ -85,7 +85,7 @@ pub struct RemoteAuth {
 impl RemoteAuth {
     /// Remote mode for `config`; the issuer's keys are fetched through
     /// `policy` widened to the issuer's host (configured, so allowed).
-    pub fn new(
+    pub(crate) fn new(
         config: RemoteConfig,
         policy: &OutboundPolicy,
         resource_name: &str,
@@ -111,29 +111,24 @@ impl RemoteAuth {
         })
     }
 
-    pub fn config(&self) -> &RemoteConfig {
+    pub(crate) fn config(&self) -> &RemoteConfig {
         &self.config
     }
 
     /// The protected resource metadata (JSON).
-    pub fn metadata(&self) -> &str {
+    pub(crate) fn metadata(&self) -> &str {
         &self.metadata
     }
 
     /// The paths the metadata is served at.
-    pub fn metadata_paths(&self) -> &[String] {
+    pub(crate) fn metadata_paths(&self) -> &[String] {
         &self.location.paths
-    }
-
-    /// The metadata's URL, as challenges name it.
-    pub fn metadata_url(&self) -> &str {
-        &self.location.url
     }
 
     /// The caller a request's access token speaks for, or why the request
     /// is refused (each refusal with its challenge). The token is read from
     /// the `Authorization: Bearer` header only; one in the query is refused.
-    pub async fn authenticate(
+    pub(crate) async fn authenticate(
         &self,
         headers: &HeaderMap,
         uri: &Uri,
@@ -173,7 +168,11 @@ impl RemoteAuth {
     /// lacks some of it: 403 `insufficient_scope` naming the scopes that
     /// grant all of `needed` (in one challenge), or `None` when the token
     /// carries them.
-    pub fn insufficient(&self, caller: &RemoteCaller, needed: &[Capability]) -> Option<Refusal> {
+    pub(crate) fn insufficient(
+        &self,
+        caller: &RemoteCaller,
+        needed: &[Capability],
+    ) -> Option<Refusal> {
         if caller.capabilities.has_all(needed) {
             return None;
         }
@@ -187,7 +186,7 @@ impl RemoteAuth {
     }
 
     /// The `WWW-Authenticate` value of a refusal.
-    pub fn challenge(&self, refusal: &Refusal) -> String {
+    pub(crate) fn challenge(&self, refusal: &Refusal) -> String {
         let supported: Vec<&str> = self.config.scopes.scopes().collect();
         challenge::www_authenticate(refusal, &self.location.url, &supported)
     }

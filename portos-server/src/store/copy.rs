@@ -14,11 +14,11 @@ use super::sql::{Connection, Value, params_from_iter};
 use super::{Schema, Store, StoreError};
 
 /// What was copied: each table with its row count, in copy order.
-pub type Copied = Vec<(String, usize)>;
+pub(super) type Copied = Vec<(String, usize)>;
 
 /// Why a copy did not happen (nothing was written to the database).
 #[derive(Debug, thiserror::Error)]
-pub enum CopyError {
+pub(crate) enum CopyError {
     /// The data directory, the product, the file that is missing.
     #[error("{0} holds no {1} store ({2} is missing)")]
     NoSource(String, String, String),
@@ -43,7 +43,7 @@ struct Table {
 
 /// Copies the SQLite store in the file `database` into the PostgreSQL
 /// database at `url`; `product` names the application in messages.
-pub fn copy_into_postgres(
+pub(crate) fn copy_into_postgres(
     database: &Path,
     url: &str,
     schemas: &[Schema],

@@ -43,16 +43,17 @@ use tokio::sync::oneshot;
 
 #[cfg(feature = "postgres")]
 #[cfg_attr(docsrs, doc(cfg(feature = "postgres")))]
-pub use copy::{Copied, CopyError, copy_into_postgres};
+pub(crate) use copy::copy_into_postgres;
 use durable::Durable;
 use futures::future::BoxFuture;
 #[cfg(feature = "postgres")]
 use held::Holdings;
-pub use ledger::{LocalCalls, SharedCalls};
+pub(crate) use ledger::LocalCalls;
+pub use ledger::SharedCalls;
 pub use migrations::Schema;
 #[cfg(feature = "postgres")]
 use pool::Pool;
-pub use runtime_schema::RUNTIME_SCHEMA;
+pub(crate) use runtime_schema::RUNTIME_SCHEMA;
 use session::Session;
 pub use sql::{Connection, Engine};
 use work::{Deliver, End, Message, SessionWork, Undone};

@@ -7,7 +7,7 @@ use super::Schema;
 /// The runtime's own tables: settings (grants, API access, Agent Tools, the
 /// password hash), login sessions, and the durable jobs of long-running
 /// tools.
-pub const RUNTIME_SCHEMA: Schema = Schema {
+pub(crate) const RUNTIME_SCHEMA: Schema = Schema {
     component: "portos-server",
     migrations: &[
         // 1: settings, login sessions (only a digest of each token is kept).

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::histogram::Histogram;
 
 /// The `Content-Type` of [`Exposition`]'s text.
-pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+pub(crate) const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// What a family is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ impl Kind {
 
 /// A label: its name and value. A label with an empty value is left out,
 /// as Prometheus reads a missing label as an empty one.
-pub type Label<'a> = (&'a str, &'a str);
+pub(crate) type Label<'a> = (&'a str, &'a str);
 
 /// The text of one scrape, written family by family.
 #[derive(Debug, Default)]

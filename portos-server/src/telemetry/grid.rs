@@ -12,14 +12,14 @@ use super::histogram::{Histogram, SECONDS};
 
 /// One label and every value it may take.
 #[derive(Debug)]
-pub struct Dimension {
+pub(crate) struct Dimension {
     pub label: &'static str,
     pub values: &'static [&'static str],
 }
 
 /// A family of duration histograms over [`Dimension`]s.
 #[derive(Debug)]
-pub struct HistogramGrid {
+pub(crate) struct HistogramGrid {
     name: &'static str,
     help: &'static str,
     bounds: &'static [f64],
@@ -29,7 +29,7 @@ pub struct HistogramGrid {
 
 impl HistogramGrid {
     /// The family `name` (with its `help`), bounds in seconds.
-    pub fn new(
+    pub(crate) fn new(
         name: &'static str,
         help: &'static str,
         bounds: &'static [f64],
@@ -50,7 +50,7 @@ impl HistogramGrid {
 
     /// Counts `elapsed` for the values at `at` (one index per dimension,
     /// in order); an index out of its dimension counts as its last value.
-    pub fn observe(&self, at: &[usize], elapsed: Duration) {
+    pub(crate) fn observe(&self, at: &[usize], elapsed: Duration) {
         let index = self
             .dimensions
             .iter()
@@ -65,7 +65,7 @@ impl HistogramGrid {
     }
 
     /// The family, with the combinations observed so far.
-    pub fn write(&self, out: &mut Exposition) {
+    pub(crate) fn write(&self, out: &mut Exposition) {
         out.family(self.name, Kind::Histogram, self.help);
         let mut labels = Vec::with_capacity(self.dimensions.len());
         for (index, cell) in self.cells.iter().enumerate() {

@@ -20,13 +20,8 @@ pub const OPERATION_SECONDS: &[f64] = &[
     0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
 ];
 
-/// OpenTelemetry's buckets for `http.server.request.duration`: 5 ms to 10 s.
-pub const HTTP_SECONDS: &[f64] = &[
-    0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0,
-];
-
 /// Buckets for quick store work, in seconds: 100 µs to 10 s.
-pub const STORE_SECONDS: &[f64] = &[
+pub(crate) const STORE_SECONDS: &[f64] = &[
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 10.0,
 ];
 

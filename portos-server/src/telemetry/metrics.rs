@@ -21,7 +21,7 @@ pub trait MetricSource: Send + Sync + 'static {
 
 /// The runtime's series, shared by its handlers.
 #[derive(Debug)]
-pub struct Metrics {
+pub(crate) struct Metrics {
     pub tools: Arc<ToolMetrics>,
     /// MCP messages, in the family the MCP transport declares.
     pub mcp: HistogramGrid,
@@ -29,7 +29,7 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    pub fn new(tools: Arc<ToolMetrics>, mcp: HistogramGrid) -> Metrics {
+    pub(crate) fn new(tools: Arc<ToolMetrics>, mcp: HistogramGrid) -> Metrics {
         Metrics {
             tools,
             mcp,
@@ -38,7 +38,7 @@ impl Metrics {
     }
 
     /// The runtime's families (those read from the store aside).
-    pub fn write(&self, out: &mut Exposition) {
+    pub(crate) fn write(&self, out: &mut Exposition) {
         self.tools.write(out);
         self.mcp.write(out);
         self.catalog.write(out);
@@ -47,7 +47,7 @@ impl Metrics {
 
 /// Catalog requests by scope, format and answer (200 or 304).
 #[derive(Debug)]
-pub struct CatalogMetrics {
+pub(crate) struct CatalogMetrics {
     /// (`all` then each scope) × format × (200, 304).
     counts: Box<[AtomicU64]>,
 }
@@ -76,7 +76,7 @@ impl CatalogMetrics {
     }
 
     /// Counts a catalog answered in full (`false`) or as 304 (`true`).
-    pub fn count(&self, scope: CatalogScope, format: CatalogFormat, not_modified: bool) {
+    pub(crate) fn count(&self, scope: CatalogScope, format: CatalogFormat, not_modified: bool) {
         if let Some(count) = self.counts.get(Self::slot(scope, format, not_modified)) {
             count.fetch_add(1, Ordering::Relaxed);
         }

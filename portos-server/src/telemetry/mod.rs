@@ -4,13 +4,14 @@
 //! context calls of [`traces`] are no-ops). Every application gets the
 //! metrics; it adds its own series through [`MetricSource`].
 
-pub mod exposition;
-pub mod grid;
+pub(crate) mod exposition;
+pub(crate) mod grid;
 pub mod histogram;
 mod metrics;
-pub mod tools;
+pub(crate) mod tools;
 pub mod traces;
 
 pub use exposition::{Exposition, Kind};
 pub use histogram::Histogram;
-pub use metrics::{CatalogMetrics, MetricSource, Metrics};
+pub use metrics::MetricSource;
+pub(crate) use metrics::Metrics;

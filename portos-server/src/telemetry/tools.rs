@@ -19,9 +19,9 @@ use super::histogram::{Histogram, OPERATION_SECONDS, SECONDS};
 /// [`OTHER`].
 const MAX_DYNAMIC_NAMES: usize = 256;
 /// The tool label of a call to a name nobody answers to.
-pub const UNKNOWN: &str = "(unknown)";
+pub(crate) const UNKNOWN: &str = "(unknown)";
 /// The tool label of run-time tools beyond `MAX_DYNAMIC_NAMES`.
-pub const OTHER: &str = "(other)";
+pub(crate) const OTHER: &str = "(other)";
 
 /// Completed, failed, then one slot per refusal code.
 const END_SLOTS: usize = 2 + ErrorCode::ALL.len();
@@ -107,7 +107,7 @@ struct Idempotency {
 
 /// Every tool's series.
 #[derive(Debug)]
-pub struct ToolMetrics {
+pub(crate) struct ToolMetrics {
     /// By position in the registry; set once it is built (the meter is
     /// given to the registry before).
     linked: OnceLock<Box<[ToolSeries]>>,
@@ -124,7 +124,7 @@ impl Default for ToolMetrics {
 }
 
 impl ToolMetrics {
-    pub fn new() -> ToolMetrics {
+    pub(crate) fn new() -> ToolMetrics {
         ToolMetrics {
             linked: OnceLock::new(),
             dynamic: RwLock::default(),
@@ -135,7 +135,7 @@ impl ToolMetrics {
     }
 
     /// A slot for each of `registry`'s tools, once it is built.
-    pub fn bind(&self, registry: &Registry) {
+    pub(crate) fn bind(&self, registry: &Registry) {
         let _ = self.linked.set(
             registry
                 .tools()
@@ -146,11 +146,11 @@ impl ToolMetrics {
     }
 
     /// The registry's meter, counting into `metrics`.
-    pub fn meter(metrics: Arc<ToolMetrics>) -> CallMeter {
+    pub(crate) fn meter(metrics: Arc<ToolMetrics>) -> CallMeter {
         Arc::new(move |report: &CallReport<'_>| metrics.count(report))
     }
 
-    pub fn count(&self, report: &CallReport<'_>) {
+    pub(crate) fn count(&self, report: &CallReport<'_>) {
         match report.tool {
             MeteredTool::Linked { index, .. } => match self.linked.get().and_then(|l| l.get(index))
             {
@@ -194,7 +194,7 @@ impl ToolMetrics {
         series.count(report);
     }
 
-    pub fn write(&self, out: &mut Exposition) {
+    pub(crate) fn write(&self, out: &mut Exposition) {
         let dynamic: Vec<Arc<ToolSeries>> = {
             let names = self.dynamic.read().unwrap_or_else(PoisonError::into_inner);
             let mut series: Vec<_> = names.values().cloned().collect();

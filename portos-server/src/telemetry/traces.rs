@@ -19,7 +19,7 @@ use tracing_opentelemetry::OpenTelemetrySpanExt;
 /// Whether spans are exported: the HTTP layer opens its request spans only then.
 static EXPORTING: AtomicBool = AtomicBool::new(false);
 
-pub fn exporting() -> bool {
+pub(crate) fn exporting() -> bool {
     EXPORTING.load(Ordering::Relaxed)
 }
 
@@ -38,7 +38,11 @@ pub(crate) fn start_exporting() {
 /// Makes the W3C trace context `traceparent` (with its `tracestate`) the
 /// parent of `span`; a malformed one is ignored, as the standard says.
 /// `true` when it was taken.
-pub fn adopt_parent(span: &tracing::Span, traceparent: &str, tracestate: Option<&str>) -> bool {
+pub(crate) fn adopt_parent(
+    span: &tracing::Span,
+    traceparent: &str,
+    tracestate: Option<&str>,
+) -> bool {
     if span.is_disabled() {
         return false;
     }
@@ -63,7 +67,7 @@ pub fn adopt_parent(span: &tracing::Span, traceparent: &str, tracestate: Option<
 
 /// The parent of `span` from a request's `traceparent` and `tracestate`
 /// headers, if it carries them.
-pub fn adopt_parent_from_headers(span: &tracing::Span, headers: &axum::http::HeaderMap) {
+pub(crate) fn adopt_parent_from_headers(span: &tracing::Span, headers: &axum::http::HeaderMap) {
     let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     if let Some(traceparent) = text("traceparent") {
         adopt_parent(span, traceparent, text("tracestate"));
@@ -87,7 +91,7 @@ pub fn context_of(span: &tracing::Span) -> Option<SpanContext> {
 
 /// Renames `span`, even once it started (the `otel.name` field only names
 /// a span before).
-pub fn rename(span: &tracing::Span, name: String) {
+pub(crate) fn rename(span: &tracing::Span, name: String) {
     #[cfg(feature = "otel")]
     if !span.is_disabled() {
         span.context().span().update_name(name);
@@ -108,7 +112,7 @@ pub fn link(span: &tracing::Span, to: SpanContext) {
 
 /// Writes the current span's context as `traceparent` / `tracestate` into
 /// an outbound request's headers, when spans are exported.
-pub fn inject(headers: &mut axum::http::HeaderMap) {
+pub(crate) fn inject(headers: &mut axum::http::HeaderMap) {
     #[cfg(feature = "otel")]
     if exporting() {
         inject_current(headers);

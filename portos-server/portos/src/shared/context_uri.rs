@@ -2,7 +2,7 @@
 //! below the domains, because more than the context domain names them: the
 //! brain announces an update of its scope's resource when it captures.
 
-use portos_server::mcp::config::ContextScope;
+use portos_server::mcp::ContextScope;
 
 /// The prefix of a context scope's resource; the scope's name follows.
 pub const SCOPE_PREFIX: &str = "portos-context://scope/";

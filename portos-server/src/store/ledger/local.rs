@@ -24,14 +24,14 @@ use crate::store::{Store, StoreError};
 
 /// The journal of a SQLite store.
 #[derive(Clone, Debug)]
-pub struct LocalCalls {
+pub(crate) struct LocalCalls {
     store: Store,
 }
 
 impl LocalCalls {
     /// The journal of `store`, if this server owns it alone (SQLite); a
     /// shared store has the cluster's ledger instead.
-    pub fn of(store: &Store) -> Option<Arc<LocalCalls>> {
+    pub(crate) fn of(store: &Store) -> Option<Arc<LocalCalls>> {
         (!store.is_shared()).then(|| {
             Arc::new(LocalCalls {
                 store: store.clone(),
@@ -43,7 +43,7 @@ impl LocalCalls {
     /// every fingerprint not yet expired (the newest `max_tombstones`), each
     /// with its result while kept. It writes nothing (a dump opens the
     /// store read-only); expired rows go when later writes prune.
-    pub fn recall(&self, limits: RegistryLimits) -> Result<Vec<Recalled>, StoreError> {
+    pub(crate) fn recall(&self, limits: RegistryLimits) -> Result<Vec<Recalled>, StoreError> {
         let max = max_fingerprints(limits);
         self.store.run_blocking(move |c| {
             let now = now_ms();

@@ -22,7 +22,7 @@ use std::time::Duration;
 #[cfg(not(feature = "postgres"))]
 use portos_core::contract::ToolError;
 
-pub use local::LocalCalls;
+pub(crate) use local::LocalCalls;
 #[cfg(feature = "postgres")]
 pub use shared::SharedCalls;
 

@@ -8,7 +8,7 @@
 /// SQL functions PostgreSQL lacks under the names SQLite gives them, and
 /// the project's own (`portos_*`, which SQLite gets from the store), made
 /// (again) whenever a server migrates, so statements read the same on both.
-pub const PRELUDE: &str = r#"
+pub(crate) const PRELUDE: &str = r#"
 CREATE OR REPLACE FUNCTION portos_random_hex(bytes BIGINT) RETURNS TEXT
     LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
     AS $$ SELECT string_agg(lpad(to_hex(floor(random() * 256)::INT), 2, '0'), '')
@@ -83,7 +83,8 @@ fn closing_quote(bytes: &[u8], start: usize, quote: u8) -> usize {
 
 /// `?NNN` and bare `?` parameters as PostgreSQL's `$NNN`. A bare `?` takes
 /// the number after the largest one so far, as SQLite numbers it.
-pub fn numbered_parameters(sql: &str) -> String {
+#[cfg(any(feature = "postgres", test))]
+pub(crate) fn numbered_parameters(sql: &str) -> String {
     let mut largest = 0_u32;
     rewrite_code(sql, |code, out| {
         let mut chars = code.char_indices().peekable();
@@ -118,7 +119,7 @@ const AUTOINCREMENT_KEY: &[&str] = &["PRIMARY", "KEY", "AUTOINCREMENT"];
 /// `rowid` column too (an identity), since queries order by insertion with
 /// it; tables whose key is an integer already have one in SQLite's eyes and
 /// keep their own.
-pub fn postgres_migration(sql: &str) -> String {
+pub(crate) fn postgres_migration(sql: &str) -> String {
     // The last two tokens seen (a word upper-cased, or one punctuation
     // character): a type is the word after a column's name, and a column's
     // name comes after `(`, `,` or `ADD COLUMN`. So a column *named* `text`

@@ -18,7 +18,9 @@ mod value;
 
 use std::ops::Deref;
 
-pub use dialect::{PRELUDE as POSTGRES_PRELUDE, numbered_parameters, postgres_migration};
+#[cfg(feature = "postgres")]
+pub(crate) use dialect::numbered_parameters;
+pub(crate) use dialect::{PRELUDE as POSTGRES_PRELUDE, postgres_migration};
 #[cfg(feature = "postgres")]
 pub(crate) use postgres::listen as postgres_listen;
 #[cfg(feature = "postgres")]

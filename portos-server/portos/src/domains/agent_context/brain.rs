@@ -1,6 +1,6 @@
 //! The brain scope: the records of the brain inbox (`brain_captures`).
 
-use portos_server::mcp::config::Profile;
+use portos_server::mcp::Profile;
 
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;

@@ -2,7 +2,7 @@
 //! dotted path of the offending field (`input` for the whole object), as the
 //! `Invalid tool input at: …` text names them.
 
-use portos_server::mcp::config::ContextScope;
+use portos_server::mcp::ContextScope;
 use serde_json::{Map, Value};
 
 use super::{MAX_QUERY_CHARS, MAX_REF_CHARS, MAX_RESULTS};

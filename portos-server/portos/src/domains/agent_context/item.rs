@@ -2,7 +2,7 @@
 //! response-size budget (docs/reference.md#context-tools,
 //! docs/reference.md#context-items).
 
-use portos_server::mcp::config::ContextScope;
+use portos_server::mcp::ContextScope;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 

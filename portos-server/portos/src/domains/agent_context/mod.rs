@@ -20,7 +20,7 @@ mod schemas;
 mod store;
 pub mod workspaces;
 
-use portos_server::mcp::config::{AgentContextConfig, ContextScope};
+use portos_server::mcp::{AgentContextConfig, ContextScope};
 use serde_json::{Value, json};
 
 use self::input::{ContextInput, parse_input};
@@ -175,7 +175,7 @@ impl portos_server::mcp::ContextTools for PortosContext {
         store: &'a portos_server::store::Store,
         uri: &'a str,
         config: &'a AgentContextConfig,
-    ) -> Option<portos_server::mcp::context_tools::ResourceFuture<'a>> {
+    ) -> Option<portos_server::mcp::ResourceFuture<'a>> {
         resources::read(uri, config, self.sources(store))
     }
 }

@@ -9,8 +9,8 @@
 
 use portos_core::ResourceContents;
 use portos_core::primitives::uri_template::percent_decode;
-use portos_server::mcp::config::{AgentContextConfig, ContextScope};
-use portos_server::mcp::context_tools::{ResourceFuture, ResourceMiss};
+use portos_server::mcp::{AgentContextConfig, ContextScope};
+use portos_server::mcp::{ResourceFuture, ResourceMiss};
 use serde_json::{Value, json};
 
 use super::input::ContextInput;

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use portos_server::mcp::config::Profile;
+use portos_server::mcp::Profile;
 
 use super::item::{Entry, Snapshot, hashed_ref};
 use super::redact::redact;
