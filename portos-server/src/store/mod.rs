@@ -42,7 +42,6 @@ use rusqlite::OpenFlags;
 use tokio::sync::oneshot;
 
 #[cfg(feature = "postgres")]
-#[cfg_attr(docsrs, doc(cfg(feature = "postgres")))]
 pub(crate) use copy::copy_into_postgres;
 use durable::Durable;
 use futures::future::BoxFuture;
