@@ -161,8 +161,17 @@ async fn a_subscription_hears_what_it_asked_for_tagged_with_its_id() {
             .all(|message| message["params"]["_meta"][SUBSCRIPTION_ID] == 41),
         "{heard:?}"
     );
-    let heard = messages(&mut prompts_only, 2, Duration::from_millis(700)).await;
-    assert_eq!(methods(&heard), ["notifications/prompts/list_changed"]);
+    // Only the prompts list: one notice, or (on a loaded machine, where
+    // two announcements of the one change are not coalesced) the same
+    // notice again, and nothing else.
+    let heard = messages(&mut prompts_only, 3, Duration::from_millis(700)).await;
+    assert!(!heard.is_empty(), "the prompts listener heard nothing");
+    assert!(
+        methods(&heard)
+            .iter()
+            .all(|method| *method == "notifications/prompts/list_changed"),
+        "{heard:?}"
+    );
 }
 
 #[tokio::test]
