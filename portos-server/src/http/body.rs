@@ -44,6 +44,36 @@ impl JsonBody {
 /// `VALIDATION_ERROR` when malformed or not a `T` (unknown keys, wrong
 /// types), before the handler runs. `T` is the request schema in the
 /// documents.
+///
+/// ```
+/// use portos_server::prelude::*;
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// /// A note to keep.
+/// #[derive(Debug, Deserialize, JsonSchema)]
+/// #[serde(deny_unknown_fields)]
+/// struct NewNote {
+///     text: String,
+/// }
+///
+/// #[portos_route(method = "POST", path = "/api/notes")]
+/// async fn add(Body(note): Body<NewNote>) -> Json<usize> {
+///     Json(note.text.len())
+/// }
+///
+/// fn main() {
+///     let builder = ServerBuilder::new("notes", "1.0.0", Config::default());
+///     let inventory = portos_server::http::inventory(builder.classifier(), builder.mounts())
+///         .expect("the routes");
+///     let route = inventory.routes().iter().find(|route| route.path == "/api/notes");
+///     // `NewNote` is the operation's request body, and a body that is not
+///     // JSON is a documented 415.
+///     let io = inventory.io(route.expect("listed"));
+///     assert!(io.request.is_some());
+///     assert!(io.errors.iter().any(|error| error.status == 415));
+/// }
+/// ```
 #[derive(Debug)]
 pub struct Body<T>(pub T);
 

@@ -28,6 +28,34 @@ pub fn invalid(message: impl Into<String>) -> ApiError {
 /// keys and values of the wrong type are a 400 `VALIDATION_ERROR` before
 /// the handler runs. `T`'s fields are the query parameters in the
 /// documents.
+///
+/// ```
+/// use portos_server::prelude::*;
+/// use schemars::JsonSchema;
+/// use serde::{Deserialize, Serialize};
+///
+/// /// Which notes to list.
+/// #[derive(Debug, Deserialize, Serialize, JsonSchema)]
+/// #[serde(deny_unknown_fields)]
+/// struct Filter {
+///     /// At most this many.
+///     limit: Option<u32>,
+/// }
+///
+/// #[portos_route(method = "GET", path = "/api/notes")]
+/// async fn list(Query(filter): Query<Filter>) -> Json<u32> {
+///     Json(filter.limit.unwrap_or(10))
+/// }
+///
+/// fn main() {
+///     let builder = ServerBuilder::new("notes", "1.0.0", Config::default());
+///     let inventory = portos_server::http::inventory(builder.classifier(), builder.mounts())
+///         .expect("the routes");
+///     let route = inventory.routes().iter().find(|route| route.path == "/api/notes");
+///     // `Filter`'s fields are the operation's query parameters.
+///     assert!(inventory.io(route.expect("listed")).query.is_some());
+/// }
+/// ```
 #[derive(Debug)]
 pub struct Query<T>(pub T);
 
