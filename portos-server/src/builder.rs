@@ -320,6 +320,12 @@ impl ServerBuilder {
 
     /// The documents of this server (before it is built: the CLI's dumps).
     pub fn documents(&self) -> Documents {
+        self.documents_with(self.classifier())
+    }
+
+    /// The documents under `classifier` (made once per server: its path
+    /// lists are kept for the process's life).
+    fn documents_with(&self, classifier: Classifier) -> Documents {
         let keys: Vec<&str> = self.stored_grants.iter().map(|(_, key)| *key).collect();
         let words = DocumentWords::new(
             portos_core::Scope::of_transport(portos_core::Transport::Http),
@@ -331,7 +337,7 @@ impl ServerBuilder {
             &self.identity.version,
             words,
             self.config.bind,
-            self.classifier(),
+            classifier,
             self.mounts.clone(),
         );
         match &self.config.remote {
@@ -502,7 +508,7 @@ impl ServerBuilder {
             store.run_blocking(move |connection| ApiAccessCache::load(connection, apis))?;
         let agent_context = store.run_blocking(|connection| AgentContextCache::load(connection))?;
         let request_state = store.run_blocking(RequestStateKey::load)?;
-        let documents = self.documents();
+        let documents = self.documents_with(classifier);
         let remote = match &self.config.remote {
             Some(config) => Some(Arc::new(
                 crate::remote::RemoteAuth::new(

@@ -149,22 +149,10 @@ impl Mounts {
         self.get(TOOLS).unwrap_or(DEFAULT_TOOLS)
     }
 
-    /// The path of the runtime's mount `name` (one of [`DEFAULTS`]).
+    /// The path of the runtime's mount `name` (one of [`DEFAULTS`], which
+    /// every `Mounts` places).
     pub fn path_of(&self, name: &str) -> &'static str {
-        self.get(name)
-            .or_else(|| {
-                DEFAULTS
-                    .iter()
-                    .find(|(default, _)| *default == name)
-                    .map(|(_, mount)| *mount)
-            })
-            .map_or("", |mount| mount.path)
-    }
-
-    /// The path of the runtime's route `rest` under the mount `name`
-    /// (`mounts.route_path(AUTH, "/login")`), made once per call.
-    pub fn route_path(&self, name: &str, rest: &str) -> String {
-        format!("{}{rest}", self.path_of(name))
+        self.get(name).map_or("", |mount| mount.path)
     }
 
     /// What is wrong with the places, one line each.

@@ -195,7 +195,7 @@ impl TestServer {
     pub async fn sign_in(&self, password: &str) -> TestResponse {
         let answer = self
             .post(
-                &self.app.mounts.route_path(mounts::AUTH, "/login"),
+                &format!("{}/login", self.app.mounts.path_of(mounts::AUTH)),
                 &json!({ "password": password }),
             )
             .await;
