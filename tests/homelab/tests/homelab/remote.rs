@@ -118,6 +118,18 @@ fn add_nas() -> Value {
 #[tokio::test]
 async fn the_metadata_points_clients_to_the_issuer() {
     let remote = Remote::start().await;
+    // The manifest says token holders on other machines are admitted.
+    let manifest: Value = remote
+        .client
+        .get(remote.server.url("/mcp/manifest"))
+        .send()
+        .await
+        .expect("answered")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(manifest["transport"]["loopbackOnly"], false, "{manifest}");
+    assert_eq!(manifest["transport"]["endpoint"], "/mcp");
     for path in [METADATA_PATH, "/.well-known/oauth-protected-resource"] {
         let response = remote
             .client
